@@ -1,0 +1,1 @@
+export { DshError, errorMessage, isDshError } from './errors.js'

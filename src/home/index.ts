@@ -1,0 +1,1 @@
+export { HomeErrorCode, absolutePath, resolveConfiguredHome, resolveDshHome } from './resolve-home.js'

@@ -1,0 +1,10 @@
+// Error codes of the model seam.
+
+export const LlmErrorCode = {
+  NoApiKey: 'LLM_NO_API_KEY',
+  Http: 'LLM_HTTP',
+  Network: 'LLM_NETWORK',
+  Protocol: 'LLM_PROTOCOL',
+  Aborted: 'LLM_ABORTED',
+  ScriptExhausted: 'LLM_SCRIPT_EXHAUSTED',
+} as const

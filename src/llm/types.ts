@@ -1,0 +1,30 @@
+// Types of the model seam: chat messages as the model sees them, tool schemas,
+// and the streamed chunks an adapter yields.
+
+export interface ToolCallRequest {
+  id: string
+  name: string
+  /** The JSON text the model produced, kept verbatim (it may be invalid JSON). */
+  arguments: string
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; reasoning?: string; toolCalls?: ToolCallRequest[] }
+  | { role: 'tool'; toolCallId: string; content: string }
+
+export interface ToolSchema {
+  name: string
+  description: string
+  /** JSON Schema of the parameters object. */
+  parameters: Record<string, unknown>
+}
+
+export interface Usage {
+  promptTokens: number
+  completionTokens: number
+  totalTokens: number
+  cachedTokens?: number
+  reasoningTokens?: number
+}

@@ -1,0 +1,66 @@
+// In-memory persistence backend for tests: sessions live in a Map for the life of the service.
+
+import type { Context } from 'cordis'
+import { DshError } from '../../core/errors.js'
+import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
+import { PersistenceErrorCode } from '../errors.js'
+import { SessionPersistence, checkContinuation, notFound } from '../persistence.js'
+import { closersForOpenTurn, titleFrom } from '../repair.js'
+import type { LoadedSession, SessionLocation } from '../types.js'
+
+interface StoredSession {
+  header: SessionHeader
+  events: SessionEvent[]
+  materialized: boolean
+}
+
+export class MemorySessionBackend extends SessionPersistence {
+  private readonly sessions = new Map<SessionId, StoredSession>()
+
+  constructor(ctx: Context) {
+    super(ctx)
+  }
+
+  locate(_header: SessionHeader): SessionLocation | undefined {
+    return undefined
+  }
+
+  async create(header: SessionHeader): Promise<void> {
+    const existing = this.sessions.get(header.id)
+    if (existing?.materialized) {
+      throw new DshError(`session ${JSON.stringify(header.id)} already exists`, PersistenceErrorCode.AlreadyExists)
+    }
+    this.sessions.set(header.id, { header: structuredClone(header), events: [], materialized: false })
+  }
+
+  async append(id: SessionId, events: SessionEvent[]): Promise<void> {
+    const stored = this.sessions.get(id)
+    if (!stored) throw notFound(id)
+    checkContinuation(id, stored.events.length, events)
+    stored.events.push(...structuredClone(events))
+    stored.materialized = true
+  }
+
+  async load(id: SessionId): Promise<LoadedSession> {
+    const stored = this.sessions.get(id)
+    if (!stored?.materialized) throw notFound(id)
+    const closers = closersForOpenTurn(stored.events)
+    if (closers.length > 0) await this.append(id, closers)
+    return { header: structuredClone(stored.header), events: structuredClone(stored.events) }
+  }
+
+  override async exists(id: SessionId): Promise<boolean> {
+    return this.sessions.get(id)?.materialized === true
+  }
+
+  async list(): Promise<SessionSummary[]> {
+    return [...this.sessions.values()]
+      .filter((stored) => stored.materialized)
+      .map((stored) => ({
+        header: structuredClone(stored.header),
+        eventCount: stored.events.length,
+        lastActivity: stored.events.at(-1)?.time ?? stored.header.createdAt,
+        title: titleFrom(stored.events),
+      }))
+  }
+}

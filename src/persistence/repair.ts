@@ -1,0 +1,51 @@
+// Crash repair shared by every backend: an open turn at the end of a loaded log is
+// closed with synthetic events so the log again reads as a sequence of whole turns.
+
+import type { SessionEvent, SessionEventMap } from '../session/types.js'
+
+export const INTERRUPTED_TOOL_RESULT = 'Tool call interrupted: the harness stopped before it finished.'
+
+/** The events that close an open turn at the end of `events`; empty when the last turn is closed. */
+export function closersForOpenTurn(events: readonly SessionEvent[], now = Date.now()): SessionEvent[] {
+  let turnStart = -1
+  for (let i = events.length - 1; i >= 0; i--) {
+    const type = events[i]!.type
+    if (type === 'turn/end') return []
+    if (type === 'turn/start') {
+      turnStart = i
+      break
+    }
+  }
+  if (turnStart < 0) return []
+
+  const turn = (events[turnStart]!.data as SessionEventMap['turn/start']).turn
+  const pendingCalls = new Map<string, true>()
+  let openStep: SessionEventMap['step/start'] | undefined
+  for (let i = turnStart + 1; i < events.length; i++) {
+    const event = events[i]!
+    if (event.type === 'tool/call') pendingCalls.set((event.data as SessionEventMap['tool/call']).callId, true)
+    if (event.type === 'tool/result') pendingCalls.delete((event.data as SessionEventMap['tool/result']).callId)
+    if (event.type === 'step/start') openStep = event.data as SessionEventMap['step/start']
+    if (event.type === 'step/end') openStep = undefined
+  }
+
+  const closers: SessionEvent[] = []
+  const push = (type: string, data: unknown) =>
+    closers.push({ seq: events.length + closers.length, type, time: now, data })
+  for (const callId of pendingCalls.keys()) push('tool/result', { callId, content: INTERRUPTED_TOOL_RESULT, isError: true })
+  if (openStep) push('step/end', { turn: openStep.turn, step: openStep.step, finishReason: 'interrupted' })
+  push('turn/end', { turn, reason: 'interrupted' })
+  return closers
+}
+
+/** Title of a session for listings: its first user message, on one line, shortened. */
+export function titleFrom(events: readonly SessionEvent[], maxLength = 80): string | undefined {
+  const first = events.find((event) => event.type === 'user/message')
+  if (!first) return undefined
+  return shortenTitle((first.data as SessionEventMap['user/message']).text, maxLength)
+}
+
+export function shortenTitle(text: string, maxLength = 80): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > maxLength ? `${line.slice(0, maxLength - 1)}…` : line
+}

@@ -1,0 +1,198 @@
+// The session store service (`ctx.sessions`): creates, opens, forks, flushes and
+// closes live sessions, routing durability through the current persistence backend.
+
+import { randomUUID } from 'node:crypto'
+import { type Context, Service } from 'cordis'
+import { DshError } from '../core/errors.js'
+import type { SessionPersistence } from '../persistence/persistence.js'
+import { WriteBehindLog } from '../persistence/write-behind.js'
+import { SessionErrorCode } from './errors.js'
+import { Session, validateSessionId } from './session.js'
+import {
+  SESSION_FORMAT_VERSION,
+  type SessionEvent,
+  type SessionHeader,
+  type SessionId,
+  type SessionSummary,
+} from './types.js'
+
+export interface CreateSessionInit {
+  id: SessionId
+  cwd?: string
+  parentSession?: SessionId
+  origin?: 'subagent'
+  delegationDepth?: number
+  /** Completed turns copied from a parent; they become the first events of the new log. */
+  seed?: readonly SessionEvent[]
+}
+
+interface LiveSession {
+  session: Session
+  log: WriteBehindLog
+}
+
+export class SessionStore extends Service {
+  private readonly live = new Map<SessionId, LiveSession>()
+
+  constructor(ctx: Context) {
+    super(ctx, 'sessions')
+    ctx.effect(
+      () => async () => {
+        await Promise.allSettled([...this.live.values()].map(({ session }) => this.close(session)))
+      },
+      'sessions: flush on shutdown',
+    )
+  }
+
+  /** Creates a new live session. The backend may write nothing until the first flush. */
+  async create(init: CreateSessionInit): Promise<Session> {
+    validateSessionId(init.id)
+    this.assertNotLive(init.id)
+    const header: SessionHeader = {
+      version: SESSION_FORMAT_VERSION,
+      id: init.id,
+      createdAt: Date.now(),
+      delegationDepth: init.delegationDepth ?? 0,
+    }
+    if (init.cwd !== undefined) header.cwd = init.cwd
+    if (init.parentSession !== undefined) header.parentSession = init.parentSession
+    if (init.seed && init.seed.length > 0) header.seedLength = init.seed.length
+    if (init.origin !== undefined) header.origin = init.origin
+
+    const session = new Session(header, init.seed ? [...init.seed] : [])
+    const backend = this.backend()
+    if (backend) await backend.create({ ...header })
+    this.assertNotLive(init.id)
+    const log = new WriteBehindLog(session, () => this.backend(), backend && { backend, count: 0 })
+    this.live.set(init.id, { session, log })
+    return session
+  }
+
+  /** Loads a stored session (repairing a crashed tail) and makes it live. */
+  async open(id: SessionId): Promise<Session> {
+    validateSessionId(id)
+    this.assertNotLive(id)
+    const backend = this.backend()
+    if (!backend) {
+      throw new DshError(`cannot open session ${JSON.stringify(id)}: no persistence backend`, SessionErrorCode.NotFound, {
+        userFacing: true,
+      })
+    }
+    const loaded = await backend.load(id)
+    this.assertNotLive(id)
+    const session = new Session(loaded.header, loaded.events)
+    const log = new WriteBehindLog(session, () => this.backend(), { backend, count: loaded.events.length })
+    this.live.set(id, { session, log })
+    return session
+  }
+
+  /** Whether a session is live here or stored by the current backend. */
+  async exists(id: SessionId): Promise<boolean> {
+    if (this.live.has(id)) return true
+    return (await this.backend()?.exists(id)) ?? false
+  }
+
+  get(id: SessionId): Session | undefined {
+    return this.live.get(id)?.session
+  }
+
+  /** Live sessions. */
+  list(): Session[] {
+    return [...this.live.values()].map(({ session }) => session)
+  }
+
+  /** Summaries of stored sessions, newest activity first. */
+  async listStored(): Promise<SessionSummary[]> {
+    const summaries = (await this.backend()?.list()) ?? []
+    return summaries.sort((a, b) => b.lastActivity - a.lastActivity)
+  }
+
+  /**
+   * Forks a session: copies its events up to `boundary` (default: the end of the last
+   * completed turn) into a new live session with `parentSession` lineage and the same cwd.
+   */
+  async fork(source: Session | SessionId, boundary?: number, childId?: SessionId): Promise<Session> {
+    const parent = typeof source === 'string' ? this.require(source) : source
+    const seedLength = boundary ?? completedPrefixLength(parent.events)
+    assertForkBoundary(parent, seedLength)
+    return this.create({
+      id: childId ?? randomUUID(),
+      cwd: parent.header.cwd,
+      parentSession: parent.id,
+      delegationDepth: parent.header.delegationDepth,
+      seed: parent.events.slice(0, seedLength),
+    })
+  }
+
+  /** Resolves when everything appended to the session so far is durable. */
+  flush(session: Session | SessionId): Promise<void> {
+    return this.entry(session).log.flush()
+  }
+
+  /** Flushes, releases the backend's hold, and forgets the live session. */
+  async close(session: Session | SessionId): Promise<void> {
+    const entry = this.live.get(typeof session === 'string' ? session : session.id)
+    if (!entry) return
+    try {
+      await entry.log.flush()
+    } finally {
+      this.live.delete(entry.session.id)
+      await this.backend()?.release(entry.session.id)
+    }
+  }
+
+  /** Forgets a live session without flushing (rollback of a failed creation). */
+  async discard(session: Session | SessionId): Promise<void> {
+    const id = typeof session === 'string' ? session : session.id
+    if (!this.live.delete(id)) return
+    await this.backend()?.release(id)
+  }
+
+  private backend(): SessionPersistence | undefined {
+    return this.ctx.get('sessionPersistence')
+  }
+
+  private require(id: SessionId): Session {
+    const session = this.get(id)
+    if (!session) throw new DshError(`session ${JSON.stringify(id)} is not live`, SessionErrorCode.NotFound)
+    return session
+  }
+
+  private entry(session: Session | SessionId): LiveSession {
+    const id = typeof session === 'string' ? session : session.id
+    const entry = this.live.get(id)
+    if (!entry) throw new DshError(`session ${JSON.stringify(id)} is not live`, SessionErrorCode.NotFound)
+    return entry
+  }
+
+  private assertNotLive(id: SessionId): void {
+    if (this.live.has(id)) {
+      throw new DshError(`session ${JSON.stringify(id)} is already live`, SessionErrorCode.AlreadyLive, {
+        userFacing: true,
+      })
+    }
+  }
+}
+
+/** Length of the prefix that ends with the last completed turn (0 when none completed). */
+export function completedPrefixLength(events: readonly SessionEvent[]): number {
+  for (let i = events.length - 1; i >= 0; i--) {
+    if (events[i]!.type === 'turn/end') return i + 1
+  }
+  return 0
+}
+
+function assertForkBoundary(session: Session, boundary: number): void {
+  if (!Number.isInteger(boundary) || boundary < 0 || boundary > session.length) {
+    throw new DshError(`fork boundary ${boundary} is outside the log (0..${session.length})`, SessionErrorCode.BadBoundary)
+  }
+  let open = false
+  for (let i = 0; i < boundary; i++) {
+    const type = session.events[i]!.type
+    if (type === 'turn/start') open = true
+    if (type === 'turn/end') open = false
+  }
+  if (open) {
+    throw new DshError(`fork boundary ${boundary} is inside an open turn`, SessionErrorCode.BadBoundary)
+  }
+}

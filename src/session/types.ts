@@ -1,0 +1,83 @@
+// Types of the session log: the header, events, and the data each core event carries.
+
+import type { Usage } from '../llm/types.js'
+
+declare const sessionIdBrand: unique symbol
+/** A session's one identity; also the id of the live agent that drives it. Non-empty, any Unicode. */
+export type SessionId = string & { readonly [sessionIdBrand]?: never }
+
+export const SESSION_FORMAT_VERSION = 1
+
+export interface SessionHeader {
+  version: number
+  id: SessionId
+  createdAt: number
+  cwd?: string
+  parentSession?: SessionId
+  seedLength?: number
+  origin?: 'subagent'
+  delegationDepth: number
+}
+
+export interface SessionEvent<T = unknown> {
+  seq: number
+  type: string
+  time: number
+  data: T
+  ignorable?: true
+}
+
+export type TurnEndReason = 'completed' | 'aborted' | 'error' | 'blocked' | 'max-steps' | 'interrupted'
+
+export interface AssistantMessageData {
+  content: string
+  reasoning?: string
+}
+
+export interface HookInvokedData {
+  dialect: string
+  event: string
+  command: string
+  matcher?: string
+}
+
+export interface HookResultData {
+  dialect: string
+  event: string
+  command: string
+  decision: 'allow' | 'deny' | 'ask' | 'block' | 'none' | 'error'
+  exitCode: number | null
+  timedOut?: boolean
+  reason?: string
+  stderr?: string
+  durationMs: number
+}
+
+/** The data of every core event type, by type. */
+export interface SessionEventMap {
+  'turn/start': { turn: number }
+  'turn/end': { turn: number; reason: TurnEndReason; error?: string }
+  'step/start': { turn: number; step: number }
+  'step/end': { turn: number; step: number; finishReason?: string }
+  'user/message': { text: string; origin?: 'user' | 'hook' | 'subagent' }
+  'assistant/message': { message: AssistantMessageData; usage?: Usage }
+  'tool/call': { callId: string; name: string; arguments: string }
+  'tool/result': { callId: string; content: string; isError?: boolean }
+  'hook/invoked': HookInvokedData
+  'hook/result': HookResultData
+  /** Extra context (from hooks or policies) that reaches the model on its next request. */
+  'context/added': { source: string; text: string }
+  /** The system prompt, tool schemas and model of the following requests; logged when they change. */
+  'request/config': { model?: string; system: string; tools: unknown[] }
+}
+
+export type CoreEventType = keyof SessionEventMap
+
+export interface SessionSummary {
+  header: SessionHeader
+  eventCount: number
+  /** Epoch ms of the last stored event (or creation). */
+  lastActivity: number
+  /** The first user message, shortened; undefined when there is none yet. */
+  title?: string
+}
