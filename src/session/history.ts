@@ -5,6 +5,7 @@ import type { ChatMessage, ToolCallRequest } from '../llm/types.js'
 import type { SessionEvent, SessionEventMap } from './types.js'
 
 export function deriveHistory(events: readonly SessionEvent[]): ChatMessage[] {
+  const skipped = blockedPromptRanges(events)
   const messages: ChatMessage[] = []
   let lastAssistant: Extract<ChatMessage, { role: 'assistant' }> | undefined
   const unanswered = new Set<string>()
@@ -15,7 +16,9 @@ export function deriveHistory(events: readonly SessionEvent[]): ChatMessage[] {
     deferred = []
   }
 
-  for (const event of events) {
+  for (let index = 0; index < events.length; index++) {
+    if (skipped.has(index)) continue
+    const event = events[index]!
     switch (event.type) {
       case 'user/message': {
         releaseDeferred()
@@ -65,4 +68,24 @@ export function deriveHistory(events: readonly SessionEvent[]): ChatMessage[] {
   }
   releaseDeferred()
   return messages
+}
+
+/** Indexes of turns blocked before the model answered: their prompt never reached the model. */
+function blockedPromptRanges(events: readonly SessionEvent[]): Set<number> {
+  const skipped = new Set<number>()
+  let start = -1
+  let answered = false
+  events.forEach((event, index) => {
+    if (event.type === 'turn/start') {
+      start = index
+      answered = false
+    } else if (event.type === 'assistant/message') {
+      answered = true
+    } else if (event.type === 'turn/end' && start >= 0) {
+      const reason = (event.data as SessionEventMap['turn/end']).reason
+      if (reason === 'blocked' && !answered) for (let i = start; i <= index; i++) skipped.add(i)
+      start = -1
+    }
+  })
+  return skipped
 }

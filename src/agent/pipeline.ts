@@ -1,0 +1,72 @@
+// The named events through which policies and hooks attach to the loop. Listeners
+// mutate the state object they receive (serial dispatch) or decide (waterfall).
+
+import type { ToolOutput } from '../tools/types.js'
+import type { AgentHandle, AgentOutput, TurnResult } from './types.js'
+
+export interface ToolCallInfo {
+  agent: AgentHandle
+  turn: number
+  callId: string
+  name: string
+  /** The model's JSON text, verbatim. */
+  arguments: string
+  /** The parsed arguments, or undefined when they are not JSON. */
+  input: unknown
+}
+
+export type PreExecuteDecision = { kind: 'allow' } | { kind: 'deny'; reason: string } | { kind: 'ask'; reason: string }
+
+export interface PostExecuteState {
+  call: ToolCallInfo
+  output: ToolOutput
+  /** Feedback shown to the model with the result (a hook blocked or commented). */
+  feedback: string[]
+  /** Context the model sees on its next request. */
+  context: string[]
+}
+
+export interface TurnStartingState {
+  agent: AgentHandle
+  turn: number
+  prompt: string
+  /** Set to block the turn: it closes `blocked` without a model request. */
+  block?: string
+  context: string[]
+}
+
+export interface PreStepState {
+  agent: AgentHandle
+  turn: number
+  step: number
+  /** Set to end the turn before this step's model request. */
+  reject?: string
+}
+
+export interface TurnStoppingState {
+  agent: AgentHandle
+  turn: number
+  /** The final text the model produced. */
+  text: string
+  /** True when this stop already follows a forced continuation. */
+  continued: boolean
+  /** Set to make the agent continue with this text as a new message. */
+  continueWith?: string
+}
+
+export interface AgentPipelineEvents {
+  /** Runs after setup and before publish; throwing aborts the creation transaction. */
+  'agent/setup'(agent: AgentHandle): Promise<void> | void
+  'agent/created'(agent: AgentHandle, info: { source: 'new' | 'resume' }): Promise<void> | void
+  'agent/disposed'(agent: AgentHandle): Promise<void> | void
+  'agent/turn-starting'(state: TurnStartingState): Promise<void> | void
+  'agent/pre-step'(state: PreStepState): Promise<void> | void
+  'agent/turn-stopping'(state: TurnStoppingState): Promise<void> | void
+  'agent/turn-ended'(agent: AgentHandle, result: TurnResult): void
+  'tools/pre-execute'(call: ToolCallInfo, next: () => Promise<PreExecuteDecision>): Promise<PreExecuteDecision>
+  /** Asked when a pre-execute decision is `ask`; answer true to allow. No answer denies. */
+  'tools/approve'(call: ToolCallInfo, reason: string): Promise<boolean | undefined> | boolean | undefined
+  'tools/post-execute'(state: PostExecuteState): Promise<void> | void
+  /** Live output for front ends (fire and forget). */
+  'agent/output'(agent: AgentHandle, output: AgentOutput): void
+}

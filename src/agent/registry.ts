@@ -1,0 +1,172 @@
+// The agent registry service (`ctx.agents`): creates and resumes agents in one
+// transaction each, under the one id they share with their session.
+
+import { type Context, Service } from 'cordis'
+import { DshError } from '../core/errors.js'
+import type { ModelChoice } from '../llm/adapter.js'
+import type { Session } from '../session/session.js'
+import type { SessionStore } from '../session/store.js'
+import type { SessionId } from '../session/types.js'
+import { Agent } from './agent.js'
+import { AgentErrorCode } from './errors.js'
+import { defaultSystemPrompt } from './prompts/system-prompt.js'
+import type { TurnSettings } from './turn-runner.js'
+import type { AgentHandle, CreateAgentOptions, ResumeAgentOptions } from './types.js'
+
+export interface AgentRegistryConfig {
+  /** Replaces the default system prompt. */
+  systemPrompt?: string
+  /** Model steps one turn may take before it ends `max-steps`. Default 100. */
+  maxStepsPerTurn?: number
+  /** Forced continuations (Stop hooks) one turn may take. Default 3. */
+  maxStopContinuations?: number
+  /** The model used when an agent names none. */
+  model?: ModelChoice
+}
+
+export const DEFAULT_MAX_STEPS_PER_TURN = 100
+export const DEFAULT_MAX_STOP_CONTINUATIONS = 3
+
+export class AgentRegistry extends Service {
+  private readonly agents = new Map<SessionId, Agent>()
+  /** Ids inside a creation or disposal transaction. */
+  private readonly reserved = new Set<SessionId>()
+
+  constructor(
+    ctx: Context,
+    private readonly config: AgentRegistryConfig = {},
+  ) {
+    super(ctx, 'agents')
+    ctx.effect(
+      () => async () => {
+        await Promise.allSettled([...this.agents.keys()].map((id) => this.dispose(id)))
+      },
+      'agents: dispose on unload',
+    )
+  }
+
+  /** Creates a fresh agent and its session under `sessionId`. */
+  async create(options: CreateAgentOptions): Promise<AgentHandle> {
+    if ('resumeSessionId' in options) {
+      throw new DshError('sessionId and resumeSessionId are mutually exclusive', AgentErrorCode.BadOptions, {
+        userFacing: true,
+      })
+    }
+    return this.transaction(options.sessionId, options.signal, 'new', options.model, (sessions) =>
+      sessions.create({
+        id: options.sessionId,
+        ...options.meta,
+        ...(options.seed ? { seed: options.seed } : {}),
+      }),
+    )
+  }
+
+  /** Resumes a stored session with the same id, header and location. */
+  async resume(options: ResumeAgentOptions): Promise<AgentHandle> {
+    if ('sessionId' in options) {
+      throw new DshError('sessionId and resumeSessionId are mutually exclusive', AgentErrorCode.BadOptions, {
+        userFacing: true,
+      })
+    }
+    return this.transaction(options.resumeSessionId, options.signal, 'resume', options.model, (sessions) =>
+      sessions.open(options.resumeSessionId),
+    )
+  }
+
+  get(id: SessionId): AgentHandle | undefined {
+    return this.agents.get(id)
+  }
+
+  list(): AgentHandle[] {
+    return [...this.agents.values()]
+  }
+
+  /** Cancels the agent's turn, waits for it, publishes `agent/disposed`, closes the session. */
+  async dispose(id: SessionId): Promise<void> {
+    const agent = this.agents.get(id)
+    if (!agent || this.reserved.has(id)) return
+    this.reserved.add(id)
+    try {
+      await agent.close()
+      await this.publishSafely('agent/disposed', agent)
+      await this.sessions().close(agent.session)
+    } finally {
+      this.agents.delete(id)
+      this.reserved.delete(id)
+    }
+  }
+
+  private async transaction(
+    id: SessionId,
+    signal: AbortSignal | undefined,
+    source: 'new' | 'resume',
+    model: ModelChoice | undefined,
+    prepare: (sessions: SessionStore) => Promise<Session>,
+  ): Promise<AgentHandle> {
+    if (this.agents.has(id) || this.reserved.has(id)) {
+      throw new DshError(`an agent with id ${JSON.stringify(id)} is already live`, AgentErrorCode.AlreadyLive, {
+        userFacing: true,
+      })
+    }
+    this.reserved.add(id)
+    const sessions = this.sessions()
+    let session: Session | undefined
+    try {
+      checkSignal(signal)
+      session = await prepare(sessions)
+      const agent = new Agent(this.ctx, session, this.turnSettings(session, model))
+      if (agent.id !== id) {
+        throw new DshError(`agent id ${agent.id} does not match session id ${id}`, AgentErrorCode.IdMismatch)
+      }
+      checkSignal(signal)
+      await this.ctx.serial('agent/setup', agent)
+      checkSignal(signal)
+      this.agents.set(id, agent)
+      this.reserved.delete(id)
+      this.ctx.emit('session/created', session)
+      await this.publishSafely('agent/created', agent, { source })
+      return agent
+    } catch (error) {
+      this.reserved.delete(id)
+      if (session && !this.agents.has(id)) await sessions.discard(session)
+      throw error
+    }
+  }
+
+  private turnSettings(session: Session, model: ModelChoice | undefined): TurnSettings {
+    return {
+      systemPrompt:
+        this.config.systemPrompt ??
+        defaultSystemPrompt({
+          cwd: session.header.cwd ?? process.cwd(),
+          platform: `${process.platform} ${process.arch}`,
+          date: new Date().toISOString().slice(0, 10),
+        }),
+      model: { ...this.config.model, ...model },
+      maxStepsPerTurn: this.config.maxStepsPerTurn ?? DEFAULT_MAX_STEPS_PER_TURN,
+      maxStopContinuations: this.config.maxStopContinuations ?? DEFAULT_MAX_STOP_CONTINUATIONS,
+    }
+  }
+
+  private sessions(): SessionStore {
+    const sessions = this.ctx.get('sessions')
+    if (!sessions) throw new DshError('the session store is not loaded', AgentErrorCode.NotFound)
+    return sessions
+  }
+
+  /** Publication listeners (hooks) run to completion; their failures never undo a published agent. */
+  private async publishSafely<K extends 'agent/created' | 'agent/disposed'>(
+    name: K,
+    ...args: Parameters<import('cordis').Events[K]>
+  ): Promise<void> {
+    try {
+      await (this.ctx.serial as (name: string, ...args: unknown[]) => Promise<unknown>)(name, ...args)
+    } catch (error) {
+      this.ctx.emit('internal/warning' as never, error as never)
+    }
+  }
+}
+
+function checkSignal(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new DshError('agent creation was aborted', AgentErrorCode.Aborted)
+}

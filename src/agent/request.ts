@@ -1,0 +1,44 @@
+// Request assembly: the model request is built from the session log, and the system
+// prompt, tools and model that go with it are logged (when they change) first.
+
+import type { ModelChoice, ModelRequest } from '../llm/adapter.js'
+import type { ToolSchema } from '../llm/types.js'
+import type { Session } from '../session/session.js'
+import { deriveHistory } from '../session/history.js'
+import type { SessionEventMap } from '../session/types.js'
+
+export interface RequestConfig {
+  model?: string
+  system: string
+  tools: ToolSchema[]
+}
+
+/** Appends `request/config` unless the last one logged is identical. */
+export function logRequestConfig(session: Session, config: RequestConfig): void {
+  const last = lastRequestConfig(session)
+  if (last && JSON.stringify(last) === JSON.stringify(config)) return
+  const data: SessionEventMap['request/config'] = { system: config.system, tools: config.tools }
+  if (config.model !== undefined) data.model = config.model
+  session.append('request/config', data)
+}
+
+/** Builds the next request entirely from the log: the last logged config plus derived history. */
+export function buildModelRequest(session: Session, choice: ModelChoice, signal: AbortSignal): ModelRequest {
+  const config = lastRequestConfig(session)
+  const request: ModelRequest = {
+    ...choice,
+    messages: [{ role: 'system', content: config?.system ?? '' }, ...deriveHistory(session.events)],
+    tools: (config?.tools ?? []) as ToolSchema[],
+    signal,
+  }
+  if (config?.model !== undefined) request.model = config.model
+  return request
+}
+
+function lastRequestConfig(session: Session): SessionEventMap['request/config'] | undefined {
+  const events = session.events
+  for (let i = events.length - 1; i >= 0; i--) {
+    if (events[i]!.type === 'request/config') return events[i]!.data as SessionEventMap['request/config']
+  }
+  return undefined
+}

@@ -1,0 +1,57 @@
+// Stream assembly: consumes one model stream into the assistant's text, reasoning and
+// tool calls, forwarding deltas as they arrive. Never throws: failures are values.
+
+import { errorMessage, isDshError } from '../core/errors.js'
+import type { ModelStreamChunk } from '../llm/adapter.js'
+import { LlmErrorCode } from '../llm/errors.js'
+import type { ToolCallRequest, Usage } from '../llm/types.js'
+import type { AgentOutput } from './types.js'
+
+export interface AssembledReply {
+  content: string
+  reasoning: string
+  toolCalls: ToolCallRequest[]
+  finishReason?: string
+  usage?: Usage
+  /** Set when the stream did not finish: it was aborted or failed. */
+  interruption?: { kind: 'aborted' } | { kind: 'error'; message: string }
+}
+
+export async function assembleReply(
+  stream: AsyncIterable<ModelStreamChunk>,
+  signal: AbortSignal,
+  emit: (output: AgentOutput) => void,
+): Promise<AssembledReply> {
+  const reply: AssembledReply = { content: '', reasoning: '', toolCalls: [] }
+  try {
+    for await (const chunk of stream) {
+      if (signal.aborted) break
+      switch (chunk.type) {
+        case 'text-delta':
+          reply.content += chunk.text
+          emit({ type: 'text-delta', text: chunk.text })
+          break
+        case 'reasoning-delta':
+          reply.reasoning += chunk.text
+          emit({ type: 'reasoning-delta', text: chunk.text })
+          break
+        case 'tool-call':
+          reply.toolCalls.push(chunk.call)
+          break
+        case 'finish':
+          reply.finishReason = chunk.finishReason
+          if (chunk.usage) reply.usage = chunk.usage
+          break
+      }
+    }
+    if (signal.aborted) reply.interruption = { kind: 'aborted' }
+  } catch (error) {
+    reply.interruption =
+      signal.aborted || isDshError(error, LlmErrorCode.Aborted)
+        ? { kind: 'aborted' }
+        : { kind: 'error', message: errorMessage(error) }
+  }
+  // Tool calls of an unfinished reply never ran and are not part of what was shown.
+  if (reply.interruption) reply.toolCalls = []
+  return reply
+}

@@ -1,0 +1,80 @@
+// Tool scheduling: runs one reply's tool calls in model order through the pipeline
+// (pre-execute → execute → post-execute) and appends each result before the next.
+
+import type { Context } from 'cordis'
+import { errorMessage } from '../core/errors.js'
+import type { ToolCallRequest } from '../llm/types.js'
+import type { ToolOutput } from '../tools/types.js'
+import type { PostExecuteState, PreExecuteDecision, ToolCallInfo } from './pipeline.js'
+import type { AgentHandle, AgentOutput } from './types.js'
+
+export const CANCELLED_TOOL_RESULT = 'Tool call cancelled: the turn was aborted before it ran.'
+
+export async function runToolCalls(
+  ctx: Context,
+  agent: AgentHandle,
+  turn: number,
+  calls: readonly ToolCallRequest[],
+  signal: AbortSignal,
+  emit: (output: AgentOutput) => void,
+): Promise<void> {
+  for (const call of calls) {
+    const info: ToolCallInfo = {
+      agent,
+      turn,
+      callId: call.id,
+      name: call.name,
+      arguments: call.arguments,
+      input: parseJsonOrUndefined(call.arguments),
+    }
+    if (signal.aborted) {
+      agent.session.append('tool/result', { callId: call.id, content: CANCELLED_TOOL_RESULT, isError: true })
+      continue
+    }
+    emit({ type: 'tool-start', callId: call.id, name: call.name, arguments: call.arguments })
+    const output = await executeOne(ctx, info, signal)
+    const post: PostExecuteState = { call: info, output, feedback: [], context: [] }
+    await ctx.serial('tools/post-execute', post)
+    const content = [post.output.content, ...post.feedback].join('\n\n')
+    agent.session.append('tool/result', {
+      callId: call.id,
+      content,
+      ...(post.output.isError ? { isError: true as const } : {}),
+    })
+    for (const text of post.context) agent.session.append('context/added', { source: 'tools/post-execute', text })
+    emit({ type: 'tool-end', callId: call.id, name: call.name, content, isError: post.output.isError === true })
+  }
+}
+
+async function executeOne(ctx: Context, info: ToolCallInfo, signal: AbortSignal): Promise<ToolOutput> {
+  const decision = await decide(ctx, info)
+  if (decision.kind === 'deny') return { content: `Tool call denied: ${decision.reason}`, isError: true }
+  const tools = ctx.get('tools')
+  if (!tools) return { content: `Tool ${info.name} is not available: no tool registry`, isError: true }
+  // Durability checkpoint: everything logged so far is on disk before the tool body runs.
+  await ctx.get('sessions')?.flush(info.agent.session)
+  try {
+    return await tools.run(info.name, info.arguments, { agent: info.agent, callId: info.callId, signal })
+  } catch (error) {
+    return { content: `Tool ${info.name} failed: ${errorMessage(error)}`, isError: true }
+  }
+}
+
+async function decide(ctx: Context, info: ToolCallInfo): Promise<PreExecuteDecision> {
+  const decision: PreExecuteDecision = await ctx.waterfall('tools/pre-execute', info, async () => ({
+    kind: 'allow' as const,
+  }))
+  if (decision.kind !== 'ask') return decision
+  const approved = await ctx.serial('tools/approve', info, decision.reason)
+  if (approved === true) return { kind: 'allow' }
+  return { kind: 'deny', reason: `${decision.reason} (approval required and not given)` }
+}
+
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    // Invalid JSON from the model: the tool registry reports it to the model.
+    return undefined
+  }
+}

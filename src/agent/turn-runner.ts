@@ -1,0 +1,163 @@
+// The agent loop for one turn, as a recipe: build the request from the log → stream →
+// commit the assistant message → run tool calls → decide whether to continue.
+
+import type { Context } from 'cordis'
+import { errorMessage } from '../core/errors.js'
+import type { ModelChoice } from '../llm/adapter.js'
+import type { Session } from '../session/session.js'
+import type { SessionEvent, SessionEventMap, TurnEndReason } from '../session/types.js'
+import type { PreStepState, TurnStartingState, TurnStoppingState } from './pipeline.js'
+import { buildModelRequest, logRequestConfig } from './request.js'
+import { assembleReply } from './stream-assembly.js'
+import { runToolCalls } from './tool-scheduler.js'
+import type { AgentHandle, AgentOutput, TurnResult } from './types.js'
+
+export interface TurnSettings {
+  systemPrompt: string
+  model: ModelChoice
+  maxStepsPerTurn: number
+  /** How many times a `turn-stopping` listener may force another step in one turn. */
+  maxStopContinuations: number
+}
+
+export interface TurnInput {
+  ctx: Context
+  agent: AgentHandle
+  settings: TurnSettings
+  prompt: string
+  origin: 'user' | 'subagent'
+  signal: AbortSignal
+  emit: (output: AgentOutput) => void
+}
+
+export async function runTurn(input: TurnInput): Promise<TurnResult> {
+  const { ctx, agent, settings, signal, emit } = input
+  const session = agent.session
+  const turn = nextTurnNumber(session.events)
+  let openStep: number | undefined
+  let text = ''
+
+  const end = async (reason: TurnEndReason, error?: string): Promise<TurnResult> => {
+    for (const callId of unansweredCalls(session.events)) {
+      session.append('tool/result', { callId, content: `Tool call did not complete: the turn ended (${reason}).`, isError: true })
+    }
+    if (openStep !== undefined) session.append('step/end', { turn, step: openStep, finishReason: reason })
+    session.append('turn/end', { turn, reason, ...(error !== undefined ? { error } : {}) })
+    const result: TurnResult = { turn, reason, text, ...(error !== undefined ? { error } : {}) }
+    try {
+      await ctx.get('sessions')?.flush(session)
+    } catch (flushError) {
+      result.reason = 'error'
+      result.error = `session could not be saved: ${errorMessage(flushError)}`
+    }
+    emit({ type: 'turn-end', result })
+    return result
+  }
+
+  try {
+    session.append('turn/start', { turn })
+    session.append('user/message', { text: input.prompt, ...(input.origin !== 'user' ? { origin: input.origin } : {}) })
+    emit({ type: 'turn-start', turn, prompt: input.prompt })
+
+    const starting: TurnStartingState = { agent, turn, prompt: input.prompt, context: [] }
+    await ctx.serial('agent/turn-starting', starting)
+    if (starting.block !== undefined) return await end('blocked', starting.block)
+    appendContext(session, 'agent/turn-starting', starting.context)
+
+    let step = 0
+    let continued = false
+    let continuations = 0
+    while (true) {
+      if (signal.aborted) return await end('aborted')
+      if (step >= settings.maxStepsPerTurn) return await end('max-steps')
+      step += 1
+
+      const preStep: PreStepState = { agent, turn, step }
+      await ctx.serial('agent/pre-step', preStep)
+      if (preStep.reject !== undefined) return await end('blocked', preStep.reject)
+
+      session.append('step/start', { turn, step })
+      openStep = step
+      logRequestConfig(session, {
+        ...(settings.model.model !== undefined ? { model: settings.model.model } : {}),
+        system: settings.systemPrompt,
+        tools: ctx.get('tools')?.schemas() ?? [],
+      })
+      const llm = ctx.get('llm')
+      if (!llm) return await end('error', 'no model adapter is loaded')
+      // Durability checkpoint: the log is on disk before every model request.
+      await ctx.get('sessions')?.flush(session)
+
+      const reply = await assembleReply(llm.stream(buildModelRequest(session, settings.model, signal)), signal, emit)
+      if (reply.content || reply.reasoning || reply.toolCalls.length > 0 || !reply.interruption) {
+        const message: SessionEventMap['assistant/message']['message'] = { content: reply.content }
+        if (reply.reasoning) message.reasoning = reply.reasoning
+        session.append('assistant/message', { message, ...(reply.usage ? { usage: reply.usage } : {}) })
+      }
+      text = reply.content
+      if (reply.interruption?.kind === 'aborted') return await end('aborted')
+      if (reply.interruption?.kind === 'error') return await end('error', reply.interruption.message)
+
+      if (reply.toolCalls.length > 0) {
+        for (const call of reply.toolCalls) {
+          session.append('tool/call', { callId: call.id, name: call.name, arguments: call.arguments })
+        }
+        await runToolCalls(ctx, agent, turn, reply.toolCalls, signal, emit)
+        session.append('step/end', { turn, step, ...stepFinish(reply.finishReason) })
+        openStep = undefined
+        continue
+      }
+
+      session.append('step/end', { turn, step, ...stepFinish(reply.finishReason) })
+      openStep = undefined
+      const stopping: TurnStoppingState = { agent, turn, text, continued }
+      await ctx.serial('agent/turn-stopping', stopping)
+      if (stopping.continueWith !== undefined && continuations < settings.maxStopContinuations && !signal.aborted) {
+        continuations += 1
+        continued = true
+        session.append('user/message', { text: stopping.continueWith, origin: 'hook' })
+        continue
+      }
+      return await end('completed')
+    }
+  } catch (error) {
+    // A failure ends the turn, never the process; the log stays a sequence of whole turns.
+    return await end(signal.aborted ? 'aborted' : 'error', errorMessage(error))
+  }
+}
+
+/** The number of the next turn: one more than the last logged `turn/start`. */
+export function nextTurnNumber(events: readonly SessionEvent[]): number {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!
+    if (event.type === 'turn/start') return (event.data as SessionEventMap['turn/start']).turn + 1
+  }
+  return 1
+}
+
+/** Tool calls of the current turn that have no result yet. */
+function unansweredCalls(events: readonly SessionEvent[]): string[] {
+  const pending = new Set<string>()
+  for (let i = events.length - 1; i >= 0 && events[i]!.type !== 'turn/start'; i--) {
+    const event = events[i]!
+    if (event.type === 'tool/result') pending.add(`done:${(event.data as SessionEventMap['tool/result']).callId}`)
+  }
+  const unanswered: string[] = []
+  let start = events.length - 1
+  while (start >= 0 && events[start]!.type !== 'turn/start') start--
+  for (let i = start + 1; i < events.length; i++) {
+    const event = events[i]!
+    if (event.type !== 'tool/call') continue
+    const callId = (event.data as SessionEventMap['tool/call']).callId
+    if (!pending.has(`done:${callId}`)) unanswered.push(callId)
+  }
+  return unanswered
+}
+
+function appendContext(session: Session, source: string, texts: readonly string[]): void {
+  for (const text of texts) session.append('context/added', { source, text })
+}
+
+function stepFinish(finishReason: string | undefined): { finishReason?: string } {
+  return finishReason !== undefined ? { finishReason } : {}
+}

@@ -1,0 +1,69 @@
+// Types of the agent seam: the live handle of an agent and the options that create one.
+
+import type { ModelChoice } from '../llm/adapter.js'
+import type { Session } from '../session/session.js'
+import type { SessionEvent, SessionId, TurnEndReason } from '../session/types.js'
+
+export interface AgentMeta {
+  cwd?: string
+  parentSession?: SessionId
+  origin?: 'subagent'
+  delegationDepth?: number
+}
+
+export interface CreateAgentOptions {
+  /** The single live identity: registry id and session id. */
+  sessionId: SessionId
+  meta?: AgentMeta
+  /** Completed turns copied in (fork). */
+  seed?: readonly SessionEvent[]
+  model?: ModelChoice
+  /** Aborts the creation transaction. */
+  signal?: AbortSignal
+}
+
+export interface ResumeAgentOptions {
+  resumeSessionId: SessionId
+  model?: ModelChoice
+  signal?: AbortSignal
+}
+
+export interface PromptOptions {
+  /** Cancels this turn: it ends `aborted`, running tools are killed, the log stays valid. */
+  signal?: AbortSignal
+  origin?: 'user' | 'subagent'
+}
+
+export interface TurnResult {
+  turn: number
+  reason: TurnEndReason
+  /** The final assistant text of the turn (what was shown, when aborted). */
+  text: string
+  error?: string
+}
+
+/** Live output of an agent, for front ends; everything durable is also in the session log. */
+export type AgentOutput =
+  | { type: 'turn-start'; turn: number; prompt: string }
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  | { type: 'tool-start'; callId: string; name: string; arguments: string }
+  | { type: 'tool-end'; callId: string; name: string; content: string; isError: boolean }
+  | { type: 'turn-end'; result: TurnResult }
+
+/** A live agent. Its id is its session's id, always. */
+export interface AgentHandle {
+  readonly id: SessionId
+  readonly session: Session
+  /** The working directory: the session cwd. */
+  readonly cwd: string
+  readonly model: ModelChoice
+  /** True while a turn runs. */
+  readonly busy: boolean
+  /** Queues a user message and runs one turn for it; resolves with how the turn ended. */
+  prompt(text: string, options?: PromptOptions): Promise<TurnResult>
+  /** Cancels the running turn, if any. */
+  cancel(): void
+  /** Subscribes to live output; returns the unsubscribe function. */
+  onOutput(listener: (output: AgentOutput) => void): () => void
+}

@@ -1,0 +1,6 @@
+// Error codes of the tool seam.
+
+export const ToolErrorCode = {
+  InvalidName: 'TOOL_INVALID_NAME',
+  Duplicate: 'TOOL_DUPLICATE',
+} as const

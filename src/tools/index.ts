@@ -1,0 +1,13 @@
+// Public surface of the tool seam.
+
+import type { ToolRegistry } from './registry.js'
+
+export { ToolErrorCode } from './errors.js'
+export { ToolRegistry, parseToolArguments, toolSchema } from './registry.js'
+export type { CallId, ToolDefinition, ToolExecution, ToolOutput } from './types.js'
+
+declare module 'cordis' {
+  interface Context {
+    tools: ToolRegistry
+  }
+}
