@@ -1,0 +1,7 @@
+// Error codes of the config seam.
+
+export const ConfigErrorCode = {
+  NotFound: 'CONFIG_NOT_FOUND',
+  Syntax: 'CONFIG_SYNTAX',
+  Invalid: 'CONFIG_INVALID',
+} as const

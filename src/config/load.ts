@@ -1,0 +1,93 @@
+// Loads and validates the config file, and resolves it into absolute, defaulted
+// settings. Every error names the file and the field.
+
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseDocument } from 'yaml'
+import type { z } from 'zod'
+import { DshError } from '../core/errors.js'
+import { absolutePath, resolveConfiguredHome, resolveDshHome } from '../home/resolve-home.js'
+import { ConfigErrorCode } from './errors.js'
+import { type DshConfigFile, configSchema } from './schema.js'
+
+export interface ResolvedConfig extends DshConfigFile {
+  /** The one harness home, absolute. */
+  home: string
+  /** The config file that was read, if any. */
+  source?: string
+  persistence: DshConfigFile['persistence'] & { root: string; file: string }
+}
+
+export interface LoadConfigOptions {
+  /** An explicit `--config` file: it must exist. */
+  file?: string
+  env?: NodeJS.ProcessEnv
+}
+
+export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
+  const env = options.env ?? process.env
+  const path = options.file !== undefined ? absolutePath(options.file) : join(resolveDshHome(undefined, env), 'config.yaml')
+  const text = readConfigText(path, options.file !== undefined)
+  const raw = text === undefined ? {} : parseYaml(path, text)
+  return resolveConfig(validateConfig(path, raw), env, text === undefined ? undefined : path)
+}
+
+export function validateConfig(path: string, raw: unknown): DshConfigFile {
+  const result = configSchema.safeParse(raw ?? {})
+  if (!result.success) {
+    throw new DshError(`${path}: ${describeIssue(result.error.issues[0]!)}`, ConfigErrorCode.Invalid, {
+      userFacing: true,
+    })
+  }
+  return result.data
+}
+
+export function resolveConfig(file: DshConfigFile, env: NodeJS.ProcessEnv, source?: string): ResolvedConfig {
+  const home = resolveConfiguredHome({ dshHome: file.dshHome, skillsDshHome: file.skills.dshHome }, env)
+  return {
+    ...file,
+    home,
+    ...(source !== undefined ? { source } : {}),
+    persistence: {
+      ...file.persistence,
+      root: absolutePath(file.persistence.root ?? join(home, 'sessions')),
+      file: absolutePath(file.persistence.file ?? join(home, 'sessions.db')),
+    },
+    hooks: {
+      claudeCode: file.hooks.claudeCode.map(absolutePath),
+      codex: file.hooks.codex.map(absolutePath),
+    },
+  }
+}
+
+function readConfigText(path: string, required: boolean): string | undefined {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' && !required) return undefined
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code)
+    throw new DshError(`cannot read config ${path}: ${why}`, ConfigErrorCode.NotFound, { userFacing: true })
+  }
+}
+
+function parseYaml(path: string, text: string): unknown {
+  const document = parseDocument(text, { prettyErrors: false })
+  const error = document.errors[0]
+  if (error) {
+    const where = error.linePos?.[0] ? `line ${error.linePos[0].line}: ` : ''
+    throw new DshError(`${path}: ${where}invalid YAML: ${error.message.split('\n')[0]}`, ConfigErrorCode.Syntax, {
+      userFacing: true,
+    })
+  }
+  return document.toJS()
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const field = issue.path.length > 0 ? issue.path.join('.') : '(top level)'
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.join(', ')
+    return `${field === '(top level)' ? '' : `${field}: `}unknown field ${keys}`
+  }
+  return `${field}: ${issue.message}`
+}
