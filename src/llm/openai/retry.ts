@@ -1,0 +1,61 @@
+// Retry policy: which failures are worth another attempt, how long to wait
+// (exponential backoff with jitter, or the server's Retry-After), and an abortable sleep.
+
+import { DshError } from '../../core/errors.js'
+import { LlmErrorCode } from '../errors.js'
+
+/** HTTP statuses that mean "try again later": timeouts, rate limits, server errors. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500
+}
+
+/**
+ * Milliseconds a `Retry-After` header asks for: delta-seconds (fractions tolerated) or
+ * an HTTP date. Undefined when absent or unreadable; never negative.
+ */
+export function parseRetryAfterMs(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value == null || value.trim() === '') return undefined
+  const text = value.trim()
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000)
+  const date = Date.parse(text)
+  if (Number.isNaN(date)) return undefined
+  return Math.max(0, date - now)
+}
+
+/**
+ * Delay before retry number `retry` (0 for the first retry): the exponential step
+ * `initialMs * 2^retry` capped at `maxMs`, jittered into its upper half so that
+ * clients that failed together do not retry together.
+ */
+export function backoffDelayMs(
+  retry: number,
+  initialMs: number,
+  maxMs: number,
+  random = Math.random,
+): number {
+  const step = Math.min(maxMs, initialMs * 2 ** retry)
+  return Math.round(step / 2 + random() * (step / 2))
+}
+
+/** Resolves after `ms`; rejects with LLM_ABORTED as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortedError(signal))
+      return
+    }
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(abortedError(signal!))
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+export function abortedError(signal: AbortSignal): DshError {
+  return new DshError('model request aborted', LlmErrorCode.Aborted, { cause: signal.reason })
+}

@@ -1,0 +1,169 @@
+// The loopback model: a real OpenAI-compatible HTTP server on 127.0.0.1 that plays a
+// Script over SSE, so the real adapter, HTTP and SSE parsing run without a key.
+// Used by tests and by `dsh demo`.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { sleep } from '../openai/retry.js'
+import type { WireChatRequest, WireErrorBody } from '../openai/wire-types.js'
+import { type ResolvedReply, type Script, ScriptPlayer } from './script.js'
+import { decodeWireRequest, encodeCompletion, encodeReplyChunks } from './wire.js'
+
+/** A received request body, parsed from JSON. */
+export type ReceivedRequest = WireChatRequest
+
+export interface LoopbackModelOptions {
+  /** When set, requests must carry `Authorization: Bearer <apiKey>`, else 401. */
+  apiKey?: string
+}
+
+export interface LoopbackModel {
+  /** `http://127.0.0.1:<port>`; the endpoint is `{baseUrl}/chat/completions`. */
+  baseUrl: string
+  /** Every parsed request body, in arrival order. */
+  requests: ReceivedRequest[]
+  /** Steps not played yet. */
+  readonly remaining: number
+  /** Stops the server and drops open connections. */
+  close(): Promise<void>
+}
+
+/** Starts a loopback model on an ephemeral port; one script step answers each request. */
+export async function startLoopbackModel(
+  script: Script,
+  options: LoopbackModelOptions = {},
+): Promise<LoopbackModel> {
+  const player = new ScriptPlayer(script)
+  const requests: ReceivedRequest[] = []
+  let served = 0
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? '').split('?')[0]!
+    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
+      sendError(res, 404, `loopback model: no route for ${req.method} ${path}`)
+      return
+    }
+    if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
+      sendError(res, 401, 'loopback model: invalid API key')
+      return
+    }
+    let body: WireChatRequest
+    try {
+      body = JSON.parse(await readBody(req)) as WireChatRequest
+    } catch {
+      sendError(res, 400, 'loopback model: the request body is not JSON')
+      return
+    }
+    requests.push(body)
+    served += 1
+    let step: Awaited<ReturnType<ScriptPlayer['play']>>
+    try {
+      step = await player.play(decodeWireRequest(body))
+    } catch (error) {
+      sendError(res, 500, `loopback model: script step ${player.played} threw: ${String(error)}`)
+      return
+    }
+    if (!step) {
+      sendError(res, 500, player.exhaustedMessage())
+      return
+    }
+    if (step.kind === 'http') {
+      sendError(res, step.status, step.message, step.retryAfter)
+      return
+    }
+    const meta = {
+      id: `chatcmpl-loopback-${served}`,
+      model: body.model,
+      created: Math.floor(Date.now() / 1000),
+    }
+    if (body.stream === false) {
+      if (step.reply.cutAfterChunks !== undefined) {
+        req.socket.destroy()
+        return
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      res.end(JSON.stringify(encodeCompletion(step.reply, meta)))
+      return
+    }
+    await streamReply(req, res, step.reply, meta)
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendError(res, 500, `loopback model: ${String(error)}`)
+      else res.destroy()
+    })
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    get remaining() {
+      return player.remaining
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()))
+        server.closeAllConnections()
+      }),
+  }
+}
+
+async function streamReply(
+  req: IncomingMessage,
+  res: ServerResponse,
+  reply: ResolvedReply,
+  meta: { id: string; model: string; created: number },
+): Promise<void> {
+  // Stops delays and writes as soon as the client goes away.
+  const gone = new AbortController()
+  res.on('close', () => gone.abort())
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream',
+    'Cache-Control': 'no-cache',
+    Connection: 'keep-alive',
+  })
+  res.flushHeaders()
+  const events = [...encodeReplyChunks(reply, meta).map((chunk) => JSON.stringify(chunk)), '[DONE]']
+  for (const [index, data] of events.entries()) {
+    if (index === reply.cutAfterChunks) {
+      req.socket.destroy()
+      return
+    }
+    if (reply.delayMs > 0) {
+      try {
+        await sleep(reply.delayMs, gone.signal)
+      } catch {
+        // The client disconnected during the pause: nobody is left to write to.
+        return
+      }
+    }
+    if (gone.signal.aborted) return
+    res.write(`data: ${data}\n\n`)
+  }
+  res.end()
+}
+
+function sendError(res: ServerResponse, status: number, message: string, retryAfter?: string): void {
+  const body: WireErrorBody = {
+    error: { message, type: status === 429 ? 'rate_limit_error' : 'loopback_error' },
+  }
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' }
+  if (retryAfter !== undefined) headers['Retry-After'] = retryAfter
+  res.writeHead(status, headers)
+  res.end(JSON.stringify(body))
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = []
+    req.on('data', (part: Buffer) => parts.push(part))
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')))
+    req.on('error', reject)
+  })
+}

@@ -1,0 +1,10 @@
+// The loopback OpenAI-compatible model for tests: one home, re-exported from src/llm.
+
+export type {
+  LoopbackModel,
+  LoopbackModelOptions,
+  ReceivedRequest,
+  Script,
+  ScriptStep,
+} from '../../src/llm/index.js'
+export { startLoopbackModel } from '../../src/llm/index.js'
