@@ -109,6 +109,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
         controller.abort()
       }, requestTimeoutMs)
     }
+    let assembler: ChatStreamAssembler | undefined
     try {
       arm()
       const response = await fetch(endpoint, {
@@ -128,7 +129,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
           message: 'the model server answered without an event stream (does it support stream: true?)',
         })
       }
-      const assembler = new ChatStreamAssembler()
+      assembler = new ChatStreamAssembler()
       for await (const data of readSseData(response.body, arm)) {
         if (data === '[DONE]') {
           clearTimeout(timer)
@@ -159,6 +160,11 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
       yield* assembler.finish()
     } catch (error) {
       if (signal?.aborted || error instanceof FailedAttempt) throw error
+      if (assembler?.messageFinished) {
+        // The message was complete; only the usage chunk or [DONE] was lost with the connection.
+        yield* assembler.finish()
+        return
+      }
       if (timedOut) {
         throw new FailedAttempt({
           kind: 'network',

@@ -17,7 +17,8 @@ export function parseRetryAfterMs(value: string | null | undefined, now = Date.n
   if (value == null || value.trim() === '') return undefined
   const text = value.trim()
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000)
-  const date = Date.parse(text)
+  // HTTP dates name the month; this keeps V8's lenient Date.parse from reading '-1' as a year.
+  const date = /[a-z]/i.test(text) ? Date.parse(text) : Number.NaN
   if (Number.isNaN(date)) return undefined
   return Math.max(0, date - now)
 }

@@ -144,7 +144,10 @@ async function streamReply(
       }
     }
     if (gone.signal.aborted) return
-    res.write(`data: ${data}\n\n`)
+    const event = `data: ${data}\n\n`
+    if (reply.cutAfterChunks === undefined) res.write(event)
+    // Before a planned cut, wait until the kernel has the bytes: destroy() drops queued writes.
+    else await new Promise<void>((resolve) => res.write(event, () => resolve()))
   }
   res.end()
 }

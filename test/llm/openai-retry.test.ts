@@ -1,0 +1,308 @@
+// Failure handling of the OpenAI-compatible adapter against real HTTP: retries on 429,
+// 5xx and dropped connections, Retry-After, cuts after output, abort, malformed streams.
+
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  LlmErrorCode,
+  type LlmRetryInfo,
+  OpenAiCompatibleAdapter,
+  type OpenAiCompatibleConfig,
+} from '../../src/llm/index.js'
+import { type LoopbackModel, type Script, startLoopbackModel } from '../support/loopback-model.js'
+import { collect, collectUntilError, loadLlm, textOf, userRequest } from './helpers.js'
+
+let server: LoopbackModel | undefined
+const cleanups: (() => Promise<void>)[] = []
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup()
+  await server?.close()
+  server = undefined
+})
+
+async function setup(script: Script, config: OpenAiCompatibleConfig = {}) {
+  server = await startLoopbackModel(script)
+  const loaded = await loadLlm(OpenAiCompatibleAdapter, {
+    baseUrl: server.baseUrl,
+    apiKey: 'k',
+    initialBackoffMs: 1,
+    maxBackoffMs: 5,
+    ...config,
+  })
+  cleanups.push(loaded.dispose)
+  const retries: LlmRetryInfo[] = []
+  loaded.root.on('llm/retry', (info) => {
+    retries.push(info)
+  })
+  return { server, llm: loaded.llm, retries }
+}
+
+/** A raw HTTP server for answers the loopback model never gives. */
+async function rawServer(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const raw: Server = createServer(handler)
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve))
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        raw.close(() => resolve())
+        raw.closeAllConnections()
+      }),
+  )
+  return `http://127.0.0.1:${(raw.address() as AddressInfo).port}`
+}
+
+describe('retries', () => {
+  it('honours Retry-After on 429, then succeeds', async () => {
+    const { llm, server, retries } = await setup([
+      { status: 429, retryAfter: 0.3 },
+      { text: 'after the wait' },
+    ])
+    const started = Date.now()
+    const chunks = await collect(llm.stream(userRequest('hi')))
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280)
+    expect(textOf(chunks)).toBe('after the wait')
+    expect(server.requests).toHaveLength(2)
+    expect(retries).toEqual([{ attempt: 1, delayMs: 300, reason: expect.stringContaining('429') }])
+  })
+
+  it('caps a long Retry-After at maxRetryAfterMs', async () => {
+    const { llm, retries } = await setup([{ status: 429, retryAfter: 3600 }, { text: 'ok' }], {
+      maxRetryAfterMs: 20,
+    })
+    expect(textOf(await collect(llm.stream(userRequest('hi'))))).toBe('ok')
+    expect(retries[0]?.delayMs).toBe(20)
+  })
+
+  it('accepts Retry-After as an HTTP date', async () => {
+    const { llm, retries } = await setup([
+      { status: 503, retryAfter: new Date(Date.now() - 1000).toUTCString() },
+      { text: 'ok' },
+    ])
+    expect(textOf(await collect(llm.stream(userRequest('hi'))))).toBe('ok')
+    expect(retries[0]?.delayMs).toBe(0)
+  })
+
+  it('retries 500 and 502 with backoff, then succeeds', async () => {
+    const { llm, server, retries } = await setup([{ status: 500 }, { status: 502 }, { text: 'third time' }])
+    expect(textOf(await collect(llm.stream(userRequest('hi'))))).toBe('third time')
+    expect(server.requests).toHaveLength(3)
+    expect(retries.map((retry) => retry.attempt)).toEqual([1, 2])
+    for (const retry of retries) expect(retry.delayMs).toBeLessThanOrEqual(5)
+  })
+
+  it('gives up after maxRetries with the last status', async () => {
+    const { llm, server } = await setup(
+      [{ status: 500 }, { status: 500 }, { status: 503, message: 'overloaded' }],
+      {
+        maxRetries: 2,
+      },
+    )
+    const { error } = await collectUntilError(llm.stream(userRequest('hi')))
+    expect(error).toMatchObject({ code: LlmErrorCode.Http, status: 503 })
+    expect((error as Error).message).toMatch(/overloaded.*after 3 attempts/)
+    expect(server.requests).toHaveLength(3)
+  })
+
+  it('reports an exhausted loopback script as a 500 after retrying', async () => {
+    const { llm } = await setup([], { maxRetries: 1 })
+    const { error } = await collectUntilError(llm.stream(userRequest('hi')))
+    expect(error).toMatchObject({ code: LlmErrorCode.Http, status: 500 })
+    expect((error as Error).message).toContain('script is exhausted')
+  })
+
+  it('retries a connection refused and then reports LLM_NETWORK', async () => {
+    const closed = await startLoopbackModel([])
+    const baseUrl = closed.baseUrl
+    await closed.close()
+    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {
+      baseUrl,
+      apiKey: 'k',
+      maxRetries: 2,
+      initialBackoffMs: 1,
+    })
+    cleanups.push(dispose)
+    const { error } = await collectUntilError(llm.stream(userRequest('hi')))
+    expect(error).toMatchObject({ code: LlmErrorCode.Network })
+    expect((error as Error).message).toContain('after 3 attempts')
+  })
+})
+
+describe('dropped connections', () => {
+  it('retries a stream cut before anything was yielded, without duplicating output', async () => {
+    const { llm, server } = await setup([
+      { text: 'never shown', cutAfterChunks: 0 },
+      // Only the role chunk (empty content) gets through: still nothing yielded.
+      { text: 'never shown either', cutAfterChunks: 1 },
+      { text: 'the real answer' },
+    ])
+    const chunks = await collect(llm.stream(userRequest('hi')))
+    expect(textOf(chunks)).toBe('the real answer')
+    expect(server.requests).toHaveLength(3)
+  })
+
+  it('reports a stream cut after output as LLM_NETWORK without retrying', async () => {
+    const { llm, server } = await setup([
+      { text: 'one two three four five', cutAfterChunks: 3 },
+      { text: 'unused' },
+    ])
+    const { chunks, error } = await collectUntilError(llm.stream(userRequest('hi')))
+    expect(textOf(chunks)).toBe('one two ')
+    expect(chunks.some((chunk) => chunk.type === 'finish')).toBe(false)
+    expect(error).toMatchObject({ code: LlmErrorCode.Network })
+    expect((error as Error).message).toContain('after it had started')
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('accepts a stream that ends after the final chunk without [DONE]', async () => {
+    // Events: role, "ok", finish, usage, [DONE]: cut before [DONE].
+    const { llm } = await setup([
+      { text: 'ok', cutAfterChunks: 4, usage: { promptTokens: 1, completionTokens: 1 } },
+    ])
+    const chunks = await collect(llm.stream(userRequest('hi')))
+    expect(chunks.at(-1)).toEqual({
+      type: 'finish',
+      finishReason: 'stop',
+      usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+    })
+  })
+
+  it('accepts a connection lost after the finish chunk, without usage', async () => {
+    // Events: role, "ok", finish, usage, [DONE]: cut before the usage.
+    const { llm, server } = await setup([{ text: 'ok', cutAfterChunks: 3 }])
+    const chunks = await collect(llm.stream(userRequest('hi')))
+    expect(chunks).toEqual([
+      { type: 'text-delta', text: 'ok' },
+      { type: 'finish', finishReason: 'stop' },
+    ])
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('treats a silent server as a dropped connection after requestTimeoutMs', async () => {
+    const { llm, server } = await setup([{ text: 'too slow', delayMs: 400 }, { text: 'fast' }], {
+      requestTimeoutMs: 100,
+    })
+    expect(textOf(await collect(llm.stream(userRequest('hi'))))).toBe('fast')
+    expect(server.requests).toHaveLength(2)
+  })
+})
+
+describe('abort', () => {
+  it('aborts mid-stream with LLM_ABORTED', async () => {
+    const { llm } = await setup([{ text: 'a b c d e f g h i j k l m n o p', delayMs: 30 }])
+    const controller = new AbortController()
+    const chunks = []
+    let failure: unknown
+    const started = Date.now()
+    try {
+      for await (const chunk of llm.stream(userRequest('hi', { signal: controller.signal }))) {
+        chunks.push(chunk)
+        if (chunk.type === 'text-delta') controller.abort()
+      }
+    } catch (error) {
+      failure = error
+    }
+    expect(failure).toMatchObject({ code: LlmErrorCode.Aborted })
+    expect(chunks).toHaveLength(1)
+    expect(Date.now() - started).toBeLessThan(400)
+  })
+
+  it('aborts while waiting for headers', async () => {
+    const baseUrl = await rawServer(() => {
+      // Never answers.
+    })
+    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, { baseUrl, apiKey: 'k' })
+    cleanups.push(dispose)
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 50)
+    const { error } = await collectUntilError(llm.stream(userRequest('hi', { signal: controller.signal })))
+    expect(error).toMatchObject({ code: LlmErrorCode.Aborted })
+  })
+
+  it('aborts during the backoff sleep', async () => {
+    const { llm, server, retries } = await setup([{ status: 429, retryAfter: 30 }, { text: 'unreached' }])
+    const controller = new AbortController()
+    const pending = collectUntilError(llm.stream(userRequest('hi', { signal: controller.signal })))
+    while (retries.length === 0) await new Promise((resolve) => setTimeout(resolve, 5))
+    const started = Date.now()
+    controller.abort()
+    const { error } = await pending
+    expect(error).toMatchObject({ code: LlmErrorCode.Aborted })
+    expect(Date.now() - started).toBeLessThan(200)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('refuses an already aborted signal without a request', async () => {
+    const { llm, server } = await setup([{ text: 'unreached' }])
+    const { error } = await collectUntilError(llm.stream(userRequest('hi', { signal: AbortSignal.abort() })))
+    expect(error).toMatchObject({ code: LlmErrorCode.Aborted })
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('releases the connection when the consumer stops early', async () => {
+    const { llm, server } = await setup([{ text: 'a b c d e f', delayMs: 20 }, { text: 'next' }])
+    for await (const chunk of llm.stream(userRequest('hi'))) {
+      if (chunk.type === 'text-delta') break
+    }
+    expect(textOf(await collect(llm.stream(userRequest('again'))))).toBe('next')
+    expect(server.requests).toHaveLength(2)
+  })
+})
+
+describe('malformed answers', () => {
+  it('reports non-JSON event data as LLM_PROTOCOL without retrying', async () => {
+    let hits = 0
+    const baseUrl = await rawServer((_req, res) => {
+      hits += 1
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' })
+      res.end('data: this is not json\n\n')
+    })
+    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {
+      baseUrl,
+      apiKey: 'k',
+      initialBackoffMs: 1,
+    })
+    cleanups.push(dispose)
+    const { error } = await collectUntilError(llm.stream(userRequest('hi')))
+    expect(error).toMatchObject({ code: LlmErrorCode.Protocol })
+    expect(hits).toBe(1)
+  })
+
+  it('reports a JSON answer to a streamed request as LLM_PROTOCOL', async () => {
+    const baseUrl = await rawServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      res.end('{"choices":[]}')
+    })
+    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, { baseUrl, apiKey: 'k' })
+    cleanups.push(dispose)
+    const { error } = await collectUntilError(llm.stream(userRequest('hi')))
+    expect(error).toMatchObject({ code: LlmErrorCode.Protocol })
+  })
+
+  it('retries an error event sent before any output', async () => {
+    let hits = 0
+    const baseUrl = await rawServer((_req, res) => {
+      hits += 1
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' })
+      if (hits === 1) {
+        res.end('data: {"error":{"message":"upstream overloaded"}}\n\n')
+        return
+      }
+      const chunk = { choices: [{ index: 0, delta: { content: 'fine' }, finish_reason: 'stop' }] }
+      res.end(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`)
+    })
+    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {
+      baseUrl,
+      apiKey: 'k',
+      initialBackoffMs: 1,
+    })
+    cleanups.push(dispose)
+    const chunks = await collect(llm.stream(userRequest('hi')))
+    expect(chunks).toEqual([
+      { type: 'text-delta', text: 'fine' },
+      { type: 'finish', finishReason: 'stop' },
+    ])
+    expect(hits).toBe(2)
+  })
+})
