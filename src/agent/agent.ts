@@ -8,7 +8,7 @@ import type { Session } from '../session/session.js'
 import type { SessionId } from '../session/types.js'
 import { TurnCancellation } from './cancellation.js'
 import { AgentErrorCode } from './errors.js'
-import { type TurnSettings, runTurn } from './turn-runner.js'
+import { runTurn, type TurnSettings } from './turn-runner.js'
 import type { AgentHandle, AgentOutput, PromptOptions, TurnResult } from './types.js'
 
 export class Agent implements AgentHandle {
@@ -64,7 +64,8 @@ export class Agent implements AgentHandle {
   }
 
   private async runOne(text: string, options: PromptOptions): Promise<TurnResult> {
-    if (this.closed) throw new DshError(`agent ${JSON.stringify(this.id)} is disposed`, AgentErrorCode.Disposed)
+    if (this.closed)
+      throw new DshError(`agent ${JSON.stringify(this.id)} is disposed`, AgentErrorCode.Disposed)
     const cancellation = new TurnCancellation(options.signal)
     this.running = cancellation
     try {

@@ -42,5 +42,9 @@ export async function startConfiguredAgent(
   if (row.sessionId !== undefined && (await exists(row.sessionId))) {
     return agents.resume({ resumeSessionId: row.sessionId, model: row.model })
   }
-  return agents.create({ sessionId: row.sessionId ?? mintSessionId(row.id), meta: row.meta, model: row.model })
+  return agents.create({
+    sessionId: row.sessionId ?? mintSessionId(row.id),
+    meta: row.meta,
+    model: row.model,
+  })
 }

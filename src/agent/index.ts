@@ -4,9 +4,9 @@ import type { AgentPipelineEvents } from './pipeline.js'
 import type { AgentRegistry } from './registry.js'
 
 export { Agent } from './agent.js'
-export { TurnCancellation, abortableDelay } from './cancellation.js'
-export { mintSessionId, startConfiguredAgent } from './configured.js'
+export { abortableDelay, TurnCancellation } from './cancellation.js'
 export type { ConfiguredAgentRow } from './configured.js'
+export { mintSessionId, startConfiguredAgent } from './configured.js'
 export { AgentErrorCode } from './errors.js'
 export type {
   PostExecuteState,
@@ -17,8 +17,8 @@ export type {
   TurnStoppingState,
 } from './pipeline.js'
 export { defaultSystemPrompt } from './prompts/system-prompt.js'
-export { AgentRegistry, DEFAULT_MAX_STEPS_PER_TURN, DEFAULT_MAX_STOP_CONTINUATIONS } from './registry.js'
 export type { AgentRegistryConfig } from './registry.js'
+export { AgentRegistry, DEFAULT_MAX_STEPS_PER_TURN, DEFAULT_MAX_STOP_CONTINUATIONS } from './registry.js'
 export { CANCELLED_TOOL_RESULT } from './tool-scheduler.js'
 export { nextTurnNumber } from './turn-runner.js'
 export type {

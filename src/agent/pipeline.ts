@@ -15,7 +15,10 @@ export interface ToolCallInfo {
   input: unknown
 }
 
-export type PreExecuteDecision = { kind: 'allow' } | { kind: 'deny'; reason: string } | { kind: 'ask'; reason: string }
+export type PreExecuteDecision =
+  | { kind: 'allow' }
+  | { kind: 'deny'; reason: string }
+  | { kind: 'ask'; reason: string }
 
 export interface PostExecuteState {
   call: ToolCallInfo
@@ -63,7 +66,10 @@ export interface AgentPipelineEvents {
   'agent/pre-step'(state: PreStepState): Promise<void> | void
   'agent/turn-stopping'(state: TurnStoppingState): Promise<void> | void
   'agent/turn-ended'(agent: AgentHandle, result: TurnResult): void
-  'tools/pre-execute'(call: ToolCallInfo, next: () => Promise<PreExecuteDecision>): Promise<PreExecuteDecision>
+  'tools/pre-execute'(
+    call: ToolCallInfo,
+    next: () => Promise<PreExecuteDecision>,
+  ): Promise<PreExecuteDecision>
   /** Asked when a pre-execute decision is `ask`; answer true to allow. No answer denies. */
   'tools/approve'(call: ToolCallInfo, reason: string): Promise<boolean | undefined> | boolean | undefined
   'tools/post-execute'(state: PostExecuteState): Promise<void> | void

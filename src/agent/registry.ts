@@ -104,9 +104,13 @@ export class AgentRegistry extends Service {
     prepare: (sessions: SessionStore) => Promise<Session>,
   ): Promise<AgentHandle> {
     if (this.agents.has(id) || this.reserved.has(id)) {
-      throw new DshError(`an agent with id ${JSON.stringify(id)} is already live`, AgentErrorCode.AlreadyLive, {
-        userFacing: true,
-      })
+      throw new DshError(
+        `an agent with id ${JSON.stringify(id)} is already live`,
+        AgentErrorCode.AlreadyLive,
+        {
+          userFacing: true,
+        },
+      )
     }
     this.reserved.add(id)
     const sessions = this.sessions()

@@ -3,8 +3,8 @@
 
 import type { ModelChoice, ModelRequest } from '../llm/adapter.js'
 import type { ToolSchema } from '../llm/types.js'
-import type { Session } from '../session/session.js'
 import { deriveHistory } from '../session/history.js'
+import type { Session } from '../session/session.js'
 import type { SessionEventMap } from '../session/types.js'
 
 export interface RequestConfig {

@@ -41,8 +41,15 @@ export async function runToolCalls(
       content,
       ...(post.output.isError ? { isError: true as const } : {}),
     })
-    for (const text of post.context) agent.session.append('context/added', { source: 'tools/post-execute', text })
-    emit({ type: 'tool-end', callId: call.id, name: call.name, content, isError: post.output.isError === true })
+    for (const text of post.context)
+      agent.session.append('context/added', { source: 'tools/post-execute', text })
+    emit({
+      type: 'tool-end',
+      callId: call.id,
+      name: call.name,
+      content,
+      isError: post.output.isError === true,
+    })
   }
 }
 

@@ -39,7 +39,11 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
 
   const end = async (reason: TurnEndReason, error?: string): Promise<TurnResult> => {
     for (const callId of unansweredCalls(session.events)) {
-      session.append('tool/result', { callId, content: `Tool call did not complete: the turn ended (${reason}).`, isError: true })
+      session.append('tool/result', {
+        callId,
+        content: `Tool call did not complete: the turn ended (${reason}).`,
+        isError: true,
+      })
     }
     if (openStep !== undefined) session.append('step/end', { turn, step: openStep, finishReason: reason })
     session.append('turn/end', { turn, reason, ...(error !== undefined ? { error } : {}) })
@@ -56,7 +60,10 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
 
   try {
     session.append('turn/start', { turn })
-    session.append('user/message', { text: input.prompt, ...(input.origin !== 'user' ? { origin: input.origin } : {}) })
+    session.append('user/message', {
+      text: input.prompt,
+      ...(input.origin !== 'user' ? { origin: input.origin } : {}),
+    })
     emit({ type: 'turn-start', turn, prompt: input.prompt })
 
     const starting: TurnStartingState = { agent, turn, prompt: input.prompt, context: [] }
@@ -88,7 +95,11 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       // Durability checkpoint: the log is on disk before every model request.
       await ctx.get('sessions')?.flush(session)
 
-      const reply = await assembleReply(llm.stream(buildModelRequest(session, settings.model, signal)), signal, emit)
+      const reply = await assembleReply(
+        llm.stream(buildModelRequest(session, settings.model, signal)),
+        signal,
+        emit,
+      )
       if (reply.content || reply.reasoning || reply.toolCalls.length > 0 || !reply.interruption) {
         const message: SessionEventMap['assistant/message']['message'] = { content: reply.content }
         if (reply.reasoning) message.reasoning = reply.reasoning
@@ -112,7 +123,11 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       openStep = undefined
       const stopping: TurnStoppingState = { agent, turn, text, continued }
       await ctx.serial('agent/turn-stopping', stopping)
-      if (stopping.continueWith !== undefined && continuations < settings.maxStopContinuations && !signal.aborted) {
+      if (
+        stopping.continueWith !== undefined &&
+        continuations < settings.maxStopContinuations &&
+        !signal.aborted
+      ) {
         continuations += 1
         continued = true
         session.append('user/message', { text: stopping.continueWith, origin: 'hook' })
@@ -140,7 +155,8 @@ function unansweredCalls(events: readonly SessionEvent[]): string[] {
   const pending = new Set<string>()
   for (let i = events.length - 1; i >= 0 && events[i]!.type !== 'turn/start'; i--) {
     const event = events[i]!
-    if (event.type === 'tool/result') pending.add(`done:${(event.data as SessionEventMap['tool/result']).callId}`)
+    if (event.type === 'tool/result')
+      pending.add(`done:${(event.data as SessionEventMap['tool/result']).callId}`)
   }
   const unanswered: string[] = []
   let start = events.length - 1

@@ -8,7 +8,7 @@ import type { z } from 'zod'
 import { DshError } from '../core/errors.js'
 import { absolutePath, resolveConfiguredHome, resolveDshHome } from '../home/resolve-home.js'
 import { ConfigErrorCode } from './errors.js'
-import { type DshConfigFile, configSchema } from './schema.js'
+import { configSchema, type DshConfigFile } from './schema.js'
 
 export interface ResolvedConfig extends DshConfigFile {
   /** The one harness home, absolute. */
@@ -26,7 +26,10 @@ export interface LoadConfigOptions {
 
 export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
   const env = options.env ?? process.env
-  const path = options.file !== undefined ? absolutePath(options.file) : join(resolveDshHome(undefined, env), 'config.yaml')
+  const path =
+    options.file !== undefined
+      ? absolutePath(options.file)
+      : join(resolveDshHome(undefined, env), 'config.yaml')
   const text = readConfigText(path, options.file !== undefined)
   const raw = text === undefined ? {} : parseYaml(path, text)
   return resolveConfig(validateConfig(path, raw), env, text === undefined ? undefined : path)
@@ -76,9 +79,13 @@ function parseYaml(path: string, text: string): unknown {
   const error = document.errors[0]
   if (error) {
     const where = error.linePos?.[0] ? `line ${error.linePos[0].line}: ` : ''
-    throw new DshError(`${path}: ${where}invalid YAML: ${error.message.split('\n')[0]}`, ConfigErrorCode.Syntax, {
-      userFacing: true,
-    })
+    throw new DshError(
+      `${path}: ${where}invalid YAML: ${error.message.split('\n')[0]}`,
+      ConfigErrorCode.Syntax,
+      {
+        userFacing: true,
+      },
+    )
   }
   return document.toJS()
 }

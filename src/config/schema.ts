@@ -2,9 +2,7 @@
 // written here, once.
 
 import { z } from 'zod'
-
-export const DEFAULT_MODEL = 'deepseek-chat'
-export const DEFAULT_API_KEY_ENV = 'DEEPSEEK_API_KEY'
+import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 
 const sessionId = z.string().min(1, 'must be a non-empty session id')
@@ -78,7 +76,10 @@ export const configSchema = z
       })
       .strict()
       .default({ enabled: true, maxDepth: DEFAULT_MAX_DELEGATION_DEPTH }),
-    skills: z.object({ dshHome: z.string().min(1).optional() }).strict().default({}),
+    skills: z
+      .object({ dshHome: z.string().min(1).optional() })
+      .strict()
+      .default({}),
   })
   .strict()
 

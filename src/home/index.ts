@@ -1,1 +1,1 @@
-export { HomeErrorCode, absolutePath, resolveConfiguredHome, resolveDshHome } from './resolve-home.js'
+export { absolutePath, HomeErrorCode, resolveConfiguredHome, resolveDshHome } from './resolve-home.js'

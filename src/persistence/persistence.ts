@@ -50,7 +50,9 @@ export abstract class SessionPersistence extends Service {
 }
 
 export function notFound(id: SessionId): DshError {
-  return new DshError(`unknown session ${JSON.stringify(id)}`, PersistenceErrorCode.NotFound, { userFacing: true })
+  return new DshError(`unknown session ${JSON.stringify(id)}`, PersistenceErrorCode.NotFound, {
+    userFacing: true,
+  })
 }
 
 /** Checks that `events` continue a log whose stored length is `tail`, without gaps. */

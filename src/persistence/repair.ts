@@ -23,8 +23,10 @@ export function closersForOpenTurn(events: readonly SessionEvent[], now = Date.n
   let openStep: SessionEventMap['step/start'] | undefined
   for (let i = turnStart + 1; i < events.length; i++) {
     const event = events[i]!
-    if (event.type === 'tool/call') pendingCalls.set((event.data as SessionEventMap['tool/call']).callId, true)
-    if (event.type === 'tool/result') pendingCalls.delete((event.data as SessionEventMap['tool/result']).callId)
+    if (event.type === 'tool/call')
+      pendingCalls.set((event.data as SessionEventMap['tool/call']).callId, true)
+    if (event.type === 'tool/result')
+      pendingCalls.delete((event.data as SessionEventMap['tool/result']).callId)
     if (event.type === 'step/start') openStep = event.data as SessionEventMap['step/start']
     if (event.type === 'step/end') openStep = undefined
   }
@@ -32,7 +34,8 @@ export function closersForOpenTurn(events: readonly SessionEvent[], now = Date.n
   const closers: SessionEvent[] = []
   const push = (type: string, data: unknown) =>
     closers.push({ seq: events.length + closers.length, type, time: now, data })
-  for (const callId of pendingCalls.keys()) push('tool/result', { callId, content: INTERRUPTED_TOOL_RESULT, isError: true })
+  for (const callId of pendingCalls.keys())
+    push('tool/result', { callId, content: INTERRUPTED_TOOL_RESULT, isError: true })
   if (openStep) push('step/end', { turn: openStep.turn, step: openStep.step, finishReason: 'interrupted' })
   push('turn/end', { turn, reason: 'interrupted' })
   return closers

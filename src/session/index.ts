@@ -1,16 +1,15 @@
 // Public surface of the session seam.
 
-import type { SessionStore } from './store.js'
 import type { Session } from './session.js'
+import type { SessionStore } from './store.js'
 
 export { SessionErrorCode } from './errors.js'
 export { isKnownEventType } from './event-types.js'
 export { deriveHistory } from './history.js'
 export { findNonJson } from './plain-json.js'
 export { Session, validateEvent, validateSessionId } from './session.js'
-export { SessionStore, completedPrefixLength } from './store.js'
 export type { CreateSessionInit } from './store.js'
-export { SESSION_FORMAT_VERSION } from './types.js'
+export { completedPrefixLength, SessionStore } from './store.js'
 export type {
   AssistantMessageData,
   CoreEventType,
@@ -23,6 +22,7 @@ export type {
   SessionSummary,
   TurnEndReason,
 } from './types.js'
+export { SESSION_FORMAT_VERSION } from './types.js'
 
 declare module 'cordis' {
   interface Context {

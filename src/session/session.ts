@@ -63,7 +63,9 @@ export class Session {
 
 export function validateSessionId(id: unknown): asserts id is SessionId {
   if (typeof id !== 'string' || id.length === 0) {
-    throw new DshError('session id must be a non-empty string', SessionErrorCode.InvalidId, { userFacing: true })
+    throw new DshError('session id must be a non-empty string', SessionErrorCode.InvalidId, {
+      userFacing: true,
+    })
   }
 }
 
@@ -89,6 +91,9 @@ export function validateEvent(event: SessionEvent, expectedSeq: number): void {
   }
   const problem = findNonJson(event.data)
   if (problem) {
-    throw new DshError(`event ${event.type}: ${problem}; event data must be plain JSON`, SessionErrorCode.InvalidEvent)
+    throw new DshError(
+      `event ${event.type}: ${problem}; event data must be plain JSON`,
+      SessionErrorCode.InvalidEvent,
+    )
   }
 }

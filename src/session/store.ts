@@ -74,9 +74,13 @@ export class SessionStore extends Service {
     this.assertNotLive(id)
     const backend = this.backend()
     if (!backend) {
-      throw new DshError(`cannot open session ${JSON.stringify(id)}: no persistence backend`, SessionErrorCode.NotFound, {
-        userFacing: true,
-      })
+      throw new DshError(
+        `cannot open session ${JSON.stringify(id)}: no persistence backend`,
+        SessionErrorCode.NotFound,
+        {
+          userFacing: true,
+        },
+      )
     }
     const loaded = await backend.load(id)
     this.assertNotLive(id)
@@ -184,7 +188,10 @@ export function completedPrefixLength(events: readonly SessionEvent[]): number {
 
 function assertForkBoundary(session: Session, boundary: number): void {
   if (!Number.isInteger(boundary) || boundary < 0 || boundary > session.length) {
-    throw new DshError(`fork boundary ${boundary} is outside the log (0..${session.length})`, SessionErrorCode.BadBoundary)
+    throw new DshError(
+      `fork boundary ${boundary} is outside the log (0..${session.length})`,
+      SessionErrorCode.BadBoundary,
+    )
   }
   let open = false
   for (let i = 0; i < boundary; i++) {

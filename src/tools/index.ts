@@ -3,7 +3,7 @@
 import type { ToolRegistry } from './registry.js'
 
 export { ToolErrorCode } from './errors.js'
-export { ToolRegistry, parseToolArguments, toolSchema } from './registry.js'
+export { parseToolArguments, ToolRegistry, toolSchema } from './registry.js'
 export type { CallId, ToolDefinition, ToolExecution, ToolOutput } from './types.js'
 
 declare module 'cordis' {

@@ -52,7 +52,8 @@ export class ToolRegistry extends Service {
    */
   async run(name: string, rawArguments: string | unknown, execution: ToolExecution): Promise<ToolOutput> {
     const tool = this.tools.get(name)
-    if (!tool) return { content: `Unknown tool: ${name}. Available tools: ${this.names().join(', ')}`, isError: true }
+    if (!tool)
+      return { content: `Unknown tool: ${name}. Available tools: ${this.names().join(', ')}`, isError: true }
     const parsed = parseToolArguments(tool, rawArguments)
     if (!parsed.ok) return { content: parsed.error, isError: true }
     try {

@@ -2,7 +2,7 @@
 
 export function defaultSystemPrompt(facts: { cwd: string; platform: string; date: string }): string {
   return [
-    'You are dsh, a coding agent working in a folder on the user\'s machine.',
+    "You are dsh, a coding agent working in a folder on the user's machine.",
     'You act through tools, above all `bash`. Prefer doing over describing: inspect files, run commands,',
     'make the change, and check it. Keep answers short and concrete; say what you changed and how you verified it.',
     'Never invent file contents or command output; run the command.',

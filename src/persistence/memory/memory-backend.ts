@@ -4,7 +4,7 @@ import type { Context } from 'cordis'
 import { DshError } from '../../core/errors.js'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
-import { SessionPersistence, checkContinuation, notFound } from '../persistence.js'
+import { checkContinuation, notFound, SessionPersistence } from '../persistence.js'
 import { closersForOpenTurn, titleFrom } from '../repair.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 
@@ -28,7 +28,10 @@ export class MemorySessionBackend extends SessionPersistence {
   async create(header: SessionHeader): Promise<void> {
     const existing = this.sessions.get(header.id)
     if (existing?.materialized) {
-      throw new DshError(`session ${JSON.stringify(header.id)} already exists`, PersistenceErrorCode.AlreadyExists)
+      throw new DshError(
+        `session ${JSON.stringify(header.id)} already exists`,
+        PersistenceErrorCode.AlreadyExists,
+      )
     }
     this.sessions.set(header.id, { header: structuredClone(header), events: [], materialized: false })
   }

@@ -1,0 +1,78 @@
+// The composition root: loads every plugin of a harness from one resolved config.
+// The CLI, stdio, ACP, the demo and the integration tests all compose through here.
+
+import { Context } from 'cordis'
+import { AgentRegistry } from '../agent/registry.js'
+import type { ResolvedConfig } from '../config/load.js'
+import { OpenAiCompatibleAdapter } from '../llm/index.js'
+import { JsonlSessionBackend, MemorySessionBackend, SqliteSessionBackend } from '../persistence/index.js'
+import { SessionStore } from '../session/store.js'
+import { ToolRegistry } from '../tools/registry.js'
+import { subagentToolPlugin } from '../tools/subagent/index.js'
+
+export interface HarnessOptions {
+  config: ResolvedConfig
+  /** Model endpoint overrides (the demo and tests point at a loopback server). */
+  model?: { baseUrl?: string; apiKey?: string }
+}
+
+export interface Harness {
+  readonly ctx: Context
+  readonly config: ResolvedConfig
+  readonly agents: AgentRegistry
+  readonly sessions: SessionStore
+  /** Unloads every plugin: running turns are cancelled and sessions flushed. */
+  dispose(): Promise<void>
+}
+
+export async function createHarness(options: HarnessOptions): Promise<Harness> {
+  const { config } = options
+  const ctx = new Context()
+  const fibers = [
+    ctx.plugin(SessionStore),
+    loadPersistence(ctx, config),
+    ctx.plugin(OpenAiCompatibleAdapter, {
+      baseUrl: options.model?.baseUrl ?? config.model.baseUrl,
+      apiKey: options.model?.apiKey,
+      apiKeyEnv: config.model.apiKeyEnv,
+      model: config.model.name,
+      maxRetries: config.model.maxRetries,
+    }),
+    ctx.plugin(ToolRegistry),
+    ctx.plugin(subagentToolPlugin, { maxDepth: config.subagents.enabled ? config.subagents.maxDepth : 0 }),
+    ctx.plugin(AgentRegistry, {
+      systemPrompt: config.agent.systemPrompt,
+      maxStepsPerTurn: config.agent.maxStepsPerTurn,
+      model: {
+        ...(config.model.name !== undefined ? { model: config.model.name } : {}),
+        ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
+        ...(config.model.maxTokens !== undefined ? { maxTokens: config.model.maxTokens } : {}),
+      },
+    }),
+  ]
+  await Promise.all(fibers.map((fiber) => fiber.await()))
+  const agents = ctx.get('agents')!
+  const sessions = ctx.get('sessions')!
+  return {
+    ctx,
+    config,
+    agents,
+    sessions,
+    async dispose() {
+      // Agents first (they flush through the store), then everything else.
+      await fibers.at(-1)!.dispose()
+      for (const fiber of fibers.slice(0, -1).reverse()) await fiber.dispose()
+    },
+  }
+}
+
+function loadPersistence(ctx: Context, config: ResolvedConfig) {
+  switch (config.persistence.backend) {
+    case 'sqlite':
+      return ctx.plugin(SqliteSessionBackend, { file: config.persistence.file })
+    case 'memory':
+      return ctx.plugin(MemorySessionBackend)
+    default:
+      return ctx.plugin(JsonlSessionBackend, { root: config.persistence.root })
+  }
+}

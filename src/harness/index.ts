@@ -1,0 +1,4 @@
+// Public surface of the composition root.
+
+export type { Harness, HarnessOptions } from './compose.js'
+export { createHarness } from './compose.js'

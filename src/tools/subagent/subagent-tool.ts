@@ -1,0 +1,80 @@
+// The `subagent` tool: spawns an in-process child agent with its own session id,
+// lineage to the parent, and the parent's cwd; the child's final answer is the result.
+
+import { randomUUID } from 'node:crypto'
+import type { Context } from 'cordis'
+import { z } from 'zod'
+import type { AgentHandle, TurnResult } from '../../agent/types.js'
+import { completedPrefixLength } from '../../session/store.js'
+import type { SessionId } from '../../session/types.js'
+import type { ToolOutput } from '../types.js'
+import { SUBAGENT_DESCRIPTION } from './prompt.js'
+
+export interface SubagentToolConfig {
+  /** Deepest delegation allowed: a top-level agent is depth 0, its child 1. Default 2. */
+  maxDepth?: number
+}
+
+const parameters = z.object({
+  description: z.string().describe('A short (3-7 word) label for the task'),
+  prompt: z.string().min(1).describe('The complete task for the sub-agent'),
+  fork: z.boolean().optional().describe("Start the sub-agent with this conversation's completed turns"),
+})
+
+export function mintSubagentId(parent: SessionId): SessionId {
+  return `${parent}-sub-${randomUUID()}`
+}
+
+export const subagentToolPlugin = {
+  name: 'subagent-tool',
+  inject: ['tools'],
+  apply(ctx: Context, config: SubagentToolConfig = {}) {
+    const maxDepth = config.maxDepth ?? 2
+    ctx.tools.register({
+      name: 'subagent',
+      description: SUBAGENT_DESCRIPTION,
+      parameters,
+      async execute(args, execution): Promise<ToolOutput> {
+        const parent = execution.agent
+        const agents = ctx.get('agents')
+        if (!parent || !agents) return { content: 'subagent needs a live parent agent', isError: true }
+        const depth = parent.session.header.delegationDepth + 1
+        if (depth > maxDepth) {
+          return {
+            content: `Delegation refused: depth ${depth} exceeds the maximum of ${maxDepth}.`,
+            isError: true,
+          }
+        }
+        const seed = args.fork
+          ? parent.session.events.slice(0, completedPrefixLength(parent.session.events))
+          : undefined
+        const child = await agents.create({
+          sessionId: mintSubagentId(parent.id),
+          meta: { cwd: parent.cwd, parentSession: parent.id, origin: 'subagent', delegationDepth: depth },
+          ...(seed && seed.length > 0 ? { seed } : {}),
+          model: parent.model,
+          signal: execution.signal,
+        })
+        let result: TurnResult | undefined
+        try {
+          await ctx.parallel('subagent/start', parent, child, { description: args.description })
+          result = await child.prompt(args.prompt, { signal: execution.signal, origin: 'subagent' })
+          await ctx.parallel('subagent/stop', parent, child, result)
+        } finally {
+          await agents.dispose(child.id)
+        }
+        return renderResult(child, result)
+      },
+    })
+  },
+}
+
+function renderResult(child: AgentHandle, result: TurnResult): ToolOutput {
+  const header = `[sub-agent session ${child.id}]`
+  if (result.reason === 'completed') return { content: `${header}\n${result.text || '(no answer)'}` }
+  const why = result.error ? `: ${result.error}` : ''
+  return {
+    content: `${header}\nThe sub-agent stopped (${result.reason}${why}).\n${result.text}`.trimEnd(),
+    isError: true,
+  }
+}
