@@ -190,7 +190,7 @@ describe('dropped connections', () => {
 
 describe('abort', () => {
   it('aborts mid-stream with LLM_ABORTED', async () => {
-    const { llm } = await setup([{ text: 'a b c d e f g h i j k l m n o p', delayMs: 30 }])
+    const { llm } = await setup([{ text: 'a b c d e f g h i j k l m n o p', delayMs: 100 }])
     const controller = new AbortController()
     const chunks = []
     let failure: unknown
@@ -205,7 +205,8 @@ describe('abort', () => {
     }
     expect(failure).toMatchObject({ code: LlmErrorCode.Aborted })
     expect(chunks).toHaveLength(1)
-    expect(Date.now() - started).toBeLessThan(400)
+    // Unaborted, the reply would take 1.6 s.
+    expect(Date.now() - started).toBeLessThan(1000)
   })
 
   it('aborts while waiting for headers', async () => {
@@ -229,7 +230,7 @@ describe('abort', () => {
     controller.abort()
     const { error } = await pending
     expect(error).toMatchObject({ code: LlmErrorCode.Aborted })
-    expect(Date.now() - started).toBeLessThan(200)
+    expect(Date.now() - started).toBeLessThan(2000)
     expect(server.requests).toHaveLength(1)
   })
 

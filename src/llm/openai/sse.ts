@@ -22,9 +22,8 @@ export async function* readSseData(
       const next = await reader.read()
       if (next.done) {
         done = true
-        parser.feed(decoder.decode())
-        // An event missing its final blank line still counts.
-        parser.reset({ consume: true })
+        // An event missing its final newline or blank line still counts.
+        parser.feed(`${decoder.decode()}\n\n`)
       } else {
         onBytes()
         parser.feed(decoder.decode(next.value, { stream: true }))
