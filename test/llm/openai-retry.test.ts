@@ -270,6 +270,20 @@ describe('malformed answers', () => {
     expect(hits).toBe(1)
   })
 
+  it('reports a finished tool call without a name as LLM_PROTOCOL', async () => {
+    const baseUrl = await rawServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' })
+      const call = { index: 0, id: 'c', function: { arguments: '{}' } }
+      const chunk = { choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: 'tool_calls' }] }
+      res.end(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`)
+    })
+    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, { baseUrl, apiKey: 'k' })
+    cleanups.push(dispose)
+    const { chunks, error } = await collectUntilError(llm.stream(userRequest('hi')))
+    expect(chunks).toEqual([])
+    expect(error).toMatchObject({ code: LlmErrorCode.Protocol })
+  })
+
   it('reports a JSON answer to a streamed request as LLM_PROTOCOL', async () => {
     const baseUrl = await rawServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' })

@@ -160,6 +160,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
       yield* assembler.finish()
     } catch (error) {
       if (signal?.aborted || error instanceof FailedAttempt) throw error
+      if (error instanceof DshError) throw new FailedAttempt({ kind: 'protocol', message: error.message })
       if (assembler?.messageFinished) {
         // The message was complete; only the usage chunk or [DONE] was lost with the connection.
         yield* assembler.finish()
@@ -171,7 +172,6 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
           message: `no data from the model for ${requestTimeoutMs} ms`,
         })
       }
-      if (error instanceof DshError) throw new FailedAttempt({ kind: 'protocol', message: error.message })
       throw new FailedAttempt({ kind: 'network', message: networkMessage(error), cause: error })
     } finally {
       clearTimeout(timer)
