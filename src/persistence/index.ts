@@ -3,11 +3,23 @@
 import type { SessionPersistence } from './persistence.js'
 
 export { PersistenceErrorCode } from './errors.js'
-export { SessionPersistence, checkContinuation, notFound } from './persistence.js'
-export { INTERRUPTED_TOOL_RESULT, closersForOpenTurn, shortenTitle, titleFrom } from './repair.js'
+export type { JsonlBackendConfig } from './jsonl/backend.js'
+export { JsonlSessionBackend } from './jsonl/backend.js'
+export {
+  bucketFor,
+  decodeSessionId,
+  encodeSessionId,
+  MAX_PLAIN_ENCODED_LENGTH,
+  MAX_SESSION_ID_LENGTH,
+  NO_CWD_BUCKET,
+} from './jsonl/layout.js'
+export { MemorySessionBackend } from './memory/memory-backend.js'
+export { checkContinuation, notFound, SessionPersistence } from './persistence.js'
+export { closersForOpenTurn, INTERRUPTED_TOOL_RESULT, shortenTitle, titleFrom } from './repair.js'
+export type { SqliteBackendConfig } from './sqlite/backend.js'
+export { SqliteSessionBackend } from './sqlite/backend.js'
 export type { LoadedSession, SessionLocation } from './types.js'
 export { WriteBehindLog } from './write-behind.js'
-export { MemorySessionBackend } from './memory/memory-backend.js'
 
 declare module 'cordis' {
   interface Context {

@@ -1,0 +1,121 @@
+// Durable byte-level operations on one log file: atomic publication without
+// overwrite, whole-line appends with fsync, and rollback of a failed write.
+
+import { randomUUID } from 'node:crypto'
+import { type FileHandle, link, mkdir, open, unlink } from 'node:fs/promises'
+import { basename, dirname } from 'node:path'
+import { DshError } from '../../core/errors.js'
+import { PersistenceErrorCode } from '../errors.js'
+
+export const DIR_MODE = 0o700
+export const FILE_MODE = 0o600
+
+/** Creates a folder (and its parents) with mode 0700. */
+export async function ensureDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: DIR_MODE })
+}
+
+/**
+ * Publishes a new log: writes `bytes` to a temporary file in the same folder,
+ * fsyncs it, hard-links it to `path` (which never overwrites: an existing file
+ * rejects with PERSISTENCE_ALREADY_EXISTS), removes the temporary name and fsyncs
+ * the folder. Resolves with a read-write handle on the published file.
+ */
+export async function publishLog(path: string, bytes: Buffer): Promise<FileHandle> {
+  const dir = dirname(path)
+  const temp = `${dir}/.${basename(path)}.${randomUUID()}.tmp`
+  const handle = await open(temp, 'wx+', FILE_MODE)
+  let published = false
+  try {
+    await writeFully(handle, bytes, 0)
+    await handle.sync()
+    try {
+      await link(temp, path)
+    } catch (error) {
+      if (isCode(error, 'EEXIST')) {
+        throw new DshError(
+          `session file ${path} already exists; it was not overwritten`,
+          PersistenceErrorCode.AlreadyExists,
+          {
+            userFacing: true,
+          },
+        )
+      }
+      throw ioError(`cannot publish session file ${path}`, error)
+    }
+    published = true
+    await syncDir(dir)
+    return handle // the same inode as `path`
+  } finally {
+    if (!published) await handle.close()
+    await unlink(temp).catch(() => {}) // best effort: a leftover temp file is ignored by readers
+  }
+}
+
+/**
+ * Writes whole lines at `position` (the current end of the log) and fsyncs.
+ * On any failure the file is truncated back to `position` before rejecting.
+ */
+export async function appendAt(
+  handle: FileHandle,
+  position: number,
+  bytes: Buffer,
+  path: string,
+): Promise<void> {
+  try {
+    await writeFully(handle, bytes, position)
+    await handle.sync()
+  } catch (error) {
+    await rollbackTo(handle, position, path, error)
+    throw ioError(`cannot append to session file ${path}; the write was rolled back`, error)
+  }
+}
+
+/** Truncates a log back to `size` bytes and makes that durable. */
+export async function rollbackTo(
+  handle: FileHandle,
+  size: number,
+  path: string,
+  cause?: unknown,
+): Promise<void> {
+  try {
+    await handle.truncate(size)
+    await handle.sync()
+  } catch (error) {
+    throw new DshError(
+      `cannot roll back session file ${path} to ${size} bytes; reload the session before writing again`,
+      PersistenceErrorCode.Io,
+      { cause: cause ?? error },
+    )
+  }
+}
+
+async function writeFully(handle: FileHandle, bytes: Buffer, position: number): Promise<void> {
+  let done = 0
+  while (done < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done)
+    if (bytesWritten === 0) throw new Error('write made no progress')
+    done += bytesWritten
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  let handle: FileHandle | undefined
+  try {
+    handle = await open(dir, 'r')
+    await handle.sync()
+  } catch {
+    // Some file systems cannot fsync a folder; the file itself is already durable.
+  } finally {
+    await handle?.close()
+  }
+}
+
+export function isCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code
+}
+
+export function ioError(message: string, cause: unknown): DshError {
+  const detail = cause instanceof Error ? `: ${cause.message}` : ''
+  return new DshError(`${message}${detail}`, PersistenceErrorCode.Io, { cause })
+}

@@ -1,0 +1,187 @@
+// Pure path layout of the JSONL backend: `<root>/<bucket>/<encoded-id>.jsonl`.
+// Nothing here touches the disk; `locate` is built from these functions alone.
+
+import { createHash } from 'node:crypto'
+import { sep } from 'node:path'
+import { DshError } from '../../core/errors.js'
+import type { SessionId } from '../../session/types.js'
+import { PersistenceErrorCode } from '../errors.js'
+
+export const LOG_SUFFIX = '.jsonl'
+export const LOCK_SUFFIX = '.lock'
+export const NO_CWD_BUCKET = '_no-cwd'
+
+/**
+ * Longest accepted session id, in UTF-16 code units. Longer ids are refused with
+ * PERSISTENCE_ID_TOO_LONG: every id is repeated in headers, hook payloads and
+ * `DSH_SESSION_ID`, and a bound keeps those small. The file name never depends
+ * on it: see `encodeSessionId`.
+ */
+export const MAX_SESSION_ID_LENGTH = 4096
+
+/**
+ * Longest file-name stem (encoded id) written verbatim. With `.jsonl.lock` added
+ * the longest name is 211 bytes, under the 255-byte limit of common file systems.
+ */
+export const MAX_PLAIN_ENCODED_LENGTH = 200
+
+/** Readable prefix kept in front of the hash of an id whose encoding is too long. */
+const HASHED_PREFIX_LENGTH = 120
+/** Marks a hashed stem. A plain encoding never holds `~~`: every `~` it writes starts a 4-digit escape. */
+const HASH_MARKER = '~~'
+const MAX_SLUG_LENGTH = 80
+const CWD_HASH_DIGITS = 12
+
+const HEX = '0123456789ABCDEF'
+
+function isKept(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) || // a-z
+    (code >= 0x41 && code <= 0x5a) || // A-Z
+    (code >= 0x30 && code <= 0x39) || // 0-9
+    code === 0x2e || // .
+    code === 0x5f || // _
+    code === 0x2d // -
+  )
+}
+
+function escapeUnit(code: number): string {
+  return `~${HEX[(code >> 12) & 15]}${HEX[(code >> 8) & 15]}${HEX[(code >> 4) & 15]}${HEX[code & 15]}`
+}
+
+/** Keeps `[A-Za-z0-9._-]` and writes every other UTF-16 code unit as `~XXXX`. */
+function escapeUnits(text: string): string {
+  let out = ''
+  let runStart = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (isKept(code)) continue
+    out += text.slice(runStart, i) + escapeUnit(code)
+    runStart = i + 1
+  }
+  return runStart === 0 ? text : out + text.slice(runStart)
+}
+
+/** Cuts an escaped string to at most `max` characters without splitting a `~XXXX` escape. */
+function cutEscaped(escaped: string, max: number): string {
+  if (escaped.length <= max) return escaped
+  let end = max
+  const tilde = escaped.lastIndexOf('~', end - 1)
+  if (tilde >= 0 && tilde + 5 > end) end = tilde
+  return escaped.slice(0, end)
+}
+
+/**
+ * The injective, path-safe file-name stem of a session id.
+ *
+ * Ids whose escaped form fits in MAX_PLAIN_ENCODED_LENGTH are written verbatim
+ * (escaped; the whole segments `.` and `..` become `~002E` and `~002E~002E`), so
+ * `decodeSessionId` recovers them. Longer ids (up to MAX_SESSION_ID_LENGTH, e.g.
+ * a 1,000-character id) become `<escaped prefix>~~<sha256 of the UTF-16 code
+ * units>`; the full id lives in the header line. The two forms cannot meet (only
+ * the hashed form holds `~~`), so the mapping stays injective.
+ *
+ * @throws DshError PERSISTENCE_INVALID_ID for an empty id, PERSISTENCE_ID_TOO_LONG past the maximum.
+ */
+export function encodeSessionId(id: SessionId): string {
+  if (typeof id !== 'string' || id.length === 0) {
+    throw new DshError('session id must be a non-empty string', PersistenceErrorCode.InvalidId, {
+      userFacing: true,
+    })
+  }
+  if (id.length > MAX_SESSION_ID_LENGTH) {
+    throw new DshError(
+      `session id is ${id.length} characters long; the maximum is ${MAX_SESSION_ID_LENGTH}`,
+      PersistenceErrorCode.IdTooLong,
+      { userFacing: true },
+    )
+  }
+  if (id === '.') return '~002E'
+  if (id === '..') return '~002E~002E'
+  const escaped = escapeUnits(id)
+  if (escaped.length <= MAX_PLAIN_ENCODED_LENGTH) return escaped
+  const digest = createHash('sha256').update(Buffer.from(id, 'utf16le')).digest('hex')
+  return `${cutEscaped(escaped, HASHED_PREFIX_LENGTH)}${HASH_MARKER}${digest}`
+}
+
+/** The id a plain stem encodes, or undefined for a hashed stem (read the header instead) or a malformed one. */
+export function decodeSessionId(stem: string): SessionId | undefined {
+  if (stem.includes(HASH_MARKER)) return undefined
+  let out = ''
+  for (let i = 0; i < stem.length; i++) {
+    const char = stem[i]!
+    if (char !== '~') {
+      if (!isKept(char.charCodeAt(0))) return undefined
+      out += char
+      continue
+    }
+    const hex = stem.slice(i + 1, i + 5)
+    if (!/^[0-9A-F]{4}$/.test(hex)) return undefined
+    out += String.fromCharCode(Number.parseInt(hex, 16))
+    i += 4
+  }
+  return out.length > 0 ? out : undefined
+}
+
+/**
+ * The bucket folder of a working directory: a readable slug (separators become
+ * `-`, other unsafe characters are escaped, cut to 80 characters) followed by `-`
+ * and the first 12 hex digits of the SHA-256 of the cwd. No cwd → `_no-cwd`.
+ */
+export function bucketFor(cwd: string | undefined): string {
+  if (cwd === undefined || cwd === '') return NO_CWD_BUCKET
+  const slug = cutEscaped(escapeUnits(cwd.replace(/[/\\]/g, '-')), MAX_SLUG_LENGTH)
+  const hash = createHash('sha256').update(cwd).digest('hex').slice(0, CWD_HASH_DIGITS)
+  return `${slug}-${hash}`
+}
+
+/**
+ * Computes session file paths under one absolute root. Memoizes buckets and
+ * stems (bounded) because `locate` runs on every tool call and hook payload.
+ */
+export class SessionLayout {
+  private readonly buckets = new Map<string, string>()
+  private readonly stems = new Map<string, string>()
+
+  /** @param root an absolute folder; the caller resolves it. */
+  constructor(readonly root: string) {}
+
+  bucketDir(cwd: string | undefined): string {
+    return this.root + sep + this.bucket(cwd)
+  }
+
+  /** Absolute path of the session's log. Pure; throws only for an invalid id. */
+  sessionPath(id: SessionId, cwd: string | undefined): string {
+    return `${this.root}${sep}${this.bucket(cwd)}${sep}${this.stem(id)}${LOG_SUFFIX}`
+  }
+
+  fileName(id: SessionId): string {
+    return this.stem(id) + LOG_SUFFIX
+  }
+
+  private bucket(cwd: string | undefined): string {
+    const key = cwd ?? ''
+    let bucket = this.buckets.get(key)
+    if (bucket === undefined) {
+      bucket = bucketFor(cwd)
+      remember(this.buckets, key, bucket)
+    }
+    return bucket
+  }
+
+  private stem(id: SessionId): string {
+    let stem = this.stems.get(id)
+    if (stem === undefined) {
+      stem = encodeSessionId(id)
+      remember(this.stems, id, stem)
+    }
+    return stem
+  }
+}
+
+const MEMO_LIMIT = 4096
+
+function remember(map: Map<string, string>, key: string, value: string): void {
+  if (map.size >= MEMO_LIMIT) map.clear()
+  map.set(key, value)
+}

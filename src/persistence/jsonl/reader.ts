@@ -1,0 +1,252 @@
+// Reading stored logs: a streaming full scan that validates every line and finds
+// what crash repair must cut, and a head-and-tail summary for fast listings.
+
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { DshError, errorMessage } from '../../core/errors.js'
+import { validateEvent } from '../../session/session.js'
+import type { SessionEvent, SessionHeader, SessionSummary } from '../../session/types.js'
+import { PersistenceErrorCode } from '../errors.js'
+import { shortenTitle } from '../repair.js'
+import { HEADER_LINE_TYPE, parseStoredHeader } from './codec.js'
+
+export interface ScannedLog {
+  header: SessionHeader
+  /** Every valid event before the first damaged line. */
+  events: SessionEvent[]
+  /** Bytes in the file when it was read. */
+  size: number
+  /** End offset of the last valid line; bytes past it are a torn or damaged open tail. */
+  validEnd: number
+  /** The first damaged line (1-based, header = line 1) when one sits in the open tail. */
+  damagedLine?: { line: number; reason: string }
+}
+
+const READ_CHUNK_BYTES = 1 << 20
+const NEWLINE = 0x0a
+
+/**
+ * Reads and validates a whole log. Bytes after the last newline are a torn tail. A
+ * damaged line (unparsable or invalid) followed by a later `turn/end` is corruption
+ * and rejects with PERSISTENCE_CORRUPT naming the file and line; a damaged line in
+ * the open tail is reported in `damagedLine` and excluded with everything after it.
+ */
+export async function scanLog(path: string): Promise<ScannedLog> {
+  const scanner = new LogScanner(path)
+  const handle = await open(path, 'r')
+  let size = 0
+  try {
+    const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES)
+    let partial: Buffer[] = []
+    let partialStart = 0
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, READ_CHUNK_BYTES, size)
+      if (bytesRead === 0) break
+      const bytes = chunk.subarray(0, bytesRead)
+      const base = size
+      size += bytesRead
+      let start = 0
+      let newline = bytes.indexOf(NEWLINE)
+      if (newline !== -1 && partial.length > 0) {
+        partial.push(bytes.subarray(0, newline))
+        scanner.line(Buffer.concat(partial).toString('utf8'), partialStart, base + newline + 1)
+        partial = []
+        start = newline + 1
+        newline = bytes.indexOf(NEWLINE, start)
+      }
+      while (newline !== -1) {
+        scanner.line(bytes.toString('utf8', start, newline), base + start, base + newline + 1)
+        start = newline + 1
+        newline = bytes.indexOf(NEWLINE, start)
+      }
+      if (start < bytesRead) {
+        if (partial.length === 0) partialStart = base + start
+        partial.push(Buffer.from(bytes.subarray(start))) // copied: `chunk` is reused
+      }
+    }
+  } finally {
+    await handle.close()
+  }
+  return scanner.finish(size)
+}
+
+class LogScanner {
+  private header: SessionHeader | undefined
+  private readonly events: SessionEvent[] = []
+  private validEnd = 0
+  private lineNumber = 0
+  private damaged: { line: number; offset: number; reason: string } | undefined
+
+  constructor(private readonly path: string) {}
+
+  line(text: string, start: number, end: number): void {
+    this.lineNumber++
+    if (!this.header) {
+      this.header = this.parseHeader(text)
+      this.validEnd = end
+      return
+    }
+    if (this.damaged) {
+      if (text.includes('turn/end') && parsesAsTurnEnd(text)) {
+        throw corrupt(
+          this.path,
+          this.damaged.line,
+          `${this.damaged.reason}, and a later turn/end (line ${this.lineNumber}) shows committed turns after it`,
+        )
+      }
+      return
+    }
+    try {
+      const event = JSON.parse(text) as SessionEvent
+      if (typeof event !== 'object' || event === null || Array.isArray(event))
+        throw new Error('not a JSON object')
+      validateEvent(event, this.events.length)
+      this.events.push(event)
+      this.validEnd = end
+    } catch (error) {
+      this.damaged = { line: this.lineNumber, offset: start, reason: errorMessage(error) }
+    }
+  }
+
+  finish(size: number): ScannedLog {
+    if (!this.header) throw corrupt(this.path, 1, 'the header line is missing or incomplete')
+    const scanned: ScannedLog = { header: this.header, events: this.events, size, validEnd: this.validEnd }
+    if (this.damaged) scanned.damagedLine = { line: this.damaged.line, reason: this.damaged.reason }
+    return scanned
+  }
+
+  private parseHeader(text: string): SessionHeader {
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch (error) {
+      throw corrupt(this.path, 1, `the header is not JSON (${errorMessage(error)})`)
+    }
+    return headerFrom(value, this.path)
+  }
+}
+
+function headerFrom(value: unknown, path: string): SessionHeader {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    (value as { type?: unknown }).type !== HEADER_LINE_TYPE
+  ) {
+    throw corrupt(path, 1, `the first line is not a "${HEADER_LINE_TYPE}" header`)
+  }
+  const parsed = parseStoredHeader(value)
+  if ('problem' in parsed) throw corrupt(path, 1, `invalid header (${parsed.problem})`)
+  const { type: _type, ...header } = parsed.header as SessionHeader & { type?: string }
+  return header
+}
+
+function parsesAsTurnEnd(text: string): boolean {
+  try {
+    return (JSON.parse(text) as { type?: unknown } | null)?.type === 'turn/end'
+  } catch {
+    return false // still damaged: it cannot prove a committed turn
+  }
+}
+
+function corrupt(path: string, line: number, reason: string): DshError {
+  return new DshError(
+    `session file ${path} is corrupt at line ${line}: ${reason}`,
+    PersistenceErrorCode.Corrupt,
+    {
+      userFacing: true,
+    },
+  )
+}
+
+const HEAD_BYTES = 16 * 1024
+const TAIL_BYTES = 4 * 1024
+/** How far into a file the title (first user message) is looked for. */
+const TITLE_SCAN_BYTES = 256 * 1024
+/** Written literally by `eventLines`; inside a JSON string its quotes would be escaped. */
+const USER_MESSAGE_MARK = '"type":"user/message"'
+
+/**
+ * Summarizes a log from its head (header, first user message) and its tail (last
+ * whole line → count and last activity) with synchronous reads, without reading
+ * the middle. Returns undefined when the last line is damaged: the caller must scan.
+ */
+export function summarizeLogSync(path: string): SessionSummary | undefined {
+  const fd = openSync(path, 'r')
+  try {
+    let head = readChunk(fd, 0, HEAD_BYTES)
+    const size = head.length < HEAD_BYTES ? head.length : fstatSync(fd).size
+    const grow = (): boolean => {
+      if (head.length >= size) return false
+      head = Buffer.concat([head, readChunk(fd, head.length, Math.min(head.length, size - head.length))])
+      return true
+    }
+
+    let headerEnd = head.indexOf(NEWLINE)
+    while (headerEnd === -1 && grow()) headerEnd = head.indexOf(NEWLINE)
+    if (headerEnd === -1) throw corrupt(path, 1, 'the header line is missing or incomplete')
+    const header = headerFrom(JSON.parse(head.toString('utf8', 0, headerEnd)), path)
+
+    const summary: SessionSummary = { header, eventCount: 0, lastActivity: header.createdAt }
+    let start = headerEnd + 1
+    for (;;) {
+      const mark = head.indexOf(USER_MESSAGE_MARK, start)
+      const lineEnd = mark === -1 ? -1 : head.indexOf(NEWLINE, mark)
+      if (lineEnd !== -1) {
+        const event = parseEvent(head.toString('utf8', head.lastIndexOf(NEWLINE, mark) + 1, lineEnd))
+        const text = (event?.data as { text?: unknown } | undefined)?.text
+        if (event?.type === 'user/message' && typeof text === 'string') {
+          summary.title = shortenTitle(text)
+          break
+        }
+        start = lineEnd + 1
+        continue
+      }
+      if (head.length >= TITLE_SCAN_BYTES || !grow()) break
+    }
+
+    const last = head.length === size ? lastLine(head) : lastLineFromEnd(fd, size)
+    if (last === undefined) return summary
+    const event = parseEvent(last)
+    if (!event) return undefined
+    summary.eventCount = event.seq + 1
+    summary.lastActivity = event.time
+    return summary
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** The last newline-terminated line after the header, or undefined when there is none. */
+function lastLine(bytes: Buffer): string | undefined {
+  const end = bytes.lastIndexOf(NEWLINE)
+  if (end <= 0) return undefined
+  const start = bytes.lastIndexOf(NEWLINE, end - 1)
+  return start === -1 ? undefined : bytes.toString('utf8', start + 1, end)
+}
+
+function lastLineFromEnd(fd: number, size: number): string | undefined {
+  for (let span = TAIL_BYTES; ; span *= 4) {
+    const from = Math.max(0, size - span)
+    const bytes = readChunk(fd, from, size - from)
+    const end = bytes.lastIndexOf(NEWLINE)
+    const start = end <= 0 ? -1 : bytes.lastIndexOf(NEWLINE, end - 1)
+    if (start !== -1) return bytes.toString('utf8', start + 1, end)
+    if (from === 0) return undefined // only the header is complete
+  }
+}
+
+function readChunk(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length)
+  const bytes = readSync(fd, buffer, 0, length, position)
+  return bytes === length ? buffer : buffer.subarray(0, bytes)
+}
+
+function parseEvent(text: string): SessionEvent | undefined {
+  try {
+    const event = JSON.parse(text) as SessionEvent | null
+    if (typeof event?.seq === 'number' && typeof event.time === 'number') return event
+  } catch {
+    // A damaged line: the caller falls back to a full scan.
+  }
+  return undefined
+}

@@ -1,0 +1,251 @@
+// The SQLite persistence backend: every session as rows of one shared database
+// (better-sqlite3, WAL, synchronous=FULL). Sessions have no dedicated file.
+
+import { closeSync, mkdirSync, openSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import Database from 'better-sqlite3'
+import type { Context } from 'cordis'
+import { DshError, errorMessage } from '../../core/errors.js'
+import { validateEvent, validateSessionId } from '../../session/session.js'
+import type {
+  SessionEvent,
+  SessionEventMap,
+  SessionHeader,
+  SessionId,
+  SessionSummary,
+} from '../../session/types.js'
+import { PersistenceErrorCode } from '../errors.js'
+import { parseStoredHeader } from '../jsonl/codec.js'
+import { checkContinuation, notFound, SessionPersistence } from '../persistence.js'
+import { closersForOpenTurn, shortenTitle } from '../repair.js'
+import type { LoadedSession, SessionLocation } from '../types.js'
+
+export interface SqliteBackendConfig {
+  /** The database file; resolved to an absolute path at construction, opened on first use. */
+  file: string
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY,
+  header TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  cwd TEXT,
+  title TEXT,
+  event_count INTEGER NOT NULL,
+  last_activity INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+  session_id TEXT NOT NULL REFERENCES sessions(id),
+  seq INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  time INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  ignorable INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (session_id, seq)
+) WITHOUT ROWID;
+`
+
+interface SessionRow {
+  header: string
+  title: string | null
+  event_count: number
+  last_activity: number
+}
+
+type Statements = ReturnType<typeof prepareStatements>
+
+function prepareStatements(db: Database.Database) {
+  return {
+    exists: db.prepare('SELECT 1 FROM sessions WHERE id = ?'),
+    header: db.prepare('SELECT header FROM sessions WHERE id = ?'),
+    count: db.prepare('SELECT event_count FROM sessions WHERE id = ?'),
+    insertSession: db.prepare(
+      `INSERT INTO sessions (id, header, created_at, cwd, title, event_count, last_activity)
+       VALUES (?, ?, ?, ?, NULL, 0, ?)`,
+    ),
+    insertEvent: db.prepare(
+      'INSERT INTO events (session_id, seq, type, time, data, ignorable) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    updateSession: db.prepare(
+      'UPDATE sessions SET event_count = ?, last_activity = ?, title = COALESCE(title, ?) WHERE id = ?',
+    ),
+    events: db.prepare(
+      'SELECT seq, type, time, data, ignorable FROM events WHERE session_id = ? ORDER BY seq',
+    ),
+    list: db.prepare('SELECT id, header, title, event_count, last_activity FROM sessions'),
+  }
+}
+
+interface EventRow {
+  seq: number
+  type: string
+  time: number
+  data: string
+  ignorable: number
+}
+
+export class SqliteSessionBackend extends SessionPersistence {
+  readonly file: string
+  private db: { connection: Database.Database; sql: Statements } | undefined
+  /** Created sessions whose first append has not happened yet. */
+  private readonly pending = new Map<SessionId, SessionHeader>()
+
+  constructor(ctx: Context, config: SqliteBackendConfig) {
+    super(ctx)
+    this.file = resolve(config.file)
+    ctx.effect(
+      () => () => {
+        this.db?.connection.close()
+        this.db = undefined
+      },
+      'sqlite: close database',
+    )
+  }
+
+  /** A session is rows in a shared database, not a dedicated file. */
+  locate(_header: SessionHeader): SessionLocation | undefined {
+    return undefined
+  }
+
+  /** Keeps the header in memory; the first append inserts it. */
+  async create(header: SessionHeader): Promise<void> {
+    validateSessionId(header.id)
+    if (this.database().sql.exists.get(header.id)) {
+      throw new DshError(
+        `session ${JSON.stringify(header.id)} already exists`,
+        PersistenceErrorCode.AlreadyExists,
+        {
+          userFacing: true,
+        },
+      )
+    }
+    this.pending.set(header.id, structuredClone(header))
+  }
+
+  /** Inserts the events (and, first time, the header) in one transaction. */
+  async append(id: SessionId, events: SessionEvent[]): Promise<void> {
+    if (events.length === 0) return
+    const { connection, sql } = this.database()
+    const write = connection.transaction(() => {
+      const row = sql.count.get(id) as { event_count: number } | undefined
+      if (!row) {
+        const header = this.pending.get(id)
+        if (!header) throw notFound(id)
+        checkContinuation(id, 0, events)
+        sql.insertSession.run(
+          id,
+          JSON.stringify(header),
+          header.createdAt,
+          header.cwd ?? null,
+          header.createdAt,
+        )
+      } else {
+        checkContinuation(id, row.event_count, events)
+      }
+      for (const event of events) {
+        sql.insertEvent.run(
+          id,
+          event.seq,
+          event.type,
+          event.time,
+          JSON.stringify(event.data),
+          event.ignorable ? 1 : 0,
+        )
+      }
+      const firstUser = events.find((event) => event.type === 'user/message')
+      const title = firstUser && shortenTitle((firstUser.data as SessionEventMap['user/message']).text)
+      sql.updateSession.run(events.at(-1)!.seq + 1, events.at(-1)!.time, title ?? null, id)
+    })
+    write.immediate()
+    this.pending.delete(id)
+  }
+
+  /** Loads and validates a session; an open turn is closed durably with synthetic events. */
+  async load(id: SessionId): Promise<LoadedSession> {
+    const { sql } = this.database()
+    const row = sql.header.get(id) as Pick<SessionRow, 'header'> | undefined
+    if (!row) throw notFound(id)
+    const header = this.parseHeader(id, row.header)
+    const rows = sql.events.all(id) as EventRow[]
+    const events = rows.map((stored, index) => {
+      const event: SessionEvent = { seq: stored.seq, type: stored.type, time: stored.time, data: undefined }
+      if (stored.ignorable) event.ignorable = true
+      try {
+        event.data = JSON.parse(stored.data)
+        validateEvent(event, index)
+      } catch (error) {
+        throw this.corrupt(id, `event ${stored.seq}: ${errorMessage(error)}`)
+      }
+      return event
+    })
+    const closers = closersForOpenTurn(events)
+    if (closers.length > 0) await this.append(id, closers)
+    return { header, events: [...events, ...closers] }
+  }
+
+  override async exists(id: SessionId): Promise<boolean> {
+    return this.database().sql.exists.get(id) !== undefined
+  }
+
+  async list(): Promise<SessionSummary[]> {
+    const rows = this.database().sql.list.all() as (SessionRow & { id: string })[]
+    return rows.map((row) => {
+      const summary: SessionSummary = {
+        header: this.parseHeader(row.id, row.header),
+        eventCount: row.event_count,
+        lastActivity: row.last_activity,
+      }
+      if (row.title !== null) summary.title = row.title
+      return summary
+    })
+  }
+
+  /** Forgets a created session that never reached the database. */
+  override async release(id: SessionId): Promise<void> {
+    this.pending.delete(id)
+  }
+
+  private database(): { connection: Database.Database; sql: Statements } {
+    if (this.db) return this.db
+    try {
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 })
+      closeSync(openSync(this.file, 'a', 0o600)) // SQLite gives its -wal and -shm files the same mode
+      const db = new Database(this.file)
+      db.pragma('journal_mode = WAL')
+      db.pragma('synchronous = FULL')
+      db.pragma('busy_timeout = 5000')
+      db.exec(SCHEMA)
+      this.db = { connection: db, sql: prepareStatements(db) }
+      return this.db
+    } catch (error) {
+      throw new DshError(
+        `cannot open session database ${this.file}: ${errorMessage(error)}`,
+        PersistenceErrorCode.Io,
+        {
+          cause: error,
+        },
+      )
+    }
+  }
+
+  private parseHeader(id: SessionId, text: string): SessionHeader {
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch (error) {
+      throw this.corrupt(id, `header is not JSON (${errorMessage(error)})`)
+    }
+    const parsed = parseStoredHeader(value)
+    if ('problem' in parsed) throw this.corrupt(id, `invalid header (${parsed.problem})`)
+    return parsed.header
+  }
+
+  private corrupt(id: SessionId, reason: string): DshError {
+    return new DshError(
+      `session ${JSON.stringify(id)} in ${this.file} is corrupt: ${reason}`,
+      PersistenceErrorCode.Corrupt,
+      { userFacing: true },
+    )
+  }
+}

@@ -1,0 +1,276 @@
+// The one persistence contract every backend passes (SPEC §3): round trip, lazy
+// creation, list, crash repair, append validation, resume keeps the location,
+// fork gets its own.
+
+import { afterEach, describe, expect, it } from 'vitest'
+import { isDshError } from '../../src/core/errors.js'
+import { PersistenceErrorCode } from '../../src/persistence/errors.js'
+import { INTERRUPTED_TOOL_RESULT } from '../../src/persistence/repair.js'
+import type { SessionEvent, SessionEventMap, SessionId } from '../../src/session/types.js'
+import {
+  type BackendFixture,
+  type Harness,
+  LogBuilder,
+  makeHeader,
+  plain,
+  startHarness,
+  T0,
+} from './fixtures.js'
+
+const HOSTILE_IDS: SessionId[] = [
+  '../../etc/passwd',
+  'a/b',
+  '.',
+  '..',
+  '~',
+  'nul\u0000byte',
+  'lone\ud800surrogate',
+  'lone\udc00low',
+  'Case',
+  'case',
+  'x'.repeat(1000),
+  '💬 emoji',
+]
+
+async function rejectsWith(promise: Promise<unknown>, code: string): Promise<Error> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  )
+  expect(isDshError(error, code), `expected ${code}, got ${String(error)}`).toBe(true)
+  return error as Error
+}
+
+/**
+ * Runs the contract against a backend. `makeBackend` is called once per test and
+ * returns a plugin and config over fresh storage; durable fixtures are loaded a
+ * second time to check what survives a restart.
+ */
+export function runPersistenceContract<C>(name: string, makeBackend: () => BackendFixture<C>): void {
+  describe(`persistence contract: ${name}`, () => {
+    const running: Harness[] = []
+    let fixture: BackendFixture<C> | undefined
+
+    afterEach(async () => {
+      for (const harness of running.splice(0).reverse()) await harness.dispose()
+      fixture = undefined
+    })
+
+    async function start(): Promise<Harness> {
+      fixture ??= makeBackend()
+      const harness = await startHarness(fixture)
+      running.push(harness)
+      return harness
+    }
+
+    /** A restarted process over the same storage (the same instance when not durable). */
+    async function restart(previous: Harness): Promise<Harness> {
+      if (!fixture?.durable) return previous
+      await previous.dispose()
+      running.splice(running.indexOf(previous), 1)
+      return start()
+    }
+
+    it('round-trips header and events across appends and a restart', async () => {
+      let harness = await start()
+      const header = makeHeader('round-trip', { cwd: '/work/project', parentSession: 'p', seedLength: 0 })
+      const log = new LogBuilder()
+        .completedTurn(0, 'hello')
+        .addIgnorable('x/custom', { any: ['json', 1, null] })
+      await harness.backend().create(header)
+      await harness.backend().append(header.id, log.events.slice(0, 4))
+      await harness.backend().append(header.id, log.events.slice(4))
+      harness = await restart(harness)
+      const loaded = await harness.backend().load(header.id)
+      expect(plain(loaded.header)).toEqual(header)
+      expect(plain(loaded.events)).toEqual(log.events)
+    })
+
+    it('round-trips hostile ids without collisions', async () => {
+      let harness = await start()
+      for (const [index, id] of HOSTILE_IDS.entries()) {
+        await harness.backend().create(makeHeader(id, { cwd: '/tmp/hostile' }))
+        await harness.backend().append(id, new LogBuilder().add('user/message', { text: `#${index}` }).events)
+      }
+      harness = await restart(harness)
+      for (const [index, id] of HOSTILE_IDS.entries()) {
+        const loaded = await harness.backend().load(id)
+        expect(loaded.header.id).toBe(id)
+        expect((loaded.events[0]!.data as { text: string }).text).toBe(`#${index}`)
+      }
+      const listed = (await harness.backend().list()).map((summary) => summary.header.id)
+      expect(listed.sort()).toEqual([...HOSTILE_IDS].sort())
+    })
+
+    it('creates lazily: nothing is stored until the first append', async () => {
+      const harness = await start()
+      const header = makeHeader('lazy')
+      await harness.backend().create(header)
+      expect(await harness.backend().exists('lazy')).toBe(false)
+      expect(await harness.backend().list()).toEqual([])
+      await rejectsWith(harness.backend().load('lazy'), PersistenceErrorCode.NotFound)
+      await harness.backend().append('lazy', new LogBuilder().add('user/message', { text: 'hi' }).events)
+      expect(await harness.backend().exists('lazy')).toBe(true)
+      expect(await harness.backend().list()).toHaveLength(1)
+    })
+
+    it('refuses to create a session that is already stored', async () => {
+      const harness = await start()
+      await harness.backend().create(makeHeader('taken'))
+      await harness.backend().append('taken', new LogBuilder().add('user/message', { text: 'x' }).events)
+      await rejectsWith(harness.backend().create(makeHeader('taken')), PersistenceErrorCode.AlreadyExists)
+      expect(plain((await harness.backend().load('taken')).events)).toHaveLength(1)
+    })
+
+    it('lists stored sessions with count, last activity and title', async () => {
+      let harness = await start()
+      const first = new LogBuilder().completedTurn(0, '  first\n question  ').completedTurn(1, 'again')
+      const second = new LogBuilder().add('turn/start', { turn: 0 })
+      await harness.backend().create(makeHeader('one', { cwd: '/a' }))
+      await harness.backend().append('one', first.events)
+      await harness.backend().create(makeHeader('two', { cwd: '/b', createdAt: T0 + 5 }))
+      await harness.backend().append('two', second.events)
+      await harness.backend().create(makeHeader('never-written'))
+      harness = await restart(harness)
+      const summaries = plain(await harness.backend().list()).sort((a, b) =>
+        a.header.id.localeCompare(b.header.id),
+      )
+      expect(summaries).toEqual([
+        {
+          header: makeHeader('one', { cwd: '/a' }),
+          eventCount: first.events.length,
+          lastActivity: first.events.at(-1)!.time,
+          title: 'first question',
+        },
+        { header: makeHeader('two', { cwd: '/b', createdAt: T0 + 5 }), eventCount: 1, lastActivity: T0 },
+      ])
+    })
+
+    it('repairs a crashed open turn with synthetic closers and persists them', async () => {
+      let harness = await start()
+      const log = new LogBuilder().completedTurn(0, 'done').openTurn(1, 'cut short')
+      await harness.backend().create(makeHeader('crashed'))
+      await harness.backend().append('crashed', log.events)
+      harness = await restart(harness)
+
+      const loaded = await harness.backend().load('crashed')
+      const closers = plain(loaded.events.slice(log.events.length))
+      const n = log.events.length
+      expect(plain(loaded.events.slice(0, n))).toEqual(log.events)
+      expect(closers).toEqual([
+        {
+          seq: n,
+          type: 'tool/result',
+          time: expect.any(Number),
+          data: { callId: 'b1', content: INTERRUPTED_TOOL_RESULT, isError: true },
+        },
+        {
+          seq: n + 1,
+          type: 'step/end',
+          time: expect.any(Number),
+          data: { turn: 1, step: 0, finishReason: 'interrupted' },
+        },
+        { seq: n + 2, type: 'turn/end', time: expect.any(Number), data: { turn: 1, reason: 'interrupted' } },
+      ])
+
+      harness = await restart(harness)
+      const again = await harness.backend().load('crashed')
+      expect(plain(again.events)).toEqual(plain(loaded.events))
+      const [summary] = await harness.backend().list()
+      expect(summary!.eventCount).toBe(n + 3)
+    })
+
+    it('leaves a closed log untouched on load', async () => {
+      let harness = await start()
+      const log = new LogBuilder().completedTurn(0, 'fine')
+      await harness.backend().create(makeHeader('closed'))
+      await harness.backend().append('closed', log.events)
+      harness = await restart(harness)
+      expect(plain((await harness.backend().load('closed')).events)).toEqual(log.events)
+      expect((await harness.backend().list())[0]!.eventCount).toBe(log.events.length)
+    })
+
+    it('validates appends: the first seq follows the stored tail and there are no gaps', async () => {
+      let harness = await start()
+      const log = new LogBuilder().completedTurn(0, 'base')
+      await harness.backend().create(makeHeader('strict'))
+      await rejectsWith(
+        harness.backend().append('strict', new LogBuilder(1).add('user/message', { text: 'x' }).events),
+        PersistenceErrorCode.SeqMismatch,
+      )
+      await harness.backend().append('strict', log.events.slice(0, 3))
+      const n = 3
+      const retry = log.events.slice(0, 1)
+      await rejectsWith(harness.backend().append('strict', retry), PersistenceErrorCode.SeqMismatch)
+      const skipping = new LogBuilder(n + 1).add('user/message', { text: 'skip' }).events
+      await rejectsWith(harness.backend().append('strict', skipping), PersistenceErrorCode.SeqMismatch)
+      const gap: SessionEvent[] = [log.events[3]!, log.events[5]!]
+      await rejectsWith(harness.backend().append('strict', gap), PersistenceErrorCode.SeqMismatch)
+      await harness.backend().append('strict', log.events.slice(3))
+      await rejectsWith(
+        harness.backend().append('unknown-id', new LogBuilder().add('user/message', { text: 'x' }).events),
+        PersistenceErrorCode.NotFound,
+      )
+      harness = await restart(harness)
+      expect(plain((await harness.backend().load('strict')).events)).toEqual(log.events)
+    })
+
+    it('resume keeps the id, the header and the location', async () => {
+      let harness = await start()
+      const session = await harness.store().create({ id: 'resumed', cwd: '/work/resume' })
+      session.append('turn/start', { turn: 0 })
+      session.append('user/message', { text: 'first' })
+      session.append('turn/end', { turn: 0, reason: 'completed' })
+      const before = harness.backend().locate(session.header)
+      await harness.store().close(session)
+
+      harness = await restart(harness)
+      const resumed = await harness.store().open('resumed')
+      expect(resumed.id).toBe('resumed')
+      expect(plain(resumed.header)).toEqual(plain(session.header))
+      expect(harness.backend().locate(resumed.header)).toEqual(before)
+      resumed.append('turn/start', { turn: 1 })
+      resumed.append('turn/end', { turn: 1, reason: 'completed' })
+      await harness.store().close(resumed)
+
+      harness = await restart(harness)
+      expect((await harness.backend().load('resumed')).events.map((event) => event.type)).toEqual([
+        'turn/start',
+        'user/message',
+        'turn/end',
+        'turn/start',
+        'turn/end',
+      ])
+    })
+
+    it('fork gets its own id, lineage and location; the parent is untouched', async () => {
+      let harness = await start()
+      const parent = await harness.store().create({ id: 'parent', cwd: '/work/fork' })
+      for (const event of new LogBuilder().completedTurn(0, 'q').events) {
+        parent.append(event.type as keyof SessionEventMap, event.data as never)
+      }
+      parent.append('turn/start', { turn: 1 })
+      const child = await harness.store().fork(parent, undefined, 'child')
+      expect(child.header).toMatchObject({ parentSession: 'parent', seedLength: 9, cwd: '/work/fork' })
+      const parentLocation = harness.backend().locate(parent.header)
+      const childLocation = harness.backend().locate(child.header)
+      if (parentLocation || childLocation) expect(childLocation).not.toEqual(parentLocation)
+      child.append('turn/start', { turn: 1 })
+      child.append('turn/end', { turn: 1, reason: 'completed' })
+      await harness.store().flush(parent)
+      await harness.store().flush(child)
+      await harness.store().close(parent)
+      await harness.store().close(child)
+
+      harness = await restart(harness)
+      const storedChild = await harness.backend().load('child')
+      expect(storedChild.header).toMatchObject({ parentSession: 'parent', seedLength: 9 })
+      expect(storedChild.events).toHaveLength(11)
+      const storedParent = await harness.backend().load('parent')
+      expect(storedParent.events.slice(0, 10).map((event) => event.type)).toEqual([
+        ...new LogBuilder().completedTurn(0, 'q').events.map((event) => event.type),
+        'turn/start',
+      ])
+    })
+  })
+}
