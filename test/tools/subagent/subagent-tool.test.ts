@@ -1,0 +1,90 @@
+// The subagent tool through the real loop: a child agent with its own session id,
+// lineage to the parent, the parent's cwd, and its answer returned as the tool result.
+
+import { afterEach, describe, expect, it } from 'vitest'
+import { startTestHarness, type TestHarness } from '../../support/harness.js'
+
+const open: TestHarness[] = []
+afterEach(async () => {
+  while (open.length > 0) await open.pop()!.close()
+})
+
+describe('subagent tool', () => {
+  it('runs a child with a new id, parent lineage and inherited cwd, and returns its answer', async () => {
+    const test = await startTestHarness({
+      script: [
+        { toolCalls: [{ name: 'subagent', arguments: { description: 'count', prompt: 'count to three' } }] },
+        { text: 'one two three' },
+        (request) => ({ text: `child said: ${request.messages.at(-1)?.content}` }),
+      ],
+    })
+    open.push(test)
+    const { harness } = test
+    const lifecycle: string[] = []
+    harness.ctx.on('subagent/start', (parent, child) => {
+      lifecycle.push(`start ${parent.id} -> ${child.session.header.parentSession}`)
+    })
+    harness.ctx.on('subagent/stop', (_parent, child, result) => {
+      lifecycle.push(`stop ${child.id.startsWith('parent-sub-')} ${result.reason}`)
+    })
+    const parent = await harness.agents.create({ sessionId: 'parent', meta: { cwd: test.home } })
+    const result = await parent.prompt('delegate')
+    expect(result.reason).toBe('completed')
+    expect(result.text).toContain('one two three')
+    expect(lifecycle).toEqual(['start parent -> parent', 'stop true completed'])
+
+    const stored = await harness.sessions.listStored()
+    const child = stored.find((summary) => summary.header.parentSession === 'parent')!
+    expect(child.header).toMatchObject({ origin: 'subagent', delegationDepth: 1, cwd: test.home })
+    expect(child.header.id).not.toBe('parent')
+    // The child's request held only its own prompt, not the parent's conversation.
+    const childRequest = test.model.requests[1]!
+    expect(childRequest.messages.filter((message) => message.role === 'user').map((m) => m.content)).toEqual([
+      'count to three',
+    ])
+    expect(harness.agents.list().map((agent) => agent.id)).toEqual(['parent'])
+  })
+
+  it('refuses delegation past the configured depth', async () => {
+    const test = await startTestHarness({
+      config: { subagents: { maxDepth: 0 } },
+      script: [
+        { toolCalls: [{ name: 'subagent', arguments: { description: 'x', prompt: 'y' } }] },
+        (request) => ({ text: String(request.messages.at(-1)?.content) }),
+      ],
+    })
+    open.push(test)
+    const parent = await test.harness.agents.create({ sessionId: 'top' })
+    const result = await parent.prompt('delegate')
+    expect(result.text).toContain('Delegation refused: depth 1 exceeds the maximum of 0')
+  })
+
+  it("seeds a forked child with the parent's completed turns", async () => {
+    const test = await startTestHarness({
+      script: [
+        { text: 'noted: the secret is 42' },
+        {
+          toolCalls: [
+            {
+              name: 'subagent',
+              arguments: { description: 'recall', prompt: 'what is the secret?', fork: true },
+            },
+          ],
+        },
+        (request) => ({
+          text: request.messages.some((m) => m.content === 'remember 42') ? 'it is 42' : 'unknown',
+        }),
+        { text: 'the child knew' },
+      ],
+    })
+    open.push(test)
+    const parent = await test.harness.agents.create({ sessionId: 'forker' })
+    await parent.prompt('remember 42')
+    const result = await parent.prompt('ask a forked child')
+    expect(result.reason).toBe('completed')
+    const toolMessage = test.model.requests[3]!.messages.find((message) => message.role === 'tool')
+    expect(toolMessage?.content).toContain('it is 42')
+    const child = (await test.harness.sessions.listStored()).find((s) => s.header.parentSession === 'forker')!
+    expect(child.header.seedLength).toBeGreaterThan(0)
+  })
+})
