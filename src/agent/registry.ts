@@ -2,7 +2,7 @@
 // transaction each, under the one id they share with their session.
 
 import { type Context, Service } from 'cordis'
-import { DshError } from '../core/errors.js'
+import { DshError, errorMessage } from '../core/errors.js'
 import type { ModelChoice } from '../llm/adapter.js'
 import type { Session } from '../session/session.js'
 import type { SessionStore } from '../session/store.js'
@@ -166,7 +166,7 @@ export class AgentRegistry extends Service {
     try {
       await (this.ctx.serial as (name: string, ...args: unknown[]) => Promise<unknown>)(name, ...args)
     } catch (error) {
-      this.ctx.emit('internal/warning' as never, error as never)
+      this.ctx.logger('agents').warn('%s listener failed: %s', name, errorMessage(error))
     }
   }
 }
