@@ -1,0 +1,34 @@
+// The executor seam (`ctx.shell`): runs `bash -c` commands in the foreground and in the
+// background. Providers (local, sandboxed, remote) extend ShellExecutor.
+
+import { type Context, Service } from 'cordis'
+import type { ShellJobHandle, ShellRequest, ShellResult, ShellStartRequest } from './types.js'
+
+export abstract class ShellExecutor extends Service {
+  constructor(ctx: Context) {
+    super(ctx, 'shell')
+  }
+
+  /** Absolute path of the shell this executor runs commands with (reported as `DSH_SHELL`). */
+  abstract readonly shellPath: string
+
+  /**
+   * Runs a command to completion. Resolves with a ShellResult for anything that ran —
+   * a non-zero exit, a timeout and a kill included. Rejects with a DshError
+   * (ShellErrorCode) when nothing could run: a malformed request or a key in the wrong
+   * channel (before spawning), a missing workdir, a failed spawn, an unloaded executor.
+   */
+  abstract run(request: ShellRequest): Promise<ShellResult>
+
+  /**
+   * Starts a background run and returns its handle at once; no timeout applies. Throws
+   * like `run` when nothing could start. Jobs are killed when the executor unloads.
+   */
+  abstract start(request: ShellStartRequest): ShellJobHandle
+
+  /** A background job by id (running or finished and still remembered). */
+  abstract job(id: string): ShellJobHandle | undefined
+
+  /** Every remembered background job, oldest first. */
+  abstract jobs(): ShellJobHandle[]
+}

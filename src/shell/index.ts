@@ -1,0 +1,46 @@
+// Public surface of the shell seam: the managed `DSH_*` registry (`ctx.shellEnv`), the
+// executor contract (`ctx.shell`) and its local provider.
+
+import type { ShellEnvRegistry } from './env/registry.js'
+import type { ShellExecutor } from './executor.js'
+
+export type { ShellEnvRegistryConfig } from './env/registry.js'
+export { BUILTIN_CONTRIBUTOR, ShellEnvRegistry } from './env/registry.js'
+export {
+  createSessionPersistenceContributor,
+  SESSION_JSONL_KEY,
+  SessionPersistenceEnvPlugin,
+} from './env/session-persistence-contributor.js'
+export { ShellErrorCode } from './errors.js'
+export { ShellExecutor } from './executor.js'
+export { defaultBashPath, findExecutable } from './find-shell.js'
+export { buildChildEnv, CREDENTIAL_NAME_PATTERN, TERMINAL_OVERRIDES } from './local/child-env.js'
+export type { LocalShellExecutorConfig } from './local/local-executor.js'
+export {
+  DEFAULT_KILL_GRACE_MS,
+  DEFAULT_MAX_FINISHED_JOBS,
+  LocalShellExecutor,
+} from './local/local-executor.js'
+export { DEFAULT_MAX_OUTPUT_CHARS } from './local/output-capture.js'
+export type { DshEnvKey } from './namespace.js'
+export { BUILTIN_DSH_ENV_KEYS, DSH_ENV_KEY_PATTERN, DSH_ENV_PREFIX, isDshEnvName } from './namespace.js'
+export type { ShellSpec } from './request.js'
+export { DEFAULT_SHELL_TIMEOUT_MS, MAX_SHELL_TIMEOUT_MS, resolveShellRequest } from './request.js'
+export type {
+  CapturedOutput,
+  DshEnvSnapshot,
+  ShellEnvContributor,
+  ShellEnvDeclaration,
+  ShellJobHandle,
+  ShellJobStatus,
+  ShellRequest,
+  ShellResult,
+  ShellStartRequest,
+} from './types.js'
+
+declare module 'cordis' {
+  interface Context {
+    shell: ShellExecutor
+    shellEnv: ShellEnvRegistry
+  }
+}

@@ -1,0 +1,158 @@
+// The local provider of `ctx.shell`: runs `bash -c` on this machine, one process group
+// per command, and kills every running command and background job when it unloads.
+
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { Context } from 'cordis'
+import { DshError } from '../../core/errors.js'
+import { ShellErrorCode } from '../errors.js'
+import { ShellExecutor } from '../executor.js'
+import { defaultBashPath } from '../find-shell.js'
+import { resolveShellRequest } from '../request.js'
+import type { ShellJobHandle, ShellRequest, ShellResult, ShellStartRequest } from '../types.js'
+import { DEFAULT_MAX_OUTPUT_CHARS } from './output-capture.js'
+import { signalGroup } from './process-group.js'
+import { ProcessRun, type ProcessRunOptions } from './process-run.js'
+
+export interface LocalShellExecutorConfig {
+  /** Absolute path of the shell. Default: `bash` found on PATH, else `/bin/bash`. */
+  shell?: string
+  /** Characters of each stream kept in the result. Default 30,000. */
+  maxOutputChars?: number
+  /** Time between TERM and KILL when a group is stopped. Default 2,000 ms. */
+  killGraceMs?: number
+  /** Folder for full-output files. Default: a private (0700) folder under the OS temp dir, removed on unload. */
+  outputDir?: string
+  /** Finished background jobs remembered for `job()`. Default 50. */
+  maxFinishedJobs?: number
+}
+
+export const DEFAULT_KILL_GRACE_MS = 2_000
+export const DEFAULT_MAX_FINISHED_JOBS = 50
+
+/** Mutable state kept off the service object: calls through Cordis proxies stay cheap. */
+interface ExecutorState {
+  closed: boolean
+  runs: Set<ProcessRun>
+  jobs: Map<string, LocalJobHandle>
+  nextJob: number
+  nextSpill: number
+  outputDir: string | undefined
+  ownsOutputDir: boolean
+}
+
+export class LocalShellExecutor extends ShellExecutor {
+  readonly shellPath: string
+  private readonly runOptions: ProcessRunOptions
+  private readonly maxFinishedJobs: number
+  private readonly state: ExecutorState
+
+  constructor(ctx: Context, config: LocalShellExecutorConfig = {}) {
+    super(ctx)
+    this.shellPath = config.shell ?? defaultBashPath()
+    this.maxFinishedJobs = config.maxFinishedJobs ?? DEFAULT_MAX_FINISHED_JOBS
+    const state: ExecutorState = {
+      closed: false,
+      runs: new Set(),
+      jobs: new Map(),
+      nextJob: 1,
+      nextSpill: 1,
+      outputDir: config.outputDir && resolve(config.outputDir),
+      ownsOutputDir: config.outputDir === undefined,
+    }
+    this.state = state
+    this.runOptions = {
+      shellPath: this.shellPath,
+      maxOutputChars: config.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
+      killGraceMs: config.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+      spillPath: (stream) => {
+        state.outputDir ??= mkdtempSync(join(tmpdir(), 'dsh-shell-'))
+        return join(state.outputDir, `${state.nextSpill++}-${stream}.txt`)
+      },
+    }
+    // If the process exits without unloading us, no group may outlive it.
+    const killAllNow = () => {
+      for (const run of state.runs) signalGroup(run.pid, 'SIGKILL')
+    }
+    ctx.effect(() => {
+      process.on('exit', killAllNow)
+      return async () => {
+        process.off('exit', killAllNow)
+        state.closed = true
+        await Promise.allSettled([...state.runs].map((run) => run.stop('killed')))
+        if (state.ownsOutputDir && state.outputDir) rmSync(state.outputDir, { recursive: true, force: true })
+      }
+    }, 'shell: kill running commands and jobs on unload')
+  }
+
+  async run(request: ShellRequest): Promise<ShellResult> {
+    const run = this.spawn(resolveShellRequest(request, false))
+    return run.done
+  }
+
+  start(request: ShellStartRequest): ShellJobHandle {
+    const run = this.spawn(resolveShellRequest(request, true))
+    const { state } = this
+    const handle = new LocalJobHandle(`job-${state.nextJob++}`, run)
+    state.jobs.set(handle.id, handle)
+    void run.done.then(() => this.forgetOldJobs())
+    return handle
+  }
+
+  job(id: string): ShellJobHandle | undefined {
+    return this.state.jobs.get(id)
+  }
+
+  jobs(): ShellJobHandle[] {
+    return [...this.state.jobs.values()]
+  }
+
+  private spawn(spec: ReturnType<typeof resolveShellRequest>): ProcessRun {
+    const { state } = this
+    if (state.closed) throw new DshError('the shell executor was unloaded', ShellErrorCode.ExecutorClosed)
+    const run = new ProcessRun(spec, this.runOptions)
+    state.runs.add(run)
+    void run.done.then(() => state.runs.delete(run))
+    return run
+  }
+
+  private forgetOldJobs(): void {
+    const finished = [...this.state.jobs.values()].filter((job) => job.status !== 'running')
+    for (const job of finished.slice(0, Math.max(0, finished.length - this.maxFinishedJobs))) {
+      this.state.jobs.delete(job.id)
+    }
+  }
+}
+
+class LocalJobHandle implements ShellJobHandle {
+  constructor(
+    readonly id: string,
+    private readonly run: ProcessRun,
+  ) {}
+
+  get pid(): number {
+    return this.run.pid
+  }
+  get command(): string {
+    return this.run.spec.command
+  }
+  get workdir(): string {
+    return this.run.spec.workdir
+  }
+  get startedAt(): number {
+    return this.run.startedAt
+  }
+  get status() {
+    return this.run.status
+  }
+  get done(): Promise<ShellResult> {
+    return this.run.done
+  }
+  output() {
+    return this.run.output()
+  }
+  kill(): Promise<ShellResult> {
+    return this.run.stop('killed')
+  }
+}

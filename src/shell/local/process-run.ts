@@ -1,0 +1,170 @@
+// One shell process from spawn to result: its own process group, tail-capped output,
+// timeout and abort handling (TERM to the group, KILL after a grace period), and no
+// descendant left running once the shell is gone.
+
+import { type ChildProcess, spawn } from 'node:child_process'
+import { statSync } from 'node:fs'
+import { DshError, errorMessage } from '../../core/errors.js'
+import { ShellErrorCode } from '../errors.js'
+import type { ShellSpec } from '../request.js'
+import type { CapturedOutput, ShellJobStatus, ShellResult } from '../types.js'
+import { buildChildEnv } from './child-env.js'
+import { OutputCapture } from './output-capture.js'
+import { groupAlive, signalGroup } from './process-group.js'
+
+export interface ProcessRunOptions {
+  shellPath: string
+  maxOutputChars: number
+  killGraceMs: number
+  /** A fresh private file path for a spilled stream. */
+  spillPath: (stream: 'stdout' | 'stderr') => string
+}
+
+export class ProcessRun {
+  readonly pid: number
+  readonly startedAt = Date.now()
+  readonly done: Promise<ShellResult>
+  private readonly child: ChildProcess
+  private readonly stdout: OutputCapture
+  private readonly stderr: OutputCapture
+  private state: ShellJobStatus = 'running'
+  private timedOut = false
+  private killed = false
+  private terminating = false
+  private killTimer: NodeJS.Timeout | undefined
+  private timeoutTimer: NodeJS.Timeout | undefined
+  private drainTimer: NodeJS.Timeout | undefined
+  private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
+  private readonly onAbort = () => this.stop('killed')
+
+  /** Spawns the shell. Throws DshError when the workdir is missing or the shell cannot start. */
+  constructor(
+    readonly spec: ShellSpec,
+    private readonly options: ProcessRunOptions,
+  ) {
+    checkWorkdir(spec.workdir)
+    this.stdout = new OutputCapture(options.maxOutputChars, () => options.spillPath('stdout'))
+    this.stderr = new OutputCapture(options.maxOutputChars, () => options.spillPath('stderr'))
+    this.child = spawnShell(spec, options.shellPath)
+    this.pid = this.child.pid!
+    this.done = this.watch()
+    if (spec.timeoutMs !== undefined) {
+      this.timeoutTimer = setTimeout(() => this.stop('timeout'), spec.timeoutMs)
+    }
+    if (spec.signal) {
+      if (spec.signal.aborted) this.stop('killed')
+      else spec.signal.addEventListener('abort', this.onAbort, { once: true })
+    }
+  }
+
+  get status(): ShellJobStatus {
+    return this.state
+  }
+
+  output(): { stdout: CapturedOutput; stderr: CapturedOutput } {
+    return { stdout: this.stdout.snapshot(), stderr: this.stderr.snapshot() }
+  }
+
+  /** Kills the whole group (TERM now, KILL after the grace period); resolves with the result. */
+  stop(reason: 'killed' | 'timeout' = 'killed'): Promise<ShellResult> {
+    if (this.state === 'running' && this.exit === undefined) {
+      if (reason === 'timeout') this.timedOut = true
+      else this.killed = true
+    }
+    this.terminate()
+    return this.done
+  }
+
+  private terminate(): void {
+    if (this.terminating) return
+    this.terminating = true
+    if (!signalGroup(this.pid, 'SIGTERM')) return
+    this.killTimer = setTimeout(() => signalGroup(this.pid, 'SIGKILL'), this.options.killGraceMs)
+    this.killTimer.unref()
+  }
+
+  private watch(): Promise<ShellResult> {
+    const { child } = this
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => this.stdout.push(chunk))
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => this.stderr.push(chunk))
+    if (child.stdin) {
+      child.stdin.on('error', () => {
+        // EPIPE: the command exited without reading all of its stdin; that is its choice.
+      })
+      child.stdin.end(this.spec.stdin)
+    }
+    child.on('exit', (code, signal) => {
+      this.exit = { code, signal }
+      // The shell is gone: whatever it left behind in its group must not outlive it.
+      if (groupAlive(this.pid)) this.terminate()
+      // A descendant that escaped the group may still hold the pipes; do not wait forever.
+      this.drainTimer = setTimeout(() => {
+        child.stdout?.destroy()
+        child.stderr?.destroy()
+        child.emit('close', code, signal)
+      }, this.options.killGraceMs + 500)
+    })
+    return new Promise<ShellResult>((resolve) => {
+      child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
+        void this.finish(code, signal).then(resolve)
+      })
+    })
+  }
+
+  private async finish(code: number | null, signal: NodeJS.Signals | null): Promise<ShellResult> {
+    clearTimeout(this.timeoutTimer)
+    clearTimeout(this.drainTimer)
+    this.spec.signal?.removeEventListener('abort', this.onAbort)
+    if (this.killTimer && !groupAlive(this.pid)) clearTimeout(this.killTimer)
+    const exit = this.exit ?? { code, signal }
+    this.state = this.killed || this.timedOut ? 'killed' : 'exited'
+    const [stdout, stderr] = await Promise.all([this.stdout.close(), this.stderr.close()])
+    const result: ShellResult = {
+      exitCode: exit.code,
+      signal: exit.signal,
+      timedOut: this.timedOut,
+      killed: this.killed,
+      stdout,
+      stderr,
+      durationMs: Date.now() - this.startedAt,
+      workdir: this.spec.workdir,
+    }
+    if (this.spec.timeoutMs !== undefined) result.timeoutMs = this.spec.timeoutMs
+    return result
+  }
+}
+
+function checkWorkdir(workdir: string): void {
+  let isDirectory = false
+  try {
+    isDirectory = statSync(workdir).isDirectory()
+  } catch {
+    // Missing or unreadable: reported below as a missing working directory.
+  }
+  if (!isDirectory) {
+    throw new DshError(`working directory does not exist: ${workdir}`, ShellErrorCode.WorkdirNotFound)
+  }
+}
+
+function spawnShell(spec: ShellSpec, shellPath: string): ChildProcess {
+  let child: ChildProcess
+  try {
+    child = spawn(shellPath, ['-c', spec.command], {
+      cwd: spec.workdir,
+      env: buildChildEnv(process.env, spec.env, spec.dshEnv),
+      stdio: [spec.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+  } catch (error) {
+    throw new DshError(`cannot start ${shellPath}: ${errorMessage(error)}`, ShellErrorCode.SpawnFailed, {
+      cause: error,
+    })
+  }
+  if (child.pid === undefined) {
+    child.on('error', () => {
+      // Reported synchronously below; the event repeats what spawn already told us.
+    })
+    throw new DshError(`cannot start ${shellPath}`, ShellErrorCode.SpawnFailed)
+  }
+  return child
+}

@@ -1,0 +1,121 @@
+// The model-facing `bash` tool and its background-job companions. Every call carries the
+// managed `DSH_*` snapshot of its own ToolExecution, foreground and background alike.
+
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { Context } from 'cordis'
+import { isDshError } from '../../core/errors.js'
+import type { ShellJobHandle } from '../../shell/types.js'
+import type { ToolExecution, ToolOutput } from '../types.js'
+import { BASH_TOOL_DESCRIPTION, JOB_KILL_TOOL_DESCRIPTION, JOB_OUTPUT_TOOL_DESCRIPTION } from './prompt.js'
+import { renderJob, renderShellResult } from './render.js'
+import { type BashArguments, bashParameters, type JobArguments, jobParameters } from './schema.js'
+
+/** Who started each background job: an agent id, or undefined for calls without an agent. */
+type JobOwners = Map<string, string | undefined>
+
+/** Registers `bash`, `job_output` and `job_kill`; kills the jobs it started when it unloads. */
+export const BashToolPlugin = {
+  name: 'bash-tool',
+  inject: ['tools', 'shell', 'shellEnv'],
+  apply(ctx: Context): void {
+    const owners: JobOwners = new Map()
+    ctx.tools.register({
+      name: 'bash',
+      description: BASH_TOOL_DESCRIPTION,
+      parameters: bashParameters,
+      execute: (args, execution) => runBash(ctx, owners, args, execution),
+    })
+    ctx.tools.register({
+      name: 'job_output',
+      description: JOB_OUTPUT_TOOL_DESCRIPTION,
+      parameters: jobParameters,
+      execute: async (args, execution) => {
+        const job = findJob(ctx, owners, args, execution)
+        return job ? { content: await renderJob(job) } : noSuchJob(args)
+      },
+    })
+    ctx.tools.register({
+      name: 'job_kill',
+      description: JOB_KILL_TOOL_DESCRIPTION,
+      parameters: jobParameters,
+      execute: async (args, execution) => {
+        const job = findJob(ctx, owners, args, execution)
+        if (!job) return noSuchJob(args)
+        const wasRunning = job.status === 'running'
+        const result = await job.kill()
+        const verdict = wasRunning
+          ? `killed background job ${job.id}`
+          : `background job ${job.id} had already ended`
+        return { content: `${verdict}\n${renderShellResult(result)}` }
+      },
+    })
+    ctx.effect(
+      () => async () => {
+        const shell = ctx.get('shell')
+        const running = [...owners.keys()]
+          .map((id) => shell?.job(id))
+          .filter((job) => job?.status === 'running')
+        await Promise.allSettled(running.map((job) => job!.kill()))
+      },
+      'bash-tool: kill its background jobs on unload',
+    )
+  },
+}
+
+async function runBash(
+  ctx: Context,
+  owners: JobOwners,
+  args: BashArguments,
+  execution: ToolExecution,
+): Promise<ToolOutput> {
+  const shell = ctx.get('shell')
+  const shellEnv = ctx.get('shellEnv')
+  if (!shell || !shellEnv)
+    return { content: 'bash is not available: no shell executor is loaded', isError: true }
+  const base = execution.agent?.cwd ?? process.cwd()
+  const workdir = args.workdir === undefined ? base : resolveWorkdir(base, args.workdir)
+  // A contributor failure throws here and fails this call loudly.
+  const dshEnv = shellEnv.collect(execution)
+  try {
+    if (args.run_in_background) {
+      const job = shell.start({ command: args.command, workdir, dshEnv })
+      owners.set(job.id, execution.agent?.id)
+      return {
+        content: `started background job ${job.id}\n(pid ${job.pid}; read its output with job_output and stop it with job_kill)`,
+      }
+    }
+    const result = await shell.run({
+      command: args.command,
+      workdir,
+      signal: execution.signal,
+      dshEnv,
+      ...(args.timeout_ms !== undefined ? { timeoutMs: args.timeout_ms } : {}),
+    })
+    return { content: renderShellResult(result) }
+  } catch (error) {
+    if (isDshError(error)) return { content: `bash: ${error.message}`, isError: true }
+    throw error
+  }
+}
+
+function resolveWorkdir(base: string, workdir: string): string {
+  if (workdir === '~') return homedir()
+  if (workdir.startsWith('~/')) return join(homedir(), workdir.slice(2))
+  return resolve(base, workdir)
+}
+
+function findJob(
+  ctx: Context,
+  owners: JobOwners,
+  args: JobArguments,
+  execution: ToolExecution,
+): ShellJobHandle | undefined {
+  // Jobs are per agent: another agent's job id is treated as unknown.
+  if (!owners.has(args.job_id) || owners.get(args.job_id) !== execution.agent?.id) return undefined
+  return ctx.get('shell')?.job(args.job_id)
+}
+
+function noSuchJob(args: JobArguments): ToolOutput {
+  return { content: `no background job ${args.job_id}`, isError: true }
+}
