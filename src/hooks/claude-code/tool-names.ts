@@ -1,0 +1,22 @@
+// How dsh tool names appear to Claude Code hooks. A matcher is tested against both the
+// Claude Code name and the dsh name, so `Bash` and `bash` both match the bash tool.
+// Tools without an entry keep their dsh name.
+
+export const CLAUDE_CODE_TOOL_NAMES: Readonly<Record<string, string>> = {
+  bash: 'Bash',
+  job_output: 'BashOutput',
+  job_kill: 'KillShell',
+  subagent: 'Task',
+  read: 'Read',
+  write: 'Write',
+  edit: 'Edit',
+  glob: 'Glob',
+  grep: 'Grep',
+  web_fetch: 'WebFetch',
+  web_search: 'WebSearch',
+}
+
+/** The `tool_name` a Claude Code hook sees for a dsh tool. */
+export function claudeCodeToolName(dshName: string): string {
+  return CLAUDE_CODE_TOOL_NAMES[dshName] ?? dshName
+}

@@ -1,0 +1,52 @@
+// What a bridge needs from a dialect: which events it fires, what its matchers test, and
+// how its JSON payloads and environment look. The wiring to the loop lives in bridge.ts.
+
+import type { AgentHandle } from '../../agent/types.js'
+import type { SessionLocation } from '../../persistence/types.js'
+import type { SessionHeader } from '../../session/types.js'
+import type { ToolOutput } from '../../tools/types.js'
+import type { HookDialectName, HookEventName } from './types.js'
+
+/** Dialect-neutral facts about one event, gathered by the bridge from the loop. */
+export interface HookFacts {
+  /** The agent the event belongs to; for SubagentStart/SubagentStop, the parent. */
+  agent: AgentHandle
+  /** The turn number, for turn-scoped events. */
+  turn?: number
+  prompt?: string
+  tool?: { name: string; callId: string; input: unknown; output?: ToolOutput }
+  source?: 'startup' | 'resume'
+  stopHookActive?: boolean
+  lastAssistantMessage?: string
+  /** SessionEnd: why the session ended. */
+  reason?: string
+  /** SubagentStart/SubagentStop: the sub-agent. */
+  child?: AgentHandle
+}
+
+/** Lookups a payload builder may make; both answer at call time and touch no disk. */
+export interface PayloadServices {
+  /** `ctx.get('sessionPersistence')?.locate(header)`: synchronous, creates and flushes nothing. */
+  locate(header: Readonly<SessionHeader>): SessionLocation | undefined
+  /** The model name the agent talks to. */
+  modelOf(agent: AgentHandle): string
+}
+
+export interface HookDialect {
+  name: HookDialectName
+  /** Events this dialect fires, in the order a session meets them. */
+  events: readonly HookEventName[]
+  /**
+   * True when sub-agent sessions get SubagentStart/SubagentStop instead of their own
+   * SessionStart, UserPromptSubmit, Stop and SessionEnd (Claude Code).
+   */
+  subagentEvents: boolean
+  /** Events whose exit-0 plain (non-JSON) stdout is additional context. */
+  plainStdoutContext: readonly HookEventName[]
+  /** The names an event's matchers test, or undefined when the event ignores matchers. */
+  matchTarget(event: HookEventName, facts: HookFacts): string[] | undefined
+  /** The JSON sent on the hook's stdin. */
+  payload(event: HookEventName, facts: HookFacts, services: PayloadServices): Record<string, unknown>
+  /** Extra environment for the hook process (ordinary variables only). */
+  env(facts: HookFacts): Record<string, string> | undefined
+}

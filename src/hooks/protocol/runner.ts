@@ -1,0 +1,62 @@
+// Runs one command hook through the shell executor: `bash -c`, the JSON payload on
+// stdin, in the session cwd, killed at its timeout or when the bridge's signal aborts.
+
+import { errorMessage } from '../../core/errors.js'
+import type { ShellExecutor } from '../../shell/executor.js'
+import type { HookRun } from './types.js'
+
+/** Timeout of a hook whose settings name none: 600 s, as in Claude Code. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 600_000
+
+export interface HookRunRequest {
+  /** The current executor (`ctx.get('shell')` at call time); undefined → an error run. */
+  shell: ShellExecutor | undefined
+  command: string
+  /** Absolute working directory: the session cwd. */
+  cwd: string
+  /** Sent as JSON on stdin. */
+  payload: unknown
+  /** Per-hook timeout in seconds; default DEFAULT_HOOK_TIMEOUT_MS. */
+  timeoutSec?: number
+  /** Ordinary variables for the hook (no `DSH_*` keys). */
+  env?: Readonly<Record<string, string>>
+  /** Aborting kills the hook (the bridge unloaded). */
+  signal: AbortSignal
+}
+
+/** Runs the hook to completion. Never rejects: anything that went wrong is in the HookRun. */
+export async function runHookCommand(request: HookRunRequest): Promise<HookRun> {
+  const started = Date.now()
+  const failed = (error: string): HookRun => ({
+    exitCode: null,
+    stdout: '',
+    stderr: '',
+    timedOut: false,
+    killed: request.signal.aborted,
+    durationMs: Date.now() - started,
+    error,
+  })
+  if (!request.shell) return failed('no shell executor is loaded')
+  if (request.signal.aborted) return failed('the hook bridge was unloaded')
+  try {
+    const result = await request.shell.run({
+      command: request.command,
+      workdir: request.cwd,
+      timeoutMs: request.timeoutSec !== undefined ? request.timeoutSec * 1000 : DEFAULT_HOOK_TIMEOUT_MS,
+      signal: request.signal,
+      stdin: JSON.stringify(request.payload),
+      ...(request.env ? { env: request.env } : {}),
+    })
+    return {
+      exitCode: result.exitCode,
+      // The executor keeps only a capped tail of each stream; only that is ever parsed.
+      stdout: result.stdout.text,
+      stderr: result.stderr.text,
+      timedOut: result.timedOut,
+      killed: result.killed,
+      durationMs: result.durationMs,
+    }
+  } catch (error) {
+    return failed(errorMessage(error))
+  }
+}
