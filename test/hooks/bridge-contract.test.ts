@@ -1,0 +1,286 @@
+// Behaviour both hook dialects share, run against each bridge through the real loop:
+// blocking tool calls, prompts and stops, context, and resilience to bad hooks and files.
+
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { SessionEventMap } from '../../src/session/index.js'
+import { useTempDirs } from '../support/temp-dir.js'
+import {
+  type DialectLabel,
+  oneHook,
+  type Rig,
+  readRecords,
+  startRig,
+  writeRecorder,
+  writeScript,
+} from './rig.js'
+
+const tempDir = useTempDirs('dsh-hooks-contract-')
+const rigs: Rig[] = []
+afterEach(async () => {
+  while (rigs.length > 0) await rigs.pop()!.close()
+})
+
+async function rig(options: Parameters<typeof startRig>[0]): Promise<Rig> {
+  const started = await startRig(options)
+  rigs.push(started)
+  return started
+}
+
+const rmCall = { toolCalls: [{ name: 'bash', arguments: { command: 'rm -rf victim' } }] }
+
+function hookResults(rig: Rig, id: string) {
+  return rig.agents
+    .get(id)!
+    .session.events.filter((event) => event.type === 'hook/result')
+    .map((event) => event.data as SessionEventMap['hook/result'])
+}
+
+describe.each<DialectLabel>(['claude-code', 'codex'])('%s bridge', (dialect) => {
+  it('a PreToolUse hook exiting 2 for rm -rf blocks the call and the model sees the reason', async () => {
+    const dir = tempDir()
+    const guard = writeScript(
+      dir,
+      'guard.sh',
+      'input=$(cat)\ncase "$input" in *"rm -rf"*) echo "Blocked: rm -rf is not allowed here" >&2; exit 2;; esac\nexit 0',
+    )
+    const r = await rig({
+      dialect,
+      dir,
+      script: [rmCall, { text: 'understood' }],
+      hooks: oneHook('PreToolUse', guard, { matcher: 'Bash' }),
+    })
+    mkdirSync(join(r.cwd, 'victim'))
+    const agent = await r.agents.create({ sessionId: `guard-${dialect}`, meta: { cwd: r.cwd } })
+    const result = await agent.prompt('clean up')
+    expect(result.reason).toBe('completed')
+    expect(existsSync(join(r.cwd, 'victim'))).toBe(true)
+    expect(r.model.requests).toHaveLength(2)
+    expect(JSON.stringify(r.model.requests[1])).toContain('Blocked: rm -rf is not allowed here')
+    const types = agent.session.events.map((event) => event.type)
+    expect(types.indexOf('hook/invoked')).toBeLessThan(types.indexOf('hook/result'))
+    expect(hookResults(r, agent.id)).toMatchObject([
+      { dialect, event: 'PreToolUse', command: guard, decision: 'block', exitCode: 2 },
+    ])
+  })
+
+  it('a PreToolUse hook answering permissionDecision deny blocks the call and the model sees the reason', async () => {
+    const dir = tempDir()
+    const output = JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'destructive command refused by policy',
+      },
+    })
+    const guard = writeScript(dir, 'deny.sh', `cat >/dev/null\necho '${output}'`)
+    const r = await rig({
+      dialect,
+      dir,
+      script: [rmCall, { text: 'ok' }],
+      hooks: oneHook('PreToolUse', guard, { matcher: '' }),
+    })
+    mkdirSync(join(r.cwd, 'victim'))
+    const agent = await r.agents.create({ sessionId: `deny-${dialect}`, meta: { cwd: r.cwd } })
+    await agent.prompt('clean up')
+    expect(existsSync(join(r.cwd, 'victim'))).toBe(true)
+    expect(JSON.stringify(r.model.requests[1])).toContain('destructive command refused by policy')
+    expect(hookResults(r, agent.id)[0]).toMatchObject({ decision: 'deny', exitCode: 0 })
+  })
+
+  it('permissionDecision ask fails closed without an approval listener', async () => {
+    const dir = tempDir()
+    const output = JSON.stringify({
+      hookSpecificOutput: { permissionDecision: 'ask', permissionDecisionReason: 'please confirm' },
+    })
+    const guard = writeScript(dir, 'ask.sh', `cat >/dev/null\necho '${output}'`)
+    const r = await rig({
+      dialect,
+      dir,
+      script: [rmCall, { text: 'ok' }],
+      hooks: oneHook('PreToolUse', guard),
+    })
+    mkdirSync(join(r.cwd, 'victim'))
+    const agent = await r.agents.create({ sessionId: `ask-${dialect}`, meta: { cwd: r.cwd } })
+    await agent.prompt('clean up')
+    expect(existsSync(join(r.cwd, 'victim'))).toBe(true)
+    expect(JSON.stringify(r.model.requests[1])).toContain('please confirm')
+  })
+
+  it('a UserPromptSubmit block closes the turn blocked without a model request', async () => {
+    const dir = tempDir()
+    const hook = writeScript(dir, 'prompt.sh', 'cat >/dev/null\necho "no secrets in prompts" >&2\nexit 2')
+    const r = await rig({
+      dialect,
+      dir,
+      script: [{ text: 'never' }],
+      hooks: oneHook('UserPromptSubmit', hook),
+    })
+    const agent = await r.agents.create({ sessionId: `prompt-${dialect}`, meta: { cwd: r.cwd } })
+    const result = await agent.prompt('my key is sk-123')
+    expect(result.reason).toBe('blocked')
+    expect(result.error).toContain('no secrets in prompts')
+    expect(r.model.requests).toHaveLength(0)
+  })
+
+  it('a Stop block makes the agent continue once with the reason, then stop (stop_hook_active on the repeat)', async () => {
+    const dir = tempDir()
+    const out = join(dir, 'stop.jsonl')
+    const hook = writeRecorder(
+      dir,
+      'stop.sh',
+      out,
+      `tail -n 1 ${JSON.stringify(out)} | grep -q '"stop_hook_active":true' && exit 0\necho "run the tests before you stop" >&2\nexit 2`,
+    )
+    const r = await rig({
+      dialect,
+      dir,
+      script: [{ text: 'done' }, { text: 'tests pass, done' }],
+      hooks: oneHook('Stop', hook),
+    })
+    const agent = await r.agents.create({ sessionId: `stop-${dialect}`, meta: { cwd: r.cwd } })
+    const result = await agent.prompt('fix it')
+    expect(result).toMatchObject({ reason: 'completed', text: 'tests pass, done' })
+    expect(r.model.requests).toHaveLength(2)
+    const messages = r.model.requests[1]!.messages
+    expect(messages.at(-1)).toMatchObject({ role: 'user', content: 'run the tests before you stop' })
+    expect(readRecords(out).map((run) => run.payload.stop_hook_active)).toEqual([false, true])
+    expect(readRecords(out)[0]!.payload.last_assistant_message).toBe('done')
+  })
+
+  it('additionalContext and plain SessionStart stdout reach the next model request', async () => {
+    const dir = tempDir()
+    const start = writeScript(dir, 'start.sh', 'cat >/dev/null\necho "SESSION-START-CONTEXT"')
+    const prompt = writeScript(
+      dir,
+      'prompt.sh',
+      `cat >/dev/null\necho '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'PROMPT-CONTEXT' } })}'`,
+    )
+    const post = writeScript(
+      dir,
+      'post.sh',
+      `cat >/dev/null\necho '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'POST-TOOL-CONTEXT' } })}'`,
+    )
+    const r = await rig({
+      dialect,
+      dir,
+      script: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo hi' } }] }, { text: 'ok' }],
+      hooks: {
+        ...oneHook('SessionStart', start),
+        ...oneHook('UserPromptSubmit', prompt),
+        ...oneHook('PostToolUse', post, { matcher: 'Bash' }),
+      },
+    })
+    const agent = await r.agents.create({ sessionId: `context-${dialect}`, meta: { cwd: r.cwd } })
+    await agent.prompt('hello')
+    const first = JSON.stringify(r.model.requests[0])
+    expect(first).toContain('SESSION-START-CONTEXT')
+    expect(first).toContain('PROMPT-CONTEXT')
+    expect(first).not.toContain('POST-TOOL-CONTEXT')
+    expect(JSON.stringify(r.model.requests[1])).toContain('POST-TOOL-CONTEXT')
+  })
+
+  it('a PostToolUse block is shown to the model with the tool result', async () => {
+    const dir = tempDir()
+    const post = writeScript(
+      dir,
+      'post.sh',
+      `cat >/dev/null\necho '${JSON.stringify({ decision: 'block', reason: 'lint failed: fix main.ts' })}'`,
+    )
+    const r = await rig({
+      dialect,
+      dir,
+      script: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo edited' } }] }, { text: 'ok' }],
+      hooks: oneHook('PostToolUse', post),
+    })
+    const agent = await r.agents.create({ sessionId: `post-${dialect}`, meta: { cwd: r.cwd } })
+    await agent.prompt('edit')
+    const tool = r.model.requests[1]!.messages.find((message) => message.role === 'tool')
+    expect(tool?.content).toContain('edited')
+    expect(tool?.content).toContain('lint failed: fix main.ts')
+  })
+
+  it('malformed JSON output is a warning, not a failure', async () => {
+    const dir = tempDir()
+    const hook = writeScript(
+      dir,
+      'broken.sh',
+      `cat >/dev/null\necho '{"hookSpecificOutput": {"permissionDecision": '`,
+    )
+    const r = await rig({
+      dialect,
+      dir,
+      script: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo ran-anyway' } }] }, { text: 'ok' }],
+      hooks: oneHook('PreToolUse', hook),
+    })
+    const agent = await r.agents.create({ sessionId: `malformed-${dialect}`, meta: { cwd: r.cwd } })
+    const result = await agent.prompt('go')
+    expect(result.reason).toBe('completed')
+    expect(JSON.stringify(r.model.requests[1])).toContain('ran-anyway')
+    expect(r.warnings.some((warning) => warning.includes('malformed JSON'))).toBe(true)
+    expect(hookResults(r, agent.id)[0]).toMatchObject({ decision: 'none', exitCode: 0 })
+  })
+
+  it('a non-zero exit other than 2 is a non-blocking error', async () => {
+    const dir = tempDir()
+    const hook = writeScript(dir, 'fails.sh', 'cat >/dev/null\necho "hook crashed" >&2\nexit 1')
+    const r = await rig({
+      dialect,
+      dir,
+      script: [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo still-ran' } }] }, { text: 'ok' }],
+      hooks: oneHook('PreToolUse', hook),
+    })
+    const agent = await r.agents.create({ sessionId: `exit1-${dialect}`, meta: { cwd: r.cwd } })
+    await agent.prompt('go')
+    expect(JSON.stringify(r.model.requests[1])).toContain('still-ran')
+    expect(hookResults(r, agent.id)[0]).toMatchObject({
+      decision: 'error',
+      exitCode: 1,
+      stderr: 'hook crashed',
+    })
+  })
+
+  it('missing and invalid hook files leave the harness running with warnings and no hooks', async () => {
+    const dir = tempDir()
+    const invalid = join(dir, 'invalid.json')
+    writeFileSync(invalid, '{ not json')
+    const wrongShape = join(dir, 'wrong.json')
+    writeFileSync(wrongShape, JSON.stringify({ hooks: { Stop: 'exit 2' } }))
+    const r = await rig({
+      dialect,
+      dir,
+      script: [{ text: 'fine' }],
+      files: [join(dir, 'missing.json'), invalid, wrongShape],
+    })
+    const agent = await r.agents.create({ sessionId: `files-${dialect}`, meta: { cwd: r.cwd } })
+    const result = await agent.prompt('hi')
+    expect(result.reason).toBe('completed')
+    expect(r.warnings.filter((warning) => warning.includes('no hooks registered'))).toHaveLength(3)
+    expect(agent.session.events.some((event) => event.type.startsWith('hook/'))).toBe(false)
+  })
+
+  it('runs matching hooks in config order and skips hooks whose matcher does not match', async () => {
+    const dir = tempDir()
+    const out = join(dir, 'order.txt')
+    const first = writeScript(dir, 'first.sh', `cat >/dev/null\necho first >> ${JSON.stringify(out)}`)
+    const second = writeScript(dir, 'second.sh', `cat >/dev/null\necho second >> ${JSON.stringify(out)}`)
+    const other = writeScript(dir, 'other.sh', `cat >/dev/null\necho other >> ${JSON.stringify(out)}`)
+    const r = await rig({
+      dialect,
+      dir,
+      script: [{ toolCalls: [{ name: 'bash', arguments: { command: 'true' } }] }, { text: 'ok' }],
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ command: first }] },
+          { matcher: 'Write', hooks: [{ command: other }] },
+          { hooks: [{ command: second }] },
+        ],
+      },
+    })
+    const agent = await r.agents.create({ sessionId: `order-${dialect}`, meta: { cwd: r.cwd } })
+    await agent.prompt('go')
+    const { readFileSync } = await import('node:fs')
+    expect(readFileSync(out, 'utf8')).toBe('first\nsecond\n')
+  })
+})
