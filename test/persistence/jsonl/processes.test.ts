@@ -1,0 +1,169 @@
+// Cross-process behaviour of the JSONL backend with a real second process:
+// writer exclusion, takeover of a dead writer's lock, the tail re-check, and
+// rollback of a write that fails half-way (a real short write under ulimit -f).
+
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { isDshError } from '../../../src/core/errors.js'
+import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
+import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { type Harness, LogBuilder, makeHeader, plain, startHarness } from '../fixtures.js'
+import { ChildWriter, ensureBuilt } from './child-writer.js'
+
+const tempDir = useTempDirs('dsh-jsonl-proc-')
+const running: Harness[] = []
+const children: ChildWriter[] = []
+
+beforeAll(() => ensureBuilt(), 180_000)
+
+afterEach(async () => {
+  for (const child of children.splice(0)) await child.kill()
+  for (const harness of running.splice(0).reverse()) await harness.dispose()
+})
+
+async function start(root: string): Promise<Harness> {
+  const harness = await startHarness({ plugin: JsonlSessionBackend, config: { root }, durable: true })
+  running.push(harness)
+  return harness
+}
+
+async function spawnChild(root: string, options?: { fileSizeLimitKb?: number }): Promise<ChildWriter> {
+  const child = await ChildWriter.spawn(root, options)
+  children.push(child)
+  return child
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  )
+}
+
+describe('JSONL writer exclusion across processes', () => {
+  it('a live writer in another process makes our append fail clearly; nothing is lost', async () => {
+    const root = join(tempDir(), 'sessions')
+    const header = makeHeader('shared', { cwd: '/work/shared' })
+    const first = new LogBuilder().completedTurn(0, 'from the child')
+    const child = await spawnChild(root)
+    await child.ok('create', { header })
+    await child.ok('append', { id: 'shared', events: first.events })
+
+    const harness = await start(root)
+    const path = harness.backend().locate(header)!.path
+    const lock = JSON.parse(readFileSync(`${path}.lock`, 'utf8'))
+    expect(lock).toMatchObject({ pid: child.pid, hostname: hostname() })
+
+    expect(plain((await harness.backend().load('shared')).events)).toEqual(first.events)
+    const before = readFileSync(path)
+    const ours = new LogBuilder(first.events.length).completedTurn(1, 'from the parent')
+    const error = await rejection(harness.backend().append('shared', ours.events))
+    expect(isDshError(error, PersistenceErrorCode.Locked)).toBe(true)
+    expect((error as { userFacing: boolean }).userFacing).toBe(true)
+    expect((error as Error).message).toContain('"shared"')
+    expect((error as Error).message).toContain(`process ${child.pid}`)
+    expect(readFileSync(path)).toEqual(before)
+
+    // The child keeps writing, then exits and releases its lock.
+    const more = new LogBuilder(first.events.length).completedTurn(1, 'child again')
+    await child.ok('append', { id: 'shared', events: more.events })
+    await child.exit()
+    expect(existsSync(`${path}.lock`)).toBe(false)
+
+    // What we read is stale now: the tail re-check refuses to write over it.
+    const stale = await rejection(harness.backend().append('shared', ours.events))
+    expect(isDshError(stale, PersistenceErrorCode.SeqMismatch)).toBe(true)
+    expect((stale as Error).message).toMatch(/changed by another process/)
+    const all = [...first.events, ...more.events]
+    expect(plain((await harness.backend().load('shared')).events)).toEqual(all)
+
+    const next = new LogBuilder(all.length).completedTurn(2, 'parent after reload')
+    await harness.backend().append('shared', next.events)
+    expect(plain((await harness.backend().load('shared')).events)).toEqual([...all, ...next.events])
+  })
+
+  it('rechecks the tail when taking the lock: an append by another process in between is refused', async () => {
+    const root = join(tempDir(), 'sessions')
+    const header = makeHeader('recheck')
+    const harness = await start(root)
+    const base = new LogBuilder().completedTurn(0, 'base')
+    await harness.backend().create(header)
+    await harness.backend().append('recheck', base.events)
+    await harness.backend().release('recheck')
+    await harness.backend().load('recheck') // tracked again, lock not held
+
+    const child = await spawnChild(root)
+    await child.ok('load', { id: 'recheck' })
+    const theirs = new LogBuilder(base.events.length).completedTurn(1, 'theirs')
+    await child.ok('append', { id: 'recheck', events: theirs.events })
+    await child.exit()
+
+    const ours = new LogBuilder(base.events.length).completedTurn(1, 'ours')
+    const error = await rejection(harness.backend().append('recheck', ours.events))
+    expect(isDshError(error, PersistenceErrorCode.SeqMismatch)).toBe(true)
+    expect(plain((await harness.backend().load('recheck')).events)).toEqual([
+      ...base.events,
+      ...theirs.events,
+    ])
+  })
+
+  it('takes over the lock of a writer that died', async () => {
+    const root = join(tempDir(), 'sessions')
+    const header = makeHeader('orphan')
+    const child = await spawnChild(root)
+    await child.ok('create', { header })
+    const log = new LogBuilder().completedTurn(0, 'x').openTurn(1, 'killed mid-turn')
+    await child.ok('append', { id: 'orphan', events: log.events })
+    await child.kill()
+
+    const harness = await start(root)
+    const path = harness.backend().locate(header)!.path
+    expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid).toBe(child.pid)
+    const loaded = await harness.backend().load('orphan') // repairs: takes the stale lock
+    expect(loaded.events.at(-1)!.type).toBe('turn/end')
+    const next = new LogBuilder(loaded.events.length).completedTurn(2, 'resumed')
+    await harness.backend().append('orphan', next.events)
+    expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid).toBe(process.pid)
+    expect((await harness.backend().load('orphan')).events).toHaveLength(
+      loaded.events.length + next.events.length,
+    )
+  })
+})
+
+describe('JSONL rollback of a failed write', () => {
+  it('truncates a half-written append back to the previous size (real short write under ulimit -f)', async () => {
+    const root = join(tempDir(), 'sessions')
+    const header = makeHeader('rollback')
+    const child = await spawnChild(root, { fileSizeLimitKb: 8 })
+    await child.ok('create', { header })
+    const base = new LogBuilder().completedTurn(0, 'small')
+    await child.ok('append', { id: 'rollback', events: base.events })
+    const file = (await start(root)).backend().locate(header)!.path
+    const size = statSync(file).size
+
+    const big = new LogBuilder(base.events.length).add('tool/result', {
+      callId: 'c',
+      content: 'x'.repeat(12_000),
+    })
+    const reply = await child.call('append', { id: 'rollback', events: big.events })
+    expect(reply).toMatchObject({ ok: false, code: PersistenceErrorCode.Io })
+    expect(reply.message).toMatch(/rolled back/)
+    expect(statSync(file).size).toBe(size)
+
+    const small = new LogBuilder(base.events.length).add('turn/start', { turn: 1 }).add('turn/end', {
+      turn: 1,
+      reason: 'aborted',
+    })
+    await child.ok('append', { id: 'rollback', events: small.events })
+    await child.exit()
+
+    const harness = await start(root)
+    expect(plain((await harness.backend().load('rollback')).events)).toEqual([
+      ...base.events,
+      ...small.events,
+    ])
+  })
+})

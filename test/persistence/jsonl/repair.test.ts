@@ -1,0 +1,178 @@
+// JSONL crash repair on real files: torn tails cut at every byte, damaged open
+// tails, and refusal of damage before a committed turn end.
+
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { isDshError } from '../../../src/core/errors.js'
+import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
+import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { type Harness, LogBuilder, makeHeader, plain, startHarness } from '../fixtures.js'
+
+const tempDir = useTempDirs('dsh-jsonl-repair-')
+const running: Harness[] = []
+
+afterEach(async () => {
+  for (const harness of running.splice(0).reverse()) await harness.dispose()
+})
+
+async function start(root: string): Promise<Harness> {
+  const harness = await startHarness({ plugin: JsonlSessionBackend, config: { root }, durable: true })
+  running.push(harness)
+  return harness
+}
+
+/** Writes a session through a backend that is then disposed; returns the file path. */
+async function writeSession(root: string, id: string, log: LogBuilder): Promise<string> {
+  const harness = await startHarness({ plugin: JsonlSessionBackend, config: { root }, durable: true })
+  const header = makeHeader(id)
+  await harness.backend().create(header)
+  await harness.backend().append(id, log.events)
+  const path = harness.backend().locate(header)!.path
+  await harness.dispose()
+  return path
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  )
+}
+
+function lines(path: string): string[] {
+  return readFileSync(path, 'utf8').split('\n')
+}
+
+describe('JSONL crash repair', () => {
+  it('loads a log cut at every byte offset of its last line, drops only the torn part, persists closers', async () => {
+    const root = join(tempDir(), 'sessions')
+    const log = new LogBuilder().completedTurn(0, 'first').openTurn(1, 'second')
+    log.add('tool/result', { callId: 'b1', content: 'ünïcödé 💬 output' })
+    const path = await writeSession(root, 'torn', log)
+    const original = readFileSync(path)
+    const lastLineStart = original.lastIndexOf(0x0a, original.length - 2) + 1
+    const kept = log.events.slice(0, -1)
+
+    const harness = await start(root)
+    for (let cut = lastLineStart; cut < original.length; cut++) {
+      writeFileSync(path, original.subarray(0, cut))
+      const loaded = await harness.backend().load('torn')
+      const events = plain(loaded.events)
+      expect(events.slice(0, kept.length), `cut at ${cut}`).toEqual(kept)
+      expect(events.slice(kept.length).map((event) => event.type)).toEqual([
+        'tool/result',
+        'step/end',
+        'turn/end',
+      ])
+      expect(events.at(-1)!.data).toEqual({ turn: 1, reason: 'interrupted' })
+
+      const repaired = readFileSync(path)
+      expect(repaired.subarray(0, lastLineStart)).toEqual(original.subarray(0, lastLineStart))
+      expect(repaired.at(-1)).toBe(0x0a)
+      expect(plain((await harness.backend().load('torn')).events)).toEqual(events)
+      expect(readFileSync(path)).toEqual(repaired)
+    }
+  })
+
+  it('cuts a damaged line in the open tail with everything after it', async () => {
+    const root = join(tempDir(), 'sessions')
+    const log = new LogBuilder().completedTurn(0, 'first').openTurn(1, 'second')
+    const path = await writeSession(root, 'open-damage', log)
+    const text = lines(path)
+    const damagedAt = text.length - 3 // a line inside the open turn, two whole lines after it
+    text[damagedAt] = '{"seq": broken'
+    writeFileSync(path, text.join('\n'))
+
+    const harness = await start(root)
+    const loaded = await harness.backend().load('open-damage')
+    const kept = damagedAt - 1 // header is line 0
+    expect(plain(loaded.events.slice(0, kept))).toEqual(log.events.slice(0, kept))
+    expect(loaded.events.slice(kept).map((event) => event.type)).toEqual([
+      'tool/result',
+      'step/end',
+      'turn/end',
+    ])
+    expect(lines(path).some((line) => line.includes('broken'))).toBe(false)
+  })
+
+  it('refuses damage before a later turn/end, naming the file and line, and leaves the file alone', async () => {
+    const root = join(tempDir(), 'sessions')
+    const log = new LogBuilder().completedTurn(0, 'committed').completedTurn(1, 'also committed')
+    const path = await writeSession(root, 'corrupt', log)
+    const text = lines(path)
+    text[3] = text[3]!.slice(0, 10)
+    writeFileSync(path, text.join('\n'))
+    const before = readFileSync(path)
+
+    const harness = await start(root)
+    const error = await rejection(harness.backend().load('corrupt'))
+    expect(isDshError(error, PersistenceErrorCode.Corrupt)).toBe(true)
+    expect((error as Error).message).toContain(path)
+    expect((error as Error).message).toContain('line 4')
+    expect(readFileSync(path)).toEqual(before)
+  })
+
+  it.each([
+    ['an unknown event type', (line: string) => line.replace('"user/message"', '"user/shout"')],
+    ['a seq gap', (line: string) => line.replace('"seq":1,', '"seq":7,')],
+    ['data that is not there', (line: string) => line.replace(/,"data":.*\}$/, '}')],
+  ])('treats %s before a committed turn as corruption', async (_name, damage) => {
+    const root = join(tempDir(), 'sessions')
+    const path = await writeSession(root, 'invalid', new LogBuilder().completedTurn(0, 'x'))
+    const text = lines(path)
+    const index = 2 // the user/message line, seq 1, inside the committed turn
+    text[index] = damage(text[index]!)
+    expect(text[index]).not.toBe(lines(path)[index])
+    writeFileSync(path, text.join('\n'))
+    const harness = await start(root)
+    const error = await rejection(harness.backend().load('invalid'))
+    expect(isDshError(error, PersistenceErrorCode.Corrupt)).toBe(true)
+  })
+
+  it('accepts unknown event types marked ignorable', async () => {
+    const root = join(tempDir(), 'sessions')
+    const log = new LogBuilder().addIgnorable('future/thing', { x: 1 }).completedTurn(0, 'x')
+    await writeSession(root, 'ignorable', log)
+    const harness = await start(root)
+    expect(plain((await harness.backend().load('ignorable')).events)).toEqual(log.events)
+  })
+
+  it('refuses a damaged header', async () => {
+    const root = join(tempDir(), 'sessions')
+    const path = await writeSession(root, 'header', new LogBuilder().completedTurn(0, 'x'))
+    const text = lines(path)
+    text[0] = text[0]!.replace('"delegationDepth":0', '"delegationDepth":"deep"')
+    writeFileSync(path, text.join('\n'))
+    const harness = await start(root)
+    const error = await rejection(harness.backend().load('header'))
+    expect(isDshError(error, PersistenceErrorCode.Corrupt)).toBe(true)
+    expect((error as Error).message).toMatch(/line 1: invalid header \(delegationDepth/)
+  })
+
+  it('does not repair a session another writer holds: its open turn is in progress', async () => {
+    const root = join(tempDir(), 'sessions')
+    const writer = await start(root)
+    const log = new LogBuilder().completedTurn(0, 'x').openTurn(1, 'live')
+    await writer.backend().create(makeHeader('live'))
+    await writer.backend().append('live', log.events)
+    const path = writer.backend().locate(makeHeader('live'))!.path
+    const before = readFileSync(path)
+
+    const reader = await start(root)
+    expect(plain((await reader.backend().load('live')).events)).toEqual(log.events)
+    expect(readFileSync(path)).toEqual(before)
+    const error = await rejection(
+      reader
+        .backend()
+        .append(
+          'live',
+          new LogBuilder(log.events.length).add('turn/end', { turn: 1, reason: 'aborted' }).events,
+        ),
+    )
+    expect(isDshError(error, PersistenceErrorCode.Locked)).toBe(true)
+    expect((error as Error).message).toContain('"live"')
+    expect(readFileSync(path)).toEqual(before)
+  })
+})
