@@ -27,6 +27,8 @@ export type BackendKind = 'jsonl' | 'sqlite' | 'memory' | 'none'
 export interface ShellTestContext {
   ctx: Context
   home: string
+  /** The fiber of the bash-tool plugin (tests unload it). */
+  bashTool: Fiber
   /** Replaces the persistence service at run time (`none` unloads it). */
   swapBackend(kind: BackendKind): Promise<void>
   createAgent(sessionId: string, cwd?: string): Promise<AgentHandle>
@@ -43,13 +45,14 @@ export async function startShellTestContext(options: {
   plugins?: ((ctx: Context) => Fiber)[]
 }): Promise<ShellTestContext> {
   const ctx = new Context()
+  const bashTool = ctx.plugin(BashToolPlugin)
   const fibers: Fiber[] = [
     ctx.plugin(SessionStore),
     ctx.plugin(ToolRegistry),
     ctx.plugin(ShellEnvRegistry, { home: options.home }),
     ctx.plugin(LocalShellExecutor, options.executor ?? {}),
     ctx.plugin(SessionPersistenceEnvPlugin),
-    ctx.plugin(BashToolPlugin),
+    bashTool,
     ...(options.plugins ?? []).map((load) => load(ctx)),
   ]
   let backend: Fiber | undefined
@@ -65,6 +68,7 @@ export async function startShellTestContext(options: {
   return {
     ctx,
     home: options.home,
+    bashTool,
     swapBackend,
     createAgent: (sessionId, cwd) =>
       ctx.get('agents')!.create({ sessionId, meta: cwd === undefined ? {} : { cwd } }),
