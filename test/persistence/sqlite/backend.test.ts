@@ -1,0 +1,72 @@
+// SQLite-specific behaviour: no dedicated file, WAL with synchronous=FULL, lazy
+// rows, one transaction per append, the database closed on dispose.
+
+import { existsSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { describe, expect, it } from 'vitest'
+import { isDshError } from '../../../src/core/errors.js'
+import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
+import { SqliteSessionBackend } from '../../../src/persistence/sqlite/backend.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { LogBuilder, makeHeader, startHarness } from '../fixtures.js'
+
+const tempDir = useTempDirs('dsh-sqlite-')
+
+async function start(file: string) {
+  return startHarness({ plugin: SqliteSessionBackend, config: { file }, durable: true })
+}
+
+describe('SQLite backend', () => {
+  it('has no dedicated file per session: locate is undefined', async () => {
+    const harness = await start(join(tempDir(), 'sessions.db'))
+    expect(harness.backend().locate(makeHeader('any', { cwd: '/w' }))).toBeUndefined()
+    await harness.dispose()
+  })
+
+  it('opens the database on first use with WAL and synchronous=FULL, mode 0600, in a 0700 folder', async () => {
+    const file = join(tempDir(), 'home', 'sessions.db')
+    const harness = await start(file)
+    expect(existsSync(file)).toBe(false)
+    await harness.backend().create(makeHeader('s'))
+    await harness.backend().append('s', new LogBuilder().completedTurn(0, 'x').events)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(statSync(join(file, '..')).mode & 0o777).toBe(0o700)
+    await harness.dispose()
+
+    const db = new Database(file, { readonly: true })
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
+    expect(db.prepare('SELECT id, event_count, title FROM sessions').all()).toEqual([
+      { id: 's', event_count: 9, title: 'x' },
+    ])
+    expect(db.prepare('SELECT count(*) AS n FROM events WHERE session_id = ?').get('s')).toEqual({ n: 9 })
+    db.close()
+  })
+
+  it('keeps a refused append out entirely (one transaction per append)', async () => {
+    const file = join(tempDir(), 'sessions.db')
+    const harness = await start(file)
+    await harness.backend().create(makeHeader('tx'))
+    const log = new LogBuilder().completedTurn(0, 'x')
+    await harness.backend().append('tx', log.events.slice(0, 2))
+    const broken = [log.events[2]!, log.events[4]!]
+    const error = await harness
+      .backend()
+      .append('tx', broken)
+      .catch((reason: unknown) => reason)
+    expect(isDshError(error, PersistenceErrorCode.SeqMismatch)).toBe(true)
+    expect((await harness.backend().list())[0]!.eventCount).toBe(2)
+    await harness.dispose()
+  })
+
+  it('closes the database when the plugin is disposed', async () => {
+    const file = join(tempDir(), 'sessions.db')
+    const harness = await start(file)
+    await harness.backend().create(makeHeader('c'))
+    await harness.backend().append('c', new LogBuilder().add('turn/start', { turn: 0 }).events)
+    await harness.dispose()
+    // A closed better-sqlite3 handle is reopened lazily by the backend, so observe the file:
+    // with the connection closed, SQLite checkpoints and removes the WAL file.
+    expect(existsSync(`${file}-wal`)).toBe(false)
+  })
+})

@@ -1,0 +1,192 @@
+// The session store (`ctx.sessions`): live sessions, fork boundaries, flush
+// through the write-behind log, backend swaps, shutdown.
+
+import { Context } from 'cordis'
+import { afterEach, describe, expect, it } from 'vitest'
+import { isDshError } from '../../src/core/errors.js'
+import { MemorySessionBackend } from '../../src/persistence/memory/memory-backend.js'
+import { SessionErrorCode } from '../../src/session/errors.js'
+import type {} from '../../src/session/index.js'
+import { completedPrefixLength, SessionStore } from '../../src/session/store.js'
+import type { SessionEventMap } from '../../src/session/types.js'
+import { type Harness, LogBuilder, plain, startHarness } from '../persistence/fixtures.js'
+
+const running: Harness[] = []
+afterEach(async () => {
+  for (const harness of running.splice(0)) await harness.dispose()
+})
+
+async function start(): Promise<Harness> {
+  const harness = await startHarness({ plugin: MemorySessionBackend, config: undefined, durable: false })
+  running.push(harness)
+  return harness
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  )
+}
+
+function appendAll(
+  session: { append(type: keyof SessionEventMap, data: never): unknown },
+  log: LogBuilder,
+): void {
+  for (const event of log.events) session.append(event.type as keyof SessionEventMap, event.data as never)
+}
+
+describe('SessionStore', () => {
+  it('creates live sessions with a full header and refuses a second live one with the same id', async () => {
+    const { store } = await start()
+    const session = await store().create({
+      id: 's1',
+      cwd: '/w',
+      origin: 'subagent',
+      delegationDepth: 2,
+      parentSession: 'p',
+    })
+    expect(session.header).toEqual({
+      version: 1,
+      id: 's1',
+      createdAt: expect.any(Number),
+      cwd: '/w',
+      parentSession: 'p',
+      origin: 'subagent',
+      delegationDepth: 2,
+    })
+    expect(store().get('s1')).toBe(session)
+    expect(store().list()).toEqual([session])
+    const error = await rejection(store().create({ id: 's1' }))
+    expect(isDshError(error, SessionErrorCode.AlreadyLive)).toBe(true)
+    expect(isDshError(await rejection(store().create({ id: '' })), SessionErrorCode.InvalidId)).toBe(true)
+  })
+
+  it('flush makes everything appended so far durable; nothing is stored before', async () => {
+    const { store, backend } = await start()
+    const session = await store().create({ id: 'f' })
+    appendAll(session, new LogBuilder().completedTurn(0, 'one'))
+    expect(await backend().exists('f')).toBe(false)
+    await Promise.all([store().flush(session), store().flush('f')])
+    expect(plain((await backend().load('f')).events)).toEqual(plain(session.events))
+    session.append('turn/start', { turn: 1 })
+    session.append('turn/end', { turn: 1, reason: 'completed' })
+    await store().flush(session)
+    expect((await backend().load('f')).events).toHaveLength(session.length)
+  })
+
+  it('forks at the last completed turn by default, with lineage, seed length and cwd', async () => {
+    const { store } = await start()
+    const parent = await store().create({ id: 'parent', cwd: '/p', delegationDepth: 1 })
+    appendAll(parent, new LogBuilder().completedTurn(0, 'a').completedTurn(1, 'b'))
+    parent.append('turn/start', { turn: 2 })
+    expect(completedPrefixLength(parent.events)).toBe(18)
+
+    const child = await store().fork(parent)
+    expect(child.id).not.toBe('parent')
+    expect(child.id).toMatch(/^[0-9a-f-]{36}$/)
+    expect(child.header).toMatchObject({
+      parentSession: 'parent',
+      seedLength: 18,
+      cwd: '/p',
+      delegationDepth: 1,
+    })
+    expect(plain(child.events)).toEqual(plain(parent.events.slice(0, 18)))
+
+    const named = await store().fork('parent', 9, 'named')
+    expect(named.id).toBe('named')
+    expect(named.length).toBe(9)
+    const empty = await store().fork(parent, 0, 'empty')
+    expect(empty.length).toBe(0)
+    expect(empty.header.seedLength).toBeUndefined()
+  })
+
+  it.each([
+    ['inside an open turn', 19],
+    ['inside a completed turn', 4],
+    ['past the end', 100],
+    ['negative', -1],
+    ['fractional', 1.5],
+  ])('refuses a fork boundary %s', async (_name, boundary) => {
+    const { store } = await start()
+    const parent = await store().create({ id: 'parent' })
+    appendAll(parent, new LogBuilder().completedTurn(0, 'a').completedTurn(1, 'b'))
+    parent.append('turn/start', { turn: 2 })
+    parent.append('user/message', { text: 'open' })
+    const error = await rejection(store().fork(parent, boundary, 'child'))
+    expect(isDshError(error, SessionErrorCode.BadBoundary)).toBe(true)
+    expect(store().get('child')).toBeUndefined()
+  })
+
+  it('close flushes and forgets; open loads it again (repairing an open turn)', async () => {
+    const { store, backend } = await start()
+    const session = await store().create({ id: 'c' })
+    session.append('turn/start', { turn: 0 })
+    await store().close(session)
+    expect(store().get('c')).toBeUndefined()
+    const reopened = await store().open('c')
+    expect(reopened.events.map((event) => event.type)).toEqual(['turn/start', 'turn/end'])
+    expect((await backend().load('c')).events).toHaveLength(2)
+    expect(await store().exists('c')).toBe(true)
+    expect(await store().exists('nope')).toBe(false)
+  })
+
+  it('discard forgets a live session without writing it', async () => {
+    const { store, backend } = await start()
+    const session = await store().create({ id: 'd' })
+    session.append('turn/start', { turn: 0 })
+    await store().discard(session)
+    expect(store().get('d')).toBeUndefined()
+    expect(await backend().exists('d')).toBe(false)
+  })
+
+  it('a swapped backend receives the header and the whole log on the next flush', async () => {
+    const ctx = new Context()
+    const first = ctx.plugin(MemorySessionBackend)
+    const storeFiber = ctx.plugin(SessionStore)
+    await first.await()
+    await storeFiber.await()
+    const store = ctx.get('sessions')!
+    const session = await store.create({ id: 'moving', cwd: '/m' })
+    session.append('turn/start', { turn: 0 })
+    await store.flush(session)
+    await first.dispose()
+
+    const second = ctx.plugin(MemorySessionBackend)
+    await second.await()
+    session.append('turn/end', { turn: 0, reason: 'completed' })
+    await store.flush(session)
+    const stored = await ctx.get('sessionPersistence')!.load('moving')
+    expect(plain(stored.header)).toEqual(plain(session.header))
+    expect(stored.events.map((event) => event.type)).toEqual(['turn/start', 'turn/end'])
+    await storeFiber.dispose()
+    await second.dispose()
+  })
+
+  it('flushes live sessions when the store unloads', async () => {
+    const ctx = new Context()
+    const backendFiber = ctx.plugin(MemorySessionBackend)
+    const storeFiber = ctx.plugin(SessionStore)
+    await backendFiber.await()
+    await storeFiber.await()
+    const session = await ctx.get('sessions')!.create({ id: 'shutdown' })
+    session.append('user/message', { text: 'keep me' })
+    await storeFiber.dispose()
+    expect(ctx.get('sessions')).toBeUndefined()
+    expect((await ctx.get('sessionPersistence')!.load('shutdown')).events).toHaveLength(1)
+    await backendFiber.dispose()
+  })
+
+  it('works without a backend: flush is a no-op, open is a clear error', async () => {
+    const ctx = new Context()
+    const fiber = ctx.plugin(SessionStore)
+    await fiber.await()
+    const store = ctx.get('sessions')!
+    const session = await store.create({ id: 'ephemeral' })
+    session.append('turn/start', { turn: 0 })
+    await store.flush(session)
+    const error = await rejection(store.open('other'))
+    expect(isDshError(error, SessionErrorCode.NotFound)).toBe(true)
+    await fiber.dispose()
+  })
+})
