@@ -1,0 +1,133 @@
+// Hooks that misbehave: one sleeping past its timeout, one printing megabytes, and hooks
+// still running when their bridge unloads. None may stall or exhaust the harness.
+
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { SessionEventMap } from '../../src/session/index.js'
+import { useTempDirs } from '../support/temp-dir.js'
+import { oneHook, type Rig, startRig, writeScript } from './rig.js'
+
+const tempDir = useTempDirs('dsh-hooks-resources-')
+const rigs: Rig[] = []
+afterEach(async () => {
+  while (rigs.length > 0) await rigs.pop()!.close()
+})
+
+async function rig(options: Omit<Parameters<typeof startRig>[0], 'dialect'>): Promise<Rig> {
+  const started = await startRig({ dialect: 'claude-code', ...options })
+  rigs.push(started)
+  return started
+}
+
+const echoCall = (text: string) => ({ toolCalls: [{ name: 'bash', arguments: { command: `echo ${text}` } }] })
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    // ESRCH: no such process.
+    return false
+  }
+}
+
+async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+function hookResults(rig: Rig, id: string) {
+  return rig.agents
+    .get(id)!
+    .session.events.filter((event) => event.type === 'hook/result')
+    .map((event) => event.data as SessionEventMap['hook/result'])
+}
+
+describe('misbehaving hooks', () => {
+  it('a hook sleeping past its timeout is killed and the turn goes on', async () => {
+    const dir = tempDir()
+    const pidFile = join(dir, 'pid')
+    const hook = writeScript(dir, 'slow.sh', `cat >/dev/null\necho $$ > ${JSON.stringify(pidFile)}\nsleep 30`)
+    const r = await rig({
+      dir,
+      script: [echoCall('tool-ran'), { text: 'ok' }],
+      hooks: oneHook('PreToolUse', hook, { timeout: 1 }),
+    })
+    const agent = await r.agents.create({ sessionId: 'slow', meta: { cwd: r.cwd } })
+    const started = Date.now()
+    const result = await agent.prompt('go')
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(result.reason).toBe('completed')
+    expect(JSON.stringify(r.model.requests[1])).toContain('tool-ran')
+    expect(hookResults(r, agent.id)[0]).toMatchObject({ decision: 'error', timedOut: true, exitCode: null })
+    expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false)
+    expect(r.warnings.some((warning) => warning.includes('timed out'))).toBe(true)
+  })
+
+  it('a hook printing megabytes does not exhaust memory; only the capped output is parsed', async () => {
+    const dir = tempDir()
+    const megabytes = 160
+    const hook = writeScript(
+      dir,
+      'loud.sh',
+      `cat >/dev/null\nhead -c ${megabytes * 1024 * 1024} /dev/zero | tr '\\0' '{'\necho "loud" >&2\nexit 0`,
+    )
+    const r = await rig({
+      dir,
+      script: [echoCall('after-loud'), { text: 'ok' }],
+      hooks: oneHook('PreToolUse', hook),
+    })
+    const agent = await r.agents.create({ sessionId: 'loud', meta: { cwd: r.cwd } })
+    const before = process.memoryUsage().rss
+    let peak = before
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss)
+    }, 10)
+    try {
+      const result = await agent.prompt('go')
+      expect(result.reason).toBe('completed')
+    } finally {
+      clearInterval(sampler)
+    }
+    // Buffering the whole output would need at least its size again; the executor keeps a tail.
+    expect(peak - before).toBeLessThan(megabytes * 1024 * 1024)
+    expect(JSON.stringify(r.model.requests[1])).toContain('after-loud')
+    // The capped tail is not a JSON object: a warning, no decision.
+    expect(hookResults(r, agent.id)[0]).toMatchObject({ decision: 'none', exitCode: 0, stderr: 'loud' })
+    expect(r.warnings.some((warning) => warning.includes('malformed JSON'))).toBe(true)
+  })
+
+  it('unloading a bridge kills its running hooks and removes its listeners', async () => {
+    const dir = tempDir()
+    const pidFile = join(dir, 'pid')
+    const hook = writeScript(dir, 'hang.sh', `cat >/dev/null\necho $$ > ${JSON.stringify(pidFile)}\nsleep 60`)
+    const r = await rig({
+      dir,
+      script: [echoCall('first'), { text: 'one' }, echoCall('second'), { text: 'two' }],
+      hooks: { ...oneHook('PreToolUse', hook), ...oneHook('Stop', hook) },
+    })
+    const agent = await r.agents.create({ sessionId: 'unload', meta: { cwd: r.cwd } })
+    const turn = agent.prompt('go')
+    await waitFor(() => existsSync(pidFile))
+    const pid = Number(readFileSync(pidFile, 'utf8'))
+    expect(isAlive(pid)).toBe(true)
+    const unloaded = Date.now()
+    await r.bridge.dispose()
+    const result = await turn
+    expect(Date.now() - unloaded).toBeLessThan(10_000)
+    expect(result.reason).toBe('completed')
+    expect(isAlive(pid)).toBe(false)
+    expect(hookResults(r, agent.id)).toMatchObject([{ event: 'PreToolUse', decision: 'error' }])
+
+    const countHookEvents = () =>
+      agent.session.events.filter((event) => event.type.startsWith('hook/')).length
+    const hookEventsBefore = countHookEvents()
+    await agent.prompt('again')
+    expect(countHookEvents()).toBe(hookEventsBefore)
+    expect(JSON.stringify(r.model.requests[3])).toContain('second')
+  })
+})
