@@ -1,0 +1,20 @@
+// Error codes of the stdio JSON-RPC server: the JSON-RPC 2.0 numbers on the wire and the
+// dsh codes carried in `error.data.code` of a -32000 answer.
+
+export const JsonRpcErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** Any DshError: `data.code` names it. */
+  ServerError: -32000,
+} as const
+
+export const StdioErrorCode = {
+  NotInitialized: 'STDIO_NOT_INITIALIZED',
+  AlreadyInitialized: 'STDIO_ALREADY_INITIALIZED',
+  TurnRunning: 'STDIO_TURN_RUNNING',
+  ShuttingDown: 'STDIO_SHUTTING_DOWN',
+  BadCwd: 'STDIO_BAD_CWD',
+} as const

@@ -1,0 +1,78 @@
+// The methods of `dsh stdio`: their params (validated with zod at the boundary), their
+// results, and the notifications the server sends while a session is attached.
+
+import { z } from 'zod'
+import type { AgentOutput, TurnResult } from '../../agent/types.js'
+import type { SessionEvent, SessionId, TurnEndReason } from '../../session/types.js'
+
+/** Bumped only for breaking changes of this protocol. */
+export const STDIO_PROTOCOL_VERSION = 1
+
+export const StdioMethod = {
+  Initialize: 'initialize',
+  Prompt: 'session/prompt',
+  Cancel: 'session/cancel',
+  Shutdown: 'shutdown',
+} as const
+
+export const StdioNotification = {
+  /** Every event appended to the attached session's log, in seq order. */
+  Event: 'session/event',
+  /** Live agent output (text and reasoning deltas, tool start/end, turn start/end). */
+  Output: 'session/output',
+} as const
+
+export const initializeParams = z.object({
+  /** Exact session id: resumed when stored, created otherwise. Absent: a fresh id is minted. */
+  sessionId: z.string().min(1).optional(),
+  /** Working directory of a created session (ignored on resume: the stored header wins). */
+  cwd: z.string().min(1).optional(),
+  /** Model name for this agent. */
+  model: z.string().min(1).optional(),
+  /** The protocol version the client speaks; the answer names the server's. */
+  protocolVersion: z.number().int().optional(),
+})
+
+export const promptParams = z.object({ text: z.string() })
+
+export const emptyParams = z.object({})
+
+export interface InitializeResult {
+  sessionId: SessionId
+  /** The session's dedicated log file (`locate`), or null when the backend keeps none. */
+  transcriptPath: string | null
+  protocolVersion: number
+  /** True when an existing session was resumed, false when it was created. */
+  resumed: boolean
+}
+
+export interface PromptResult {
+  turn: number
+  reason: TurnEndReason
+  text: string
+  error?: string
+}
+
+export interface CancelResult {
+  /** True when a running turn was asked to stop. */
+  cancelled: boolean
+}
+
+export interface SessionEventNotification {
+  sessionId: SessionId
+  event: SessionEvent
+}
+
+export interface SessionOutputNotification {
+  sessionId: SessionId
+  output: AgentOutput
+}
+
+export function toPromptResult(result: TurnResult): PromptResult {
+  return {
+    turn: result.turn,
+    reason: result.reason,
+    text: result.text,
+    ...(result.error !== undefined ? { error: result.error } : {}),
+  }
+}
