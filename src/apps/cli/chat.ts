@@ -1,0 +1,215 @@
+// `dsh` on a terminal: an interactive chat. Answers stream as they arrive; Ctrl-C
+// interrupts the running turn (the session stays valid); Ctrl-C on an empty prompt or
+// Ctrl-D exits. Slash commands switch, fork and describe sessions.
+
+import { createInterface, type Interface } from 'node:readline'
+import type { AgentHandle } from '../../agent/types.js'
+import type { Harness } from '../../harness/compose.js'
+import { DEFAULT_MODEL } from '../../llm/openai/config.js'
+import { ExitCode, reportError } from './errors.js'
+import type { AgentOptions } from './options.js'
+import { type Colors, colorsFor, createStreamRenderer } from './render.js'
+import { type AgentPlan, forkStored, openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
+import { formatAge } from './transcript.js'
+import { packageVersion } from './version.js'
+
+const HELP = `commands:
+  /help            this list
+  /session         the session id and where its log file is
+  /resume [<id>]   switch to a stored session (without an id: list this folder's recent ones)
+  /fork            continue in a new session seeded with this one's completed turns
+  /new             start a new session
+  /exit            leave (so do Ctrl-D, and Ctrl-C on an empty prompt)
+Ctrl-C while the agent works interrupts the turn; the session stays valid.`
+
+export async function chatCommand(options: AgentOptions): Promise<number> {
+  const plan = planAgent(options)
+  const harness = await openHarness(plan)
+  try {
+    const started = await startAgent(harness, plan, options)
+    return await new Chat(harness, plan, started).run()
+  } finally {
+    await harness.dispose()
+  }
+}
+
+class Chat {
+  private readonly colors: Colors = colorsFor(process.stdout)
+  private agent: AgentHandle
+  private running: AbortController | undefined
+  private rl: Interface | undefined
+
+  constructor(
+    private readonly harness: Harness,
+    private readonly plan: AgentPlan,
+    started: StartedAgent,
+  ) {
+    this.agent = started.agent
+    const { colors } = this
+    const model = plan.model.model ?? plan.config.model.name ?? DEFAULT_MODEL
+    this.say(colors.bold(`dsh ${packageVersion()}`) + colors.dim(` · ${model} · ${this.agent.cwd}`))
+    this.say(colors.dim(`${describeStart(started)} · /help for commands · Ctrl-C interrupts · Ctrl-D exits`))
+  }
+
+  run(): Promise<number> {
+    const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true
+    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal, historySize: 200 })
+    this.rl = rl
+    rl.setPrompt(this.colors.bold(this.colors.green('> ')))
+    const onInterrupt = () => this.interrupt()
+    rl.on('SIGINT', onInterrupt)
+    process.on('SIGINT', onInterrupt) // without a terminal, Ctrl-C arrives as a signal
+    return new Promise<number>((resolve) => {
+      let queue = Promise.resolve()
+      rl.on('line', (line) => {
+        if (this.running) {
+          this.say(this.colors.dim('(busy: wait for the answer, or press Ctrl-C to interrupt)'))
+          return
+        }
+        queue = queue.then(() => this.handle(line.trim()))
+      })
+      rl.on('close', () => {
+        this.running?.abort()
+        process.off('SIGINT', onInterrupt)
+        void queue.then(() => {
+          process.stdout.write('\n')
+          resolve(ExitCode.Ok)
+        })
+      })
+      rl.prompt()
+    })
+  }
+
+  private interrupt(): void {
+    const rl = this.rl!
+    if (this.running) {
+      this.running.abort()
+      return
+    }
+    if (rl.line.length > 0) {
+      // Like a shell: Ctrl-C drops the typed line.
+      process.stdout.write('^C\n')
+      ;(rl as unknown as { line: string }).line = ''
+      rl.prompt()
+      return
+    }
+    rl.close()
+  }
+
+  private async handle(line: string): Promise<void> {
+    try {
+      if (line === '') return
+      if (line.startsWith('/')) await this.command(line)
+      else await this.turn(line)
+    } catch (error) {
+      reportError(error) // one line; the chat goes on with the current session
+    } finally {
+      if (!this.closed()) this.rl!.prompt()
+    }
+  }
+
+  private async turn(prompt: string): Promise<void> {
+    const controller = new AbortController()
+    this.running = controller
+    const unsubscribe = this.agent.onOutput(createStreamRenderer(process.stdout, this.colors))
+    try {
+      await this.agent.prompt(prompt, { signal: controller.signal })
+    } finally {
+      unsubscribe()
+      this.running = undefined
+    }
+  }
+
+  private async command(line: string): Promise<void> {
+    const [name, ...rest] = line.slice(1).split(/\s+/)
+    const argument = rest.join(' ').trim()
+    switch (name) {
+      case 'help':
+      case '?':
+        this.say(HELP)
+        return
+      case 'session':
+        this.describeSession()
+        return
+      case 'resume':
+        if (argument === '') await this.listRecent()
+        else if (argument === this.agent.id) this.say(this.colors.dim('already in that session'))
+        else {
+          const resume = { resumeSessionId: argument, model: this.plan.model }
+          await this.switchTo(() => this.harness.agents.resume(resume), 'resumed')
+        }
+        return
+      case 'fork': {
+        const parent = this.agent.id
+        await this.switchTo(() => forkStored(this.harness, parent, this.plan.model), `forked from ${parent}`)
+        return
+      }
+      case 'new':
+        await this.switchTo(
+          () => startAgent(this.harness, this.plan, {}).then((started) => started.agent),
+          'new',
+        )
+        return
+      case 'exit':
+      case 'quit':
+        this.rl!.close()
+        return
+      default:
+        this.say(this.colors.yellow(`unknown command /${name} (try /help)`))
+    }
+  }
+
+  /** Starts the next agent first, so a failure (unknown id) keeps the current one. */
+  private async switchTo(start: () => Promise<AgentHandle>, how: string): Promise<void> {
+    const previous = this.agent
+    const next = await start()
+    this.agent = next
+    await this.harness.agents.dispose(previous.id)
+    this.say(this.colors.dim(`session ${next.id} (${how})`))
+  }
+
+  private describeSession(): void {
+    const location = this.harness.ctx.get('sessionPersistence')?.locate(this.agent.session.header)
+    const header = this.agent.session.header
+    this.say(`session  ${this.agent.id}`)
+    this.say(`folder   ${this.agent.cwd}`)
+    if (header.parentSession !== undefined) this.say(`parent   ${header.parentSession}`)
+    this.say(
+      location
+        ? `log      ${location.path}${this.colors.dim(' (written at the first durable checkpoint)')}`
+        : `log      no dedicated file (the ${this.plan.config.persistence.backend} backend keeps none)`,
+    )
+  }
+
+  private async listRecent(): Promise<void> {
+    const stored = await this.harness.sessions.listStored()
+    const here = stored.filter((summary) => summary.header.cwd === this.agent.cwd).slice(0, 10)
+    if (here.length === 0) {
+      this.say(this.colors.dim('no stored sessions in this folder'))
+      return
+    }
+    const now = Date.now()
+    for (const summary of here) {
+      const mark = summary.header.id === this.agent.id ? '*' : ' '
+      const title = summary.title ?? '(no prompt yet)'
+      this.say(
+        `${mark} ${summary.header.id}  ${this.colors.dim(formatAge(summary.lastActivity, now))}  ${title}`,
+      )
+    }
+    this.say(this.colors.dim('/resume <id> switches to one of them'))
+  }
+
+  private closed(): boolean {
+    return (this.rl as unknown as { closed?: boolean } | undefined)?.closed === true
+  }
+
+  private say(text: string): void {
+    process.stdout.write(`${text}\n`)
+  }
+}
+
+function describeStart(started: StartedAgent): string {
+  const how =
+    started.how === 'forked' ? `forked from ${started.parent}` : started.how === 'resumed' ? 'resumed' : 'new'
+  return `session ${started.agent.id} (${how})`
+}

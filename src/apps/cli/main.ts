@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// The `dsh` command line: parses arguments with commander and loads each command's
+// module only when it runs, so `dsh --version` and `dsh sessions list` start fast.
+
+import type { Command } from 'commander'
+import type { RunOptions } from './run.js'
+import { packageVersion } from './version.js'
+
+/** Runs the command line; resolves with the exit code. */
+async function main(argv: string[]): Promise<number> {
+  // Fast path: nothing else to load for the version.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${packageVersion()}\n`)
+    return 0
+  }
+  const { CommanderError } = await import('commander')
+  const { ExitCode, reportError } = await import('./errors.js')
+  let exitCode: number = ExitCode.Ok
+  const program = await buildProgram((code) => {
+    exitCode = code
+  })
+  if (argv.length === 0) {
+    if (!(process.stdin.isTTY && process.stdout.isTTY)) {
+      program.outputHelp()
+      return ExitCode.Ok
+    }
+    argv = ['chat']
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' })
+    return exitCode
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.Ok
+      return ExitCode.Usage
+    }
+    return reportError(error)
+  }
+}
+
+async function buildProgram(setExitCode: (code: number) => void): Promise<Command> {
+  const { Command } = await import('commander')
+  const { addAgentOptions } = await import('./options.js')
+
+  /** Wraps an action: loads its module lazily and records its exit code. */
+  const act =
+    <A extends unknown[]>(run: (...args: A) => Promise<number>) =>
+    async (...args: A) => {
+      setExitCode(await run(...args))
+    }
+
+  const program = new Command('dsh')
+    .description('A coding agent in your terminal, with durable sessions you can resume and fork.')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addHelpCommand(false)
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      outputError: (message, write) =>
+        write(
+          `dsh: ${message
+            .replace(/^error: /, '')
+            .replace(/\s*\n\s*/g, ' ')
+            .trim()}\n`,
+        ),
+    })
+  program.addHelpText('after', '\nWith no command on a terminal, dsh starts an interactive chat.')
+
+  addAgentOptions(
+    program
+      .command('run')
+      .description('run one headless turn: progress on stderr, the final answer on stdout')
+      .argument('<prompt>', 'what to do; `-` reads the prompt from stdin'),
+  )
+    .option('--json', 'print one JSON object per line (events, then a result line) on stdout')
+    .action(
+      act(async (prompt: string, options: RunOptions) =>
+        (await import('./run.js')).runCommand(prompt, options),
+      ),
+    )
+
+  addAgentOptions(program.command('chat').description('interactive chat (the default on a terminal)')).action(
+    act(async (options: RunOptions) => (await import('./chat.js')).chatCommand(options)),
+  )
+
+  const sessions = program.command('sessions').description('list, show and locate stored sessions')
+  sessions
+    .command('list')
+    .description('stored sessions of this folder, newest first')
+    .option('-a, --all', 'sessions of every folder')
+    .option('-C, --cwd <dir>', 'list the sessions of this folder instead')
+    .option('--json', 'print a JSON array')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./sessions.js')).listCommand(options)))
+  sessions
+    .command('show')
+    .description('print a readable transcript of a session')
+    .argument('<id>', 'session id')
+    .option('--json', 'print the header and events as JSON lines')
+    .option('--config <file>', 'config file')
+    .action(act(async (id: string, options) => (await import('./sessions.js')).showCommand(id, options)))
+  sessions
+    .command('path')
+    .description("print where a session's log file is (or say it has none)")
+    .argument('<id>', 'session id')
+    .option('--config <file>', 'config file')
+    .action(act(async (id: string, options) => (await import('./sessions.js')).pathCommand(id, options)))
+
+  program
+    .command('env')
+    .description('the managed DSH_* variables every bash command gets, with descriptions')
+    .option('--json', 'print a JSON array')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./env.js')).envCommand(options)))
+
+  program
+    .command('demo')
+    .description('a complete turn with the built-in scripted model over loopback HTTP (no API key needed)')
+    .action(act(async () => (await import('./demo.js')).demoCommand()))
+
+  return program
+}
+
+async function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  await new Promise<void>((resolve) => stream.write('', () => resolve()))
+}
+
+const code = await main(process.argv.slice(2)).catch(async (error: unknown) => {
+  const { reportError } = await import('./errors.js')
+  return reportError(error)
+})
+await flushed(process.stdout)
+await flushed(process.stderr)
+// Explicit: an idle keep-alive socket or a finished child must not hold the process open.
+process.exit(code)

@@ -1,0 +1,87 @@
+// `dsh run`: one headless turn. Progress goes to stderr, the final answer to stdout
+// (or JSON lines with --json); Ctrl-C cancels the turn and exits 130.
+
+import type { AgentOutput, TurnResult } from '../../agent/types.js'
+import { ExitCode, usageError } from './errors.js'
+import type { AgentOptions } from './options.js'
+import { colorsFor, createProgressRenderer } from './render.js'
+import { openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
+
+export interface RunOptions extends AgentOptions {
+  json?: boolean
+}
+
+/** Runs one turn; resolves with the exit code (0 only when the turn completed). */
+export async function runCommand(promptArgument: string, options: RunOptions): Promise<number> {
+  const prompt = promptArgument === '-' ? await readStdin() : promptArgument
+  if (prompt.trim() === '') throw usageError('the prompt is empty')
+  const plan = planAgent(options)
+
+  const interrupt = new AbortController()
+  const onSigint = () => {
+    if (interrupt.signal.aborted) process.exit(ExitCode.Interrupted) // a second Ctrl-C: stop waiting
+    interrupt.abort()
+  }
+  process.on('SIGINT', onSigint)
+  const harness = await openHarness(plan)
+  try {
+    const started = await startAgent(harness, plan, options)
+    const { agent } = started
+    const location = harness.ctx.get('sessionPersistence')?.locate(agent.session.header)
+    const emit = options.json ? jsonLine : () => {}
+    emit({
+      type: 'session',
+      sessionId: agent.id,
+      how: started.how,
+      cwd: agent.cwd,
+      transcriptPath: location?.path ?? null,
+      ...(started.parent !== undefined ? { parentSession: started.parent } : {}),
+    })
+    if (!options.json) noticeStart(started, plan.cwdGiven && plan.cwd !== agent.cwd ? plan.cwd : undefined)
+    if (interrupt.signal.aborted) return ExitCode.Interrupted
+
+    const render = options.json ? (output: AgentOutput) => jsonLine(output) : progressRenderer()
+    const unsubscribe = agent.onOutput(render)
+    let result: TurnResult
+    try {
+      result = await agent.prompt(prompt, { signal: interrupt.signal })
+    } finally {
+      unsubscribe()
+    }
+    emit({ type: 'result', sessionId: agent.id, ...result })
+    if (!options.json && result.reason === 'completed') {
+      process.stdout.write(
+        result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`,
+      )
+    }
+    if (result.reason === 'completed') return ExitCode.Ok
+    return interrupt.signal.aborted ? ExitCode.Interrupted : ExitCode.Failure
+  } finally {
+    await harness.dispose()
+    process.off('SIGINT', onSigint)
+  }
+}
+
+function progressRenderer(): (output: AgentOutput) => void {
+  return createProgressRenderer(process.stderr, colorsFor(process.stderr))
+}
+
+function noticeStart(started: StartedAgent, ignoredCwd: string | undefined): void {
+  const colors = colorsFor(process.stderr)
+  const how =
+    started.how === 'forked' ? `forked from ${started.parent}` : started.how === 'resumed' ? 'resumed' : 'new'
+  process.stderr.write(colors.dim(`session ${started.agent.id} (${how})\n`))
+  if (ignoredCwd !== undefined) {
+    process.stderr.write(colors.dim(`note: the session keeps its own folder ${started.agent.cwd}\n`))
+  }
+}
+
+function jsonLine(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`)
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}

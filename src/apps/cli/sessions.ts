@@ -1,0 +1,175 @@
+// `dsh sessions list|show|path`: stored sessions, read through the configured
+// persistence backend without starting an agent.
+
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { loadConfig } from '../../config/load.js'
+import { DshError } from '../../core/errors.js'
+import { createHarness, type Harness } from '../../harness/compose.js'
+import type { SessionPersistence } from '../../persistence/persistence.js'
+import type { SessionLocation } from '../../persistence/types.js'
+import type { SessionSummary } from '../../session/types.js'
+import { ExitCode } from './errors.js'
+import { resolveCwd } from './options.js'
+import { colorsFor } from './render.js'
+import { formatAge, formatTable, formatTranscript } from './transcript.js'
+
+interface ConfigOption {
+  config?: string
+}
+
+export interface ListOptions extends ConfigOption {
+  all?: boolean
+  cwd?: string
+  json?: boolean
+}
+
+export async function listCommand(options: ListOptions): Promise<number> {
+  const cwd = options.all ? undefined : resolveCwd(options.cwd)
+  return withPersistence(options, async (persistence, harness) => {
+    const stored = await harness.sessions.listStored()
+    const shown = cwd === undefined ? stored : stored.filter((summary) => summary.header.cwd === cwd)
+    const rows = shown.map((summary) => describe(summary, persistence.locate(summary.header)))
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`)
+      return ExitCode.Ok
+    }
+    if (rows.length === 0) {
+      process.stdout.write(
+        cwd === undefined
+          ? 'no stored sessions\n'
+          : `no sessions in ${cwd} (dsh sessions list --all shows every folder)\n`,
+      )
+      return ExitCode.Ok
+    }
+    const colors = colorsFor(process.stdout)
+    const now = Date.now()
+    const header = options.all ? ['ID', 'AGE', 'TURNS', 'FOLDER', 'TITLE'] : ['ID', 'AGE', 'TURNS', 'TITLE']
+    const table = rows.map((row) => {
+      const cells = [row.id, formatAge(row.lastActivity, now), row.turns === null ? '-' : String(row.turns)]
+      if (options.all) cells.push(row.cwd ?? '-')
+      cells.push(row.title ?? colors.dim('(no prompt yet)'))
+      return cells
+    })
+    process.stdout.write(`${formatTable(table, colors, header)}\n`)
+    return ExitCode.Ok
+  })
+}
+
+export interface ShowOptions extends ConfigOption {
+  json?: boolean
+}
+
+export async function showCommand(id: string, options: ShowOptions): Promise<number> {
+  return withPersistence(options, async (persistence) => {
+    const { header, events } = await persistence.load(id)
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify({ type: 'session', ...header })}\n`)
+      for (const event of events) process.stdout.write(`${JSON.stringify(event)}\n`)
+      return ExitCode.Ok
+    }
+    const location = persistence.locate(header)
+    const where = location?.path ?? '(no dedicated file)'
+    process.stdout.write(formatTranscript(header, events, colorsFor(process.stdout), where))
+    return ExitCode.Ok
+  })
+}
+
+export async function pathCommand(id: string, options: ConfigOption): Promise<number> {
+  return withPersistence(options, async (persistence, harness) => {
+    const { header } = await persistence.load(id)
+    const location = persistence.locate(header)
+    if (location) {
+      process.stdout.write(`${location.path}\n`)
+      return ExitCode.Ok
+    }
+    const { backend, file } = harness.config.persistence
+    const store = backend === 'sqlite' ? ` (it is stored in the database ${file})` : ''
+    process.stdout.write(`session ${id} has no dedicated file: the ${backend} backend keeps none${store}\n`)
+    return ExitCode.Ok
+  })
+}
+
+/** One row of `sessions list`. */
+interface SessionRow {
+  id: string
+  cwd: string | null
+  createdAt: number
+  lastActivity: number
+  events: number
+  turns: number | null
+  title: string | null
+  parentSession: string | null
+  path: string | null
+}
+
+function describe(summary: SessionSummary, location: SessionLocation | undefined): SessionRow {
+  const { header } = summary
+  return {
+    id: header.id,
+    cwd: header.cwd ?? null,
+    createdAt: header.createdAt,
+    lastActivity: summary.lastActivity,
+    events: summary.eventCount,
+    turns: location?.kind === 'jsonl' ? turnsFromTail(location.path) : null,
+    title: summary.title ?? null,
+    parentSession: header.parentSession ?? null,
+    path: location?.path ?? null,
+  }
+}
+
+const TAIL_BYTES = 8 * 1024
+
+/**
+ * The number of the last turn in a JSONL log, from its last few kilobytes (turn numbers
+ * count from 1). Zero when the log holds no turn; null when the tail cannot tell.
+ */
+export function turnsFromTail(path: string): number | null {
+  let fd: number
+  try {
+    fd = openSync(path, 'r')
+  } catch {
+    return null // removed since it was listed
+  }
+  try {
+    const size = fstatSync(fd).size
+    const from = Math.max(0, size - TAIL_BYTES)
+    const buffer = Buffer.allocUnsafe(size - from)
+    const read = readSync(fd, buffer, 0, buffer.length, from)
+    const lines = buffer.toString('utf8', 0, read).split('\n')
+    // Piece 0 is the header (read from 0) or a cut line: never an event to trust.
+    for (let i = lines.length - 1; i >= 1; i--) {
+      const line = lines[i]!
+      if (!line.includes('"turn/')) continue
+      try {
+        const event = JSON.parse(line) as { type?: string; data?: { turn?: unknown } }
+        if (
+          (event.type === 'turn/end' || event.type === 'turn/start') &&
+          typeof event.data?.turn === 'number'
+        ) {
+          return event.data.turn
+        }
+      } catch {
+        // A torn or cut line: look further back.
+      }
+    }
+    return from === 0 ? 0 : null
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Runs `task` on a harness composed from the config, and disposes it. */
+async function withPersistence(
+  options: ConfigOption,
+  task: (persistence: SessionPersistence, harness: Harness) => Promise<number>,
+): Promise<number> {
+  const config = loadConfig(options.config !== undefined ? { file: options.config } : {})
+  const harness = await createHarness({ config })
+  try {
+    const persistence = harness.ctx.get('sessionPersistence')
+    if (!persistence) throw new DshError('no persistence backend is loaded', 'CLI_NO_PERSISTENCE')
+    return await task(persistence, harness)
+  } finally {
+    await harness.dispose()
+  }
+}

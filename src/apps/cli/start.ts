@@ -1,0 +1,167 @@
+// Starting an agent from the command line: load the config, check the API key before
+// anything is created, compose the harness, and pick the session the flags ask for.
+
+import { randomUUID } from 'node:crypto'
+import { mintSessionId, startConfiguredAgent } from '../../agent/configured.js'
+import type { AgentHandle } from '../../agent/types.js'
+import type { ResolvedConfig } from '../../config/load.js'
+import { loadConfig } from '../../config/load.js'
+import type { AgentRowConfig } from '../../config/schema.js'
+import { DshError } from '../../core/errors.js'
+import { createHarness, type Harness } from '../../harness/compose.js'
+import { absolutePath } from '../../home/resolve-home.js'
+import type { ModelChoice } from '../../llm/adapter.js'
+import { LlmErrorCode } from '../../llm/errors.js'
+import type { SessionId } from '../../session/types.js'
+import { CliError, CliErrorCode, usageError } from './errors.js'
+import { type AgentOptions, checkSessionFlags, resolveCwd } from './options.js'
+
+/** Everything a command needs before it composes a harness. */
+export interface AgentPlan {
+  config: ResolvedConfig
+  /** Absolute working folder for a new session. */
+  cwd: string
+  /** True when the user named the folder (`--cwd` or the agents[] row). */
+  cwdGiven: boolean
+  model: ModelChoice
+  row?: AgentRowConfig
+}
+
+/**
+ * Validates flags, loads the config, resolves the cwd and checks that the API key is
+ * set — all before a harness or session exists. Throws user-facing errors.
+ */
+export function planAgent(options: AgentOptions, env: NodeJS.ProcessEnv = process.env): AgentPlan {
+  checkSessionFlags(options)
+  const config = loadConfig({ ...(options.config !== undefined ? { file: options.config } : {}), env })
+  const row = options.agent === undefined ? undefined : findRow(config, options.agent)
+  const cwdOption = options.cwd ?? (row?.cwd !== undefined ? absolutePath(row.cwd) : undefined)
+  const cwd = resolveCwd(cwdOption, options.cwd !== undefined ? '--cwd' : 'agents[].cwd')
+  checkApiKey(config, env)
+  const name = options.model ?? row?.model
+  return {
+    config,
+    cwd,
+    cwdGiven: cwdOption !== undefined,
+    model: name !== undefined ? { model: name } : {},
+    row,
+  }
+}
+
+/** A key is always required by the OpenAI-compatible provider, whatever its base URL. */
+export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): void {
+  if (config.model.provider !== 'openai') return
+  const key = env[config.model.apiKeyEnv]
+  if (key !== undefined && key.trim() !== '') return
+  throw new DshError(
+    `no API key: set the ${config.model.apiKeyEnv} environment variable (or try \`dsh demo\`, which needs none)`,
+    LlmErrorCode.NoApiKey,
+    { userFacing: true },
+  )
+}
+
+export function openHarness(plan: AgentPlan): Promise<Harness> {
+  return createHarness({ config: plan.config })
+}
+
+/** What `startAgent` did, for a one-line notice. */
+export interface StartedAgent {
+  agent: AgentHandle
+  how: 'new' | 'resumed' | 'forked'
+  /** The session a fork was seeded from. */
+  parent?: SessionId
+}
+
+/**
+ * Creates, resumes or forks the agent the flags ask for. Unknown ids reject with the
+ * persistence seam's user-facing "unknown session" error.
+ */
+export async function startAgent(
+  harness: Harness,
+  plan: AgentPlan,
+  options: AgentOptions,
+): Promise<StartedAgent> {
+  const { agents, sessions } = harness
+  const model = plan.model
+  if (options.resume !== undefined) {
+    return { agent: await agents.resume({ resumeSessionId: options.resume, model }), how: 'resumed' }
+  }
+  if (options.continue) {
+    const latest = await latestSessionIn(harness, plan.cwd)
+    if (latest === undefined) {
+      throw new CliError(`no session to continue in ${plan.cwd}`, CliErrorCode.NoSession)
+    }
+    return { agent: await agents.resume({ resumeSessionId: latest, model }), how: 'resumed' }
+  }
+  if (options.fork !== undefined) {
+    const agent = await forkStored(harness, options.fork, model)
+    return { agent, how: 'forked', parent: options.fork }
+  }
+  // Resume-or-create for an exact id, resume-only for a row's resumeSessionId, else a fresh id.
+  const label = plan.row?.id
+  const exact = options.sessionId ?? plan.row?.sessionId
+  const resumeId = options.sessionId === undefined ? plan.row?.resumeSessionId : undefined
+  const stored = exact !== undefined && (await sessions.exists(exact))
+  const agent = await startConfiguredAgent(agents, async () => stored, {
+    id: label ?? 'dsh',
+    sessionId: exact ?? (resumeId === undefined ? freshId(label) : undefined),
+    resumeSessionId: resumeId,
+    model,
+    meta: { cwd: plan.cwd },
+  })
+  return { agent, how: stored || resumeId !== undefined ? 'resumed' : 'new' }
+}
+
+/** The most recently active top-level session whose header cwd is `cwd`. */
+export async function latestSessionIn(harness: Harness, cwd: string): Promise<SessionId | undefined> {
+  const stored = await harness.sessions.listStored()
+  return stored.find((summary) => summary.header.cwd === cwd && summary.header.origin !== 'subagent')?.header
+    .id
+}
+
+/**
+ * Forks a stored session: opens it, lets the store cut the seed at its last completed
+ * turn, and starts a new agent on that seed. The source is closed unchanged.
+ */
+export async function forkStored(
+  harness: Harness,
+  sourceId: SessionId,
+  model: ModelChoice,
+): Promise<AgentHandle> {
+  const { sessions, agents } = harness
+  const live = sessions.get(sourceId)
+  const source = live ?? (await sessions.open(sourceId))
+  let seeded: { id: SessionId; header: typeof source.header; events: typeof source.events }
+  try {
+    // The store computes the boundary and lineage; the agent registry owns the session it creates.
+    const child = await sessions.fork(source, undefined, randomUUID())
+    seeded = { id: child.id, header: child.header, events: child.events }
+    await sessions.discard(child)
+  } finally {
+    if (!live) await sessions.close(source)
+  }
+  return agents.create({
+    sessionId: seeded.id,
+    meta: {
+      ...(seeded.header.cwd !== undefined ? { cwd: seeded.header.cwd } : {}),
+      parentSession: sourceId,
+      delegationDepth: seeded.header.delegationDepth,
+    },
+    seed: seeded.events,
+    model,
+  })
+}
+
+function freshId(label: string | undefined): SessionId {
+  return label === undefined ? randomUUID() : mintSessionId(label)
+}
+
+function findRow(config: ResolvedConfig, label: string): AgentRowConfig {
+  const row = config.agents.find((candidate) => candidate.id === label)
+  if (row) return row
+  const known = config.agents.map((candidate) => candidate.id)
+  throw usageError(
+    `--agent ${JSON.stringify(label)}: no such row in agents[] of the config` +
+      (known.length > 0 ? ` (known: ${known.join(', ')})` : ''),
+  )
+}

@@ -1,0 +1,105 @@
+// Plain-text views of stored sessions: the `sessions list` table and the readable
+// transcript of `sessions show`.
+
+import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
+import { type Colors, clip, describeToolCall } from './render.js'
+
+/** `42s`, `5m`, `3h`, `12d`: how long ago `time` was. */
+export function formatAge(time: number, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - time) / 1000))
+  if (seconds < 60) return `${seconds}s`
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return `${minutes}m`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 48) return `${hours}h`
+  return `${Math.floor(hours / 24)}d`
+}
+
+/** Left-aligned columns separated by two spaces; the last column is not padded. */
+export function formatTable(rows: string[][], colors: Colors, header: string[]): string {
+  const all = [header, ...rows]
+  const widths = header.map((_, column) => Math.max(...all.map((row) => (row[column] ?? '').length)))
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!)))
+      .join('  ')
+      .trimEnd()
+  return [colors.dim(line(header)), ...rows.map(line)].join('\n')
+}
+
+const RESULT_PREVIEW_LINES = 6
+
+/** A readable transcript: header facts, then each turn with prompts, tool calls, results and answers. */
+export function formatTranscript(
+  header: SessionHeader,
+  events: readonly SessionEvent[],
+  colors: Colors,
+  location: string,
+): string {
+  const out: string[] = []
+  out.push(colors.bold(`session ${header.id}`))
+  out.push(colors.dim(`  created  ${new Date(header.createdAt).toISOString()}`))
+  if (header.cwd !== undefined) out.push(colors.dim(`  folder   ${header.cwd}`))
+  if (header.parentSession !== undefined) {
+    const origin = header.origin === 'subagent' ? 'sub-agent of' : 'forked from'
+    out.push(colors.dim(`  ${origin} ${header.parentSession} (${header.seedLength ?? 0} events copied)`))
+  }
+  out.push(colors.dim(`  log      ${location}`))
+  for (const event of events) {
+    const line = formatEvent(event, colors)
+    if (line !== undefined) out.push(line)
+  }
+  return `${out.join('\n')}\n`
+}
+
+function formatEvent(event: SessionEvent, colors: Colors): string | undefined {
+  switch (event.type) {
+    case 'turn/start':
+      return `\n${colors.dim(`── turn ${data<'turn/start'>(event).turn} ──`)}`
+    case 'user/message': {
+      const { text, origin } = data<'user/message'>(event)
+      const who = origin === 'hook' ? 'hook' : origin === 'subagent' ? 'parent' : 'user'
+      return `${colors.green(`${who}>`)} ${indent(text)}`
+    }
+    case 'assistant/message': {
+      const { message } = data<'assistant/message'>(event)
+      const parts: string[] = []
+      if (message.reasoning) parts.push(colors.dim(`(thinking) ${clip(message.reasoning, 200)}`))
+      if (message.content.trim() !== '') parts.push(message.content.trimEnd())
+      return parts.length > 0 ? parts.join('\n') : undefined
+    }
+    case 'tool/call': {
+      const call = data<'tool/call'>(event)
+      return `${colors.cyan('●')} ${describeToolCall(call.name, call.arguments)}`
+    }
+    case 'tool/result': {
+      const result = data<'tool/result'>(event)
+      const lines = result.content.trimEnd().split('\n')
+      const shown = lines.slice(0, RESULT_PREVIEW_LINES)
+      if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more lines`)
+      const body = shown.map((line, index) => `${index === 0 ? '  ⎿ ' : '    '}${line}`).join('\n')
+      return result.isError ? colors.red(body) : colors.dim(body)
+    }
+    case 'hook/result': {
+      const hook = data<'hook/result'>(event)
+      return colors.dim(`  hook ${hook.dialect} ${hook.event}: ${hook.decision} (${hook.command})`)
+    }
+    case 'context/added':
+      return colors.dim(`  + context from ${data<'context/added'>(event).source}`)
+    case 'turn/end': {
+      const end = data<'turn/end'>(event)
+      const text = `(turn ${end.turn} ${end.reason}${end.error ? `: ${clip(end.error, 200)}` : ''})`
+      return end.reason === 'completed' ? colors.dim(text) : colors.yellow(text)
+    }
+    default:
+      return undefined
+  }
+}
+
+function data<K extends keyof SessionEventMap>(event: SessionEvent): SessionEventMap[K] {
+  return event.data as SessionEventMap[K]
+}
+
+function indent(text: string): string {
+  return text.trimEnd().replace(/\n/g, '\n  ')
+}

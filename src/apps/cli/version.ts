@@ -1,0 +1,18 @@
+// The package version, read from package.json next to the build (no other imports,
+// so `dsh --version` stays a cold start of node plus one small file read).
+
+import { readFileSync } from 'node:fs'
+
+export function packageVersion(): string {
+  // Built: dist/src/apps/cli/version.js (four levels down); from source: src/apps/cli/version.ts (three).
+  for (const relative of ['../../../../package.json', '../../../package.json']) {
+    try {
+      const text = readFileSync(new URL(relative, import.meta.url), 'utf8')
+      const parsed = JSON.parse(text) as { name?: string; version?: string }
+      if (parsed.name === 'dsh' && typeof parsed.version === 'string') return parsed.version
+    } catch {
+      // Not at this level: try the next.
+    }
+  }
+  return 'unknown'
+}

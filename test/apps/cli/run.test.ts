@@ -1,0 +1,160 @@
+// `dsh run` and `dsh sessions` against a loopback model, through the real built CLI.
+
+import { readFileSync } from 'node:fs'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type LoopbackModel, type Script, startLoopbackModel } from '../../support/loopback-model.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { assertBuilt, type CliWorld, jsonLines, makeWorld, runCli } from './cli.js'
+
+const makeDir = useTempDirs('dsh-cli-')
+let model: LoopbackModel | undefined
+
+beforeAll(assertBuilt)
+afterEach(async () => {
+  await model?.close()
+  model = undefined
+})
+
+async function world(script: Script): Promise<CliWorld> {
+  model = await startLoopbackModel(script)
+  return makeWorld(makeDir(), model.baseUrl)
+}
+
+function sessionLines(path: string): Record<string, unknown>[] {
+  return jsonLines(readFileSync(path, 'utf8'))
+}
+
+describe('dsh run', () => {
+  it('prints the final answer, writes a session, and sessions list/show/path find it', async () => {
+    const w = await world([{ text: 'The answer is 42.' }])
+    const run = await runCli(['run', 'what is the answer?'], { env: w.env, cwd: w.project })
+    expect(run.stderr).toMatch(/session \S+ \(new\)/)
+    expect(run.code).toBe(0)
+    expect(run.stdout).toBe('The answer is 42.\n')
+
+    const list = await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })
+    expect(list.code).toBe(0)
+    const rows = JSON.parse(list.stdout) as {
+      id: string
+      turns: number
+      title: string
+      path: string
+      cwd: string
+    }[]
+    expect(rows).toHaveLength(1)
+    const [row] = rows
+    expect(row).toMatchObject({ turns: 1, title: 'what is the answer?', cwd: w.project })
+
+    const table = await runCli(['sessions', 'list'], { env: w.env, cwd: w.project })
+    expect(table.stdout).toMatch(/^ID\s+AGE\s+TURNS\s+TITLE$/m)
+    expect(table.stdout).toContain(row!.id)
+
+    const path = await runCli(['sessions', 'path', row!.id], { env: w.env, cwd: w.project })
+    expect(path.code).toBe(0)
+    expect(path.stdout.trim()).toBe(row!.path)
+    expect(row!.path.startsWith(`${w.home}/sessions/`)).toBe(true)
+    const lines = sessionLines(row!.path)
+    expect(lines[0]).toMatchObject({ type: 'session', id: row!.id, cwd: w.project })
+    expect(lines.at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'completed' } })
+
+    const show = await runCli(['sessions', 'show', row!.id], { env: w.env, cwd: w.project })
+    expect(show.code).toBe(0)
+    expect(show.stdout).toContain('user> what is the answer?')
+    expect(show.stdout).toContain('The answer is 42.')
+    expect(show.stdout).toContain('(turn 1 completed)')
+
+    const elsewhere = await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.home })
+    expect(JSON.parse(elsewhere.stdout)).toEqual([])
+    const all = await runCli(['sessions', 'list', '--all', '--json'], { env: w.env, cwd: w.home })
+    expect(JSON.parse(all.stdout)).toHaveLength(1)
+  })
+
+  it('reads the prompt from stdin with `-` and prints JSON lines with --json', async () => {
+    const w = await world([{ text: 'from stdin' }])
+    const run = await runCli(['run', '--json', '-'], { env: w.env, cwd: w.project, input: 'piped prompt\n' })
+    expect(run.code).toBe(0)
+    const events = jsonLines(run.stdout)
+    expect(events[0]).toMatchObject({ type: 'session', how: 'new', cwd: w.project })
+    expect(events.map((event) => event.type)).toContain('text-delta')
+    expect(events.at(-1)).toMatchObject({ type: 'result', reason: 'completed', text: 'from stdin' })
+    expect(model!.requests[0]!.messages.at(-1)).toMatchObject({ role: 'user', content: 'piped prompt\n' })
+  })
+
+  it('--resume continues the session with its history', async () => {
+    const w = await world([{ text: 'first answer' }, { text: 'second answer' }])
+    const first = jsonLines(
+      (await runCli(['run', '--json', 'first question'], { env: w.env, cwd: w.project })).stdout,
+    )
+    const id = first[0]!.sessionId as string
+    const second = await runCli(['run', '--resume', id, 'second question'], { env: w.env, cwd: w.project })
+    expect(second.code).toBe(0)
+    expect(second.stderr).toContain(`session ${id} (resumed)`)
+    expect(second.stdout).toBe('second answer\n')
+    const contents = model!.requests[1]!.messages.map((message) => message.content)
+    expect(contents).toEqual(expect.arrayContaining(['first question', 'first answer', 'second question']))
+    const rows = JSON.parse(
+      (await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })).stdout,
+    )
+    expect(rows).toMatchObject([{ id, turns: 2 }])
+  })
+
+  it('--session-id resumes when stored and creates otherwise', async () => {
+    const w = await world([{ text: 'one' }, { text: 'two' }])
+    const created = await runCli(['run', '--session-id', 'my exact id', 'hi'], { env: w.env, cwd: w.project })
+    expect(created.stderr).toContain('session my exact id (new)')
+    const resumed = await runCli(['run', '--session-id', 'my exact id', 'again'], {
+      env: w.env,
+      cwd: w.project,
+    })
+    expect(resumed.code).toBe(0)
+    expect(resumed.stderr).toContain('session my exact id (resumed)')
+    expect(model!.requests[1]!.messages.map((message) => message.content)).toContain('hi')
+  })
+
+  it('--fork makes a new id whose header names the parent and keeps the history', async () => {
+    const w = await world([{ text: 'parent answer' }, { text: 'child answer' }])
+    const parent = jsonLines(
+      (await runCli(['run', '--json', 'in the parent'], { env: w.env, cwd: w.project })).stdout,
+    )
+    const parentId = parent[0]!.sessionId as string
+    const fork = jsonLines(
+      (await runCli(['run', '--json', '--fork', parentId, 'in the child'], { env: w.env, cwd: w.project }))
+        .stdout,
+    )
+    const child = fork[0]!
+    expect(child).toMatchObject({ type: 'session', how: 'forked', parentSession: parentId, cwd: w.project })
+    expect(child.sessionId).not.toBe(parentId)
+    const header = sessionLines(child.transcriptPath as string)[0]
+    expect(header).toMatchObject({
+      type: 'session',
+      id: child.sessionId,
+      parentSession: parentId,
+      cwd: w.project,
+    })
+    expect(model!.requests[1]!.messages.map((message) => message.content)).toContain('in the parent')
+    // The parent is unchanged: one turn.
+    const parentLog = sessionLines(parent[0]!.transcriptPath as string)
+    expect(parentLog.filter((line) => line.type === 'turn/start')).toHaveLength(1)
+  })
+
+  it('--continue picks the most recent session of the folder', async () => {
+    const w = await world([{ text: 'a' }, { text: 'b' }, { text: 'c' }])
+    const older = jsonLines((await runCli(['run', '--json', 'older'], { env: w.env, cwd: w.project })).stdout)
+    const newer = jsonLines((await runCli(['run', '--json', 'newer'], { env: w.env, cwd: w.project })).stdout)
+    expect(older[0]!.sessionId).not.toBe(newer[0]!.sessionId)
+    const continued = await runCli(['run', '--continue', 'more'], { env: w.env, cwd: w.project })
+    expect(continued.code).toBe(0)
+    expect(continued.stderr).toContain(`session ${newer[0]!.sessionId} (resumed)`)
+    const contents = model!.requests[2]!.messages.map((message) => message.content)
+    expect(contents).toContain('newer')
+    expect(contents).not.toContain('older')
+  })
+
+  it('exits non-zero when the turn does not complete', async () => {
+    const w = await world([{ status: 400, message: 'bad request from the scripted model' }])
+    const run = await runCli(['run', 'hello'], { env: w.env, cwd: w.project })
+    expect(run.code).toBe(1)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toContain('turn ended: error')
+  })
+})
