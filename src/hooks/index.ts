@@ -18,10 +18,12 @@ export { compileMatcher } from './protocol/matcher.js'
 export { mergeOutcomes } from './protocol/merge.js'
 export type { HookOutput, InterpretOptions } from './protocol/output.js'
 export { interpretHookRun, isBlocking, MAX_HOOK_TEXT_CHARS, parseHookOutput } from './protocol/output.js'
+export type { HookRecord, HookRecordInfo, HookRecordSink } from './protocol/records.js'
 export {
+  hookInvokedRecord,
+  hookResultRecord,
   MAX_STDERR_SUMMARY_BYTES,
-  recordHookInvoked,
-  recordHookResult,
+  sessionSink,
   truncateUtf8,
 } from './protocol/records.js'
 export type { HookRunRequest } from './protocol/runner.js'

@@ -218,7 +218,7 @@ describe.each<DialectLabel>(['claude-code', 'codex'])('%s bridge', (dialect) => 
     const result = await agent.prompt('go')
     expect(result.reason).toBe('completed')
     expect(JSON.stringify(r.model.requests[1])).toContain('ran-anyway')
-    expect(r.warnings.some((warning) => warning.includes('malformed JSON'))).toBe(true)
+    expect(r.warnings.some((warning) => warning.includes('HOOK_BAD_OUTPUT'))).toBe(true)
     expect(hookResults(r, agent.id)[0]).toMatchObject({ decision: 'none', exitCode: 0 })
   })
 
@@ -256,7 +256,8 @@ describe.each<DialectLabel>(['claude-code', 'codex'])('%s bridge', (dialect) => 
     const agent = await r.agents.create({ sessionId: `files-${dialect}`, meta: { cwd: r.cwd } })
     const result = await agent.prompt('hi')
     expect(result.reason).toBe('completed')
-    expect(r.warnings.filter((warning) => warning.includes('no hooks registered'))).toHaveLength(3)
+    const codes = r.warnings.map((warning) => /HOOK_[A-Z_]+/.exec(warning)?.[0])
+    expect(codes).toEqual(['HOOK_FILE_UNREADABLE', 'HOOK_FILE_INVALID', 'HOOK_FILE_INVALID'])
     expect(agent.session.events.some((event) => event.type.startsWith('hook/'))).toBe(false)
   })
 

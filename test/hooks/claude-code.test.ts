@@ -84,6 +84,41 @@ describe('claude-code payloads', () => {
     expect(stop).toMatchObject({ stop_hook_active: false, last_assistant_message: 'done' })
   })
 
+  it('never make a session that runs no turn write a file, and log SessionStart in the first turn', async () => {
+    const dir = tempDir()
+    const out = join(dir, 'runs.jsonl')
+    const recorder = writeRecorder(dir, 'rec.sh', out)
+    const r = await rig({
+      dir,
+      script: [{ text: 'hi' }],
+      hooks: {
+        ...oneHook('SessionStart', writeScript(dir, 'ctx.sh', 'cat >/dev/null\necho START-CTX')),
+        ...oneHook('SessionEnd', recorder),
+      },
+    })
+    const persistence = r.root.get('sessionPersistence')!
+    const idle = await r.agents.create({ sessionId: 'idle', meta: { cwd: r.cwd } })
+    const idlePath = persistence.locate(idle.session.header)!.path
+    await r.agents.dispose('idle')
+    expect(readRecords(out).map((run) => run.payload.hook_event_name)).toEqual(['SessionEnd'])
+    expect(existsSync(idlePath)).toBe(false)
+
+    const busy = await r.agents.create({ sessionId: 'busy', meta: { cwd: r.cwd } })
+    await busy.prompt('hello')
+    const types = busy.session.events.map((event) => event.type)
+    expect(types.slice(0, 5)).toEqual([
+      'turn/start',
+      'user/message',
+      'hook/invoked',
+      'hook/result',
+      'context/added',
+    ])
+    expect(JSON.stringify(r.model.requests[0])).toContain('START-CTX')
+    await r.agents.dispose('busy')
+    expect(busy.session.events.at(-1)).toMatchObject({ type: 'hook/result', data: { event: 'SessionEnd' } })
+    expect(existsSync(persistence.locate(busy.session.header)!.path)).toBe(true)
+  })
+
   it("send transcript_path '' with SQLite, which keeps no dedicated file", async () => {
     const dir = tempDir()
     const out = join(dir, 'runs.jsonl')

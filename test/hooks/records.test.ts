@@ -1,9 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
+  hookInvokedRecord,
+  hookResultRecord,
   MAX_STDERR_SUMMARY_BYTES,
-  recordHookInvoked,
-  recordHookResult,
+  sessionSink,
   truncateUtf8,
 } from '../../src/hooks/index.js'
 import { Session } from '../../src/session/index.js'
@@ -35,13 +36,15 @@ describe('hook records', () => {
       command: 'guard.sh',
       matcher: 'Bash',
     }
-    recordHookInvoked(session, info)
+    const record = sessionSink(session)
+    record(hookInvokedRecord(info))
     const stderr = 'é'.repeat(100_000)
-    recordHookResult(
-      session,
-      info,
-      { exitCode: 2, stdout: '', stderr, timedOut: false, killed: false, durationMs: 12.4 },
-      { decision: 'block', reason: stderr, context: [], warnings: [] },
+    record(
+      hookResultRecord(
+        info,
+        { exitCode: 2, stdout: '', stderr, timedOut: false, killed: false, durationMs: 12.4 },
+        { decision: 'block', reason: stderr, context: [], warnings: [] },
+      ),
     )
     expect(session.events.map((event) => event.type)).toEqual(['hook/invoked', 'hook/result'])
     expect(session.events[0]!.data).toEqual(info)

@@ -65,7 +65,9 @@ describe('misbehaving hooks', () => {
     expect(JSON.stringify(r.model.requests[1])).toContain('tool-ran')
     expect(hookResults(r, agent.id)[0]).toMatchObject({ decision: 'error', timedOut: true, exitCode: null })
     expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false)
-    expect(r.warnings.some((warning) => warning.includes('timed out'))).toBe(true)
+    expect(
+      r.warnings.some((warning) => warning.includes('HOOK_FAILED') && warning.includes('timed out')),
+    ).toBe(true)
   })
 
   it('a hook printing megabytes does not exhaust memory; only the capped output is parsed', async () => {
@@ -98,7 +100,7 @@ describe('misbehaving hooks', () => {
     expect(JSON.stringify(r.model.requests[1])).toContain('after-loud')
     // The capped tail is not a JSON object: a warning, no decision.
     expect(hookResults(r, agent.id)[0]).toMatchObject({ decision: 'none', exitCode: 0, stderr: 'loud' })
-    expect(r.warnings.some((warning) => warning.includes('malformed JSON'))).toBe(true)
+    expect(r.warnings.some((warning) => warning.includes('HOOK_BAD_OUTPUT'))).toBe(true)
   })
 
   it('unloading a bridge kills its running hooks and removes its listeners', async () => {

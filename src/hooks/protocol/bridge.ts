@@ -12,14 +12,16 @@ import type { ToolOutput } from '../../tools/types.js'
 import { loadHookFiles } from './config.js'
 import type { HookDialect, HookFacts, PayloadServices } from './dialect.js'
 import { compileHookTable, dispatchHooks } from './dispatch.js'
-import type { HookEventName, MergedOutcome } from './types.js'
+import { HookErrorCode } from './errors.js'
+import { type HookRecord, type HookRecordSink, sessionSink } from './records.js'
+import type { HookEventName, HookWarn, MergedOutcome } from './types.js'
 
 /** Config of a bridge plugin: the settings files to read, in order. */
 export interface HookBridgeConfig {
   files: string[]
 }
 
-/** Builds the Cordis plugin of one dialect. */
+/** Builds the Cordis plugin of one dialect (name `hooks-<dialect>`). */
 export function createHookBridgePlugin(dialect: HookDialect) {
   return {
     name: `hooks-${dialect.name}`,
@@ -31,15 +33,18 @@ export function createHookBridgePlugin(dialect: HookDialect) {
 
 function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfig | undefined): void {
   const logger = ctx.logger(`hooks:${dialect.name}`)
-  const warn = (message: string) => logger.warn(message)
+  // Messages hold commands (`date +%s`): pass them as arguments, never as format strings.
+  const warn: HookWarn = (message, code) => logger.warn('[%s] %s', code, message)
   const files = config?.files
   if (!Array.isArray(files) || files.some((file) => typeof file !== 'string')) {
-    warn('hook bridge config needs `files`: a list of settings file paths; no hooks registered')
+    warn(
+      'hook bridge config needs `files`: a list of settings file paths; no hooks registered',
+      HookErrorCode.BadConfig,
+    )
     return
   }
-  const table = compileHookTable(loadHookFiles(files, warn), dialect.name, dialect.events, warn, (m) =>
-    logger.info(m),
-  )
+  const settings = loadHookFiles(files, warn)
+  const table = compileHookTable(settings, dialect.name, dialect.events, warn, (m) => logger.info('%s', m))
   if (table.size === 0) return
 
   // One controller per bridge: aborting it kills every hook this bridge still runs.
@@ -51,28 +56,28 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
       try {
         return ctx.get('sessionPersistence')?.locate(header as SessionHeader)
       } catch (error) {
-        warn(`transcript lookup failed: ${errorMessage(error)}`)
+        logger.warn('transcript lookup failed: %s', errorMessage(error))
         return undefined
       }
     },
     modelOf: (agent) => agent.model.model ?? ctx.get('llm')?.defaultModel ?? '',
   }
 
-  const fire = (event: HookEventName, facts: HookFacts, session: Session): Promise<MergedOutcome> =>
+  const fire = (event: HookEventName, facts: HookFacts, record: HookRecordSink): Promise<MergedOutcome> =>
     dispatchHooks({
       dialect: dialect.name,
       event,
       groups: table.get(event) ?? [],
       candidates: dialect.matchTarget(event, facts),
       payload: () => dialect.payload(event, facts, services),
-      session,
+      record,
       cwd: (facts.child ?? facts.agent).cwd,
       env: dialect.env(facts),
       shell: () => ctx.get('shell'),
       signal: controller.signal,
       plainStdoutIsContext: dialect.plainStdoutContext.includes(event),
       warn,
-      notify: (message) => logger.info(message),
+      notify: (message) => logger.info('%s', message),
     })
   const has = (event: HookEventName) => table.has(event)
   /** Claude Code gives sub-agent sessions Subagent* events instead of their own lifecycle events. */
@@ -87,15 +92,32 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
   const requestStop = (agent: AgentHandle, outcome: MergedOutcome) => {
     if (outcome.stop) stopRequests.set(agent.id, outcome.stop.reason || `stopped by a ${dialect.name} hook`)
   }
-  // Calls this bridge denied: PostToolUse only runs for tools that ran.
+  // Calls this bridge (or a later policy) denied: PostToolUse only runs for tools that ran.
   const denied = new WeakSet<ToolCallInfo>()
+  // SessionStart of a session whose log is still empty: its records and context wait for the
+  // first turn, so hooks never make an otherwise abandoned session write a file.
+  const pendingStarts = new Map<SessionId, { records: HookRecord[]; context: string[] }>()
 
   if (has('SessionStart')) {
     ctx.on('agent/created', async (agent, info) => {
       if (isSubagent(agent)) return
       const facts: HookFacts = { agent, source: info.source === 'resume' ? 'resume' : 'startup' }
-      const outcome = await fire('SessionStart', facts, agent.session)
-      addContext(agent.session, 'SessionStart', outcome.context)
+      if (agent.session.length > 0) {
+        const outcome = await fire('SessionStart', facts, sessionSink(agent.session))
+        addContext(agent.session, 'SessionStart', outcome.context)
+        return
+      }
+      const pending = { records: [] as HookRecord[], context: [] as string[] }
+      pendingStarts.set(agent.id, pending)
+      const outcome = await fire('SessionStart', facts, (record) => pending.records.push(record))
+      pending.context.push(...outcome.context)
+    })
+    ctx.on('agent/turn-starting', (state) => {
+      const pending = pendingStarts.get(state.agent.id)
+      if (!pending) return
+      pendingStarts.delete(state.agent.id)
+      pending.records.forEach(sessionSink(state.agent.session))
+      addContext(state.agent.session, 'SessionStart', pending.context)
     })
   }
 
@@ -103,7 +125,7 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
     ctx.on('agent/turn-starting', async (state) => {
       if (isSubagent(state.agent)) return
       const facts: HookFacts = { agent: state.agent, turn: state.turn, prompt: state.prompt }
-      const outcome = await fire('UserPromptSubmit', facts, state.agent.session)
+      const outcome = await fire('UserPromptSubmit', facts, sessionSink(state.agent.session))
       if (outcome.stop) state.block = outcome.stop.reason || 'stopped by a UserPromptSubmit hook'
       else if (outcome.decision === 'deny')
         state.block = outcome.reason ?? 'blocked by a UserPromptSubmit hook'
@@ -114,7 +136,7 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
   if (has('PreToolUse')) {
     ctx.on('tools/pre-execute', async (call, next) => {
       const facts: HookFacts = { agent: call.agent, turn: call.turn, tool: toolOf(call) }
-      const outcome = await fire('PreToolUse', facts, call.agent.session)
+      const outcome = await fire('PreToolUse', facts, sessionSink(call.agent.session))
       addContext(call.agent.session, 'PreToolUse', outcome.context)
       requestStop(call.agent, outcome)
       if (outcome.decision === 'deny' || outcome.stop) {
@@ -136,16 +158,13 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
   if (has('PostToolUse')) {
     ctx.on('tools/post-execute', async (state) => {
       if (denied.has(state.call)) return
-      const facts: HookFacts = {
-        agent: state.call.agent,
-        turn: state.call.turn,
-        tool: toolOf(state.call, state.output),
-      }
-      const outcome = await fire('PostToolUse', facts, state.call.agent.session)
+      const { agent, turn } = state.call
+      const facts: HookFacts = { agent, turn, tool: toolOf(state.call, state.output) }
+      const outcome = await fire('PostToolUse', facts, sessionSink(agent.session))
       if (outcome.decision === 'deny')
         state.feedback.push(`PostToolUse hook feedback:\n${outcome.reason ?? 'blocked'}`)
       state.context.push(...outcome.context)
-      requestStop(state.call.agent, outcome)
+      requestStop(agent, outcome)
     })
   }
 
@@ -162,7 +181,7 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
         lastAssistantMessage: state.text,
         ...(child ? { child } : {}),
       }
-      const outcome = await fire(event, facts, state.agent.session)
+      const outcome = await fire(event, facts, sessionSink(state.agent.session))
       addContext(state.agent.session, event, outcome.context)
       // `continue: false` takes precedence over a block: the agent stops.
       if (outcome.stop || outcome.decision !== 'deny') return
@@ -171,8 +190,9 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
   }
 
   if (has('SubagentStart')) {
+    // Logged in the sub-agent's session, where its context lands.
     ctx.on('subagent/start', async (parent, child) => {
-      const outcome = await fire('SubagentStart', { agent: parent, child }, child.session)
+      const outcome = await fire('SubagentStart', { agent: parent, child }, sessionSink(child.session))
       addContext(child.session, 'SubagentStart', outcome.context)
     })
   }
@@ -180,11 +200,17 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
   if (has('SessionEnd')) {
     ctx.on('agent/disposed', async (agent) => {
       if (isSubagent(agent)) return
-      // SessionEnd hooks cannot change anything; their outcome is only logged.
-      await fire('SessionEnd', { agent, reason: 'other' }, agent.session)
+      // A session that never ran a turn stays unwritten: its SessionEnd runs are only logged here.
+      const record: HookRecordSink =
+        agent.session.length > 0 ? sessionSink(agent.session) : (entry) => logger.debug('%o', entry)
+      // SessionEnd hooks cannot change anything; their outcome is only recorded.
+      await fire('SessionEnd', { agent, reason: 'other' }, record)
     })
   }
 
+  ctx.on('agent/disposed', (agent) => {
+    pendingStarts.delete(agent.id)
+  })
   ctx.on('agent/pre-step', (state) => {
     const reason = stopRequests.get(state.agent.id)
     if (reason === undefined) return

@@ -6,6 +6,7 @@ import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import { z } from 'zod'
 import { errorMessage } from '../../core/errors.js'
+import { HookErrorCode } from './errors.js'
 import type { HookCommand, HookGroup, HookSettings, HookWarn } from './types.js'
 
 const seconds = z.number().positive().finite()
@@ -32,7 +33,10 @@ export function parseHookSettings(value: unknown, source: string, warn: HookWarn
   const map = hookMapOf(value)
   const parsed = eventMapSchema.safeParse(map)
   if (!parsed.success) {
-    warn(`hook file ${source} is invalid, no hooks registered from it: ${describeIssues(parsed.error)}`)
+    warn(
+      `hook file ${source} is invalid, no hooks registered from it: ${describeIssues(parsed.error)}`,
+      HookErrorCode.FileInvalid,
+    )
     return undefined
   }
   const settings: HookSettings = new Map()
@@ -45,12 +49,14 @@ export function parseHookSettings(value: unknown, source: string, warn: HookWarn
         if (type !== 'command') {
           warn(
             `hook file ${source}: ${event}[${index}] has a hook of type ${JSON.stringify(type)}; only "command" hooks run`,
+            HookErrorCode.UnsupportedType,
           )
           continue
         }
         if (typeof handler.command !== 'string' || handler.command.trim() === '') {
           warn(
             `hook file ${source} is invalid, no hooks registered from it: ${event}[${index}] has a command hook without a command`,
+            HookErrorCode.FileInvalid,
           )
           return undefined
         }
@@ -79,14 +85,20 @@ export function loadHookFiles(files: readonly string[], warn: HookWarn): HookSet
     try {
       text = readFileSync(path, 'utf8')
     } catch (error) {
-      warn(`hook file ${path} could not be read, no hooks registered from it: ${errorMessage(error)}`)
+      warn(
+        `hook file ${path} could not be read, no hooks registered from it: ${errorMessage(error)}`,
+        HookErrorCode.FileUnreadable,
+      )
       continue
     }
     let value: unknown
     try {
       value = JSON.parse(text)
     } catch (error) {
-      warn(`hook file ${path} is not valid JSON, no hooks registered from it: ${errorMessage(error)}`)
+      warn(
+        `hook file ${path} is not valid JSON, no hooks registered from it: ${errorMessage(error)}`,
+        HookErrorCode.FileInvalid,
+      )
       continue
     }
     const settings = parseHookSettings(value, path, warn)

@@ -1,12 +1,12 @@
 // Dispatching one event: pick the matching hooks (config order), run them one after
 // another, log each run, interpret its output and merge the outcomes.
 
-import type { Session } from '../../session/session.js'
 import type { ShellExecutor } from '../../shell/executor.js'
+import { HookErrorCode } from './errors.js'
 import { type CompiledMatcher, compileMatcher } from './matcher.js'
 import { mergeOutcomes } from './merge.js'
 import { interpretHookRun } from './output.js'
-import { recordHookInvoked, recordHookResult } from './records.js'
+import { type HookRecordSink, hookInvokedRecord, hookResultRecord } from './records.js'
 import { runHookCommand } from './runner.js'
 import type {
   HookCommand,
@@ -35,7 +35,7 @@ export function compileHookTable(
   dialect: HookDialectName,
   supported: readonly HookEventName[],
   warn: HookWarn,
-  note: HookWarn = warn,
+  note: (message: string) => void,
 ): HookTable {
   const table: HookTable = new Map()
   for (const [event, groups] of settings) {
@@ -63,8 +63,8 @@ export interface HookDispatch {
   candidates: readonly string[] | undefined
   /** Built only when at least one hook matches. */
   payload: () => unknown
-  /** Where `hook/invoked` and `hook/result` are logged. */
-  session: Session
+  /** Where `hook/invoked` and `hook/result` go (normally the session log). */
+  record: HookRecordSink
   cwd: string
   env?: Readonly<Record<string, string>>
   shell: () => ShellExecutor | undefined
@@ -91,7 +91,7 @@ export async function dispatchHooks(dispatch: HookDispatch): Promise<MergedOutco
         command: hook.command,
         ...(group.matcher !== undefined ? { matcher: group.matcher } : {}),
       }
-      recordHookInvoked(dispatch.session, info)
+      dispatch.record(hookInvokedRecord(info))
       const run = await runHookCommand({
         shell: dispatch.shell(),
         command: hook.command,
@@ -102,11 +102,15 @@ export async function dispatchHooks(dispatch: HookDispatch): Promise<MergedOutco
         signal: dispatch.signal,
       })
       const outcome = interpretHookRun(run, { plainStdoutIsContext: dispatch.plainStdoutIsContext })
-      recordHookResult(dispatch.session, info, run, outcome)
+      dispatch.record(hookResultRecord(info, run, outcome))
       const label = `${dispatch.dialect} ${dispatch.event} hook ${JSON.stringify(hook.command)}`
-      for (const warning of outcome.warnings) dispatch.warn(`${label}: ${warning}`)
-      if (outcome.decision === 'error')
-        dispatch.warn(`${label} failed (non-blocking): ${outcome.reason ?? 'error'}`)
+      for (const warning of outcome.warnings) dispatch.warn(`${label}: ${warning}`, HookErrorCode.BadOutput)
+      if (outcome.decision === 'error') {
+        dispatch.warn(
+          `${label} failed (non-blocking): ${outcome.reason ?? 'error'}`,
+          HookErrorCode.HookFailed,
+        )
+      }
       if (outcome.systemMessage !== undefined) dispatch.notify(outcome.systemMessage)
       outcomes.push(outcome)
     }

@@ -1,6 +1,7 @@
 // Matchers per dialect. Claude Code: empty or `*` matches all, `[A-Za-z0-9_|]+` is an exact
 // name with `|` alternation, anything else a regex. Codex: always an unanchored regex.
 
+import { HookErrorCode } from './errors.js'
 import type { HookDialectName, HookWarn } from './types.js'
 
 /** Answers whether any of the candidate names (e.g. the dsh and the dialect tool name) matches. */
@@ -28,6 +29,7 @@ export function compileMatcher(
   } catch (error) {
     warn(
       `hook matcher ${JSON.stringify(matcher)} is not a valid regular expression; it never matches (${String(error)})`,
+      HookErrorCode.InvalidMatcher,
     )
     return matchNone
   }

@@ -2,11 +2,26 @@
 // after, with its decision, exit code, a bounded stderr summary and its duration.
 
 import type { Session } from '../../session/session.js'
-import type { HookResultData } from '../../session/types.js'
+import type { HookInvokedData, HookResultData } from '../../session/types.js'
 import type { HookDialectName, HookEventName, HookOutcome, HookRun } from './types.js'
 
 /** Upper bound (UTF-8 bytes) of the stderr summary and of the reason kept in `hook/result`. */
 export const MAX_STDERR_SUMMARY_BYTES = 2048
+
+export type HookRecord =
+  | { type: 'hook/invoked'; data: HookInvokedData }
+  | { type: 'hook/result'; data: HookResultData }
+
+/** Where hook records go: usually straight into a session log (`sessionSink`). */
+export type HookRecordSink = (record: HookRecord) => void
+
+/** A sink that appends each record to the session log. */
+export function sessionSink(session: Session): HookRecordSink {
+  return (record) => {
+    if (record.type === 'hook/invoked') session.append('hook/invoked', record.data)
+    else session.append('hook/result', record.data)
+  }
+}
 
 export interface HookRecordInfo {
   dialect: HookDialectName
@@ -15,21 +30,13 @@ export interface HookRecordInfo {
   matcher?: string
 }
 
-export function recordHookInvoked(session: Session, info: HookRecordInfo): void {
-  session.append('hook/invoked', {
-    dialect: info.dialect,
-    event: info.event,
-    command: info.command,
-    ...(info.matcher !== undefined ? { matcher: info.matcher } : {}),
-  })
+export function hookInvokedRecord(info: HookRecordInfo): HookRecord {
+  const data: HookInvokedData = { dialect: info.dialect, event: info.event, command: info.command }
+  if (info.matcher !== undefined) data.matcher = info.matcher
+  return { type: 'hook/invoked', data }
 }
 
-export function recordHookResult(
-  session: Session,
-  info: HookRecordInfo,
-  run: HookRun,
-  outcome: HookOutcome,
-): void {
+export function hookResultRecord(info: HookRecordInfo, run: HookRun, outcome: HookOutcome): HookRecord {
   const data: HookResultData = {
     dialect: info.dialect,
     event: info.event,
@@ -42,7 +49,7 @@ export function recordHookResult(
   if (outcome.reason) data.reason = truncateUtf8(outcome.reason, MAX_STDERR_SUMMARY_BYTES)
   const stderr = run.stderr.trim()
   if (stderr) data.stderr = truncateUtf8(stderr, MAX_STDERR_SUMMARY_BYTES)
-  session.append('hook/result', data)
+  return { type: 'hook/result', data }
 }
 
 /** Cuts text to at most `maxBytes` UTF-8 bytes, marker included, never splitting a character. */

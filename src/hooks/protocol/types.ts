@@ -1,6 +1,8 @@
 // Types of the hook protocol shared by the Claude Code and Codex bridges: parsed
 // settings, one hook run, its interpreted outcome, and the merged decision.
 
+import type { HookErrorCode } from './errors.js'
+
 /** The hook dialects dsh speaks. Also the `dialect` of `hook/invoked` and `hook/result`. */
 export type HookDialectName = 'claude-code' | 'codex'
 
@@ -35,7 +37,7 @@ export interface HookGroup {
 export type HookSettings = Map<string, HookGroup[]>
 
 /** Reports a problem that must not stop the harness (bad file, bad matcher, bad output). */
-export type HookWarn = (message: string) => void
+export type HookWarn = (message: string, code: HookErrorCode) => void
 
 /** What a hook process did, as the runner saw it. */
 export interface HookRun {
