@@ -17,7 +17,7 @@ export type { CompiledMatcher } from './protocol/matcher.js'
 export { compileMatcher } from './protocol/matcher.js'
 export { mergeOutcomes } from './protocol/merge.js'
 export type { HookOutput, InterpretOptions } from './protocol/output.js'
-export { interpretHookRun, isBlocking, MAX_HOOK_TEXT_CHARS, parseHookOutput } from './protocol/output.js'
+export { interpretHookRun, MAX_HOOK_TEXT_CHARS, parseHookOutput } from './protocol/output.js'
 export type { HookRecord, HookRecordInfo, HookRecordSink } from './protocol/records.js'
 export {
   hookInvokedRecord,

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadHookFiles, parseHookSettings } from '../../src/hooks/index.js'
+import { compileHookTable, loadHookFiles, parseHookSettings } from '../../src/hooks/index.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
 const tempDir = useTempDirs('dsh-hooks-config-')
@@ -103,5 +103,27 @@ describe('loadHookFiles', () => {
     expect(warnings[0]).toContain('missing.json')
     expect(warnings[1]).toContain('broken.json')
     expect(settings.get('Stop')).toHaveLength(1)
+  })
+})
+
+describe('compileHookTable', () => {
+  it('drops events the dialect does not support with a note, and names the file of a bad matcher', () => {
+    const { warnings, warn } = collect()
+    const notes: string[] = []
+    const settings = parseHookSettings(
+      {
+        Notification: [{ hooks: [{ command: 'n' }] }],
+        PreToolUse: [{ matcher: '(', hooks: [{ command: 'p' }] }],
+      },
+      'settings.json',
+      warn,
+    )!
+    const table = compileHookTable(settings, 'codex', ['PreToolUse'], warn, (note) => notes.push(note))
+    expect([...table.keys()]).toEqual(['PreToolUse'])
+    expect(notes).toHaveLength(1)
+    expect(notes[0]).toContain('Notification')
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain('settings.json')
+    expect(table.get('PreToolUse')![0]!.match(['('])).toBe(false)
   })
 })

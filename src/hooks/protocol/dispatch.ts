@@ -47,7 +47,9 @@ export function compileHookTable(
       event as HookEventName,
       groups.map((group) => ({
         ...(group.matcher !== undefined ? { matcher: group.matcher } : {}),
-        match: compileMatcher(group.matcher, dialect, warn),
+        match: compileMatcher(group.matcher, dialect, (message, code) =>
+          warn(`${group.source}: ${message}`, code),
+        ),
         hooks: group.hooks,
       })),
     )

@@ -2,7 +2,7 @@
 // stdout is parsed for decisions and context; any other exit is a non-blocking error.
 
 import { z } from 'zod'
-import type { HookDecision, HookOutcome, HookRun } from './types.js'
+import type { HookOutcome, HookRun } from './types.js'
 
 /** Longest reason or context text (characters) passed on to the model. */
 export const MAX_HOOK_TEXT_CHARS = 10_000
@@ -105,11 +105,6 @@ function fromJson(output: HookOutput): Omit<HookOutcome, 'warnings'> {
   if (output.continue === false) outcome.stop = { reason: clip(output.stopReason ?? '') }
   if (output.systemMessage !== undefined) outcome.systemMessage = clip(output.systemMessage)
   return outcome
-}
-
-/** Whether a decision stops the action (`deny` and `block` are the same rank). */
-export function isBlocking(decision: HookDecision): boolean {
-  return decision === 'deny' || decision === 'block'
 }
 
 function clip(text: string): string {
