@@ -53,7 +53,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .description('A coding agent in your terminal, with durable sessions you can resume and fork.')
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .addHelpCommand(false)
+    .helpCommand(false)
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -84,7 +84,10 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     act(async (options: RunOptions) => (await import('./chat.js')).chatCommand(options)),
   )
 
-  const sessions = program.command('sessions').description('list, show and locate stored sessions')
+  const sessions = program
+    .command('sessions')
+    .description('list, show and locate stored sessions')
+    .helpCommand(false)
   sessions
     .command('list')
     .description('stored sessions of this folder, newest first')
