@@ -2,6 +2,7 @@
 // interrupts the running turn (the session stays valid); Ctrl-C on an empty prompt or
 // Ctrl-D exits. Slash commands switch, fork and describe sessions.
 
+import { existsSync } from 'node:fs'
 import { createInterface, type Interface } from 'node:readline'
 import type { AgentHandle } from '../../agent/types.js'
 import type { Harness } from '../../harness/compose.js'
@@ -89,7 +90,7 @@ class Chat {
     if (rl.line.length > 0) {
       // Like a shell: Ctrl-C drops the typed line.
       process.stdout.write('^C\n')
-      ;(rl as unknown as { line: string }).line = ''
+      Object.assign(rl, { line: '', cursor: 0 })
       rl.prompt()
       return
     }
@@ -174,11 +175,14 @@ class Chat {
     this.say(`session  ${this.agent.id}`)
     this.say(`folder   ${this.agent.cwd}`)
     if (header.parentSession !== undefined) this.say(`parent   ${header.parentSession}`)
-    this.say(
-      location
-        ? `log      ${location.path}${this.colors.dim(' (written at the first durable checkpoint)')}`
-        : `log      no dedicated file (the ${this.plan.config.persistence.backend} backend keeps none)`,
-    )
+    if (!location) {
+      this.say(`log      no dedicated file (the ${this.plan.config.persistence.backend} backend keeps none)`)
+      return
+    }
+    const pending = existsSync(location.path)
+      ? ''
+      : this.colors.dim(' (not written yet: the first turn creates it)')
+    this.say(`log      ${location.path}${pending}`)
   }
 
   private async listRecent(): Promise<void> {

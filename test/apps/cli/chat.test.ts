@@ -1,0 +1,114 @@
+// The interactive chat on a real pseudo-terminal (tmux): it streams an answer, Ctrl-C
+// interrupts the running turn without ending the chat, and Ctrl-D exits cleanly.
+
+import { execFileSync, spawnSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { afterEach, beforeAll, expect, it } from 'vitest'
+import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { assertBuilt, CLI, jsonLines, makeWorld, runCli } from './cli.js'
+
+const TMUX = '/usr/bin/tmux'
+const hasTmux = spawnSync(TMUX, ['-V']).status === 0
+if (!hasTmux) console.warn(`chat.test.ts: ${TMUX} is missing; the pseudo-terminal chat test is skipped`)
+
+const makeDir = useTempDirs('dsh-cli-chat-')
+let model: LoopbackModel | undefined
+let socket: string | undefined
+
+beforeAll(assertBuilt)
+afterEach(async () => {
+  if (socket) spawnSync(TMUX, ['-L', socket, 'kill-server'])
+  socket = undefined
+  await model?.close()
+  model = undefined
+})
+
+function tmux(...args: string[]): string {
+  return execFileSync(TMUX, ['-L', socket!, ...args], { encoding: 'utf8' })
+}
+
+const screen = () => tmux('capture-pane', '-p', '-J', '-t', 'chat', '-S', '-200')
+
+async function waitFor(text: string, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const shown = screen()
+    if (shown.includes(text)) return shown
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${JSON.stringify(text)}; screen:\n${shown}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+it.skipIf(!hasTmux)('streams answers, survives Ctrl-C during a turn, and exits on Ctrl-D', async () => {
+  const slow = Array.from({ length: 30 }, (_, i) => `word${i + 1}`).join(' ')
+  model = await startLoopbackModel([
+    { text: 'Hello from the loopback model.', delayMs: 10 },
+    { text: slow, delayMs: 150 },
+    { text: 'Still here after Ctrl-C.' },
+  ])
+  const w = makeWorld(makeDir(), model.baseUrl)
+  socket = `dsh-chat-${randomUUID()}`
+  // A fresh tmux server inherits this environment; the chat is dsh with no arguments.
+  execFileSync(
+    TMUX,
+    [
+      '-L',
+      socket,
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-s',
+      'chat',
+      '-x',
+      '160',
+      '-y',
+      '50',
+      '-c',
+      w.project,
+    ],
+    { env: { ...w.env, TMUX: undefined } as NodeJS.ProcessEnv },
+  )
+  tmux(
+    'send-keys',
+    '-t',
+    'chat',
+    `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}; echo "dsh-exit=$?"`,
+    'Enter',
+  )
+  await waitFor('/help for commands')
+
+  tmux('send-keys', '-t', 'chat', 'hello', 'Enter')
+  await waitFor('Hello from the loopback model.')
+
+  tmux('send-keys', '-t', 'chat', 'count slowly', 'Enter')
+  await waitFor('word2 ')
+  tmux('send-keys', '-t', 'chat', 'C-c')
+  const interrupted = await waitFor('(interrupted)')
+  // It streamed: part of the answer was on screen, the rest never came.
+  expect(interrupted).toContain('word1')
+  expect(interrupted).not.toContain('word30')
+
+  tmux('send-keys', '-t', 'chat', 'are you still there?', 'Enter')
+  await waitFor('Still here after Ctrl-C.')
+  tmux('send-keys', '-t', 'chat', '/session', 'Enter')
+  const described = await waitFor('log      ')
+  const id = /session {2}(\S+)/.exec(described)![1]!
+  tmux('send-keys', '-t', 'chat', 'C-d')
+  await waitFor('dsh-exit=0')
+
+  const list = await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })
+  const [row] = JSON.parse(list.stdout) as { id: string; turns: number; path: string }[]
+  expect(row).toMatchObject({ id, turns: 3 })
+  const ends = jsonLines(readFileSync(row!.path, 'utf8')).filter((line) => line.type === 'turn/end')
+  expect(ends.map((line) => (line.data as { reason: string }).reason)).toEqual([
+    'completed',
+    'aborted',
+    'completed',
+  ])
+  // The third request carried the interrupted turn's history.
+  expect(model.requests[2]!.messages.map((message) => message.content)).toContain('count slowly')
+})
