@@ -13,6 +13,8 @@ export interface ToolCallInfo {
   arguments: string
   /** The parsed arguments, or undefined when they are not JSON. */
   input: unknown
+  /** Aborts when the turn is cancelled; listeners stop their own work (hooks) with it. */
+  signal: AbortSignal
 }
 
 export type PreExecuteDecision =
@@ -23,6 +25,8 @@ export type PreExecuteDecision =
 export interface PostExecuteState {
   call: ToolCallInfo
   output: ToolOutput
+  /** False when the tool body never ran (denied, not approved). */
+  executed: boolean
   /** Feedback shown to the model with the result (a hook blocked or commented). */
   feedback: string[]
   /** Context the model sees on its next request. */
@@ -33,6 +37,7 @@ export interface TurnStartingState {
   agent: AgentHandle
   turn: number
   prompt: string
+  signal: AbortSignal
   /** Set to block the turn: it closes `blocked` without a model request. */
   block?: string
   context: string[]
@@ -42,6 +47,7 @@ export interface PreStepState {
   agent: AgentHandle
   turn: number
   step: number
+  signal: AbortSignal
   /** Set to end the turn before this step's model request. */
   reject?: string
 }
@@ -53,6 +59,7 @@ export interface TurnStoppingState {
   text: string
   /** True when this stop already follows a forced continuation. */
   continued: boolean
+  signal: AbortSignal
   /** Set to make the agent continue with this text as a new message. */
   continueWith?: string
 }

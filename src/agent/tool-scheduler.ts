@@ -26,14 +26,15 @@ export async function runToolCalls(
       name: call.name,
       arguments: call.arguments,
       input: parseJsonOrUndefined(call.arguments),
+      signal,
     }
     if (signal.aborted) {
       agent.session.append('tool/result', { callId: call.id, content: CANCELLED_TOOL_RESULT, isError: true })
       continue
     }
     emit({ type: 'tool-start', callId: call.id, name: call.name, arguments: call.arguments })
-    const output = await executeOne(ctx, info, signal)
-    const post: PostExecuteState = { call: info, output, feedback: [], context: [] }
+    const { output, executed } = await executeOne(ctx, info, signal)
+    const post: PostExecuteState = { call: info, output, executed, feedback: [], context: [] }
     await ctx.serial('tools/post-execute', post)
     const content = [post.output.content, ...post.feedback].join('\n\n')
     agent.session.append('tool/result', {
@@ -53,17 +54,34 @@ export async function runToolCalls(
   }
 }
 
-async function executeOne(ctx: Context, info: ToolCallInfo, signal: AbortSignal): Promise<ToolOutput> {
+async function executeOne(
+  ctx: Context,
+  info: ToolCallInfo,
+  signal: AbortSignal,
+): Promise<{ output: ToolOutput; executed: boolean }> {
   const decision = await decide(ctx, info)
-  if (decision.kind === 'deny') return { content: `Tool call denied: ${decision.reason}`, isError: true }
+  if (decision.kind === 'deny') {
+    return { output: { content: `Tool call denied: ${decision.reason}`, isError: true }, executed: false }
+  }
   const tools = ctx.get('tools')
-  if (!tools) return { content: `Tool ${info.name} is not available: no tool registry`, isError: true }
+  if (!tools) {
+    return {
+      output: { content: `Tool ${info.name} is not available: no tool registry`, isError: true },
+      executed: false,
+    }
+  }
   // Durability checkpoint: everything logged so far is on disk before the tool body runs.
   await ctx.get('sessions')?.flush(info.agent.session)
   try {
-    return await tools.run(info.name, info.arguments, { agent: info.agent, callId: info.callId, signal })
+    return {
+      output: await tools.run(info.name, info.arguments, { agent: info.agent, callId: info.callId, signal }),
+      executed: true,
+    }
   } catch (error) {
-    return { content: `Tool ${info.name} failed: ${errorMessage(error)}`, isError: true }
+    return {
+      output: { content: `Tool ${info.name} failed: ${errorMessage(error)}`, isError: true },
+      executed: true,
+    }
   }
 }
 

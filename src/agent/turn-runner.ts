@@ -66,7 +66,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     })
     emit({ type: 'turn-start', turn, prompt: input.prompt })
 
-    const starting: TurnStartingState = { agent, turn, prompt: input.prompt, context: [] }
+    const starting: TurnStartingState = { agent, turn, prompt: input.prompt, signal, context: [] }
     await ctx.serial('agent/turn-starting', starting)
     if (starting.block !== undefined) return await end('blocked', starting.block)
     appendContext(session, 'agent/turn-starting', starting.context)
@@ -79,7 +79,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       if (step >= settings.maxStepsPerTurn) return await end('max-steps')
       step += 1
 
-      const preStep: PreStepState = { agent, turn, step }
+      const preStep: PreStepState = { agent, turn, step, signal }
       await ctx.serial('agent/pre-step', preStep)
       if (preStep.reject !== undefined) return await end('blocked', preStep.reject)
 
@@ -121,7 +121,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
 
       session.append('step/end', { turn, step, ...stepFinish(reply.finishReason) })
       openStep = undefined
-      const stopping: TurnStoppingState = { agent, turn, text, continued }
+      const stopping: TurnStoppingState = { agent, turn, text, continued, signal }
       await ctx.serial('agent/turn-stopping', stopping)
       if (
         stopping.continueWith !== undefined &&

@@ -132,4 +132,25 @@ describe('misbehaving hooks', () => {
     expect(countHookEvents()).toBe(hookEventsBefore)
     expect(JSON.stringify(r.model.requests[3])).toContain('second')
   })
+
+  it('cancelling a turn kills its running hook at once and ends the turn aborted', async () => {
+    const dir = tempDir()
+    const pidFile = join(dir, 'pid')
+    const hook = writeScript(dir, 'hang.sh', `cat >/dev/null\necho $$ > ${JSON.stringify(pidFile)}\nsleep 60`)
+    const r = await rig({
+      dir,
+      script: [echoCall('never'), { text: 'unused' }],
+      hooks: oneHook('PreToolUse', hook),
+    })
+    const agent = await r.agents.create({ sessionId: 'cancel-hook', meta: { cwd: r.cwd } })
+    const turn = agent.prompt('go')
+    await waitFor(() => existsSync(pidFile))
+    const pid = Number(readFileSync(pidFile, 'utf8'))
+    const cancelled = Date.now()
+    agent.cancel()
+    const result = await turn
+    expect(Date.now() - cancelled).toBeLessThan(10_000)
+    expect(result.reason).toBe('aborted')
+    await waitFor(() => !isAlive(pid))
+  })
 })

@@ -74,7 +74,7 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
       cwd: (facts.child ?? facts.agent).cwd,
       env: dialect.env(facts),
       shell: () => ctx.get('shell'),
-      signal: controller.signal,
+      signal: facts.signal ? AbortSignal.any([controller.signal, facts.signal]) : controller.signal,
       plainStdoutIsContext: dialect.plainStdoutContext.includes(event),
       warn,
       notify: (message) => logger.info('%s', message),
@@ -124,7 +124,12 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
   if (has('UserPromptSubmit')) {
     ctx.on('agent/turn-starting', async (state) => {
       if (isSubagent(state.agent)) return
-      const facts: HookFacts = { agent: state.agent, turn: state.turn, prompt: state.prompt }
+      const facts: HookFacts = {
+        agent: state.agent,
+        turn: state.turn,
+        prompt: state.prompt,
+        signal: state.signal,
+      }
       const outcome = await fire('UserPromptSubmit', facts, sessionSink(state.agent.session))
       if (outcome.stop) state.block = outcome.stop.reason || 'stopped by a UserPromptSubmit hook'
       else if (outcome.decision === 'deny')
@@ -135,7 +140,7 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
 
   if (has('PreToolUse')) {
     ctx.on('tools/pre-execute', async (call, next) => {
-      const facts: HookFacts = { agent: call.agent, turn: call.turn, tool: toolOf(call) }
+      const facts: HookFacts = { agent: call.agent, turn: call.turn, tool: toolOf(call), signal: call.signal }
       const outcome = await fire('PreToolUse', facts, sessionSink(call.agent.session))
       addContext(call.agent.session, 'PreToolUse', outcome.context)
       requestStop(call.agent, outcome)
@@ -157,9 +162,14 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
 
   if (has('PostToolUse')) {
     ctx.on('tools/post-execute', async (state) => {
-      if (denied.has(state.call)) return
+      if (denied.has(state.call) || !state.executed) return
       const { agent, turn } = state.call
-      const facts: HookFacts = { agent, turn, tool: toolOf(state.call, state.output) }
+      const facts: HookFacts = {
+        agent,
+        turn,
+        tool: toolOf(state.call, state.output),
+        signal: state.call.signal,
+      }
       const outcome = await fire('PostToolUse', facts, sessionSink(agent.session))
       if (outcome.decision === 'deny')
         state.feedback.push(`PostToolUse hook feedback:\n${outcome.reason ?? 'blocked'}`)
@@ -179,6 +189,7 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
         turn: state.turn,
         stopHookActive: state.continued,
         lastAssistantMessage: state.text,
+        signal: state.signal,
         ...(child ? { child } : {}),
       }
       const outcome = await fire(event, facts, sessionSink(state.agent.session))

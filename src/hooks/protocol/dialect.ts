@@ -22,6 +22,8 @@ export interface HookFacts {
   reason?: string
   /** SubagentStart/SubagentStop: the sub-agent. */
   child?: AgentHandle
+  /** The running turn's signal: cancelling the turn kills its hooks. */
+  signal?: AbortSignal
 }
 
 /** Lookups a payload builder may make; both answer at call time and touch no disk. */
