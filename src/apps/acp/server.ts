@@ -1,0 +1,276 @@
+// The `dsh acp` agent: serves the Agent Client Protocol over one connection. Each ACP
+// session is one dsh agent whose session id IS the ACP sessionId.
+
+import { stat } from 'node:fs/promises'
+import { isAbsolute } from 'node:path'
+import {
+  type AgentConnection,
+  type AgentContext,
+  agent as agentApp,
+  type InitializeResponse,
+  type LoadSessionRequest,
+  type LoadSessionResponse,
+  type NewSessionRequest,
+  type NewSessionResponse,
+  PROTOCOL_VERSION,
+  type PromptRequest,
+  type PromptResponse,
+  RequestError,
+  type SessionUpdate,
+} from '@agentclientprotocol/sdk'
+import type { Fiber } from 'cordis'
+import { mintSessionId } from '../../agent/configured.js'
+import type { ToolCallInfo } from '../../agent/pipeline.js'
+import type { AgentHandle } from '../../agent/types.js'
+import { DshError, isDshError } from '../../core/errors.js'
+import type { Harness } from '../../harness/compose.js'
+import { PersistenceErrorCode } from '../../persistence/errors.js'
+import { SessionErrorCode } from '../../session/errors.js'
+import type { SessionId } from '../../session/types.js'
+import { packageVersion } from '../cli/version.js'
+import { AcpErrorCode } from './errors.js'
+import { acpPermissionPlugin, decidePermission, PERMISSION_OPTIONS } from './permission.js'
+import { promptText } from './prompt-text.js'
+import { toStopReason } from './stop-reason.js'
+import { nodeNdJsonStream } from './streams.js'
+import {
+  acpToolCallId,
+  outputUpdate,
+  parseArguments,
+  replayUpdates,
+  textContent,
+  toolKind,
+  toolTitle,
+} from './updates.js'
+
+export interface AcpServerOptions {
+  harness: Harness
+  input: NodeJS.ReadableStream
+  /** Receives ACP messages only, one JSON object per line. */
+  output: NodeJS.WritableStream
+}
+
+/** The label of agents this server mints ids for: `acp-session-<uuid>`. */
+export const ACP_AGENT_LABEL = 'acp'
+
+interface RunningPrompt {
+  turn: number
+  /** Set by session/cancel: the answer is `cancelled` unless the turn completed anyway. */
+  cancelled: boolean
+  /** Aborts a pending permission request when the prompt is cancelled. */
+  controller: AbortController
+}
+
+interface ServedSession {
+  agent: AgentHandle
+  running?: RunningPrompt
+  /** `always` permission answers by tool name. */
+  remembered: Map<string, boolean>
+}
+
+export class AcpServer {
+  private readonly sessions = new Map<SessionId, ServedSession>()
+  private connection: AgentConnection | undefined
+  private permissionFiber: Fiber | undefined
+  /** Updates are sent one after another, so they reach the client in order and before the answer. */
+  private updates: Promise<void> = Promise.resolve()
+
+  constructor(private readonly options: AcpServerOptions) {}
+
+  /** Serves until the input ends; every agent of this connection is then disposed (flushed). */
+  async run(): Promise<void> {
+    const { harness } = this.options
+    this.permissionFiber = harness.ctx.plugin(
+      acpPermissionPlugin({
+        owns: (id) => this.sessions.has(id),
+        ask: (call, reason) => this.askPermission(call, reason),
+      }),
+    )
+    await this.permissionFiber.await()
+    const app = agentApp({ name: 'dsh' })
+      .onRequest('initialize', () => this.initialize())
+      .onRequest('session/new', ({ params }) => guard(() => this.newSession(params)))
+      .onRequest('session/load', ({ params }) => guard(() => this.loadSession(params)))
+      .onRequest('session/prompt', ({ params }) => guard(() => this.prompt(params)))
+      .onNotification('session/cancel', ({ params }) => this.cancel(params.sessionId))
+    this.connection = app.connect(nodeNdJsonStream(this.options.input, this.options.output))
+    try {
+      await this.connection.closed
+    } finally {
+      await Promise.allSettled([...this.sessions.keys()].map((id) => harness.agents.dispose(id)))
+      this.sessions.clear()
+      await this.permissionFiber.dispose()
+    }
+  }
+
+  private initialize(): InitializeResponse {
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: false, sse: false },
+      },
+      agentInfo: { name: 'dsh', title: 'dsh', version: packageVersion() },
+      authMethods: [],
+    }
+  }
+
+  /** MCP servers are accepted and ignored: dsh has no MCP client. */
+  private async newSession(params: NewSessionRequest): Promise<NewSessionResponse> {
+    await assertDirectory(params.cwd)
+    const agent = await this.options.harness.agents.create({
+      sessionId: mintSessionId(ACP_AGENT_LABEL),
+      meta: { cwd: params.cwd },
+    })
+    this.sessions.set(agent.id, { agent, remembered: new Map() })
+    return { sessionId: agent.id }
+  }
+
+  /**
+   * Resumes a stored session under the same id and replays its history before answering.
+   * The stored header keeps its cwd; the request's cwd is only checked to be a directory.
+   */
+  private async loadSession(params: LoadSessionRequest): Promise<LoadSessionResponse> {
+    await assertDirectory(params.cwd)
+    let served = this.sessions.get(params.sessionId)
+    if (!served) {
+      const agent = await this.options.harness.agents
+        .resume({ resumeSessionId: params.sessionId })
+        .catch((error) => {
+          if (
+            isDshError(error, PersistenceErrorCode.NotFound) ||
+            isDshError(error, SessionErrorCode.NotFound)
+          ) {
+            throw RequestError.sessionNotFound(params.sessionId)
+          }
+          throw error
+        })
+      served = { agent, remembered: new Map() }
+      this.sessions.set(agent.id, served)
+    }
+    for (const update of replayUpdates(served.agent.session.events)) this.send(params.sessionId, update)
+    await this.updates
+    return {}
+  }
+
+  /**
+   * Runs one turn. A second prompt while one runs is refused (ACP_TURN_RUNNING). A turn that
+   * ends `error` is answered with a JSON-RPC error (ACP_TURN_FAILED): ACP has no stop reason
+   * for a failure, and `end_turn` would hide it.
+   */
+  private async prompt(params: PromptRequest): Promise<PromptResponse> {
+    const served = this.require(params.sessionId)
+    if (served.running) {
+      throw new DshError('a prompt is already running in this session', AcpErrorCode.TurnRunning)
+    }
+    const text = promptText(params.prompt)
+    const running: RunningPrompt = { turn: 0, cancelled: false, controller: new AbortController() }
+    served.running = running
+    const stop = served.agent.onOutput((output) => {
+      if (output.type === 'turn-start') running.turn = output.turn
+      const update = outputUpdate(running.turn, output)
+      if (update) this.send(params.sessionId, update)
+    })
+    try {
+      const result = await served.agent.prompt(text)
+      await this.updates
+      const meta = {
+        dsh: { turn: result.turn, reason: result.reason, ...(result.error ? { error: result.error } : {}) },
+      }
+      if (running.cancelled && result.reason !== 'completed') return { stopReason: 'cancelled', _meta: meta }
+      if (result.reason === 'error') {
+        throw new RequestError(-32000, `the turn failed: ${result.error ?? 'unknown error'}`, {
+          code: AcpErrorCode.TurnFailed,
+          ...meta.dsh,
+        })
+      }
+      return { stopReason: toStopReason(result.reason), _meta: meta }
+    } finally {
+      stop()
+      served.running = undefined
+    }
+  }
+
+  private cancel(sessionId: SessionId): void {
+    const served = this.sessions.get(sessionId)
+    if (!served) return
+    if (served.running) {
+      served.running.cancelled = true
+      served.running.controller.abort()
+    }
+    served.agent.cancel()
+  }
+
+  private async askPermission(call: ToolCallInfo, reason: string): Promise<boolean> {
+    const served = this.sessions.get(call.agent.id)
+    const client = this.client()
+    if (!served || !client) return false
+    const remembered = served.remembered.get(call.name)
+    if (remembered !== undefined) return remembered
+    await this.updates
+    const input = parseArguments(call.arguments)
+    try {
+      const response = await client.request(
+        'session/request_permission',
+        {
+          sessionId: call.agent.id,
+          toolCall: {
+            toolCallId: acpToolCallId(call.turn, call.callId),
+            title: toolTitle(call.name, input),
+            kind: toolKind(call.name),
+            status: 'pending',
+            rawInput: input,
+            content: [textContent(reason)],
+          },
+          options: PERMISSION_OPTIONS,
+        },
+        served.running
+          ? { cancellationSignal: served.running.controller.signal, stopWaitingOnCancel: true }
+          : {},
+      )
+      return decidePermission(response, (allow) => served.remembered.set(call.name, allow))
+    } catch {
+      // Cancelled, or the connection closed: no answer denies.
+      return false
+    }
+  }
+
+  private send(sessionId: SessionId, update: SessionUpdate): void {
+    const client = this.client()
+    if (!client) return
+    this.updates = this.updates.then(() =>
+      client.notify('session/update', { sessionId, update }).catch(() => {
+        // The connection closed: the update has nobody to go to.
+      }),
+    )
+  }
+
+  private client(): AgentContext | undefined {
+    return this.connection?.client
+  }
+
+  private require(sessionId: SessionId): ServedSession {
+    const served = this.sessions.get(sessionId)
+    if (!served) throw RequestError.sessionNotFound(sessionId)
+    return served
+  }
+}
+
+/** DshError → -32000 with `data.code`; everything else as the SDK maps it. */
+async function guard<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (error instanceof DshError) throw new RequestError(-32000, error.message, { code: error.code })
+    throw error
+  }
+}
+
+async function assertDirectory(cwd: string): Promise<void> {
+  if (!isAbsolute(cwd)) throw new DshError(`cwd must be an absolute path: ${cwd}`, AcpErrorCode.BadCwd)
+  const info = await stat(cwd).catch(() => undefined)
+  if (!info?.isDirectory()) {
+    throw new DshError(`cwd ${cwd} does not exist or is not a directory`, AcpErrorCode.BadCwd)
+  }
+}

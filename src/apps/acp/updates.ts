@@ -1,0 +1,152 @@
+// The mapping from dsh to ACP `session/update`: live agent output while a prompt runs, and
+// the stored log replayed on `session/load`. Both produce the same shapes for one turn.
+
+import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk'
+import type { AgentOutput } from '../../agent/types.js'
+import type { SessionEvent, SessionEventMap } from '../../session/types.js'
+
+const TITLE_MAX_CHARS = 80
+
+/** Tool call ids are unique per session on the ACP side; a model's own ids may repeat across turns. */
+export function acpToolCallId(turn: number, callId: string): string {
+  return `${turn}/${callId}`
+}
+
+export function toolKind(name: string): ToolKind {
+  switch (name) {
+    case 'bash':
+    case 'job_kill':
+      return 'execute'
+    case 'job_output':
+      return 'read'
+    case 'subagent':
+      return 'think'
+    default:
+      return 'other'
+  }
+}
+
+/** A readable title: the tool name and the most telling argument (command, description, ...). */
+export function toolTitle(name: string, input: unknown): string {
+  if (typeof input === 'object' && input !== null) {
+    const args = input as Record<string, unknown>
+    for (const key of ['command', 'description', 'path', 'file_path', 'prompt']) {
+      const value = args[key]
+      if (typeof value === 'string' && value.trim() !== '') return `${name}: ${shorten(value.trim())}`
+    }
+  }
+  return name
+}
+
+export function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    // Not JSON: the client sees the model's text as it was.
+    return text
+  }
+}
+
+export function toolCallStart(
+  turn: number,
+  callId: string,
+  name: string,
+  argumentsText: string,
+): SessionUpdate {
+  const input = parseArguments(argumentsText)
+  return {
+    sessionUpdate: 'tool_call',
+    toolCallId: acpToolCallId(turn, callId),
+    title: toolTitle(name, input),
+    kind: toolKind(name),
+    status: 'in_progress',
+    rawInput: input,
+  }
+}
+
+export function toolCallEnd(turn: number, callId: string, content: string, isError: boolean): SessionUpdate {
+  return {
+    sessionUpdate: 'tool_call_update',
+    toolCallId: acpToolCallId(turn, callId),
+    status: isError ? 'failed' : 'completed',
+    content: [textContent(content)],
+  }
+}
+
+/** Maps one live output of the running turn `turn`; turn start and end have no update. */
+export function outputUpdate(turn: number, output: AgentOutput): SessionUpdate | undefined {
+  switch (output.type) {
+    case 'text-delta':
+      return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: output.text } }
+    case 'reasoning-delta':
+      return { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: output.text } }
+    case 'tool-start':
+      return toolCallStart(turn, output.callId, output.name, output.arguments)
+    case 'tool-end':
+      return toolCallEnd(turn, output.callId, output.content, output.isError)
+    default:
+      return undefined
+  }
+}
+
+/**
+ * The updates that replay a stored log: user prompts, reasoning, answers, tool calls and
+ * their results, oldest first. Hook continuations, context and bookkeeping are not replayed
+ * (a live client never saw them either).
+ */
+export function replayUpdates(events: readonly SessionEvent[]): SessionUpdate[] {
+  const updates: SessionUpdate[] = []
+  let turn = 0
+  for (const event of events) {
+    switch (event.type) {
+      case 'turn/start':
+        turn = (event.data as SessionEventMap['turn/start']).turn
+        break
+      case 'user/message': {
+        const data = event.data as SessionEventMap['user/message']
+        if (data.origin !== 'hook') {
+          updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: data.text } })
+        }
+        break
+      }
+      case 'assistant/message': {
+        const { message } = event.data as SessionEventMap['assistant/message']
+        if (message.reasoning) {
+          updates.push({
+            sessionUpdate: 'agent_thought_chunk',
+            content: { type: 'text', text: message.reasoning },
+          })
+        }
+        if (message.content) {
+          updates.push({
+            sessionUpdate: 'agent_message_chunk',
+            content: { type: 'text', text: message.content },
+          })
+        }
+        break
+      }
+      case 'tool/call': {
+        const call = event.data as SessionEventMap['tool/call']
+        updates.push(toolCallStart(turn, call.callId, call.name, call.arguments))
+        break
+      }
+      case 'tool/result': {
+        const result = event.data as SessionEventMap['tool/result']
+        updates.push(toolCallEnd(turn, result.callId, result.content, result.isError === true))
+        break
+      }
+      default:
+        break
+    }
+  }
+  return updates
+}
+
+export function textContent(text: string): ToolCallContent {
+  return { type: 'content', content: { type: 'text', text } }
+}
+
+function shorten(text: string): string {
+  const line = text.split('\n', 1)[0]!
+  return line.length > TITLE_MAX_CHARS || line !== text ? `${line.slice(0, TITLE_MAX_CHARS - 1)}…` : line
+}

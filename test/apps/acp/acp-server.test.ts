@@ -1,0 +1,257 @@
+// `dsh acp` driven by the SDK's client over in-process streams, against the real
+// composition (JSONL on a temp home) and the loopback model.
+
+import { rmSync } from 'node:fs'
+import { PROTOCOL_VERSION, type SessionUpdate } from '@agentclientprotocol/sdk'
+import type { Context } from 'cordis'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
+import type { ToolCallInfo } from '../../../src/agent/index.js'
+import { makeTempHome, startTestHarness, type TestHarness } from '../../support/harness.js'
+import { type AcpTestClient, startAcpClient } from './acp-client.js'
+
+const open: TestHarness[] = []
+const clients: AcpTestClient[] = []
+const homes: string[] = []
+afterEach(async () => {
+  while (clients.length > 0) await clients.pop()!.close()
+  while (open.length > 0) await open.pop()!.close()
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true })
+})
+
+async function start(options: Parameters<typeof startTestHarness>[0] = {}) {
+  const test = await startTestHarness(options)
+  open.push(test)
+  await test.harness.ctx.plugin(testTools).await()
+  return test
+}
+
+async function connect(test: TestHarness, answer?: Parameters<typeof startAcpClient>[1]) {
+  const client = await startAcpClient(test.harness, answer)
+  clients.push(client)
+  const init = await client.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION })
+  return { client, init }
+}
+
+const testTools = {
+  name: 'acp-test-tools',
+  apply(ctx: Context) {
+    ctx.get('tools')!.register({
+      name: 'echo',
+      description: 'Echo text',
+      parameters: z.object({ text: z.string() }),
+      execute: async (args) => ({ content: `echo: ${args.text}` }),
+    })
+  },
+}
+
+/** Adjacent chunks of one kind merged, so streamed deltas compare as whole messages. */
+function merged(updates: SessionUpdate[]): unknown[] {
+  const out: { sessionUpdate: string; text?: string }[] = []
+  for (const update of updates) {
+    const last = out.at(-1)
+    if (
+      (update.sessionUpdate === 'agent_message_chunk' || update.sessionUpdate === 'agent_thought_chunk') &&
+      update.content.type === 'text'
+    ) {
+      if (last?.sessionUpdate === update.sessionUpdate) last.text += update.content.text
+      else out.push({ sessionUpdate: update.sessionUpdate, text: update.content.text })
+    } else if (update.sessionUpdate === 'user_message_chunk' && update.content.type === 'text') {
+      out.push({ sessionUpdate: update.sessionUpdate, text: update.content.text })
+    } else {
+      out.push(update as never)
+    }
+  }
+  return out
+}
+
+const toolTurn = [
+  { reasoning: 'I should echo', toolCalls: [{ name: 'echo', arguments: { text: 'hi' } }] },
+  { text: 'echoed it' },
+]
+
+const expectedTurn = (turn: number) => [
+  { sessionUpdate: 'agent_thought_chunk', text: 'I should echo' },
+  {
+    sessionUpdate: 'tool_call',
+    toolCallId: `${turn}/call_1`,
+    title: 'echo',
+    kind: 'other',
+    status: 'in_progress',
+    rawInput: { text: 'hi' },
+  },
+  {
+    sessionUpdate: 'tool_call_update',
+    toolCallId: `${turn}/call_1`,
+    status: 'completed',
+    content: [{ type: 'content', content: { type: 'text', text: 'echo: hi' } }],
+  },
+  { sessionUpdate: 'agent_message_chunk', text: 'echoed it' },
+]
+
+describe('dsh acp', () => {
+  it('initializes, creates a session whose id is the dsh session id, and streams a turn to end_turn', async () => {
+    const test = await start({ script: toolTurn })
+    const { client, init } = await connect(test)
+    expect(init).toMatchObject({
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: { loadSession: true },
+    })
+
+    const { sessionId } = await client.agent.request('session/new', { cwd: test.home, mcpServers: [] })
+    expect(sessionId).toMatch(/^acp-session-/)
+    const agent = test.harness.agents.get(sessionId)!
+    expect(agent.session.id).toBe(sessionId)
+    expect(agent.session.header.cwd).toBe(test.home)
+
+    const response = await client.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'echo hi' }],
+    })
+    expect(response.stopReason).toBe('end_turn')
+    expect(response._meta).toEqual({ dsh: { turn: 1, reason: 'completed' } })
+    expect(client.updates.every((notification) => notification.sessionId === sessionId)).toBe(true)
+    expect(merged(client.updates.map((notification) => notification.update))).toEqual(expectedTurn(1))
+  })
+
+  it('loads a stored session in a later run, replaying its history before answering', async () => {
+    const home = makeTempHome()
+    homes.push(home)
+    const first = await start({ home, script: toolTurn })
+    const { client } = await connect(first)
+    const { sessionId } = await client.agent.request('session/new', { cwd: home, mcpServers: [] })
+    await client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo hi' }] })
+    await clients.pop()!.close()
+    expect(first.harness.agents.get(sessionId)).toBeUndefined()
+    await open.pop()!.close()
+
+    const second = await start({ home, script: [{ text: 'still here' }] })
+    const { client: again } = await connect(second)
+    await expect(
+      again.agent.request('session/load', { sessionId: 'no-such-session', cwd: home, mcpServers: [] }),
+    ).rejects.toMatchObject({ code: -32002 })
+
+    await again.agent.request('session/load', { sessionId, cwd: home, mcpServers: [] })
+    // Everything was replayed before the answer arrived.
+    expect(merged(again.updates.map((notification) => notification.update))).toEqual([
+      { sessionUpdate: 'user_message_chunk', text: 'echo hi' },
+      ...expectedTurn(1),
+    ])
+    expect(second.harness.agents.get(sessionId)?.session.id).toBe(sessionId)
+
+    const replayed = again.updates.length
+    const response = await again.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'are you there?' }],
+    })
+    expect(response).toMatchObject({ stopReason: 'end_turn', _meta: { dsh: { turn: 2 } } })
+    expect(merged(again.updates.slice(replayed).map((notification) => notification.update))).toEqual([
+      { sessionUpdate: 'agent_message_chunk', text: 'still here' },
+    ])
+    const history = second.model.requests[0]!.messages.map((message) => message.content)
+    expect(history).toContain('echo hi')
+    expect(history).toContain('echo: hi')
+  })
+
+  it('session/cancel ends the running prompt with cancelled; a second prompt meanwhile is refused', async () => {
+    const test = await start({ script: [{ text: 'slow', delayMs: 10_000 }, { text: 'quick' }] })
+    const { client } = await connect(test)
+    const { sessionId } = await client.agent.request('session/new', { cwd: test.home, mcpServers: [] })
+    const prompt = client.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'go' }],
+    })
+    await vi.waitFor(() => expect(test.model.requests).toHaveLength(1))
+    await expect(
+      client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] }),
+    ).rejects.toMatchObject({ code: -32000, data: { code: 'ACP_TURN_RUNNING' } })
+
+    await client.agent.notify('session/cancel', { sessionId })
+    expect(await prompt).toMatchObject({ stopReason: 'cancelled', _meta: { dsh: { reason: 'aborted' } } })
+    const next = await client.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'now' }],
+    })
+    expect(next.stopReason).toBe('end_turn')
+  })
+
+  it('asks the client for tool approval on ask decisions, and the listener goes with the connection', async () => {
+    const test = await start({
+      script: [
+        { toolCalls: [{ name: 'echo', arguments: { text: 'one' } }] },
+        { toolCalls: [{ name: 'echo', arguments: { text: 'two' } }] },
+        { text: 'done' },
+      ],
+    })
+    const policy = test.harness.ctx.plugin({
+      name: 'ask-for-echo',
+      apply(ctx: Context) {
+        ctx.on('tools/pre-execute', (call, next) =>
+          call.name === 'echo'
+            ? Promise.resolve({ kind: 'ask' as const, reason: 'echo needs a nod' })
+            : next(),
+        )
+      },
+    })
+    await policy.await()
+    const answers = ['allow_once', 'reject_once']
+    const { client } = await connect(test, () => ({
+      outcome: { outcome: 'selected', optionId: answers.shift() ?? 'reject_once' },
+    }))
+    const { sessionId } = await client.agent.request('session/new', { cwd: test.home, mcpServers: [] })
+    const response = await client.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'echo twice' }],
+    })
+    expect(response.stopReason).toBe('end_turn')
+    expect(client.permissionRequests).toHaveLength(2)
+    expect(client.permissionRequests[0]).toMatchObject({
+      sessionId,
+      toolCall: { toolCallId: '1/call_1', status: 'pending', rawInput: { text: 'one' } },
+    })
+    expect(client.permissionRequests[0]!.options.map((option) => option.kind)).toContain('allow_once')
+    const ends = client.updates
+      .map((notification) => notification.update)
+      .filter((update) => update.sessionUpdate === 'tool_call_update')
+    expect(ends.map((update) => update.status)).toEqual(['completed', 'failed'])
+    expect(JSON.stringify(ends[1])).toContain('Tool call denied')
+
+    // While connected, the listener answers for this connection's sessions only.
+    const call = (id: string) =>
+      ({ agent: { id }, turn: 9, callId: 'c', name: 'echo', arguments: '{}' }) as ToolCallInfo
+    answers.push('allow_once')
+    expect(await test.harness.ctx.serial('tools/approve', call(sessionId), 'why')).toBe(true)
+    expect(await test.harness.ctx.serial('tools/approve', call('someone-else'), 'why')).toBeUndefined()
+    await clients.pop()!.close()
+    expect(await test.harness.ctx.serial('tools/approve', call(sessionId), 'why')).toBeUndefined()
+    await policy.dispose()
+  })
+
+  it('maps max-steps to max_turn_requests, a failed turn to a JSON-RPC error, and unknown sessions to -32002', async () => {
+    const test = await start({
+      config: { agent: { maxStepsPerTurn: 1 } },
+      script: [
+        { toolCalls: [{ name: 'echo', arguments: { text: 'loop' } }] },
+        { status: 400, message: 'bad request' },
+      ],
+    })
+    const { client } = await connect(test)
+    const { sessionId } = await client.agent.request('session/new', { cwd: test.home, mcpServers: [] })
+    const capped = await client.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'loop' }],
+    })
+    expect(capped.stopReason).toBe('max_turn_requests')
+
+    await expect(
+      client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'fail' }] }),
+    ).rejects.toMatchObject({ code: -32000, data: { code: 'ACP_TURN_FAILED', reason: 'error', turn: 2 } })
+
+    await expect(
+      client.agent.request('session/prompt', { sessionId: 'nope', prompt: [{ type: 'text', text: 'x' }] }),
+    ).rejects.toMatchObject({ code: -32002 })
+    await expect(
+      client.agent.request('session/new', { cwd: 'relative/path', mcpServers: [] }),
+    ).rejects.toMatchObject({ code: -32000, data: { code: 'ACP_BAD_CWD' } })
+  })
+})
