@@ -17,9 +17,10 @@ export type { StdioServerOptions } from './server.js'
 export { STDIO_AGENT_LABEL } from './server.js'
 
 /**
- * Serves `dsh stdio` on `input`/`output`. Resolves once `shutdown` has been answered or the
- * input ended; the attached agent is disposed (its session flushed) either way. The harness
- * stays owned by the caller. Nothing but JSON-RPC messages is ever written to `output`.
+ * Serves `dsh stdio` on `input`/`output`. Resolves once `shutdown` has been answered (a
+ * running turn is cancelled and answered first) or the input ended (a running turn finishes
+ * and is answered first); the attached agent is disposed (its session flushed) either way.
+ * The harness stays owned by the caller. Nothing but JSON-RPC messages is written to `output`.
  */
 export function runStdioServer(options: StdioServerOptions): Promise<void> {
   return new StdioServer(options).run()

@@ -206,9 +206,14 @@ export class StdioServer {
     return null
   }
 
-  /** Input ended without `shutdown`: dispose the agent all the same. */
+  /**
+   * Input ended without `shutdown` (`printf ... | dsh stdio`): the running turn still ends
+   * and is answered, then the agent is disposed all the same.
+   */
   private async finish(): Promise<void> {
     if (this.closed) return
+    this.stopping = true
+    if (!this.outputBroken) await this.inflight
     await this.release()
     await this.close()
   }
@@ -235,6 +240,7 @@ export class StdioServer {
   private readonly onOutputError = (): void => {
     // The client went away (EPIPE): nothing can be answered any more; release the agent and end.
     this.outputBroken = true
+    this.agent?.cancel()
     this.enqueue(() => this.finish())
   }
 

@@ -6,7 +6,7 @@ import type { Context } from 'cordis'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { makeTempHome, startTestHarness, type TestHarness } from '../../support/harness.js'
-import { type RpcMessage, startStdioClient } from './stdio-client.js'
+import { startStdioClient } from './stdio-client.js'
 
 const open: TestHarness[] = []
 const homes: string[] = []
@@ -234,17 +234,16 @@ describe('dsh stdio', () => {
     }
   })
 
-  it('disposes the agent when the input ends without shutdown', async () => {
-    const { harness } = await start({ script: [{ text: 'ok' }] })
+  it('lets the running turn finish and answers it when the input ends, then disposes the agent', async () => {
+    const { harness } = await start({ script: [{ text: 'ok', delayMs: 50 }] })
     const client = startStdioClient(harness)
     await client.request('initialize', { sessionId: 'eof' })
-    await client.request('session/prompt', { text: 'hello' })
+    const answer = client.request('session/prompt', { text: 'hello' })
     client.end()
     await client.done
+    expect((await answer).result).toEqual({ turn: 1, reason: 'completed', text: 'ok' })
     expect(harness.agents.get('eof')).toBeUndefined()
     const reloaded = await harness.agents.resume({ resumeSessionId: 'eof' })
-    expect(reloaded.session.events.at(-1)?.type).toBe('turn/end')
-    const after: RpcMessage[] = [...client.messages]
-    expect(after.at(-1)?.result).toMatchObject({ reason: 'completed' })
+    expect(reloaded.session.events.at(-1)?.data).toEqual({ turn: 1, reason: 'completed' })
   })
 })
