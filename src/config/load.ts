@@ -2,7 +2,7 @@
 // settings. Every error names the file and the field.
 
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parseDocument } from 'yaml'
 import type { z } from 'zod'
 import { DshError } from '../core/errors.js'
@@ -45,20 +45,29 @@ export function validateConfig(path: string, raw: unknown): DshConfigFile {
   return result.data
 }
 
+/** Fills defaults and makes paths absolute; relative paths in a file are relative to that file. */
 export function resolveConfig(file: DshConfigFile, env: NodeJS.ProcessEnv, source?: string): ResolvedConfig {
-  const home = resolveConfiguredHome({ dshHome: file.dshHome, skillsDshHome: file.skills.dshHome }, env)
+  const base = source !== undefined ? dirname(source) : process.cwd()
+  const inFile = (path: string) => absolutePath(path, base)
+  const home = resolveConfiguredHome(
+    {
+      dshHome: file.dshHome === undefined ? undefined : inFile(file.dshHome),
+      skillsDshHome: file.skills.dshHome === undefined ? undefined : inFile(file.skills.dshHome),
+    },
+    env,
+  )
   return {
     ...file,
     home,
     ...(source !== undefined ? { source } : {}),
     persistence: {
       ...file.persistence,
-      root: absolutePath(file.persistence.root ?? join(home, 'sessions')),
-      file: absolutePath(file.persistence.file ?? join(home, 'sessions.db')),
+      root: file.persistence.root !== undefined ? inFile(file.persistence.root) : join(home, 'sessions'),
+      file: file.persistence.file !== undefined ? inFile(file.persistence.file) : join(home, 'sessions.db'),
     },
     hooks: {
-      claudeCode: file.hooks.claudeCode.map(absolutePath),
-      codex: file.hooks.codex.map(absolutePath),
+      claudeCode: file.hooks.claudeCode.map(inFile),
+      codex: file.hooks.codex.map(inFile),
     },
   }
 }
@@ -78,7 +87,8 @@ function parseYaml(path: string, text: string): unknown {
   const document = parseDocument(text, { prettyErrors: false })
   const error = document.errors[0]
   if (error) {
-    const where = error.linePos?.[0] ? `line ${error.linePos[0].line}: ` : ''
+    const line = text.slice(0, error.pos[0]).split('\n').length
+    const where = `line ${line}: `
     throw new DshError(
       `${path}: ${where}invalid YAML: ${error.message.split('\n')[0]}`,
       ConfigErrorCode.Syntax,

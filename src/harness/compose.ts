@@ -4,9 +4,12 @@
 import { Context } from 'cordis'
 import { AgentRegistry } from '../agent/registry.js'
 import type { ResolvedConfig } from '../config/load.js'
+import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
 import { JsonlSessionBackend, MemorySessionBackend, SqliteSessionBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
+import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
+import { BashToolPlugin } from '../tools/bash/index.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { subagentToolPlugin } from '../tools/subagent/index.js'
 
@@ -39,6 +42,14 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       maxRetries: config.model.maxRetries,
     }),
     ctx.plugin(ToolRegistry),
+    ctx.plugin(LocalShellExecutor),
+    ctx.plugin(ShellEnvRegistry, { home: config.home }),
+    ctx.plugin(SessionPersistenceEnvPlugin),
+    ctx.plugin(BashToolPlugin),
+    ...(config.hooks.claudeCode.length > 0
+      ? [ctx.plugin(claudeCodeHooksPlugin, { files: config.hooks.claudeCode })]
+      : []),
+    ...(config.hooks.codex.length > 0 ? [ctx.plugin(codexHooksPlugin, { files: config.hooks.codex })] : []),
     ctx.plugin(subagentToolPlugin, { maxDepth: config.subagents.enabled ? config.subagents.maxDepth : 0 }),
     ctx.plugin(AgentRegistry, {
       systemPrompt: config.agent.systemPrompt,

@@ -15,12 +15,12 @@ export function resolveDshHome(explicit?: string, env: NodeJS.ProcessEnv = proce
   return absolutePath(chosen)
 }
 
-/** Expands a leading `~` and makes a path absolute against the current directory. */
-export function absolutePath(path: string): string {
+/** Expands a leading `~` and makes a path absolute against `base` (default: the current directory). */
+export function absolutePath(path: string, base: string = process.cwd()): string {
   let expanded = path
   if (path === '~') expanded = homedir()
   else if (path.startsWith('~/')) expanded = join(homedir(), path.slice(2))
-  return isAbsolute(expanded) ? resolve(expanded) : resolve(process.cwd(), expanded)
+  return isAbsolute(expanded) ? resolve(expanded) : resolve(base, expanded)
 }
 
 /**

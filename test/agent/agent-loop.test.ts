@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { AgentHandle } from '../../src/agent/index.js'
 import type { ScriptRequest } from '../../src/llm/index.js'
-import { makeTempHome, startTestHarness, type TestHarness } from '../support/harness.js'
+import { startTestHarness, type TestHarness } from '../support/harness.js'
+import { createTempDir } from '../support/temp-dir.js'
 
 const open: TestHarness[] = []
 const cleanups: (() => void)[] = []
@@ -55,7 +56,7 @@ const lastUserText = (request: ScriptRequest) =>
 
 describe('agent loop', () => {
   it('runs two tool calls in one step, persists the turn, and a resumed agent continues the conversation', async () => {
-    const home = makeTempHome()
+    const home = createTempDir()
     cleanups.push(() => rmSync(home, { recursive: true, force: true }))
     const first = await start({
       home,

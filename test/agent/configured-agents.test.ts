@@ -4,7 +4,8 @@
 import { rmSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startConfiguredAgent } from '../../src/agent/index.js'
-import { makeTempHome, startTestHarness, type TestHarness } from '../support/harness.js'
+import { startTestHarness, type TestHarness } from '../support/harness.js'
+import { createTempDir } from '../support/temp-dir.js'
 
 let home: string
 const open: TestHarness[] = []
@@ -26,7 +27,7 @@ async function run(script: { text: string }[] = []) {
 
 describe('config-driven agents', () => {
   it('mints a fresh id per run from the label; two runs never collide', async () => {
-    home = makeTempHome()
+    home = createTempDir()
     const one = await run([{ text: 'a' }])
     const a = await one.start({ id: 'reviewer' })
     expect(a.id).toMatch(/^reviewer-session-[0-9a-f-]{36}$/)
@@ -43,7 +44,7 @@ describe('config-driven agents', () => {
   })
 
   it('resumes an exact sessionId when stored and creates it otherwise', async () => {
-    home = makeTempHome()
+    home = createTempDir()
     const one = await run([{ text: 'first' }])
     const created = await one.start({ id: 'bot', sessionId: 'fixed-id' })
     expect(created.session.length).toBe(0)
@@ -61,7 +62,7 @@ describe('config-driven agents', () => {
   })
 
   it('refuses resumeSessionId for a session that is not stored, with a clear user-facing error', async () => {
-    home = makeTempHome()
+    home = createTempDir()
     const one = await run()
     await expect(one.start({ id: 'bot', resumeSessionId: 'nope' })).rejects.toMatchObject({
       code: 'PERSISTENCE_NOT_FOUND',

@@ -1,13 +1,11 @@
 // A real harness for integration tests: the composition root on a temporary home,
 // pointed at a loopback OpenAI-compatible server that plays a script.
 
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { DshConfigFile } from '../../src/config/index.js'
 import { resolveConfig, validateConfig } from '../../src/config/index.js'
 import { createHarness, type Harness } from '../../src/harness/index.js'
 import { type LoopbackModel, type Script, startLoopbackModel } from '../../src/llm/index.js'
+import { createTempDir, removeTempDir } from './temp-dir.js'
 
 export interface TestHarnessOptions {
   script?: Script
@@ -26,12 +24,8 @@ export interface TestHarness {
   close(): Promise<void>
 }
 
-export function makeTempHome(prefix = 'dsh-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix))
-}
-
 export async function startTestHarness(options: TestHarnessOptions = {}): Promise<TestHarness> {
-  const home = options.home ?? makeTempHome()
+  const home = options.home ?? createTempDir()
   const model = await startLoopbackModel(options.script ?? [])
   const file = validateConfig('test-config', {
     dshHome: home,
@@ -50,7 +44,10 @@ export async function startTestHarness(options: TestHarnessOptions = {}): Promis
     async close() {
       await harness.dispose()
       await model.close()
-      if (!options.home) rmSync(home, { recursive: true, force: true })
+      if (!options.home) removeTempDir(home)
     },
   }
 }
+
+/** Kept for callers written before temp-dir.ts: the same helper. */
+export { createTempDir as makeTempHome } from './temp-dir.js'

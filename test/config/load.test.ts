@@ -1,0 +1,96 @@
+// Config loading: defaults without a file, and one clear error naming file and field
+// for every kind of bad config.
+
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from '../../src/config/index.js'
+import { useTempDirs } from '../support/temp-dir.js'
+
+const tempDir = useTempDirs('dsh-config-')
+
+function writeConfig(text: string): string {
+  const dir = tempDir()
+  const file = join(dir, 'config.yaml')
+  writeFileSync(file, text)
+  return file
+}
+
+describe('loadConfig', () => {
+  it('works with no config file at all, with documented defaults under $DSH_HOME', () => {
+    const home = tempDir()
+    const config = loadConfig({ env: { DSH_HOME: home } })
+    expect(config.source).toBeUndefined()
+    expect(config.home).toBe(home)
+    expect(config.persistence).toMatchObject({
+      backend: 'jsonl',
+      root: join(home, 'sessions'),
+      file: join(home, 'sessions.db'),
+    })
+    expect(config.model).toMatchObject({ provider: 'openai', apiKeyEnv: 'DEEPSEEK_API_KEY' })
+    expect(config.subagents).toEqual({ enabled: true, maxDepth: 2 })
+    expect(config.hooks).toEqual({ claudeCode: [], codex: [] })
+  })
+
+  it('reads $DSH_HOME/config.yaml and resolves relative paths against the file', () => {
+    const home = tempDir()
+    mkdirSync(join(home, 'hooks'))
+    writeFileSync(
+      join(home, 'config.yaml'),
+      'model:\n  name: deepseek-reasoner\npersistence:\n  backend: sqlite\n  file: data/s.db\nhooks:\n  claudeCode: [hooks/settings.json]\n',
+    )
+    const config = loadConfig({ env: { DSH_HOME: home } })
+    expect(config.source).toBe(join(home, 'config.yaml'))
+    expect(config.model.name).toBe('deepseek-reasoner')
+    expect(config.persistence).toMatchObject({ backend: 'sqlite', file: join(home, 'data/s.db') })
+    expect(config.hooks.claudeCode).toEqual([join(home, 'hooks/settings.json')])
+  })
+
+  it('refuses a missing explicit --config file', () => {
+    expect(() => loadConfig({ file: '/nonexistent/dsh.yaml', env: {} })).toThrow(
+      'cannot read config /nonexistent/dsh.yaml: no such file',
+    )
+  })
+
+  it('names the file and line of a YAML syntax error', () => {
+    const file = writeConfig('model:\n  name: [unclosed\n')
+    expect(() => loadConfig({ file, env: {} })).toThrow(new RegExp(`^${file}: line \\d+: invalid YAML`))
+  })
+
+  it('names the file and field of an unknown or mistyped field', () => {
+    const unknown = writeConfig('modle:\n  name: x\n')
+    expect(() => loadConfig({ file: unknown, env: {} })).toThrow(`${unknown}: unknown field modle`)
+    const nested = writeConfig('persistence:\n  backend: jsonl\n  rooot: x\n')
+    expect(() => loadConfig({ file: nested, env: {} })).toThrow(`${nested}: persistence: unknown field rooot`)
+    const mistyped = writeConfig('subagents:\n  maxDepth: deep\n')
+    expect(() => loadConfig({ file: mistyped, env: {} })).toThrow(`${mistyped}: subagents.maxDepth:`)
+    const badEnum = writeConfig('persistence:\n  backend: postgres\n')
+    expect(() => loadConfig({ file: badEnum, env: {} })).toThrow(`${badEnum}: persistence.backend:`)
+  })
+
+  it('refuses an agents row with both exact ids, naming the row', () => {
+    const file = writeConfig('agents:\n  - id: a\n    sessionId: x\n    resumeSessionId: y\n')
+    expect(() => loadConfig({ file, env: {} })).toThrow(
+      /agents\.0: sessionId and resumeSessionId are mutually exclusive/,
+    )
+  })
+
+  it('fails when two configured homes differ, naming both', () => {
+    const file = writeConfig('dshHome: /tmp/one\nskills:\n  dshHome: /tmp/two\n')
+    expect(() => loadConfig({ file, env: {} })).toThrow(
+      'conflicting harness homes: dshHome resolves to /tmp/one but skills.dshHome resolves to /tmp/two',
+    )
+    const same = writeConfig('dshHome: /tmp/one\nskills:\n  dshHome: /tmp/one/\n')
+    expect(loadConfig({ file: same, env: {} }).home).toBe('/tmp/one')
+  })
+
+  it('marks every config error as user-facing', () => {
+    const file = writeConfig('agents: 3\n')
+    try {
+      loadConfig({ file, env: {} })
+      expect.unreachable()
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'CONFIG_INVALID', userFacing: true })
+    }
+  })
+})
