@@ -1,12 +1,15 @@
 // The executor seam (`ctx.shell`): runs `bash -c` commands in the foreground and in the
 // background. Providers (local, sandboxed, remote) extend ShellExecutor.
 
-import { type Context, Service } from 'cordis'
+import { type Context, Service, type Tracker } from 'cordis'
 import type { ShellJobHandle, ShellRequest, ShellResult, ShellStartRequest } from './types.js'
 
 export abstract class ShellExecutor extends Service {
   constructor(ctx: Context) {
     super(ctx, 'shell')
+    // Calls through Cordis proxies skip the per-call shadow context: an executor registers
+    // nothing on behalf of its callers, and every command pays for the proxy otherwise.
+    ;(this as unknown as Record<symbol, Tracker>)[Service.tracker]!.noShadow = true
   }
 
   /** Absolute path of the shell this executor runs commands with (reported as `DSH_SHELL`). */

@@ -1,7 +1,7 @@
 // The managed environment registry (`ctx.shellEnv`): contributors declare `DSH_*` keys
 // (each registration a Cordis effect), and `collect` builds a frozen snapshot per call.
 
-import { type Context, Service } from 'cordis'
+import { type Context, Service, type Tracker } from 'cordis'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { absolutePath } from '../../home/resolve-home.js'
 import type { ToolExecution } from '../../tools/types.js'
@@ -101,6 +101,10 @@ export class ShellEnvRegistry extends Service {
 
   constructor(ctx: Context, config: ShellEnvRegistryConfig) {
     super(ctx, 'shellEnv')
+    // `collect` runs on every tool call: skip the shadow context Cordis builds per method
+    // call. `this.ctx` still answers the caller's context, so `register` effects belong
+    // to the caller's fiber.
+    ;(this as unknown as Record<symbol, Tracker>)[Service.tracker]!.noShadow = true
     if (typeof config?.home !== 'string' || config.home.trim() === '') {
       throw new DshError('shellEnv: the harness home must be configured', ShellErrorCode.EnvNoHome)
     }

@@ -1,7 +1,8 @@
 // Translates the persistence seam's `locate` into `DSH_SESSION_JSONL`. Backends do not
 // register shell variables; this plugin asks the current backend at every call.
 
-import type { Context } from 'cordis'
+import { type Context, symbols } from 'cordis'
+import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { ShellEnvContributor } from '../types.js'
 
 export const SESSION_JSONL_KEY = 'DSH_SESSION_JSONL'
@@ -19,7 +20,8 @@ export function createSessionPersistenceContributor(
     resolve(execution) {
       if (!execution.agent) return {}
       // Asked at every call, never cached: swapping the backend changes later calls.
-      const location = ctx.get('sessionPersistence')?.locate(execution.agent.session.header)
+      const persistence = ctx.get('sessionPersistence')
+      const location = persistence && untraced(persistence).locate(execution.agent.session.header)
       return location?.kind === 'jsonl' ? { [SESSION_JSONL_KEY]: location.path } : {}
     },
   }
@@ -32,4 +34,15 @@ export const SessionPersistenceEnvPlugin = {
   apply(ctx: Context): void {
     ctx.shellEnv.register(createSessionPersistenceContributor(ctx))
   },
+}
+
+/**
+ * The service object behind Cordis's tracing proxy. `locate` is synchronous and pure, so
+ * calling it directly is equivalent and saves the proxy's per-call shadow context.
+ */
+function untraced(persistence: SessionPersistence): SessionPersistence {
+  return (
+    (persistence as unknown as Record<symbol, SessionPersistence | undefined>)[symbols.original] ??
+    persistence
+  )
 }

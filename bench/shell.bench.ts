@@ -1,0 +1,141 @@
+// Shell benchmarks: a bash tool call through the whole pipeline (argument parsing,
+// `collect`, the local executor, rendering) against a raw `spawn('bash', ['-c', 'true'])`
+// measured in the same run, and `collect` alone with five contributors.
+
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Context, type Fiber } from 'cordis'
+import type { AgentHandle } from '../src/agent/types.js'
+import { JsonlSessionBackend } from '../src/persistence/index.js'
+import { Session } from '../src/session/index.js'
+import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../src/shell/index.js'
+import { BashToolPlugin } from '../src/tools/bash/index.js'
+import { ToolRegistry } from '../src/tools/index.js'
+import type { ToolExecution } from '../src/tools/types.js'
+import type { BenchRow } from './types.js'
+
+const SPAWN_WARMUP = 50
+const SPAWN_SAMPLES = 400
+const COLLECT_BATCHES = 25
+const COLLECT_BATCH_SIZE = 4_000
+const PIPELINE_TARGET_RATIO = 1.15
+const COLLECT_TARGET_US = 20
+
+export default async function run(): Promise<BenchRow[]> {
+  const home = mkdtempSync(join(tmpdir(), 'dsh-bench-shell-'))
+  const ctx = new Context()
+  const fibers: Fiber[] = [
+    ctx.plugin(ToolRegistry),
+    ctx.plugin(JsonlSessionBackend, { root: join(home, 'sessions') }),
+    ctx.plugin(ShellEnvRegistry, { home }),
+    ctx.plugin(LocalShellExecutor),
+    ctx.plugin(SessionPersistenceEnvPlugin),
+    ctx.plugin(BashToolPlugin),
+    ctx.plugin({
+      name: 'bench-contributors',
+      inject: ['shellEnv'],
+      apply(plugin: Context) {
+        for (let i = 1; i <= 4; i++) {
+          plugin.shellEnv.register({
+            name: `bench-${i}`,
+            keys: { [`DSH_BENCH_${i}`]: `Benchmark value ${i}`, [`DSH_BENCH_${i}_ALT`]: 'Sometimes set' },
+            resolve: (execution) => ({ [`DSH_BENCH_${i}`]: `${i}:${execution.callId}` }),
+          })
+        }
+      },
+    }),
+  ]
+  try {
+    await Promise.all(fibers.map((fiber) => fiber.await()))
+    const execution = benchExecution(home)
+    return [await benchPipeline(ctx, execution), benchCollect(ctx, execution)]
+  } finally {
+    for (const fiber of fibers.reverse()) await fiber.dispose()
+    rmSync(home, { recursive: true, force: true })
+  }
+}
+
+/** A call from an agent with a real session header, so every contributor has work to do. */
+function benchExecution(cwd: string): ToolExecution {
+  const session = new Session({
+    version: 1,
+    id: 'bench-session',
+    createdAt: Date.now(),
+    delegationDepth: 0,
+    cwd,
+  })
+  const agent = { id: session.id, session, cwd } as unknown as AgentHandle
+  return { agent, callId: 'call-bench', signal: new AbortController().signal }
+}
+
+async function benchPipeline(ctx: Context, execution: ToolExecution): Promise<BenchRow> {
+  const tools = ctx.get('tools')!
+  const viaTool = async () => {
+    const output = await tools.run('bash', '{"command":"true"}', execution)
+    if (output.content !== '(no output)') throw new Error(`unexpected bash output: ${output.content}`)
+  }
+  const raw = () =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn('bash', ['-c', 'true'])
+      child.on('error', reject)
+      child.on('close', () => resolve())
+    })
+  for (let i = 0; i < SPAWN_WARMUP; i++) {
+    await raw()
+    await viaTool()
+  }
+  // Interleaved (alternating which goes first), so both series see the same machine load.
+  const rawTimes: number[] = []
+  const toolTimes: number[] = []
+  for (let i = 0; i < SPAWN_SAMPLES; i++) {
+    if (i % 2 === 0) rawTimes.push(await timeAsync(raw))
+    toolTimes.push(await timeAsync(viaTool))
+    if (i % 2 === 1) rawTimes.push(await timeAsync(raw))
+  }
+  const measured = median(toolTimes)
+  const baseline = median(rawTimes)
+  const ratio = measured / baseline
+  return {
+    name: 'bash tool `true`, whole pipeline (median)',
+    measured: `${measured.toFixed(2)} ms`,
+    baseline: `${baseline.toFixed(2)} ms raw spawn`,
+    ratio,
+    target: `≤ ${PIPELINE_TARGET_RATIO}× raw spawn`,
+    pass: ratio <= PIPELINE_TARGET_RATIO,
+  }
+}
+
+function benchCollect(ctx: Context, execution: ToolExecution): BenchRow {
+  const shellEnv = ctx.get('shellEnv')!
+  const contributors = shellEnv.list().filter((entry) => !entry.builtin)
+  const count = new Set(contributors.map((entry) => entry.contributor)).size
+  const batches: number[] = []
+  for (let batch = 0; batch < COLLECT_BATCHES; batch++) {
+    const started = performance.now()
+    for (let i = 0; i < COLLECT_BATCH_SIZE; i++) shellEnv.collect(execution)
+    batches.push(((performance.now() - started) * 1_000) / COLLECT_BATCH_SIZE)
+  }
+  const perCall = median(batches.slice(5))
+  return {
+    name: `shellEnv.collect, ${count} contributors + built-ins (median)`,
+    measured: `${perCall.toFixed(2)} µs/call`,
+    baseline: `${COLLECT_TARGET_US} µs budget`,
+    ratio: perCall / COLLECT_TARGET_US,
+    target: `≤ ${COLLECT_TARGET_US} µs/call`,
+    pass: perCall <= COLLECT_TARGET_US,
+  }
+}
+
+async function timeAsync(fn: () => Promise<void>): Promise<number> {
+  const started = performance.now()
+  await fn()
+  return performance.now() - started
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
