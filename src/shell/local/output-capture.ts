@@ -20,14 +20,31 @@ export class OutputCapture {
     private readonly nextSpillPath: () => string,
   ) {}
 
-  push(chunk: string): void {
-    if (chunk.length === 0) return
+  /** Adds a chunk. Returns false when the spill file is backed up: pause the source until `onDrain`. */
+  push(chunk: string): boolean {
+    if (chunk.length === 0) return true
     this.totalChars += chunk.length
     if (this.totalChars > this.maxChars && !this.spill && !this.spillFailed) this.openSpill()
-    this.spill?.write(chunk)
+    const flowing = this.spill && !this.spillFailed ? this.spill.write(chunk) : true
     this.tail += chunk
     // Trim in batches so a chatty stream does not re-copy the tail on every chunk.
     if (this.tail.length > this.maxChars * 2) this.tail = this.tail.slice(-this.maxChars)
+    return flowing
+  }
+
+  /** Calls `listener` once the spill file has room again (at once when it is gone). */
+  onDrain(listener: () => void): void {
+    const spill = this.spill
+    if (!spill || this.spillFailed || spill.destroyed) listener()
+    else {
+      const done = () => {
+        spill.off('drain', done)
+        spill.off('close', done)
+        listener()
+      }
+      spill.on('drain', done)
+      spill.on('close', done)
+    }
   }
 
   snapshot(): CapturedOutput {

@@ -4,6 +4,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process'
 import { statSync } from 'node:fs'
+import type { Readable } from 'node:stream'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { ShellErrorCode } from '../errors.js'
 import type { ShellSpec } from '../request.js'
@@ -31,6 +32,7 @@ export class ProcessRun {
   private timedOut = false
   private killed = false
   private terminating = false
+  private finished = false
   private killTimer: NodeJS.Timeout | undefined
   private timeoutTimer: NodeJS.Timeout | undefined
   private drainTimer: NodeJS.Timeout | undefined
@@ -67,7 +69,9 @@ export class ProcessRun {
 
   /** Kills the whole group (TERM now, KILL after the grace period); resolves with the result. */
   stop(reason: 'killed' | 'timeout' = 'killed'): Promise<ShellResult> {
-    if (this.state === 'running' && this.exit === undefined) {
+    // Once finished, the group id may belong to someone else: never signal it again.
+    if (this.finished) return this.done
+    if (this.exit === undefined) {
       if (reason === 'timeout') this.timedOut = true
       else this.killed = true
     }
@@ -85,8 +89,12 @@ export class ProcessRun {
 
   private watch(): Promise<ShellResult> {
     const { child } = this
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => this.stdout.push(chunk))
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => this.stderr.push(chunk))
+    capture(child.stdout!, this.stdout)
+    capture(child.stderr!, this.stderr)
+    child.on('error', () => {
+      // Spawn failures are thrown by the constructor; a later error (a failed kill of an
+      // already-gone process) changes nothing about the result.
+    })
     if (child.stdin) {
       child.stdin.on('error', () => {
         // EPIPE: the command exited without reading all of its stdin; that is its choice.
@@ -112,6 +120,7 @@ export class ProcessRun {
   }
 
   private async finish(code: number | null, signal: NodeJS.Signals | null): Promise<ShellResult> {
+    this.finished = true
     clearTimeout(this.timeoutTimer)
     clearTimeout(this.drainTimer)
     this.spec.signal?.removeEventListener('abort', this.onAbort)
@@ -132,6 +141,15 @@ export class ProcessRun {
     if (this.spec.timeoutMs !== undefined) result.timeoutMs = this.spec.timeoutMs
     return result
   }
+}
+
+/** Feeds a stream into its capture, pausing it while the spill file catches up. */
+function capture(stream: Readable, output: OutputCapture): void {
+  stream.setEncoding('utf8').on('data', (chunk: string) => {
+    if (output.push(chunk)) return
+    stream.pause()
+    output.onDrain(() => stream.resume())
+  })
 }
 
 function checkWorkdir(workdir: string): void {

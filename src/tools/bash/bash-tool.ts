@@ -80,6 +80,7 @@ async function runBash(
   try {
     if (args.run_in_background) {
       const job = shell.start({ command: args.command, workdir, dshEnv })
+      for (const id of owners.keys()) if (!shell.job(id)) owners.delete(id)
       owners.set(job.id, execution.agent?.id)
       return {
         content: `started background job ${job.id}\n(pid ${job.pid}; read its output with job_output and stop it with job_kill)`,

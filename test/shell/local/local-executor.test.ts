@@ -237,6 +237,14 @@ describe('foreground runs', () => {
     expect(dirname(spilled.stdout.fullOutputPath!)).toBe(outputDir)
   })
 
+  it('writes tens of megabytes to the spill file completely while keeping only the tail', async () => {
+    const { shell } = await startExecutor({ maxOutputChars: 100 })
+    const result = await shell.run({ command: "head -c 30000000 /dev/zero | tr '\\0' a; echo end" })
+    expect(result.stdout.totalChars).toBe(30_000_004)
+    expect(result.stdout.text).toBe(`${'a'.repeat(96)}end\n`)
+    expect(statSync(result.stdout.fullOutputPath!).size).toBe(30_000_004)
+  })
+
   it('removes its private output folder when it unloads', async () => {
     const { shell, fiber } = await startExecutor({ maxOutputChars: 10 })
     const result = await shell.run({ command: 'seq 1 100' })
