@@ -102,5 +102,7 @@ function nodeOnPath(): boolean {
 /** How the user ran dsh: `dsh` when installed as a bin, else `node <path to main.js>`. */
 function invocation(): string {
   const script = process.argv[1] ?? 'dsh'
-  return basename(script) === 'dsh' ? 'dsh' : `node ${relative(process.cwd(), script) || script}`
+  if (basename(script) === 'dsh') return 'dsh'
+  const near = relative(process.cwd(), script)
+  return `node ${near.startsWith('..') || near === '' ? script : near}`
 }

@@ -31,6 +31,10 @@ export function colorsFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = p
 
 const CALL_SUMMARY_CHARS = 100
 const RESULT_SUMMARY_CHARS = 100
+/** Result lines the chat view shows per tool call. */
+const STREAM_RESULT_LINES = 4
+/** Result line width when the stream is not a terminal. */
+const WIDE_RESULT_CHARS = 200
 
 /** `bash  ls -la` — the tool and what it was asked to do, on one line. */
 export function describeToolCall(name: string, argumentsJson: string): string {
@@ -42,17 +46,41 @@ export function describeToolCall(name: string, argumentsJson: string): string {
   }
   const fields = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {}
   const main = fields.command ?? fields.description ?? fields.prompt
-  const detail =
-    typeof main === 'string' ? main : Object.keys(fields).length === 0 ? '' : JSON.stringify(args)
-  return detail === '' ? name : `${name}  ${clip(detail, CALL_SUMMARY_CHARS)}`
+  if (typeof main === 'string') {
+    const lines = main.trim().split('\n')
+    const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : ''
+    return `${name}  ${clip(lines[0]!, CALL_SUMMARY_CHARS)}${more}`
+  }
+  return Object.keys(fields).length === 0
+    ? name
+    : `${name}  ${clip(JSON.stringify(args), CALL_SUMMARY_CHARS)}`
 }
 
-/** The first non-empty line of a tool result, with a count of the rest. */
-export function describeToolResult(content: string): string {
+/** The first `maxLines` non-empty lines of a tool result, then a count of the rest. */
+export function describeToolResult(content: string, maxLines = 1, maxChars = RESULT_SUMMARY_CHARS): string[] {
   const lines = content.split('\n').filter((line) => line.trim() !== '')
-  if (lines.length === 0) return '(no output)'
-  const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : ''
-  return clip(lines[0]!, RESULT_SUMMARY_CHARS) + more
+  if (lines.length === 0) return ['(no output)']
+  // A "+1 lines" marker takes the line it hides: show that line instead.
+  const count = lines.length === maxLines + 1 ? lines.length : maxLines
+  const shown = lines.slice(0, count).map((line) => clip(line, maxChars))
+  if (lines.length > shown.length) shown.push(`… +${lines.length - shown.length} lines`)
+  return shown
+}
+
+/** Tool result lines under a `⎿`, red when the call failed. */
+function resultBlock(
+  content: string,
+  isError: boolean,
+  maxLines: number,
+  out: NodeJS.WritableStream,
+  colors: Colors,
+): string {
+  const paint = isError ? colors.red : colors.dim
+  const columns = (out as NodeJS.WriteStream).columns
+  const maxChars = columns ? Math.max(40, columns - 6) : WIDE_RESULT_CHARS
+  return describeToolResult(content, maxLines, maxChars)
+    .map((line, index) => `  ${index === 0 ? colors.dim('⎿') : ' '} ${paint(line)}\n`)
+    .join('')
 }
 
 /** One line, at most `max` characters. */
@@ -99,11 +127,9 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
         newline()
         write(`${colors.cyan('●')} ${colors.bold(describeToolCall(output.name, output.arguments))}\n`)
         return
-      case 'tool-end': {
-        const summary = describeToolResult(output.content)
-        write(`  ${colors.dim('⎿')} ${output.isError ? colors.red(summary) : colors.dim(summary)}\n`)
+      case 'tool-end':
+        write(resultBlock(output.content, output.isError, STREAM_RESULT_LINES, out, colors))
         return
-      }
       case 'turn-end':
         newline()
         if (output.result.reason === 'aborted') write(`${colors.yellow('(interrupted)')}\n`)
@@ -131,11 +157,9 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
         pending = ''
         err.write(`${colors.cyan('●')} ${describeToolCall(output.name, output.arguments)}\n`)
         return
-      case 'tool-end': {
-        const summary = describeToolResult(output.content)
-        err.write(`  ${colors.dim('⎿')} ${output.isError ? colors.red(summary) : colors.dim(summary)}\n`)
+      case 'tool-end':
+        err.write(resultBlock(output.content, output.isError, 1, err, colors))
         return
-      }
       case 'turn-end':
         pending = ''
         if (output.result.reason === 'aborted') err.write(`${colors.yellow('(interrupted)')}\n`)

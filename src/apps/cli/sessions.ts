@@ -2,15 +2,13 @@
 // persistence backend without starting an agent.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { loadConfig } from '../../config/load.js'
-import { DshError } from '../../core/errors.js'
-import { createHarness, type Harness } from '../../harness/compose.js'
-import type { SessionPersistence } from '../../persistence/persistence.js'
+import { loadConfig, type ResolvedConfig } from '../../config/load.js'
 import type { SessionLocation } from '../../persistence/types.js'
 import type { SessionSummary } from '../../session/types.js'
 import { ExitCode } from './errors.js'
 import { resolveCwd } from './options.js'
 import { colorsFor } from './render.js'
+import { openStorage, type Storage } from './storage.js'
 import { formatAge, formatTable, formatTranscript } from './transcript.js'
 
 interface ConfigOption {
@@ -25,8 +23,8 @@ export interface ListOptions extends ConfigOption {
 
 export async function listCommand(options: ListOptions): Promise<number> {
   const cwd = options.all ? undefined : resolveCwd(options.cwd)
-  return withPersistence(options, async (persistence, harness) => {
-    const stored = await harness.sessions.listStored()
+  return withStorage(options, async ({ persistence, list }) => {
+    const stored = await list()
     const shown = cwd === undefined ? stored : stored.filter((summary) => summary.header.cwd === cwd)
     const rows = shown.map((summary) => describe(summary, persistence.locate(summary.header)))
     if (options.json) {
@@ -60,7 +58,7 @@ export interface ShowOptions extends ConfigOption {
 }
 
 export async function showCommand(id: string, options: ShowOptions): Promise<number> {
-  return withPersistence(options, async (persistence) => {
+  return withStorage(options, async ({ persistence }) => {
     const { header, events } = await persistence.load(id)
     if (options.json) {
       process.stdout.write(`${JSON.stringify({ type: 'session', ...header })}\n`)
@@ -75,14 +73,14 @@ export async function showCommand(id: string, options: ShowOptions): Promise<num
 }
 
 export async function pathCommand(id: string, options: ConfigOption): Promise<number> {
-  return withPersistence(options, async (persistence, harness) => {
+  return withStorage(options, async ({ persistence }, config) => {
     const { header } = await persistence.load(id)
     const location = persistence.locate(header)
     if (location) {
       process.stdout.write(`${location.path}\n`)
       return ExitCode.Ok
     }
-    const { backend, file } = harness.config.persistence
+    const { backend, file } = config.persistence
     const store = backend === 'sqlite' ? ` (it is stored in the database ${file})` : ''
     process.stdout.write(`session ${id} has no dedicated file: the ${backend} backend keeps none${store}\n`)
     return ExitCode.Ok
@@ -158,18 +156,16 @@ export function turnsFromTail(path: string): number | null {
   }
 }
 
-/** Runs `task` on a harness composed from the config, and disposes it. */
-async function withPersistence(
+/** Runs `task` on the configured persistence backend, and unloads it. */
+async function withStorage(
   options: ConfigOption,
-  task: (persistence: SessionPersistence, harness: Harness) => Promise<number>,
+  task: (storage: Storage, config: ResolvedConfig) => Promise<number>,
 ): Promise<number> {
   const config = loadConfig(options.config !== undefined ? { file: options.config } : {})
-  const harness = await createHarness({ config })
+  const storage = await openStorage(config)
   try {
-    const persistence = harness.ctx.get('sessionPersistence')
-    if (!persistence) throw new DshError('no persistence backend is loaded', 'CLI_NO_PERSISTENCE')
-    return await task(persistence, harness)
+    return await task(storage, config)
   } finally {
-    await harness.dispose()
+    await storage.dispose()
   }
 }

@@ -28,8 +28,7 @@ export function demoScript(options: DemoScriptOptions): Script {
         {
           name: 'bash',
           arguments: {
-            command:
-              'echo "DSH_SESSION_ID=$DSH_SESSION_ID"; echo "DSH_SESSION_JSONL=$DSH_SESSION_JSONL"; echo "DSH_HOME=$DSH_HOME"; pwd',
+            command: "env | grep '^DSH_' | sort; pwd",
             description: 'Show the managed DSH_* variables',
           },
         },

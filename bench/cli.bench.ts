@@ -1,0 +1,121 @@
+// CLI cold-start benchmarks: `dsh --version` and `dsh sessions list` over 1,000 stored
+// sessions, as child processes, against `node -e 0` measured in the same run.
+
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { eventLines, headerLine } from '../src/persistence/jsonl/codec.js'
+import { bucketFor, encodeSessionId } from '../src/persistence/jsonl/layout.js'
+import type { SessionEvent } from '../src/session/types.js'
+import type { BenchRow } from './types.js'
+
+const CLI = fileURLToPath(new URL('../src/apps/cli/main.js', import.meta.url))
+const SESSIONS = 1_000
+const WARMUP = 3
+const SAMPLES = 15
+const VERSION_TARGET_RATIO = 3
+const LIST_TARGET_RATIO = 5
+
+export default async function run(): Promise<BenchRow[]> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-bench-cli-')))
+  try {
+    const home = join(root, 'home')
+    const project = join(root, 'project')
+    mkdirSync(project, { recursive: true })
+    writeSessions(join(home, 'sessions'), project, SESSIONS)
+    const env: NodeJS.ProcessEnv = { ...process.env, DSH_HOME: home, NO_COLOR: '1' }
+    const node = () => spawnTimed(['-e', '0'], env, project)
+    const version = () => spawnTimed([CLI, '--version'], env, project)
+    const list = () => {
+      const { ms, stdout } = spawnTimedOutput([CLI, 'sessions', 'list'], env, project)
+      const rows = stdout.trimEnd().split('\n').length - 1
+      if (rows !== SESSIONS) throw new Error(`dsh sessions list printed ${rows} rows, expected ${SESSIONS}`)
+      return ms
+    }
+    for (let i = 0; i < WARMUP; i++) {
+      node()
+      version()
+      list()
+    }
+    // Interleaved, so all three series see the same machine load.
+    const times = { node: [] as number[], version: [] as number[], list: [] as number[] }
+    for (let i = 0; i < SAMPLES; i++) {
+      times.node.push(node())
+      times.version.push(version())
+      times.list.push(list())
+    }
+    const baseline = median(times.node)
+    return [
+      row('dsh --version, cold start (median)', median(times.version), baseline, VERSION_TARGET_RATIO),
+      row(
+        `dsh sessions list, ${SESSIONS} sessions (median)`,
+        median(times.list),
+        baseline,
+        LIST_TARGET_RATIO,
+      ),
+    ]
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+}
+
+function row(name: string, measured: number, baseline: number, target: number): BenchRow {
+  const ratio = measured / baseline
+  return {
+    name,
+    measured: `${measured.toFixed(1)} ms`,
+    baseline: `${baseline.toFixed(1)} ms node -e 0`,
+    ratio,
+    target: `≤ ${target}× node -e 0`,
+    pass: ratio <= target,
+  }
+}
+
+/** Writes `count` finished one-turn sessions of `cwd` straight into the JSONL layout. */
+function writeSessions(root: string, cwd: string, count: number): void {
+  const bucket = join(root, bucketFor(cwd))
+  mkdirSync(bucket, { recursive: true, mode: 0o700 })
+  const now = Date.now()
+  for (let i = 0; i < count; i++) {
+    const id = `bench-session-${i}`
+    const time = now - (count - i) * 1_000
+    const events: SessionEvent[] = [
+      { seq: 0, type: 'turn/start', time, data: { turn: 1 } },
+      { seq: 1, type: 'user/message', time, data: { text: `benchmark prompt number ${i}` } },
+      { seq: 2, type: 'step/start', time, data: { turn: 1, step: 1 } },
+      { seq: 3, type: 'assistant/message', time, data: { message: { content: `answer ${i}` } } },
+      { seq: 4, type: 'step/end', time, data: { turn: 1, step: 1, finishReason: 'stop' } },
+      { seq: 5, type: 'turn/end', time, data: { turn: 1, reason: 'completed' } },
+    ]
+    const header = { version: 1, id, createdAt: time, cwd, delegationDepth: 0 }
+    writeFileSync(join(bucket, `${encodeSessionId(id)}.jsonl`), headerLine(header) + eventLines(events), {
+      mode: 0o600,
+    })
+  }
+}
+
+function spawnTimed(args: string[], env: NodeJS.ProcessEnv, cwd: string): number {
+  return spawnTimedOutput(args, env, cwd).ms
+}
+
+function spawnTimedOutput(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): { ms: number; stdout: string } {
+  const started = performance.now()
+  const result = spawnSync(process.execPath, args, { env, cwd, encoding: 'utf8' })
+  const ms = performance.now() - started
+  if (result.status !== 0) {
+    throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr.trim().split('\n')[0]}`)
+  }
+  return { ms, stdout: result.stdout }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
