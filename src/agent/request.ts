@@ -10,15 +10,28 @@ import type { SessionEventMap } from '../session/types.js'
 export interface RequestConfig {
   model?: string
   system: string
-  tools: ToolSchema[]
+  tools: readonly ToolSchema[]
 }
+
+/** The config each live session logged last, to skip the comparison when nothing changed. */
+const lastLogged = new WeakMap<Session, RequestConfig>()
 
 /** Appends `request/config` unless the last one logged is identical. */
 export function logRequestConfig(session: Session, config: RequestConfig): void {
-  const last = lastRequestConfig(session)
-  if (last && JSON.stringify(last) === JSON.stringify(config)) return
-  const data: SessionEventMap['request/config'] = { system: config.system, tools: config.tools }
+  const cached = lastLogged.get(session)
+  if (
+    cached &&
+    cached.system === config.system &&
+    cached.model === config.model &&
+    cached.tools === config.tools
+  ) {
+    return
+  }
+  lastLogged.set(session, config)
+  const data: SessionEventMap['request/config'] = { system: config.system, tools: [...config.tools] }
   if (config.model !== undefined) data.model = config.model
+  const last = lastRequestConfig(session)
+  if (last && JSON.stringify(last) === JSON.stringify(data)) return
   session.append('request/config', data)
 }
 

@@ -12,6 +12,8 @@ const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/
 
 export class ToolRegistry extends Service {
   private readonly tools = new Map<string, ToolDefinition>()
+  /** The model-facing schemas, rebuilt only when the set of tools changes. */
+  private cachedSchemas: readonly ToolSchema[] | undefined
 
   constructor(ctx: Context) {
     super(ctx, 'tools')
@@ -27,8 +29,12 @@ export class ToolRegistry extends Service {
         throw new DshError(`tool ${definition.name} is already registered`, ToolErrorCode.Duplicate)
       }
       this.tools.set(definition.name, definition as unknown as ToolDefinition)
+      this.cachedSchemas = undefined
       return () => {
-        if (this.tools.get(definition.name) === (definition as unknown)) this.tools.delete(definition.name)
+        if (this.tools.get(definition.name) === (definition as unknown)) {
+          this.tools.delete(definition.name)
+          this.cachedSchemas = undefined
+        }
       }
     }, `tools.register(${definition.name})`)
   }
@@ -41,9 +47,13 @@ export class ToolRegistry extends Service {
     return [...this.tools.keys()]
   }
 
-  /** The model-facing schemas of every registered tool, in registration order. */
-  schemas(): ToolSchema[] {
-    return [...this.tools.values()].map(toolSchema)
+  /**
+   * The model-facing schemas of every registered tool, in registration order. The same
+   * frozen array is returned until a tool is registered or removed.
+   */
+  schemas(): readonly ToolSchema[] {
+    this.cachedSchemas ??= Object.freeze([...this.tools.values()].map(toolSchema))
+    return this.cachedSchemas
   }
 
   /**

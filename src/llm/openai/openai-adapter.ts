@@ -101,6 +101,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
     const onAbort = () => controller.abort(signal?.reason)
     signal?.addEventListener('abort', onAbort, { once: true })
     let timedOut = false
+    let settled = false
     let timer: NodeJS.Timeout | undefined
     const arm = () => {
       clearTimeout(timer)
@@ -133,6 +134,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
       for await (const data of readSseData(response.body, arm)) {
         if (data === '[DONE]') {
           clearTimeout(timer)
+          settled = true
           yield* assembler.finish()
           return
         }
@@ -157,6 +159,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
         })
       }
       clearTimeout(timer)
+      settled = true
       yield* assembler.finish()
     } catch (error) {
       if (signal?.aborted || error instanceof FailedAttempt) throw error
@@ -176,8 +179,9 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
     } finally {
       clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
-      // Releases the connection if the consumer stopped early; a no-op once the body is done.
-      controller.abort()
+      // Releases the connection if the consumer stopped early. Skipped once the body was read
+      // to its end: an abort then does nothing but cost an exception object per request.
+      if (!settled) controller.abort()
     }
   }
 }

@@ -8,9 +8,10 @@ import { checkContinuation, notFound, SessionPersistence } from '../persistence.
 import { closersForOpenTurn, titleFrom } from '../repair.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 
+/** Events are kept as JSON lines, like a real log: callers can never share objects with it. */
 interface StoredSession {
   header: SessionHeader
-  events: SessionEvent[]
+  lines: string[]
   materialized: boolean
 }
 
@@ -33,23 +34,23 @@ export class MemorySessionBackend extends SessionPersistence {
         PersistenceErrorCode.AlreadyExists,
       )
     }
-    this.sessions.set(header.id, { header: structuredClone(header), events: [], materialized: false })
+    this.sessions.set(header.id, { header: structuredClone(header), lines: [], materialized: false })
   }
 
   async append(id: SessionId, events: SessionEvent[]): Promise<void> {
     const stored = this.sessions.get(id)
     if (!stored) throw notFound(id)
-    checkContinuation(id, stored.events.length, events)
-    stored.events.push(...structuredClone(events))
+    checkContinuation(id, stored.lines.length, events)
+    for (const event of events) stored.lines.push(JSON.stringify(event))
     stored.materialized = true
   }
 
   async load(id: SessionId): Promise<LoadedSession> {
     const stored = this.sessions.get(id)
     if (!stored?.materialized) throw notFound(id)
-    const closers = closersForOpenTurn(stored.events)
+    const closers = closersForOpenTurn(parseLines(stored.lines))
     if (closers.length > 0) await this.append(id, closers)
-    return { header: structuredClone(stored.header), events: structuredClone(stored.events) }
+    return { header: structuredClone(stored.header), events: parseLines(stored.lines) }
   }
 
   override async exists(id: SessionId): Promise<boolean> {
@@ -59,11 +60,18 @@ export class MemorySessionBackend extends SessionPersistence {
   async list(): Promise<SessionSummary[]> {
     return [...this.sessions.values()]
       .filter((stored) => stored.materialized)
-      .map((stored) => ({
-        header: structuredClone(stored.header),
-        eventCount: stored.events.length,
-        lastActivity: stored.events.at(-1)?.time ?? stored.header.createdAt,
-        title: titleFrom(stored.events),
-      }))
+      .map((stored) => {
+        const events = parseLines(stored.lines)
+        return {
+          header: structuredClone(stored.header),
+          eventCount: events.length,
+          lastActivity: events.at(-1)?.time ?? stored.header.createdAt,
+          title: titleFrom(events),
+        }
+      })
   }
+}
+
+function parseLines(lines: readonly string[]): SessionEvent[] {
+  return lines.map((line) => JSON.parse(line) as SessionEvent)
 }
