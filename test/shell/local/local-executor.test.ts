@@ -161,12 +161,12 @@ describe('foreground runs', () => {
     const started = Date.now()
     const result = await shell.run({
       command: `sleep 60 & echo $! > ${dir}/grandchild; bash -c 'sleep 60' & echo $! > ${dir}/nested; wait`,
-      timeoutMs: 400,
+      timeoutMs: 1_000,
     })
     expect(result.timedOut).toBe(true)
     expect(result.exitCode).toBeNull()
     expect(result.signal).toBe('SIGTERM')
-    expect(result.timeoutMs).toBe(400)
+    expect(result.timeoutMs).toBe(1_000)
     expect(Date.now() - started).toBeLessThan(5_000)
     for (const file of ['grandchild', 'nested']) {
       const pid = Number(readFileSync(join(dir, file), 'utf8'))
@@ -179,8 +179,8 @@ describe('foreground runs', () => {
     const { shell } = await startExecutor({ killGraceMs: 300 })
     const dir = tempDir()
     const result = await shell.run({
-      command: `(trap '' TERM; exec sleep 60) & echo $! > ${dir}/stubborn; trap '' TERM; wait`,
-      timeoutMs: 300,
+      command: `trap '' TERM; (exec sleep 60) & echo $! > ${dir}/stubborn; wait`,
+      timeoutMs: 1_000,
     })
     expect(result.timedOut).toBe(true)
     expect(result.signal).toBe('SIGKILL')
@@ -203,8 +203,13 @@ describe('foreground runs', () => {
   it('kills the group when the request is aborted', async () => {
     const { shell } = await startExecutor({ killGraceMs: 300 })
     const controller = new AbortController()
-    const running = shell.run({ command: 'echo started; sleep 60', signal: controller.signal })
-    setTimeout(() => controller.abort(), 200)
+    const marker = join(tempDir(), 'started')
+    const running = shell.run({
+      command: `echo started; touch ${marker}; sleep 60`,
+      signal: controller.signal,
+    })
+    while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 10))
+    controller.abort()
     const result = await running
     expect(result.killed).toBe(true)
     expect(result.timedOut).toBe(false)

@@ -1,7 +1,7 @@
 // The model-facing bash tool through the real tool registry: named fields only, the
 // managed snapshot on every call, result rendering, workdirs, and background jobs.
 
-import { mkdirSync, realpathSync } from 'node:fs'
+import { existsSync, mkdirSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Context } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -175,9 +175,9 @@ describe('bash tool results', () => {
 
   it('marks timeouts and the killing signal', async () => {
     const test = await start('jsonl', { killGraceMs: 200 })
-    const output = await test.runTool('bash', { command: 'echo before; sleep 30', timeout_ms: 300 })
+    const output = await test.runTool('bash', { command: 'echo before; sleep 30', timeout_ms: 1_000 })
     expect(output.isError).toBeUndefined()
-    expect(output.content).toBe('before\n[timed out after 300ms]\n[killed by signal: SIGTERM]')
+    expect(output.content).toBe('before\n[timed out after 1000ms]\n[killed by signal: SIGTERM]')
   })
 
   it('names the full-output file when output is truncated', async () => {
@@ -208,8 +208,16 @@ describe('bash tool results', () => {
   it('kills the command when the turn is cancelled', async () => {
     const test = await start('jsonl', { killGraceMs: 200 })
     const controller = new AbortController()
-    setTimeout(() => controller.abort(), 200)
-    const output = await test.runTool('bash', { command: 'echo hi; sleep 30' }, undefined, controller.signal)
+    const marker = join(tempDir(), 'started')
+    const running = test.runTool(
+      'bash',
+      { command: `echo hi; touch ${marker}; sleep 30` },
+      undefined,
+      controller.signal,
+    )
+    while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 10))
+    controller.abort()
+    const output = await running
     expect(output.content).toBe('hi\n[cancelled]\n[killed by signal: SIGTERM]')
   })
 })
