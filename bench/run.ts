@@ -9,6 +9,7 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'persistence', load: () => import('./persistence.bench.js') },
   { name: 'agent', load: () => import('./agent.bench.js') },
   { name: 'shell', load: () => import('./shell.bench.js') },
+  { name: 'cli', load: () => import('./cli.bench.js') },
 ]
 
 function table(rows: BenchRow[]): string {
