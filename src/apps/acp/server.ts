@@ -57,8 +57,6 @@ interface RunningPrompt {
   turn: number
   /** Set by session/cancel: the answer is `cancelled` unless the turn completed anyway. */
   cancelled: boolean
-  /** Aborts a pending permission request when the prompt is cancelled. */
-  controller: AbortController
 }
 
 interface ServedSession {
@@ -165,7 +163,7 @@ export class AcpServer {
       throw new DshError('a prompt is already running in this session', AcpErrorCode.TurnRunning)
     }
     const text = promptText(params.prompt)
-    const running: RunningPrompt = { turn: 0, cancelled: false, controller: new AbortController() }
+    const running: RunningPrompt = { turn: 0, cancelled: false }
     served.running = running
     const stop = served.agent.onOutput((output) => {
       if (output.type === 'turn-start') running.turn = output.turn
@@ -195,10 +193,8 @@ export class AcpServer {
   private cancel(sessionId: SessionId): void {
     const served = this.sessions.get(sessionId)
     if (!served) return
-    if (served.running) {
-      served.running.cancelled = true
-      served.running.controller.abort()
-    }
+    if (served.running) served.running.cancelled = true
+    // Aborts the turn signal, which also stops waiting for a pending permission answer.
     served.agent.cancel()
   }
 
@@ -225,9 +221,7 @@ export class AcpServer {
           },
           options: PERMISSION_OPTIONS,
         },
-        served.running
-          ? { cancellationSignal: served.running.controller.signal, stopWaitingOnCancel: true }
-          : {},
+        { cancellationSignal: call.signal, stopWaitingOnCancel: true },
       )
       return decidePermission(response, (allow) => served.remembered.set(call.name, allow))
     } catch {

@@ -24,7 +24,9 @@ export interface AcpTestClient {
   close(): Promise<void>
 }
 
-export type PermissionAnswer = (request: RequestPermissionRequest) => RequestPermissionResponse
+export type PermissionAnswer = (
+  request: RequestPermissionRequest,
+) => RequestPermissionResponse | Promise<RequestPermissionResponse>
 
 export async function startAcpClient(
   harness: Harness,

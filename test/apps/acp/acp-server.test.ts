@@ -227,6 +227,31 @@ describe('dsh acp', () => {
     await policy.dispose()
   })
 
+  it('session/cancel while the client has not answered a permission request ends the prompt cancelled', async () => {
+    const test = await start({ script: [{ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }] })
+    const policy = test.harness.ctx.plugin({
+      name: 'ask-always',
+      apply(ctx: Context) {
+        ctx.on('tools/pre-execute', () => Promise.resolve({ kind: 'ask' as const, reason: 'check' }))
+      },
+    })
+    await policy.await()
+    const { client } = await connect(test, () => new Promise(() => {}))
+    const { sessionId } = await client.agent.request('session/new', { cwd: test.home, mcpServers: [] })
+    const prompt = client.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'go' }],
+    })
+    await vi.waitFor(() => expect(client.permissionRequests).toHaveLength(1))
+    await client.agent.notify('session/cancel', { sessionId })
+    expect((await prompt).stopReason).toBe('cancelled')
+    const result = test.harness.agents
+      .get(sessionId)!
+      .session.events.find((event) => event.type === 'tool/result')
+    expect(result?.data).toMatchObject({ isError: true })
+    await policy.dispose()
+  })
+
   it('maps max-steps to max_turn_requests, a failed turn to a JSON-RPC error, and unknown sessions to -32002', async () => {
     const test = await start({
       config: { agent: { maxStepsPerTurn: 1 } },
