@@ -73,6 +73,16 @@ export const configSchema = z
       .object({
         enabled: z.boolean().default(true),
         maxDepth: z.number().int().min(0).max(10).default(DEFAULT_MAX_DELEGATION_DEPTH),
+        /** An external ACP agent the model may delegate to with the `acp_subagent` tool. */
+        acp: z
+          .object({
+            command: z.string().min(1),
+            args: z.array(z.string()).default([]),
+            env: z.record(z.string(), z.string()).default({}),
+            allowPermissions: z.boolean().default(false),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .default({ enabled: true, maxDepth: DEFAULT_MAX_DELEGATION_DEPTH }),

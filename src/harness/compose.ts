@@ -11,7 +11,7 @@ import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
 import { ToolRegistry } from '../tools/registry.js'
-import { subagentToolPlugin } from '../tools/subagent/index.js'
+import { acpSubagentToolPlugin, subagentToolPlugin } from '../tools/subagent/index.js'
 
 export interface HarnessOptions {
   config: ResolvedConfig
@@ -51,6 +51,9 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       : []),
     ...(config.hooks.codex.length > 0 ? [ctx.plugin(codexHooksPlugin, { files: config.hooks.codex })] : []),
     ctx.plugin(subagentToolPlugin, { maxDepth: config.subagents.enabled ? config.subagents.maxDepth : 0 }),
+    ...(config.subagents.acp && config.subagents.enabled
+      ? [ctx.plugin(acpSubagentToolPlugin, { ...config.subagents.acp, maxDepth: config.subagents.maxDepth })]
+      : []),
     ctx.plugin(AgentRegistry, {
       systemPrompt: config.agent.systemPrompt,
       maxStepsPerTurn: config.agent.maxStepsPerTurn,

@@ -253,18 +253,3 @@ function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
     })
   })
 }
-
-declare module 'cordis' {
-  interface Events {
-    /** A task is about to be delegated to an external ACP agent under `lifecycleId`. */
-    'subagent/acp-start'(
-      parent: AgentHandle,
-      info: { lifecycleId: string; description: string },
-    ): Promise<void> | void
-    /** The delegated task ended (`stopReason` is ACP's; `error` when the run failed). */
-    'subagent/acp-stop'(
-      parent: AgentHandle,
-      info: { lifecycleId: string; stopReason?: string; text: string; error?: string },
-    ): Promise<void> | void
-  }
-}
