@@ -11,6 +11,7 @@ import { createHarness } from '../../harness/compose.js'
 import { startLoopbackModel } from '../../llm/scripted/loopback-server.js'
 import { demoScript } from '../demo/script.js'
 import { ExitCode } from './errors.js'
+import { logToStderr } from './logging.js'
 import { colorsFor, createStreamRenderer } from './render.js'
 
 const DEMO_PROMPT =
@@ -43,6 +44,7 @@ export async function demoCommand(): Promise<number> {
       {},
     )
     const harness = await createHarness({ config, model: { baseUrl: model.baseUrl, apiKey: DEMO_API_KEY } })
+    logToStderr(harness.ctx)
     let sessionId: string
     let transcript: string | undefined
     let reason: string

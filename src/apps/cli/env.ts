@@ -5,6 +5,7 @@ import { loadConfig } from '../../config/load.js'
 import { DshError } from '../../core/errors.js'
 import { createHarness } from '../../harness/compose.js'
 import { ExitCode } from './errors.js'
+import { logToStderr } from './logging.js'
 import { colorsFor } from './render.js'
 import { formatTable } from './transcript.js'
 
@@ -16,6 +17,7 @@ export interface EnvOptions {
 export async function envCommand(options: EnvOptions): Promise<number> {
   const config = loadConfig(options.config !== undefined ? { file: options.config } : {})
   const harness = await createHarness({ config })
+  logToStderr(harness.ctx)
   try {
     const registry = harness.ctx.get('shellEnv')
     if (!registry) throw new DshError('the managed DSH_* environment is not loaded', 'CLI_NO_SHELL_ENV')

@@ -118,6 +118,19 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .action(act(async (options) => (await import('./env.js')).envCommand(options)))
 
   program
+    .command('stdio')
+    .description('serve JSON-RPC 2.0 on stdin/stdout (initialize, session/prompt, session/cancel, shutdown)')
+    .option('--config <file>', 'config file')
+    .option('--session-id <id>', 'the exact session id initialize uses when it names none (resume-or-create)')
+    .action(act(async (options) => (await import('./servers.js')).stdioCommand(options)))
+
+  program
+    .command('acp')
+    .description('serve the Agent Client Protocol on stdin/stdout, for editors')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./servers.js')).acpCommand(options)))
+
+  program
     .command('demo')
     .description('a complete turn with the built-in scripted model over loopback HTTP (no API key needed)')
     .action(act(async () => (await import('./demo.js')).demoCommand()))

@@ -14,6 +14,7 @@ import type { ModelChoice } from '../../llm/adapter.js'
 import { LlmErrorCode } from '../../llm/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { CliError, CliErrorCode, usageError } from './errors.js'
+import { logToStderr } from './logging.js'
 import { type AgentOptions, checkSessionFlags, resolveCwd } from './options.js'
 
 /** Everything a command needs before it composes a harness. */
@@ -60,8 +61,11 @@ export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = pro
   )
 }
 
-export function openHarness(plan: AgentPlan): Promise<Harness> {
-  return createHarness({ config: plan.config })
+/** Composes the harness from the plan's config, its log messages going to stderr. */
+export async function openHarness(plan: AgentPlan): Promise<Harness> {
+  const harness = await createHarness({ config: plan.config })
+  logToStderr(harness.ctx)
+  return harness
 }
 
 /** What `startAgent` did, for a one-line notice. */

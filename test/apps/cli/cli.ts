@@ -22,6 +22,8 @@ export interface CliRunOptions {
   env?: NodeJS.ProcessEnv
   cwd?: string
   input?: string
+  /** Leave stdin open for the test to write to (`child.stdin`). */
+  openStdin?: boolean
   timeoutMs?: number
 }
 
@@ -48,7 +50,7 @@ export function spawnCli(args: string[], options: CliRunOptions = {}): CliChild 
     stderr += text
   })
   if (options.input !== undefined) child.stdin!.end(options.input)
-  else child.stdin!.end()
+  else if (!options.openStdin) child.stdin!.end()
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000)
   const done = new Promise<CliResult>((resolvePromise, reject) => {
     child.on('error', reject)

@@ -1,0 +1,100 @@
+// `dsh stdio` and `dsh acp` as child processes: stdout carries protocol messages only,
+// a missing key fails up front with one line, and plugin warnings reach stderr.
+
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { assertBuilt, hasStack, jsonLines, makeWorld, runCli, spawnCli } from './cli.js'
+
+const makeDir = useTempDirs('dsh-cli-servers-')
+let model: LoopbackModel | undefined
+
+beforeAll(assertBuilt)
+afterEach(async () => {
+  await model?.close()
+  model = undefined
+})
+
+const request = (id: number, method: string, params: unknown) =>
+  `${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`
+
+describe('dsh stdio', () => {
+  it('answers initialize and session/prompt with JSON-RPC only on stdout', async () => {
+    model = await startLoopbackModel([{ text: 'served over stdio' }])
+    const w = makeWorld(makeDir(), model.baseUrl)
+    const input =
+      request(1, 'initialize', { sessionId: 'stdio-exact', cwd: w.project }) +
+      request(2, 'session/prompt', { text: 'hello' })
+    const result = await runCli(['stdio'], { env: w.env, cwd: w.project, input })
+    expect(result.code).toBe(0)
+    const messages = jsonLines(result.stdout)
+    expect(messages.every((message) => message.jsonrpc === '2.0')).toBe(true)
+    expect(messages.find((message) => message.id === 1)).toMatchObject({
+      result: { sessionId: 'stdio-exact', resumed: false },
+    })
+    expect(messages.find((message) => message.id === 2)).toMatchObject({
+      result: { reason: 'completed', text: 'served over stdio' },
+    })
+    const listed = JSON.parse(
+      (await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })).stdout,
+    )
+    expect(listed).toMatchObject([{ id: 'stdio-exact', turns: 1 }])
+  })
+
+  it('fails up front, in one line, without an API key', async () => {
+    model = await startLoopbackModel([])
+    const w = makeWorld(makeDir(), model.baseUrl)
+    const env = { ...w.env }
+    delete env.DEEPSEEK_API_KEY
+    for (const command of ['stdio', 'acp']) {
+      const result = await runCli([command], { env, cwd: w.project, input: '' })
+      expect(result.code).toBe(1)
+      expect(result.stdout).toBe('')
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1)
+      expect(result.stderr).toContain('DEEPSEEK_API_KEY')
+    }
+  })
+})
+
+describe('dsh acp', () => {
+  it('answers initialize and session/new with the dsh session id', async () => {
+    model = await startLoopbackModel([])
+    const w = makeWorld(makeDir(), model.baseUrl)
+    const server = spawnCli(['acp'], { env: w.env, cwd: w.project, openStdin: true })
+    const answer = async (id: number) => {
+      const deadline = Date.now() + 10_000
+      for (;;) {
+        const found = jsonLines(server.stdout()).find((message) => message.id === id)
+        if (found) return found
+        if (Date.now() > deadline) throw new Error(`no answer ${id}; stderr: ${server.stderr()}`)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    }
+    server.child.stdin!.write(request(1, 'initialize', { protocolVersion: 1, clientCapabilities: {} }))
+    expect(await answer(1)).toMatchObject({ result: { protocolVersion: 1, agentInfo: { name: 'dsh' } } })
+    server.child.stdin!.write(request(2, 'session/new', { cwd: w.project, mcpServers: [] }))
+    const created = (await answer(2)) as { result: { sessionId: string } }
+    expect(created.result.sessionId).toMatch(/^acp-session-/)
+    server.child.stdin!.end()
+    const result = await server.done
+    expect(result.code).toBe(0)
+    expect(jsonLines(result.stdout).every((message) => message.jsonrpc === '2.0')).toBe(true)
+  })
+})
+
+it('plugin warnings (a missing hook file) go to stderr and the run still completes', async () => {
+  model = await startLoopbackModel([{ text: 'done anyway' }])
+  const w = makeWorld(makeDir(), model.baseUrl)
+  const missing = join(w.home, 'no-such-settings.json')
+  writeFileSync(
+    join(w.home, 'config.yaml'),
+    `model:\n  baseUrl: ${model.baseUrl}\nhooks:\n  claudeCode: [${JSON.stringify(missing)}]\n`,
+  )
+  const result = await runCli(['run', 'hi'], { env: w.env, cwd: w.project })
+  expect(result.code).toBe(0)
+  expect(result.stdout).toBe('done anyway\n')
+  expect(result.stderr).toMatch(/^dsh: warning: .*no-such-settings\.json/m)
+  expect(hasStack(result.stderr)).toBe(false)
+})
