@@ -2,8 +2,8 @@
 // file per session at `<root>/<bucket>/<encoded-id>.jsonl`, see SPEC §3.1.
 
 import type { FileHandle } from 'node:fs/promises'
-import { access, open, readdir } from 'node:fs/promises'
-import { dirname, resolve, sep } from 'node:path'
+import { open } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
 import type { Context } from 'cordis'
 import { DshError } from '../../core/errors.js'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
@@ -11,11 +11,12 @@ import { PersistenceErrorCode } from '../errors.js'
 import { checkContinuation, notFound, SessionPersistence } from '../persistence.js'
 import { closersForOpenTurn } from '../repair.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
+import { findSessionFile, listSessions } from './catalog.js'
 import { eventLines, headerLine } from './codec.js'
 import { appendAt, ensureDir, ioError, isCode, publishLog, rollbackTo } from './file-log.js'
-import { LOCK_SUFFIX, LOG_SUFFIX, SessionLayout } from './layout.js'
+import { LOCK_SUFFIX, SessionLayout } from './layout.js'
 import { WriterLock } from './lock.js'
-import { scanLog, summarizeLogSync } from './reader.js'
+import { scanLog } from './reader.js'
 
 export interface JsonlBackendConfig {
   /** Folder holding the buckets; resolved to an absolute path once, at construction. */
@@ -35,10 +36,6 @@ interface TrackedSession {
   handle?: FileHandle
 }
 
-/** Files summarized per synchronous batch in `list`, between yields to the event loop. */
-const LIST_BATCH = 64
-/** Buckets probed at once when finding a session by id. */
-const FIND_CONCURRENCY = 32
 const LOAD_ATTEMPTS = 3
 
 export class JsonlSessionBackend extends SessionPersistence {
@@ -97,7 +94,7 @@ export class JsonlSessionBackend extends SessionPersistence {
       const handle = await this.takeOwnership(id, session)
       const bytes = Buffer.from(eventLines(events))
       try {
-        await appendAt(handle, session.size, bytes, session.path)
+        appendAt(handle.fd, session.size, bytes, session.path)
       } catch (error) {
         await this.dropOwnership(session) // the next append re-checks the file before writing
         throw error
@@ -130,47 +127,9 @@ export class JsonlSessionBackend extends SessionPersistence {
     })
   }
 
-  /**
-   * Summaries from each file's head and tail only. Files are read with synchronous
-   * calls in batches, yielding between batches: for many small reads that is far
-   * faster than the thread pool. Files that cannot be read are left out.
-   */
-  async list(): Promise<SessionSummary[]> {
-    const files: string[] = []
-    for (const bucket of await this.buckets()) {
-      let names: string[]
-      try {
-        names = await readdir(bucket)
-      } catch {
-        continue // the bucket vanished or is unreadable: it holds nothing we can list
-      }
-      for (const name of names) if (name.endsWith(LOG_SUFFIX)) files.push(bucket + sep + name)
-    }
-    const summaries: SessionSummary[] = []
-    for (let i = 0; i < files.length; i += LIST_BATCH) {
-      if (i > 0) await new Promise<void>((done) => setImmediate(done))
-      for (const file of files.slice(i, i + LIST_BATCH)) {
-        const summary = await this.summarize(file)
-        if (summary) summaries.push(summary)
-      }
-    }
-    return summaries
-  }
-
-  private async summarize(file: string): Promise<SessionSummary | undefined> {
-    try {
-      const summary = summarizeLogSync(file)
-      if (summary) return summary
-      const scanned = await scanLog(file)
-      const last = scanned.events.at(-1)
-      return {
-        header: scanned.header,
-        eventCount: scanned.events.length,
-        lastActivity: last?.time ?? scanned.header.createdAt,
-      }
-    } catch {
-      return undefined // removed meanwhile or corrupt: `load` reports corruption, a listing skips it
-    }
+  /** Summaries from each file's head and tail only; see `listSessions`. */
+  list(): Promise<SessionSummary[]> {
+    return listSessions(this.root)
   }
 
   private async loadTracked(id: SessionId, known: TrackedSession | undefined): Promise<LoadedSession> {
@@ -199,11 +158,11 @@ export class JsonlSessionBackend extends SessionPersistence {
         throw error
       }
       try {
-        if (scanned.validEnd !== scanned.size) await rollbackTo(handle, scanned.validEnd, path)
+        if (scanned.validEnd !== scanned.size) rollbackTo(handle.fd, scanned.validEnd, path)
         session.size = scanned.validEnd
         if (closers.length > 0) {
           const bytes = Buffer.from(eventLines(closers))
-          await appendAt(handle, session.size, bytes, path)
+          appendAt(handle.fd, session.size, bytes, path)
           session.size += bytes.length
           session.count += closers.length
         }
@@ -302,41 +261,9 @@ export class JsonlSessionBackend extends SessionPersistence {
     return run
   }
 
-  private async buckets(): Promise<string[]> {
-    try {
-      const entries = await readdir(this.root, { withFileTypes: true })
-      return entries.filter((entry) => entry.isDirectory()).map((entry) => this.root + sep + entry.name)
-    } catch (error) {
-      if (isCode(error, 'ENOENT')) return []
-      throw ioError(`cannot read session root ${this.root}`, error)
-    }
-  }
-
   /** Finds a stored session's file by id alone, probing every bucket. */
-  private async find(id: SessionId): Promise<string | undefined> {
-    const name = this.layout.fileName(id)
-    const buckets = await this.buckets()
-    const found: string[] = []
-    for (let i = 0; i < buckets.length; i += FIND_CONCURRENCY) {
-      const probes = buckets.slice(i, i + FIND_CONCURRENCY).map(async (bucket) => {
-        const path = bucket + sep + name
-        try {
-          await access(path)
-          found.push(path)
-        } catch {
-          // Not in this bucket.
-        }
-      })
-      await Promise.all(probes)
-    }
-    if (found.length > 1) {
-      throw new DshError(
-        `session ${JSON.stringify(id)} is stored twice (${found.sort().join(', ')}); remove one`,
-        PersistenceErrorCode.Corrupt,
-        { userFacing: true },
-      )
-    }
-    return found[0]
+  private find(id: SessionId): Promise<string | undefined> {
+    return findSessionFile(this.root, id, this.layout.fileName(id))
   }
 }
 

@@ -2,6 +2,7 @@
 // overwrite, whole-line appends with fsync, and rollback of a failed write.
 
 import { randomUUID } from 'node:crypto'
+import { fsyncSync, ftruncateSync, writeSync } from 'node:fs'
 import { type FileHandle, link, mkdir, open, unlink } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import { DshError } from '../../core/errors.js'
@@ -53,34 +54,32 @@ export async function publishLog(path: string, bytes: Buffer): Promise<FileHandl
 }
 
 /**
- * Writes whole lines at `position` (the current end of the log) and fsyncs.
- * On any failure the file is truncated back to `position` before rejecting.
+ * Writes whole lines at `position` (the current end of the log) and fsyncs; on
+ * any failure truncates back to `position` and throws. Synchronous on purpose,
+ * like better-sqlite3 in the SQLite backend: the caller's promise settles after
+ * one write and one fsync, without two thread-pool round trips, which on a busy
+ * machine halved append throughput. The event loop waits for one fsync.
  */
-export async function appendAt(
-  handle: FileHandle,
-  position: number,
-  bytes: Buffer,
-  path: string,
-): Promise<void> {
+export function appendAt(fd: number, position: number, bytes: Buffer, path: string): void {
   try {
-    await writeFully(handle, bytes, position)
-    await handle.sync()
+    let done = 0
+    while (done < bytes.length) {
+      const written = writeSync(fd, bytes, done, bytes.length - done, position + done)
+      if (written === 0) throw new Error('write made no progress')
+      done += written
+    }
+    fsyncSync(fd)
   } catch (error) {
-    await rollbackTo(handle, position, path, error)
+    rollbackTo(fd, position, path, error)
     throw ioError(`cannot append to session file ${path}; the write was rolled back`, error)
   }
 }
 
 /** Truncates a log back to `size` bytes and makes that durable. */
-export async function rollbackTo(
-  handle: FileHandle,
-  size: number,
-  path: string,
-  cause?: unknown,
-): Promise<void> {
+export function rollbackTo(fd: number, size: number, path: string, cause?: unknown): void {
   try {
-    await handle.truncate(size)
-    await handle.sync()
+    ftruncateSync(fd, size)
+    fsyncSync(fd)
   } catch (error) {
     throw new DshError(
       `cannot roll back session file ${path} to ${size} bytes; reload the session before writing again`,

@@ -37,32 +37,27 @@ export async function scanLog(path: string): Promise<ScannedLog> {
   let size = 0
   try {
     const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES)
-    let partial: Buffer[] = []
-    let partialStart = 0
+    let partial: Buffer[] = [] // bytes of an unfinished line, copied out of `chunk`
+    let base = 0 // file offset of the first byte not yet scanned
     for (;;) {
       const { bytesRead } = await handle.read(chunk, 0, READ_CHUNK_BYTES, size)
       if (bytesRead === 0) break
-      const bytes = chunk.subarray(0, bytesRead)
-      const base = size
       size += bytesRead
-      let start = 0
-      let newline = bytes.indexOf(NEWLINE)
-      if (newline !== -1 && partial.length > 0) {
-        partial.push(bytes.subarray(0, newline))
-        scanner.line(Buffer.concat(partial).toString('utf8'), partialStart, base + newline + 1)
+      let bytes = chunk.subarray(0, bytesRead)
+      const last = bytes.lastIndexOf(NEWLINE)
+      if (last === -1) {
+        partial.push(Buffer.from(bytes))
+        continue
+      }
+      if (partial.length > 0) {
+        bytes = Buffer.concat([...partial, bytes])
         partial = []
-        start = newline + 1
-        newline = bytes.indexOf(NEWLINE, start)
       }
-      while (newline !== -1) {
-        scanner.line(bytes.toString('utf8', start, newline), base + start, base + newline + 1)
-        start = newline + 1
-        newline = bytes.indexOf(NEWLINE, start)
-      }
-      if (start < bytesRead) {
-        if (partial.length === 0) partialStart = base + start
-        partial.push(Buffer.from(bytes.subarray(start))) // copied: `chunk` is reused
-      }
+      const end = bytes.length - (bytesRead - last) + 1
+      // Whole lines only, so no UTF-8 sequence is split (0x0A never occurs inside one).
+      scanner.block(bytes.toString('utf8', 0, end - 1), base, base + end)
+      base += end
+      if (end < bytes.length) partial.push(Buffer.from(bytes.subarray(end)))
     }
   } finally {
     await handle.close()
@@ -79,33 +74,35 @@ class LogScanner {
 
   constructor(private readonly path: string) {}
 
-  line(text: string, start: number, end: number): void {
-    this.lineNumber++
-    if (!this.header) {
-      this.header = this.parseHeader(text)
-      this.validEnd = end
-      return
-    }
-    if (this.damaged) {
-      if (text.includes('turn/end') && parsesAsTurnEnd(text)) {
-        throw corrupt(
-          this.path,
-          this.damaged.line,
-          `${this.damaged.reason}, and a later turn/end (line ${this.lineNumber}) shows committed turns after it`,
-        )
+  /** Scans newline-separated lines (`text` has no final newline) starting at byte `base` and ending at `end`. */
+  block(text: string, base: number, end: number): void {
+    let from = 0
+    while (from <= text.length) {
+      let newline = text.indexOf('\n', from)
+      if (newline === -1) newline = text.length
+      this.lineNumber++
+      const line = text.slice(from, newline)
+      if (this.damaged) {
+        if (line.includes('turn/end') && parsesAsTurnEnd(line)) {
+          throw corrupt(
+            this.path,
+            this.damaged.line,
+            `${this.damaged.reason}, and a later turn/end (line ${this.lineNumber}) shows committed turns after it`,
+          )
+        }
+      } else if (!this.header) {
+        this.header = this.parseHeader(line)
+      } else {
+        const reason = this.accept(line)
+        if (reason !== undefined) {
+          const offset = base + Buffer.byteLength(text.slice(0, from))
+          this.damaged = { line: this.lineNumber, offset, reason }
+          this.validEnd = offset
+        }
       }
-      return
+      from = newline + 1
     }
-    try {
-      const event = JSON.parse(text) as SessionEvent
-      if (typeof event !== 'object' || event === null || Array.isArray(event))
-        throw new Error('not a JSON object')
-      validateEvent(event, this.events.length)
-      this.events.push(event)
-      this.validEnd = end
-    } catch (error) {
-      this.damaged = { line: this.lineNumber, offset: start, reason: errorMessage(error) }
-    }
+    if (!this.damaged) this.validEnd = end
   }
 
   finish(size: number): ScannedLog {
@@ -113,6 +110,27 @@ class LogScanner {
     const scanned: ScannedLog = { header: this.header, events: this.events, size, validEnd: this.validEnd }
     if (this.damaged) scanned.damagedLine = { line: this.damaged.line, reason: this.damaged.reason }
     return scanned
+  }
+
+  /** Parses and validates one event line; returns why it is damaged, or undefined once accepted. */
+  private accept(line: string): string | undefined {
+    try {
+      const event = JSON.parse(line) as SessionEvent
+      if (typeof event !== 'object' || event === null || Array.isArray(event)) return 'not a JSON object'
+      if (event.data === undefined) return `event ${event.type}: data is missing`
+      // JSON.parse yields plain JSON by construction, so the deep walk over `data` is skipped.
+      const { seq, type, time, ignorable } = event
+      validateEvent(
+        ignorable === undefined
+          ? { seq, type, time, data: null }
+          : { seq, type, time, data: null, ignorable },
+        this.events.length,
+      )
+      this.events.push(event)
+      return undefined
+    } catch (error) {
+      return errorMessage(error)
+    }
   }
 
   private parseHeader(text: string): SessionHeader {
@@ -164,6 +182,8 @@ const TAIL_BYTES = 4 * 1024
 const TITLE_SCAN_BYTES = 256 * 1024
 /** Written literally by `eventLines`; inside a JSON string its quotes would be escaped. */
 const USER_MESSAGE_MARK = '"type":"user/message"'
+/** Reused by every summary: the reads are synchronous and nothing keeps a view past the call. */
+const HEAD_BUFFER = Buffer.allocUnsafe(HEAD_BYTES)
 
 /**
  * Summarizes a log from its head (header, first user message) and its tail (last
@@ -173,7 +193,7 @@ const USER_MESSAGE_MARK = '"type":"user/message"'
 export function summarizeLogSync(path: string): SessionSummary | undefined {
   const fd = openSync(path, 'r')
   try {
-    let head = readChunk(fd, 0, HEAD_BYTES)
+    let head = HEAD_BUFFER.subarray(0, readSync(fd, HEAD_BUFFER, 0, HEAD_BYTES, 0))
     const size = head.length < HEAD_BYTES ? head.length : fstatSync(fd).size
     const grow = (): boolean => {
       if (head.length >= size) return false

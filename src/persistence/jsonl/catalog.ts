@@ -1,0 +1,114 @@
+// Finding sessions on disk without an index: probing buckets for one file name,
+// and listing every log from its head and tail. Both are rebuilt from the files.
+
+import { access, readdir } from 'node:fs/promises'
+import { sep } from 'node:path'
+import { DshError } from '../../core/errors.js'
+import type { SessionId, SessionSummary } from '../../session/types.js'
+import { PersistenceErrorCode } from '../errors.js'
+import { ioError, isCode } from './file-log.js'
+import { LOG_SUFFIX } from './layout.js'
+import { scanLog, summarizeLogSync } from './reader.js'
+
+/** Files summarized per synchronous batch in `listSessions`, between yields to the event loop. */
+const LIST_BATCH = 64
+/** Buckets probed at once when finding a session by id. */
+const FIND_CONCURRENCY = 32
+
+/** The bucket folders under `root` (none when `root` does not exist yet). */
+export async function bucketDirs(root: string): Promise<string[]> {
+  try {
+    const entries = await readdir(root, { withFileTypes: true })
+    return entries.filter((entry) => entry.isDirectory()).map((entry) => root + sep + entry.name)
+  } catch (error) {
+    if (isCode(error, 'ENOENT')) return []
+    throw ioError(`cannot read session root ${root}`, error)
+  }
+}
+
+/**
+ * The path of `fileName` in whichever bucket holds it, or undefined. The same
+ * name in two buckets is refused as PERSISTENCE_CORRUPT naming both files.
+ */
+export async function findSessionFile(
+  root: string,
+  id: SessionId,
+  fileName: string,
+): Promise<string | undefined> {
+  const buckets = await bucketDirs(root)
+  const found: string[] = []
+  for (let i = 0; i < buckets.length; i += FIND_CONCURRENCY) {
+    const probes = buckets.slice(i, i + FIND_CONCURRENCY).map(async (bucket) => {
+      const path = bucket + sep + fileName
+      try {
+        await access(path)
+        found.push(path)
+      } catch {
+        // Not in this bucket.
+      }
+    })
+    await Promise.all(probes)
+  }
+  if (found.length > 1) {
+    throw new DshError(
+      `session ${JSON.stringify(id)} is stored twice (${found.sort().join(', ')}); remove one`,
+      PersistenceErrorCode.Corrupt,
+      { userFacing: true },
+    )
+  }
+  return found[0]
+}
+
+/**
+ * Summaries of every log under `root`, from each file's head and tail only. Files
+ * are read with synchronous calls in batches, yielding to the event loop between
+ * batches: for many small reads that is several times faster than the thread
+ * pool. Files that cannot be read or are corrupt are left out (`load` reports them).
+ */
+export async function listSessions(root: string): Promise<SessionSummary[]> {
+  const files: string[] = []
+  for (const bucket of await bucketDirs(root)) {
+    let names: string[]
+    try {
+      names = await readdir(bucket)
+    } catch {
+      continue // the bucket vanished or is unreadable: it holds nothing we can list
+    }
+    for (const name of names) if (name.endsWith(LOG_SUFFIX)) files.push(bucket + sep + name)
+  }
+  const summaries: SessionSummary[] = []
+  const damaged: string[] = []
+  for (let i = 0; i < files.length; i += LIST_BATCH) {
+    if (i > 0) await new Promise<void>((done) => setImmediate(done))
+    const end = Math.min(files.length, i + LIST_BATCH)
+    for (let j = i; j < end; j++) {
+      try {
+        const summary = summarizeLogSync(files[j]!)
+        if (summary) summaries.push(summary)
+        else damaged.push(files[j]!)
+      } catch {
+        // Removed meanwhile or corrupt: a listing skips it.
+      }
+    }
+  }
+  for (const file of damaged) {
+    const summary = await summarizeByScan(file)
+    if (summary) summaries.push(summary)
+  }
+  return summaries
+}
+
+/** Summary of a log whose last line is damaged: scan it whole (without repairing it). */
+async function summarizeByScan(file: string): Promise<SessionSummary | undefined> {
+  try {
+    const scanned = await scanLog(file)
+    const last = scanned.events.at(-1)
+    return {
+      header: scanned.header,
+      eventCount: scanned.events.length,
+      lastActivity: last?.time ?? scanned.header.createdAt,
+    }
+  } catch {
+    return undefined // corrupt: `load` reports it, a listing skips it
+  }
+}
