@@ -106,8 +106,9 @@ export class JsonlSessionBackend extends SessionPersistence {
 
   /**
    * Loads and validates a session, repairing a crash: a torn or damaged open tail
-   * is cut and an open turn closed, durably. When another process holds the
-   * writer lock the repair is skipped and the stored events are returned as they are.
+   * is cut and an open turn closed, durably. When the session is being written
+   * (by another process, or by this one) the repair is skipped and the stored
+   * events are returned as they are: its open turn is in progress.
    */
   load(id: SessionId): Promise<LoadedSession> {
     return this.serialized(id, (session) => this.loadTracked(id, session))
@@ -145,7 +146,9 @@ export class JsonlSessionBackend extends SessionPersistence {
         return { header: scanned.header, events: scanned.events }
       }
 
-      const heldBefore = session.lock !== undefined
+      // Written by this process right now: its open turn is in progress, not crashed
+      // (our own writes are whole or rolled back, so there is no torn tail either).
+      if (session.lock) return { header: scanned.header, events: scanned.events }
       let handle: FileHandle
       try {
         handle = await this.takeOwnership(id, session)
@@ -167,7 +170,7 @@ export class JsonlSessionBackend extends SessionPersistence {
           session.count += closers.length
         }
       } finally {
-        if (!heldBefore) await this.dropOwnership(session)
+        await this.dropOwnership(session) // taken for the repair only; the next append retakes it
       }
       return { header: scanned.header, events: [...scanned.events, ...closers] }
     }

@@ -4,9 +4,10 @@
 import { randomUUID } from 'node:crypto'
 import { fsyncSync, ftruncateSync, writeSync } from 'node:fs'
 import { type FileHandle, link, mkdir, open, unlink } from 'node:fs/promises'
-import { basename, dirname } from 'node:path'
+import { dirname } from 'node:path'
 import { DshError } from '../../core/errors.js'
 import { PersistenceErrorCode } from '../errors.js'
+import { tempSibling } from './layout.js'
 
 export const DIR_MODE = 0o700
 export const FILE_MODE = 0o600
@@ -24,7 +25,7 @@ export async function ensureDir(dir: string): Promise<void> {
  */
 export async function publishLog(path: string, bytes: Buffer): Promise<FileHandle> {
   const dir = dirname(path)
-  const temp = `${dir}/.${basename(path)}.${randomUUID()}.tmp`
+  const temp = tempSibling(path, randomUUID())
   const handle = await open(temp, 'wx+', FILE_MODE)
   let published = false
   try {

@@ -20,13 +20,18 @@ export const NO_CWD_BUCKET = '_no-cwd'
 export const MAX_SESSION_ID_LENGTH = 4096
 
 /**
- * Longest file-name stem (encoded id) written verbatim. With `.jsonl.lock` added
- * the longest name is 211 bytes, under the 255-byte limit of common file systems.
+ * Longest file-name stem (encoded id) written verbatim. The longest name derived
+ * from a stem is a temporary lock name, `<stem>.jsonl.lock.<uuid>.tmp` (stem + 52
+ * bytes), so every name stays at or under 232 bytes, below the 255-byte limit of
+ * common file systems.
  */
-export const MAX_PLAIN_ENCODED_LENGTH = 200
+export const MAX_PLAIN_ENCODED_LENGTH = 180
 
-/** Readable prefix kept in front of the hash of an id whose encoding is too long. */
-const HASHED_PREFIX_LENGTH = 120
+/** Longest suffix a derived file name adds to a stem: see `tempSibling`. */
+export const MAX_DERIVED_SUFFIX_LENGTH = LOG_SUFFIX.length + LOCK_SUFFIX.length + 1 + 36 + 4
+
+/** Readable prefix kept in front of the hash of an id whose encoding is too long (stem: 166 characters). */
+const HASHED_PREFIX_LENGTH = 100
 /** Marks a hashed stem. A plain encoding never holds `~~`: every `~` it writes starts a 4-digit escape. */
 const HASH_MARKER = '~~'
 const MAX_SLUG_LENGTH = 80
@@ -177,6 +182,11 @@ export class SessionLayout {
     }
     return stem
   }
+}
+
+/** A temporary name next to `path` (same folder, never ending in `.jsonl`); `nonce` is a UUID. */
+export function tempSibling(path: string, nonce: string): string {
+  return `${path}.${nonce}.tmp`
 }
 
 const MEMO_LIMIT = 4096

@@ -9,6 +9,7 @@ import { DshError } from '../../core/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { ioError, isCode } from './file-log.js'
+import { tempSibling } from './layout.js'
 
 export interface LockOwner {
   pid: number
@@ -49,7 +50,7 @@ export class WriterLock {
 
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       // Written aside and linked into place, so a visible lock file is always complete.
-      const temp = `${path}.${owner.nonce}.tmp`
+      const temp = tempSibling(path, owner.nonce)
       await writeFile(temp, text, { mode: 0o600, flag: 'wx' })
       try {
         await link(temp, path)

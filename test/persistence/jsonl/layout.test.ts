@@ -10,8 +10,7 @@ import {
   bucketFor,
   decodeSessionId,
   encodeSessionId,
-  LOCK_SUFFIX,
-  LOG_SUFFIX,
+  MAX_DERIVED_SUFFIX_LENGTH,
   MAX_PLAIN_ENCODED_LENGTH,
   MAX_SESSION_ID_LENGTH,
   NO_CWD_BUCKET,
@@ -81,12 +80,12 @@ describe('encodeSessionId', () => {
   it('hashes long ids into a bounded name and refuses ids past the documented maximum', () => {
     const long = 'x'.repeat(1000)
     const stem = encodeSessionId(long)
-    expect(stem).toMatch(/^x{120}~~[0-9a-f]{64}$/)
+    expect(stem).toMatch(/^x{100}~~[0-9a-f]{64}$/)
     expect(decodeSessionId(stem)).toBeUndefined()
     expect(encodeSessionId(`${'x'.repeat(999)}y`)).not.toBe(stem)
 
     const longest = '/'.repeat(MAX_SESSION_ID_LENGTH)
-    expect(Buffer.byteLength(encodeSessionId(longest) + LOG_SUFFIX + LOCK_SUFFIX)).toBeLessThanOrEqual(255)
+    expect(Buffer.byteLength(encodeSessionId(longest)) + MAX_DERIVED_SUFFIX_LENGTH).toBeLessThanOrEqual(255)
     const error = thrownBy(() => encodeSessionId('x'.repeat(MAX_SESSION_ID_LENGTH + 1)))
     expect(isDshError(error, PersistenceErrorCode.IdTooLong)).toBe(true)
     expect((error as Error).message).toContain(String(MAX_SESSION_ID_LENGTH))
@@ -107,7 +106,7 @@ describe('encodeSessionId', () => {
         expect(stem).toMatch(SAFE_NAME)
         expect(stem).not.toBe('.')
         expect(stem).not.toBe('..')
-        expect(Buffer.byteLength(stem + LOG_SUFFIX + LOCK_SUFFIX)).toBeLessThanOrEqual(255)
+        expect(Buffer.byteLength(stem) + MAX_DERIVED_SUFFIX_LENGTH).toBeLessThanOrEqual(255)
         const path = new SessionLayout(ROOT).sessionPath(id, '/w')
         expect(dirname(resolve(path))).toBe(join(ROOT, bucketFor('/w')))
         if (stem.length <= MAX_PLAIN_ENCODED_LENGTH && !stem.includes('~~'))

@@ -151,7 +151,7 @@ describe('JSONL crash repair', () => {
     expect((error as Error).message).toMatch(/line 1: invalid header \(delegationDepth/)
   })
 
-  it('does not repair a session another writer holds: its open turn is in progress', async () => {
+  it('does not repair a session that is being written: its open turn is in progress', async () => {
     const root = join(tempDir(), 'sessions')
     const writer = await start(root)
     const log = new LogBuilder().completedTurn(0, 'x').openTurn(1, 'live')
@@ -160,6 +160,8 @@ describe('JSONL crash repair', () => {
     const path = writer.backend().locate(makeHeader('live'))!.path
     const before = readFileSync(path)
 
+    // Neither the writer itself nor another backend treats the live open turn as a crash.
+    expect(plain((await writer.backend().load('live')).events)).toEqual(log.events)
     const reader = await start(root)
     expect(plain((await reader.backend().load('live')).events)).toEqual(log.events)
     expect(readFileSync(path)).toEqual(before)
