@@ -90,6 +90,8 @@ export class SqliteSessionBackend extends SessionPersistence {
   private db: { connection: Database.Database; sql: Statements } | undefined
   /** Created sessions whose first append has not happened yet. */
   private readonly pending = new Map<SessionId, SessionHeader>()
+  /** Sessions this instance has appended to since their last release: live here, never "repaired". */
+  private readonly writing = new Set<SessionId>()
 
   constructor(ctx: Context, config: SqliteBackendConfig) {
     super(ctx)
@@ -159,9 +161,13 @@ export class SqliteSessionBackend extends SessionPersistence {
     })
     write.immediate()
     this.pending.delete(id)
+    this.writing.add(id)
   }
 
-  /** Loads and validates a session; an open turn is closed durably with synthetic events. */
+  /**
+   * Loads and validates a session; an open turn is closed durably with synthetic
+   * events, unless this instance is writing the session (its turn is in progress).
+   */
   async load(id: SessionId): Promise<LoadedSession> {
     const { sql } = this.database()
     const row = sql.header.get(id) as Pick<SessionRow, 'header'> | undefined
@@ -179,7 +185,7 @@ export class SqliteSessionBackend extends SessionPersistence {
       }
       return event
     })
-    const closers = closersForOpenTurn(events)
+    const closers = this.writing.has(id) ? [] : closersForOpenTurn(events)
     if (closers.length > 0) await this.append(id, closers)
     return { header, events: [...events, ...closers] }
   }
@@ -201,9 +207,10 @@ export class SqliteSessionBackend extends SessionPersistence {
     })
   }
 
-  /** Forgets a created session that never reached the database. */
+  /** Forgets a created session that never reached the database; ends this instance's writing. */
   override async release(id: SessionId): Promise<void> {
     this.pending.delete(id)
+    this.writing.delete(id)
   }
 
   private database(): { connection: Database.Database; sql: Statements } {

@@ -59,6 +59,17 @@ describe('SQLite backend', () => {
     await harness.dispose()
   })
 
+  it('does not close the open turn of a session it is writing; after release it does', async () => {
+    const harness = await start(join(tempDir(), 'sessions.db'))
+    const log = new LogBuilder().completedTurn(0, 'x').openTurn(1, 'live')
+    await harness.backend().create(makeHeader('live'))
+    await harness.backend().append('live', log.events)
+    expect((await harness.backend().load('live')).events).toHaveLength(log.events.length)
+    await harness.backend().release('live')
+    expect((await harness.backend().load('live')).events.at(-1)!.type).toBe('turn/end')
+    await harness.dispose()
+  })
+
   it('closes the database when the plugin is disposed', async () => {
     const file = join(tempDir(), 'sessions.db')
     const harness = await start(file)
