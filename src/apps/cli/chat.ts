@@ -38,6 +38,8 @@ class Chat {
   private readonly colors: Colors = colorsFor(process.stdout)
   private agent: AgentHandle
   private running: AbortController | undefined
+  /** Bumped by Ctrl-C and exit: queued lines of an older generation are dropped. */
+  private generation = 0
   private rl: Interface | undefined
 
   constructor(
@@ -62,14 +64,13 @@ class Chat {
     process.on('SIGINT', onInterrupt) // without a terminal, Ctrl-C arrives as a signal
     return new Promise<number>((resolve) => {
       let queue = Promise.resolve()
+      // Lines typed while a turn runs wait their turn; Ctrl-C drops them with the turn.
       rl.on('line', (line) => {
-        if (this.running) {
-          this.say(this.colors.dim('(busy: wait for the answer, or press Ctrl-C to interrupt)'))
-          return
-        }
-        queue = queue.then(() => this.handle(line.trim()))
+        const generation = this.generation
+        queue = queue.then(() => (generation === this.generation ? this.handle(line.trim()) : undefined))
       })
       rl.on('close', () => {
+        this.generation++
         this.running?.abort()
         process.off('SIGINT', onInterrupt)
         void queue.then(() => {
@@ -84,6 +85,7 @@ class Chat {
   private interrupt(): void {
     const rl = this.rl!
     if (this.running) {
+      this.generation++
       this.running.abort()
       return
     }

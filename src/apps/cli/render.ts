@@ -63,8 +63,11 @@ export function describeToolResult(content: string, maxLines = 1, maxChars = RES
   // A "+1 lines" marker takes the line it hides: show that line instead.
   const count = lines.length === maxLines + 1 ? lines.length : maxLines
   const shown = lines.slice(0, count).map((line) => clip(line, maxChars))
-  if (lines.length > shown.length) shown.push(`… +${lines.length - shown.length} lines`)
-  return shown
+  const hidden = lines.length - shown.length
+  if (hidden === 0) return shown
+  // One line stays one line; longer previews end with a line of their own.
+  if (maxLines === 1) return [`${shown[0]} (+${hidden} lines)`]
+  return [...shown, `… +${hidden} lines`]
 }
 
 /** Tool result lines under a `⎿`, red when the call failed. */
@@ -98,6 +101,8 @@ export type OutputRenderer = (output: AgentOutput) => void
 export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors): OutputRenderer {
   let atLineStart = true
   let inReasoning = false
+  /** Text after a tool result starts a new paragraph. */
+  let afterTool = false
   const write = (text: string) => {
     if (text === '') return
     out.write(text)
@@ -120,6 +125,10 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
           newline()
           inReasoning = false
         }
+        if (afterTool) {
+          write('\n')
+          afterTool = false
+        }
         write(output.text)
         return
       case 'tool-start':
@@ -129,6 +138,7 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
         return
       case 'tool-end':
         write(resultBlock(output.content, output.isError, STREAM_RESULT_LINES, out, colors))
+        afterTool = true
         return
       case 'turn-end':
         newline()

@@ -82,7 +82,7 @@ function formatEvent(event: SessionEvent, colors: Colors): string | undefined {
     }
     case 'hook/result': {
       const hook = data<'hook/result'>(event)
-      return colors.dim(`  hook ${hook.dialect} ${hook.event}: ${hook.decision} (${hook.command})`)
+      return colors.dim(`  hook ${hook.dialect} ${hook.event}: ${hook.decision} (${clip(hook.command, 60)})`)
     }
     case 'context/added':
       return colors.dim(`  + context from ${data<'context/added'>(event).source}`)
