@@ -44,7 +44,6 @@ export class ProcessRun {
     readonly spec: ShellSpec,
     private readonly options: ProcessRunOptions,
   ) {
-    checkWorkdir(spec.workdir)
     this.stdout = new OutputCapture(options.maxOutputChars, () => options.spillPath('stdout'))
     this.stderr = new OutputCapture(options.maxOutputChars, () => options.spillPath('stderr'))
     this.child = spawnShell(spec, options.shellPath)
@@ -103,20 +102,27 @@ export class ProcessRun {
     }
     child.on('exit', (code, signal) => {
       this.exit = { code, signal }
-      // The shell is gone: whatever it left behind in its group must not outlive it.
-      if (groupAlive(this.pid)) this.terminate()
-      // A descendant that escaped the group may still hold the pipes; do not wait forever.
-      this.drainTimer = setTimeout(() => {
-        child.stdout?.destroy()
-        child.stderr?.destroy()
-        child.emit('close', code, signal)
-      }, this.options.killGraceMs + 500)
+      // Off the result's critical path: the pipes usually close in the same loop turn.
+      setImmediate(() => this.afterExit(code, signal))
     })
     return new Promise<ShellResult>((resolve) => {
       child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
         void this.finish(code, signal).then(resolve)
       })
     })
+  }
+
+  private afterExit(code: number | null, signal: NodeJS.Signals | null): void {
+    // The shell is gone: whatever it left behind in its group must not outlive it. The
+    // group id stays reserved while any member lives, so this cannot hit a stranger.
+    if (groupAlive(this.pid)) this.terminate()
+    if (this.finished) return
+    // A descendant that escaped the group may still hold the pipes; do not wait forever.
+    this.drainTimer = setTimeout(() => {
+      this.child.stdout?.destroy()
+      this.child.stderr?.destroy()
+      this.child.emit('close', code, signal)
+    }, this.options.killGraceMs + 500)
   }
 
   private async finish(code: number | null, signal: NodeJS.Signals | null): Promise<ShellResult> {
@@ -152,20 +158,25 @@ function capture(stream: Readable, output: OutputCapture): void {
   })
 }
 
+/** Throws WorkdirNotFound unless `workdir` is a directory. */
 function checkWorkdir(workdir: string): void {
-  let isDirectory = false
+  let kind: 'missing' | 'file' | 'directory' = 'missing'
   try {
-    isDirectory = statSync(workdir).isDirectory()
+    kind = statSync(workdir).isDirectory() ? 'directory' : 'file'
   } catch {
     // Missing or unreadable: reported below as a missing working directory.
   }
-  if (!isDirectory) {
+  if (kind === 'missing') {
     throw new DshError(`working directory does not exist: ${workdir}`, ShellErrorCode.WorkdirNotFound)
+  }
+  if (kind === 'file') {
+    throw new DshError(`working directory is not a directory: ${workdir}`, ShellErrorCode.WorkdirNotFound)
   }
 }
 
 function spawnShell(spec: ShellSpec, shellPath: string): ChildProcess {
-  let child: ChildProcess
+  let child: ChildProcess | undefined
+  let failure: unknown
   try {
     child = spawn(shellPath, ['-c', spec.command], {
       cwd: spec.workdir,
@@ -174,15 +185,15 @@ function spawnShell(spec: ShellSpec, shellPath: string): ChildProcess {
       detached: true,
     })
   } catch (error) {
-    throw new DshError(`cannot start ${shellPath}: ${errorMessage(error)}`, ShellErrorCode.SpawnFailed, {
-      cause: error,
-    })
+    failure = error
   }
-  if (child.pid === undefined) {
-    child.on('error', () => {
-      // Reported synchronously below; the event repeats what spawn already told us.
-    })
-    throw new DshError(`cannot start ${shellPath}`, ShellErrorCode.SpawnFailed)
-  }
-  return child
+  if (child?.pid !== undefined) return child
+  child?.on('error', () => {
+    // Reported synchronously below; the event repeats what spawn already told us.
+  })
+  // The usual reason is a missing workdir: name it precisely (checked only on failure,
+  // so a successful spawn pays no extra system call).
+  checkWorkdir(spec.workdir)
+  const reason = failure === undefined ? '' : `: ${errorMessage(failure)}`
+  throw new DshError(`cannot start ${shellPath}${reason}`, ShellErrorCode.SpawnFailed, { cause: failure })
 }

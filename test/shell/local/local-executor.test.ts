@@ -1,7 +1,7 @@
 // The local executor with real bash children: environment order, channel rejection before
 // spawn, process-group kills (grandchildren included), output caps and spill files, jobs.
 
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { Context, type Fiber } from 'cordis'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
