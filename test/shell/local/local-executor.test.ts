@@ -148,6 +148,11 @@ describe('foreground runs', () => {
     expect(await rejection(shell.run({ command: 'true', workdir: missing }))).toBe(
       ShellErrorCode.WorkdirNotFound,
     )
+    const file = join(tempDir(), 'a-file')
+    writeFileSync(file, '')
+    await expect(shell.run({ command: 'true', workdir: file })).rejects.toThrow(
+      `working directory is not a directory: ${file}`,
+    )
   })
 
   it('rejects an unstartable shell', async () => {
