@@ -2,6 +2,7 @@
 // anything is created, compose the harness, and pick the session the flags ask for.
 
 import { randomUUID } from 'node:crypto'
+import { dirname } from 'node:path'
 import { mintSessionId, startConfiguredAgent } from '../../agent/configured.js'
 import type { AgentHandle } from '../../agent/types.js'
 import type { ResolvedConfig } from '../../config/load.js'
@@ -36,7 +37,9 @@ export function planAgent(options: AgentOptions, env: NodeJS.ProcessEnv = proces
   checkSessionFlags(options)
   const config = loadConfig({ ...(options.config !== undefined ? { file: options.config } : {}), env })
   const row = options.agent === undefined ? undefined : findRow(config, options.agent)
-  const cwdOption = options.cwd ?? (row?.cwd !== undefined ? absolutePath(row.cwd) : undefined)
+  // A row's relative cwd is relative to the config file, like every path in it.
+  const rowBase = config.source !== undefined ? dirname(config.source) : process.cwd()
+  const cwdOption = options.cwd ?? (row?.cwd !== undefined ? absolutePath(row.cwd, rowBase) : undefined)
   const cwd = resolveCwd(cwdOption, options.cwd !== undefined ? '--cwd' : 'agents[].cwd')
   checkApiKey(config, env)
   const name = options.model ?? row?.model

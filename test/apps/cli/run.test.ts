@@ -1,6 +1,7 @@
 // `dsh run` and `dsh sessions` against a loopback model, through the real built CLI.
 
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type LoopbackModel, type Script, startLoopbackModel } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
@@ -148,6 +149,32 @@ describe('dsh run', () => {
     const contents = model!.requests[2]!.messages.map((message) => message.content)
     expect(contents).toContain('newer')
     expect(contents).not.toContain('older')
+  })
+
+  it('--agent uses a config row: its model, its cwd relative to the config file, its exact session id', async () => {
+    const w = await world([{ text: 'as the reviewer' }, { text: 'again' }])
+    writeFileSync(
+      join(w.home, 'config.yaml'),
+      `model:\n  baseUrl: ${model!.baseUrl}\nagents:\n  - id: reviewer\n    model: reviewer-model\n    cwd: ../project\n    sessionId: review-1\n`,
+    )
+    const first = await runCli(['run', '--json', '--agent', 'reviewer', 'review'], {
+      env: w.env,
+      cwd: w.home,
+    })
+    expect(first.code).toBe(0)
+    expect(jsonLines(first.stdout)[0]).toMatchObject({ sessionId: 'review-1', how: 'new', cwd: w.project })
+    expect(model!.requests[0]!.model).toBe('reviewer-model')
+    const second = await runCli(['run', '--agent', 'reviewer', '-m', 'other-model', 'more'], {
+      env: w.env,
+      cwd: w.home,
+    })
+    expect(second.stderr).toContain('session review-1 (resumed)')
+    expect(model!.requests[1]!.model).toBe('other-model')
+    const unknown = await runCli(['run', '--agent', 'nobody', 'hi'], { env: w.env, cwd: w.home })
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toMatch(
+      /^dsh: --agent "nobody": no such row in agents\[\] of the config \(known: reviewer\)\n$/,
+    )
   })
 
   it('exits non-zero when the turn does not complete', async () => {
