@@ -2,8 +2,8 @@
 // settings. Every error names the file and the field.
 
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { parseDocument } from 'yaml'
 import type { z } from 'zod'
 import { DshError } from '../core/errors.js'
 import { absolutePath, resolveConfiguredHome, resolveDshHome } from '../home/resolve-home.js'
@@ -84,6 +84,9 @@ function readConfigText(path: string, required: boolean): string | undefined {
 }
 
 function parseYaml(path: string, text: string): unknown {
+  // Loaded on first use: most runs read no config file, and yaml's ~70 modules are a
+  // large share of a cold `dsh sessions list` (bench/cli.bench.ts).
+  const { parseDocument } = createRequire(import.meta.url)('yaml') as typeof import('yaml')
   const document = parseDocument(text, { prettyErrors: false })
   const error = document.errors[0]
   if (error) {
