@@ -5,6 +5,7 @@ import type { SessionStore } from './store.js'
 
 export { SessionErrorCode } from './errors.js'
 export { isKnownEventType } from './event-types.js'
+export { parseStoredHeader } from './header-schema.js'
 export { deriveHistory } from './history.js'
 export { findNonJson } from './plain-json.js'
 export { Session, validateEvent, validateSessionId } from './session.js'

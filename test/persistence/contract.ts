@@ -63,9 +63,16 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       return harness
     }
 
-    /** A restarted process over the same storage (the same instance when not durable). */
+    /**
+     * A restarted process over the same storage. Not durable: the same instance, with
+     * every writer released, as a restart would.
+     */
     async function restart(previous: Harness): Promise<Harness> {
-      if (!fixture?.durable) return previous
+      if (!fixture?.durable) {
+        for (const summary of await previous.backend().list())
+          await previous.backend().release(summary.header.id)
+        return previous
+      }
       await previous.dispose()
       running.splice(running.indexOf(previous), 1)
       return start()

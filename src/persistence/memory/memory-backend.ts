@@ -17,6 +17,8 @@ interface StoredSession {
 
 export class MemorySessionBackend extends SessionPersistence {
   private readonly sessions = new Map<SessionId, StoredSession>()
+  /** Sessions appended to and not yet released: their open turn is live, not crashed. */
+  private readonly writing = new Set<SessionId>()
 
   constructor(ctx: Context) {
     super(ctx)
@@ -42,19 +44,29 @@ export class MemorySessionBackend extends SessionPersistence {
     if (!stored) throw notFound(id)
     checkContinuation(id, stored.lines.length, events)
     for (const event of events) stored.lines.push(JSON.stringify(event))
+    this.writing.add(id)
     stored.materialized = true
   }
 
   async load(id: SessionId): Promise<LoadedSession> {
     const stored = this.sessions.get(id)
     if (!stored?.materialized) throw notFound(id)
-    const closers = closersForOpenTurn(parseLines(stored.lines))
-    if (closers.length > 0) await this.append(id, closers)
+    if (!this.writing.has(id)) {
+      const closers = closersForOpenTurn(parseLines(stored.lines))
+      if (closers.length > 0) {
+        await this.append(id, closers)
+        this.writing.delete(id)
+      }
+    }
     return { header: structuredClone(stored.header), events: parseLines(stored.lines) }
   }
 
   override async exists(id: SessionId): Promise<boolean> {
     return this.sessions.get(id)?.materialized === true
+  }
+
+  override async release(id: SessionId): Promise<void> {
+    this.writing.delete(id)
   }
 
   async list(): Promise<SessionSummary[]> {

@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import type { Context } from 'cordis'
 import { DshError, errorMessage } from '../../core/errors.js'
+import { parseStoredHeader } from '../../session/header-schema.js'
 import { validateEvent, validateSessionId } from '../../session/session.js'
 import type {
   SessionEvent,
@@ -15,7 +16,6 @@ import type {
   SessionSummary,
 } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
-import { parseStoredHeader } from '../jsonl/codec.js'
 import { checkContinuation, notFound, SessionPersistence } from '../persistence.js'
 import { closersForOpenTurn, shortenTitle } from '../repair.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
