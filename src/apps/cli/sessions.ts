@@ -1,7 +1,6 @@
 // `dsh sessions list|show|path`: stored sessions, read through the configured
 // persistence backend without starting an agent.
 
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { loadConfig, type ResolvedConfig } from '../../config/load.js'
 import type { SessionLocation } from '../../persistence/types.js'
 import type { SessionSummary } from '../../session/types.js'
@@ -10,6 +9,7 @@ import { resolveCwd } from './options.js'
 import { colorsFor } from './render.js'
 import { openStorage, type Storage } from './storage.js'
 import { formatAge, formatTable, formatTranscript } from './transcript.js'
+import { turnsFromTail } from './turns.js'
 
 interface ConfigOption {
   config?: string
@@ -112,47 +112,6 @@ function describe(summary: SessionSummary, location: SessionLocation | undefined
     title: summary.title ?? null,
     parentSession: header.parentSession ?? null,
     path: location?.path ?? null,
-  }
-}
-
-const TAIL_BYTES = 8 * 1024
-
-/**
- * The number of the last turn in a JSONL log, from its last few kilobytes (turn numbers
- * count from 1). Zero when the log holds no turn; null when the tail cannot tell.
- */
-export function turnsFromTail(path: string): number | null {
-  let fd: number
-  try {
-    fd = openSync(path, 'r')
-  } catch {
-    return null // removed since it was listed
-  }
-  try {
-    const size = fstatSync(fd).size
-    const from = Math.max(0, size - TAIL_BYTES)
-    const buffer = Buffer.allocUnsafe(size - from)
-    const read = readSync(fd, buffer, 0, buffer.length, from)
-    const lines = buffer.toString('utf8', 0, read).split('\n')
-    // Piece 0 is the header (read from 0) or a cut line: never an event to trust.
-    for (let i = lines.length - 1; i >= 1; i--) {
-      const line = lines[i]!
-      if (!line.includes('"turn/')) continue
-      try {
-        const event = JSON.parse(line) as { type?: string; data?: { turn?: unknown } }
-        if (
-          (event.type === 'turn/end' || event.type === 'turn/start') &&
-          typeof event.data?.turn === 'number'
-        ) {
-          return event.data.turn
-        }
-      } catch {
-        // A torn or cut line: look further back.
-      }
-    }
-    return from === 0 ? 0 : null
-  } finally {
-    closeSync(fd)
   }
 }
 
