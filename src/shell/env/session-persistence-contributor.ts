@@ -11,6 +11,9 @@ export const SESSION_JSONL_KEY = 'DSH_SESSION_JSONL'
 export function createSessionPersistenceContributor(
   ctx: Context,
 ): ShellEnvContributor<typeof SESSION_JSONL_KEY> {
+  // `ctx.get(name)` is `ctx.reflect.get(name)`; holding the reflect service saves a proxy
+  // hop per call. The persistence service itself is still looked up at every call.
+  const reflect = ctx.reflect
   return {
     name: 'session-persistence',
     keys: {
@@ -20,7 +23,7 @@ export function createSessionPersistenceContributor(
     resolve(execution) {
       if (!execution.agent) return {}
       // Asked at every call, never cached: swapping the backend changes later calls.
-      const persistence = ctx.get('sessionPersistence')
+      const persistence: SessionPersistence | undefined = reflect.get('sessionPersistence')
       const location = persistence && untraced(persistence).locate(execution.agent.session.header)
       return location?.kind === 'jsonl' ? { [SESSION_JSONL_KEY]: location.path } : {}
     },

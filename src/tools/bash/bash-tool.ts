@@ -5,6 +5,8 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Context } from 'cordis'
 import { isDshError } from '../../core/errors.js'
+import type { ShellEnvRegistry } from '../../shell/env/registry.js'
+import type { ShellExecutor } from '../../shell/executor.js'
 import type { ShellJobHandle } from '../../shell/types.js'
 import type { ToolExecution, ToolOutput } from '../types.js'
 import { BASH_TOOL_DESCRIPTION, JOB_KILL_TOOL_DESCRIPTION, JOB_OUTPUT_TOOL_DESCRIPTION } from './prompt.js'
@@ -20,11 +22,12 @@ export const BashToolPlugin = {
   inject: ['tools', 'shell', 'shellEnv'],
   apply(ctx: Context): void {
     const owners: JobOwners = new Map()
+    const services = currentServices(ctx)
     ctx.tools.register({
       name: 'bash',
       description: BASH_TOOL_DESCRIPTION,
       parameters: bashParameters,
-      execute: (args, execution) => runBash(ctx, owners, args, execution),
+      execute: (args, execution) => runBash(services, owners, args, execution),
     })
     ctx.tools.register({
       name: 'job_output',
@@ -63,14 +66,25 @@ export const BashToolPlugin = {
   },
 }
 
+/**
+ * Looks the executor and the registry up at call time. `ctx.get(name)` is
+ * `ctx.reflect.get(name)`; holding the reflect service saves a proxy hop on every call.
+ */
+function currentServices(ctx: Context) {
+  const reflect = ctx.reflect
+  return () => ({
+    shell: reflect.get('shell') as ShellExecutor | undefined,
+    shellEnv: reflect.get('shellEnv') as ShellEnvRegistry | undefined,
+  })
+}
+
 async function runBash(
-  ctx: Context,
+  services: ReturnType<typeof currentServices>,
   owners: JobOwners,
   args: BashArguments,
   execution: ToolExecution,
 ): Promise<ToolOutput> {
-  const shell = ctx.get('shell')
-  const shellEnv = ctx.get('shellEnv')
+  const { shell, shellEnv } = services()
   if (!shell || !shellEnv)
     return { content: 'bash is not available: no shell executor is loaded', isError: true }
   const base = execution.agent?.cwd ?? process.cwd()
