@@ -2,7 +2,7 @@
 // persistence backend is loaded, not the whole harness, so listings start fast.
 // The backend choice mirrors the composition root's (src/harness/compose.ts).
 
-import type { Fiber } from 'cordis'
+import { type Fiber, symbols } from 'cordis'
 import type { ResolvedConfig } from '../../config/load.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { SessionSummary } from '../../session/types.js'
@@ -36,8 +36,13 @@ export async function openStorage(config: ResolvedConfig): Promise<Storage> {
     }
   }
   await fiber.await()
-  const persistence = ctx.get('sessionPersistence')
-  if (!persistence) throw new Error(`the ${config.persistence.backend} persistence backend did not load`)
+  const service = ctx.get('sessionPersistence')
+  if (!service) throw new Error(`the ${config.persistence.backend} persistence backend did not load`)
+  // The object behind Cordis's tracing proxy: this private context has no other plugins,
+  // and a listing calls `locate` once per session, which through the proxy costs more
+  // than reading the file.
+  const persistence =
+    (service as unknown as Record<symbol, SessionPersistence | undefined>)[symbols.original] ?? service
   return {
     persistence,
     async list() {
