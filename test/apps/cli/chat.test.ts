@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { afterEach, beforeAll, expect, it } from 'vitest'
 import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { assertBuilt, CLI, jsonLines, makeWorld, runCli } from './cli.js'
+import { assertBuilt, CLI, type CliWorld, jsonLines, makeWorld, runCli } from './cli.js'
 
 const TMUX = '/usr/bin/tmux'
 const hasTmux = spawnSync(TMUX, ['-V']).status === 0
@@ -42,6 +42,22 @@ async function waitFor(text: string, timeoutMs = 10_000): Promise<string> {
   }
 }
 
+/** Starts `dsh` (no arguments) in a fresh tmux server that inherits the world's environment. */
+async function startChat(w: CliWorld): Promise<void> {
+  socket = `dsh-chat-${randomUUID()}`
+  const size = ['-x', '160', '-y', '50']
+  execFileSync(
+    TMUX,
+    ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'chat', ...size, '-c', w.project],
+    {
+      env: { ...w.env, TMUX: undefined } as NodeJS.ProcessEnv,
+    },
+  )
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}; echo "dsh-exit=$?"`
+  tmux('send-keys', '-t', 'chat', command, 'Enter')
+  await waitFor('/help for commands')
+}
+
 it.skipIf(!hasTmux)('streams answers, survives Ctrl-C during a turn, and exits on Ctrl-D', async () => {
   const slow = Array.from({ length: 30 }, (_, i) => `word${i + 1}`).join(' ')
   model = await startLoopbackModel([
@@ -50,36 +66,7 @@ it.skipIf(!hasTmux)('streams answers, survives Ctrl-C during a turn, and exits o
     { text: 'Still here after Ctrl-C.' },
   ])
   const w = makeWorld(makeDir(), model.baseUrl)
-  socket = `dsh-chat-${randomUUID()}`
-  // A fresh tmux server inherits this environment; the chat is dsh with no arguments.
-  execFileSync(
-    TMUX,
-    [
-      '-L',
-      socket,
-      '-f',
-      '/dev/null',
-      'new-session',
-      '-d',
-      '-s',
-      'chat',
-      '-x',
-      '160',
-      '-y',
-      '50',
-      '-c',
-      w.project,
-    ],
-    { env: { ...w.env, TMUX: undefined } as NodeJS.ProcessEnv },
-  )
-  tmux(
-    'send-keys',
-    '-t',
-    'chat',
-    `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}; echo "dsh-exit=$?"`,
-    'Enter',
-  )
-  await waitFor('/help for commands')
+  await startChat(w)
 
   tmux('send-keys', '-t', 'chat', 'hello', 'Enter')
   await waitFor('Hello from the loopback model.')
@@ -112,3 +99,37 @@ it.skipIf(!hasTmux)('streams answers, survives Ctrl-C during a turn, and exits o
   // The third request carried the interrupted turn's history.
   expect(model.requests[2]!.messages.map((message) => message.content)).toContain('count slowly')
 })
+
+it.skipIf(!hasTmux)(
+  '/fork continues in a seeded session; Ctrl-C clears a typed line, then exits',
+  async () => {
+    model = await startLoopbackModel([{ text: 'The first answer.' }, { text: 'Answer in the fork.' }])
+    const w = makeWorld(makeDir(), model.baseUrl)
+    await startChat(w)
+    tmux('send-keys', '-t', 'chat', 'remember the word walnut', 'Enter')
+    await waitFor('The first answer.')
+    tmux('send-keys', '-t', 'chat', '/fork', 'Enter')
+    const forked = await waitFor('(forked from ')
+    const [, childId, parentId] = /session (\S+) \(forked from (\S+)\)/.exec(forked)!
+    tmux('send-keys', '-t', 'chat', 'a line I regret', 'C-c')
+    await waitFor('a line I regret^C')
+    tmux('send-keys', '-t', 'chat', 'what was the word?', 'Enter')
+    await waitFor('Answer in the fork.')
+    tmux('send-keys', '-t', 'chat', 'C-c')
+    await waitFor('dsh-exit=0')
+
+    // The fork's request carried the parent's turn; the cleared line was never sent.
+    const contents = model.requests[1]!.messages.map((message) => message.content)
+    expect(contents).toEqual(expect.arrayContaining(['remember the word walnut', 'The first answer.']))
+    expect(contents.join('\n')).not.toContain('regret')
+    const rows = JSON.parse(
+      (await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })).stdout,
+    )
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: childId, parentSession: parentId, turns: 2 }),
+        expect.objectContaining({ id: parentId, parentSession: null, turns: 1 }),
+      ]),
+    )
+  },
+)
