@@ -8,6 +8,7 @@ import type { Session } from '../session/session.js'
 import type { SessionId } from '../session/types.js'
 import { TurnCancellation } from './cancellation.js'
 import { AgentErrorCode } from './errors.js'
+import type { LoopServices } from './services.js'
 import { runTurn, type TurnSettings } from './turn-runner.js'
 import type { AgentHandle, AgentOutput, PromptOptions, TurnResult } from './types.js'
 
@@ -19,6 +20,7 @@ export class Agent implements AgentHandle {
 
   constructor(
     private readonly ctx: Context,
+    private readonly services: LoopServices,
     readonly session: Session,
     private readonly settings: TurnSettings,
   ) {}
@@ -71,6 +73,7 @@ export class Agent implements AgentHandle {
     try {
       return await runTurn({
         ctx: this.ctx,
+        services: this.services,
         agent: this,
         settings: this.settings,
         prompt: text,

@@ -10,6 +10,7 @@ import type { SessionId } from '../session/types.js'
 import { Agent } from './agent.js'
 import { AgentErrorCode } from './errors.js'
 import { defaultSystemPrompt } from './prompts/system-prompt.js'
+import { createLoopServices, type LoopServices } from './services.js'
 import type { TurnSettings } from './turn-runner.js'
 import type { AgentHandle, CreateAgentOptions, ResumeAgentOptions } from './types.js'
 
@@ -31,12 +32,14 @@ export class AgentRegistry extends Service {
   private readonly agents = new Map<SessionId, Agent>()
   /** Ids inside a creation or disposal transaction. */
   private readonly reserved = new Set<SessionId>()
+  private readonly services: LoopServices
 
   constructor(
     ctx: Context,
     private readonly config: AgentRegistryConfig = {},
   ) {
     super(ctx, 'agents')
+    this.services = createLoopServices(ctx)
     ctx.effect(
       () => async () => {
         await Promise.allSettled([...this.agents.keys()].map((id) => this.dispose(id)))
@@ -118,7 +121,7 @@ export class AgentRegistry extends Service {
     try {
       checkSignal(signal)
       session = await prepare(sessions)
-      const agent = new Agent(this.ctx, session, this.turnSettings(session, model))
+      const agent = new Agent(this.ctx, this.services, session, this.turnSettings(session, model))
       if (agent.id !== id) {
         throw new DshError(`agent id ${agent.id} does not match session id ${id}`, AgentErrorCode.IdMismatch)
       }

@@ -6,12 +6,14 @@ import { errorMessage } from '../core/errors.js'
 import type { ToolCallRequest } from '../llm/types.js'
 import type { ToolOutput } from '../tools/types.js'
 import type { PostExecuteState, PreExecuteDecision, ToolCallInfo } from './pipeline.js'
+import type { LoopServices } from './services.js'
 import type { AgentHandle, AgentOutput } from './types.js'
 
 export const CANCELLED_TOOL_RESULT = 'Tool call cancelled: the turn was aborted before it ran.'
 
 export async function runToolCalls(
   ctx: Context,
+  services: LoopServices,
   agent: AgentHandle,
   turn: number,
   calls: readonly ToolCallRequest[],
@@ -33,7 +35,7 @@ export async function runToolCalls(
       continue
     }
     emit({ type: 'tool-start', callId: call.id, name: call.name, arguments: call.arguments })
-    const { output, executed } = await executeOne(ctx, info, signal)
+    const { output, executed } = await executeOne(ctx, services, info, signal)
     const post: PostExecuteState = { call: info, output, executed, feedback: [], context: [] }
     await ctx.serial('tools/post-execute', post)
     const content = [post.output.content, ...post.feedback].join('\n\n')
@@ -56,6 +58,7 @@ export async function runToolCalls(
 
 async function executeOne(
   ctx: Context,
+  services: LoopServices,
   info: ToolCallInfo,
   signal: AbortSignal,
 ): Promise<{ output: ToolOutput; executed: boolean }> {
@@ -63,7 +66,7 @@ async function executeOne(
   if (decision.kind === 'deny') {
     return { output: { content: `Tool call denied: ${decision.reason}`, isError: true }, executed: false }
   }
-  const tools = ctx.get('tools')
+  const tools = services.tools()
   if (!tools) {
     return {
       output: { content: `Tool ${info.name} is not available: no tool registry`, isError: true },
@@ -71,7 +74,7 @@ async function executeOne(
     }
   }
   // Durability checkpoint: everything logged so far is on disk before the tool body runs.
-  await ctx.get('sessions')?.flush(info.agent.session)
+  await services.sessions()?.flush(info.agent.session)
   try {
     return {
       output: await tools.run(info.name, info.arguments, { agent: info.agent, callId: info.callId, signal }),

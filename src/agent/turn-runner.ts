@@ -8,6 +8,7 @@ import type { Session } from '../session/session.js'
 import type { SessionEvent, SessionEventMap, TurnEndReason } from '../session/types.js'
 import type { PreStepState, TurnStartingState, TurnStoppingState } from './pipeline.js'
 import { buildModelRequest, logRequestConfig } from './request.js'
+import type { LoopServices } from './services.js'
 import { assembleReply } from './stream-assembly.js'
 import { runToolCalls } from './tool-scheduler.js'
 import type { AgentHandle, AgentOutput, TurnResult } from './types.js'
@@ -22,6 +23,7 @@ export interface TurnSettings {
 
 export interface TurnInput {
   ctx: Context
+  services: LoopServices
   agent: AgentHandle
   settings: TurnSettings
   prompt: string
@@ -31,7 +33,7 @@ export interface TurnInput {
 }
 
 export async function runTurn(input: TurnInput): Promise<TurnResult> {
-  const { ctx, agent, settings, signal, emit } = input
+  const { ctx, services, agent, settings, signal, emit } = input
   const session = agent.session
   const turn = nextTurnNumber(session.events)
   let openStep: number | undefined
@@ -49,7 +51,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     session.append('turn/end', { turn, reason, ...(error !== undefined ? { error } : {}) })
     const result: TurnResult = { turn, reason, text, ...(error !== undefined ? { error } : {}) }
     try {
-      await ctx.get('sessions')?.flush(session)
+      await services.sessions()?.flush(session)
     } catch (flushError) {
       result.reason = 'error'
       result.error = `session could not be saved: ${errorMessage(flushError)}`
@@ -88,12 +90,12 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       logRequestConfig(session, {
         ...(settings.model.model !== undefined ? { model: settings.model.model } : {}),
         system: settings.systemPrompt,
-        tools: ctx.get('tools')?.schemas() ?? [],
+        tools: services.tools()?.schemas() ?? [],
       })
-      const llm = ctx.get('llm')
+      const llm = services.llm()
       if (!llm) return await end('error', 'no model adapter is loaded')
       // Durability checkpoint: the log is on disk before every model request.
-      await ctx.get('sessions')?.flush(session)
+      await services.sessions()?.flush(session)
 
       const reply = await assembleReply(
         llm.stream(buildModelRequest(session, settings.model, signal)),
@@ -113,7 +115,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
         for (const call of reply.toolCalls) {
           session.append('tool/call', { callId: call.id, name: call.name, arguments: call.arguments })
         }
-        await runToolCalls(ctx, agent, turn, reply.toolCalls, signal, emit)
+        await runToolCalls(ctx, services, agent, turn, reply.toolCalls, signal, emit)
         session.append('step/end', { turn, step, ...stepFinish(reply.finishReason) })
         openStep = undefined
         continue

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { type Context, Service } from 'cordis'
 import { DshError } from '../core/errors.js'
+import { currentService } from '../core/service-ref.js'
 import type { SessionPersistence } from '../persistence/persistence.js'
 import { WriteBehindLog } from '../persistence/write-behind.js'
 import { SessionErrorCode } from './errors.js'
@@ -33,9 +34,11 @@ interface LiveSession {
 
 export class SessionStore extends Service {
   private readonly live = new Map<SessionId, LiveSession>()
+  private readonly backend: () => SessionPersistence | undefined
 
   constructor(ctx: Context) {
     super(ctx, 'sessions')
+    this.backend = currentService(ctx, 'sessionPersistence')
     ctx.effect(
       () => async () => {
         await Promise.allSettled([...this.live.values()].map(({ session }) => this.close(session)))
@@ -150,10 +153,6 @@ export class SessionStore extends Service {
     const id = typeof session === 'string' ? session : session.id
     if (!this.live.delete(id)) return
     await this.backend()?.release(id)
-  }
-
-  private backend(): SessionPersistence | undefined {
-    return this.ctx.get('sessionPersistence')
   }
 
   private require(id: SessionId): Session {

@@ -1,8 +1,8 @@
 // Translates the persistence seam's `locate` into `DSH_SESSION_JSONL`. Backends do not
 // register shell variables; this plugin asks the current backend at every call.
 
-import { type Context, symbols } from 'cordis'
-import type { SessionPersistence } from '../../persistence/persistence.js'
+import type { Context } from 'cordis'
+import { currentService } from '../../core/service-ref.js'
 import type { ShellEnvContributor } from '../types.js'
 
 export const SESSION_JSONL_KEY = 'DSH_SESSION_JSONL'
@@ -11,9 +11,8 @@ export const SESSION_JSONL_KEY = 'DSH_SESSION_JSONL'
 export function createSessionPersistenceContributor(
   ctx: Context,
 ): ShellEnvContributor<typeof SESSION_JSONL_KEY> {
-  // `ctx.get(name)` is `ctx.reflect.get(name)`; holding the reflect service saves a proxy
-  // hop per call. The persistence service itself is still looked up at every call.
-  const reflect = ctx.reflect
+  // The current backend at every call (a swap is seen at once), without Cordis's proxy.
+  const persistence = currentService(ctx, 'sessionPersistence')
   return {
     name: 'session-persistence',
     keys: {
@@ -22,9 +21,7 @@ export function createSessionPersistenceContributor(
     },
     resolve(execution) {
       if (!execution.agent) return {}
-      // Asked at every call, never cached: swapping the backend changes later calls.
-      const persistence: SessionPersistence | undefined = reflect.get('sessionPersistence')
-      const location = persistence && untraced(persistence).locate(execution.agent.session.header)
+      const location = persistence()?.locate(execution.agent.session.header)
       return location?.kind === 'jsonl' ? { [SESSION_JSONL_KEY]: location.path } : {}
     },
   }
@@ -37,15 +34,4 @@ export const SessionPersistenceEnvPlugin = {
   apply(ctx: Context): void {
     ctx.shellEnv.register(createSessionPersistenceContributor(ctx))
   },
-}
-
-/**
- * The service object behind Cordis's tracing proxy. `locate` is synchronous and pure, so
- * calling it directly is equivalent and saves the proxy's per-call shadow context.
- */
-function untraced(persistence: SessionPersistence): SessionPersistence {
-  return (
-    (persistence as unknown as Record<symbol, SessionPersistence | undefined>)[symbols.original] ??
-    persistence
-  )
 }

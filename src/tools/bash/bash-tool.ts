@@ -5,6 +5,7 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Context } from 'cordis'
 import { isDshError } from '../../core/errors.js'
+import { currentService } from '../../core/service-ref.js'
 import type { ShellEnvRegistry } from '../../shell/env/registry.js'
 import type { ShellExecutor } from '../../shell/executor.js'
 import type { ShellJobHandle } from '../../shell/types.js'
@@ -66,16 +67,11 @@ export const BashToolPlugin = {
   },
 }
 
-/**
- * Looks the executor and the registry up at call time. `ctx.get(name)` is
- * `ctx.reflect.get(name)`; holding the reflect service saves a proxy hop on every call.
- */
+/** The current executor and registry at every call (a swap is seen at once). */
 function currentServices(ctx: Context) {
-  const reflect = ctx.reflect
-  return () => ({
-    shell: reflect.get('shell') as ShellExecutor | undefined,
-    shellEnv: reflect.get('shellEnv') as ShellEnvRegistry | undefined,
-  })
+  const shell = currentService(ctx, 'shell')
+  const shellEnv = currentService(ctx, 'shellEnv')
+  return () => ({ shell: shell(), shellEnv: shellEnv() })
 }
 
 async function runBash(
