@@ -95,6 +95,5 @@ export class Agent implements AgentHandle {
         // A failing front-end listener must not break the turn.
       }
     }
-    this.ctx.emit('agent/output', this, output)
   }
 }

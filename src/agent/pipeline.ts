@@ -80,6 +80,4 @@ export interface AgentPipelineEvents {
   /** Asked when a pre-execute decision is `ask`; answer true to allow. No answer denies. */
   'tools/approve'(call: ToolCallInfo, reason: string): Promise<boolean | undefined> | boolean | undefined
   'tools/post-execute'(state: PostExecuteState): Promise<void> | void
-  /** Live output for front ends (fire and forget). */
-  'agent/output'(agent: AgentHandle, output: AgentOutput): void
 }
