@@ -10,7 +10,7 @@ const sessionId = z.string().min(1, 'must be a non-empty session id')
 export const modelConfigSchema = z
   .object({
     /** `openai` speaks the OpenAI-compatible Chat Completions protocol (DeepSeek by default). */
-    provider: z.enum(['openai', 'scripted']).default('openai'),
+    provider: z.enum(['openai']).default('openai'),
     name: z.string().min(1).optional(),
     /** Default: $DEEPSEEK_BASE_URL, else https://api.deepseek.com */
     baseUrl: z.url().optional(),

@@ -6,7 +6,7 @@ import { AgentRegistry } from '../agent/registry.js'
 import type { ResolvedConfig } from '../config/load.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
-import { JsonlSessionBackend, MemorySessionBackend, SqliteSessionBackend } from '../persistence/index.js'
+import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
@@ -33,7 +33,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const ctx = new Context()
   const fibers = [
     ctx.plugin(SessionStore),
-    loadPersistence(ctx, config),
+    await loadPersistenceBackend(ctx, config.persistence),
     ctx.plugin(OpenAiCompatibleAdapter, {
       baseUrl: options.model?.baseUrl ?? config.model.baseUrl,
       apiKey: options.model?.apiKey,
@@ -77,16 +77,5 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       await fibers.at(-1)!.dispose()
       for (const fiber of fibers.slice(0, -1).reverse()) await fiber.dispose()
     },
-  }
-}
-
-function loadPersistence(ctx: Context, config: ResolvedConfig) {
-  switch (config.persistence.backend) {
-    case 'sqlite':
-      return ctx.plugin(SqliteSessionBackend, { file: config.persistence.file })
-    case 'memory':
-      return ctx.plugin(MemorySessionBackend)
-    default:
-      return ctx.plugin(JsonlSessionBackend, { root: config.persistence.root })
   }
 }

@@ -13,6 +13,8 @@ export {
   MAX_SESSION_ID_LENGTH,
   NO_CWD_BUCKET,
 } from './jsonl/layout.js'
+export type { PersistenceChoice } from './load-backend.js'
+export { loadPersistenceBackend } from './load-backend.js'
 export { MemorySessionBackend } from './memory/memory-backend.js'
 export { checkContinuation, notFound, SessionPersistence } from './persistence.js'
 export { closersForOpenTurn, INTERRUPTED_TOOL_RESULT, shortenTitle, titleFrom } from './repair.js'

@@ -54,7 +54,6 @@ export function planAgent(options: AgentOptions, env: NodeJS.ProcessEnv = proces
 
 /** A key is always required by the OpenAI-compatible provider, whatever its base URL. */
 export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): void {
-  if (config.model.provider !== 'openai') return
   const key = env[config.model.apiKeyEnv]
   if (key !== undefined && key.trim() !== '') return
   throw new DshError(
