@@ -2,6 +2,8 @@
 // a target is missed (the row says MISSED): figures are for reading, not gating.
 // Run with `npm run bench` (builds, then `node dist/bench/run.js`).
 
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import type { BenchModule, BenchRow } from './types.js'
 
 /** Every benchmark module, run in this order. Add new ones here. */
@@ -31,25 +33,53 @@ function table(rows: BenchRow[]): string {
   )
 }
 
-async function main(): Promise<void> {
-  const only = process.argv.slice(2)
-  const rows: BenchRow[] = []
-  for (const module of MODULES) {
-    if (only.length > 0 && !only.includes(module.name)) continue
-    process.stderr.write(`running ${module.name} benchmarks…\n`)
-    try {
-      rows.push(...(await (await module.load()).default()))
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error)
-      rows.push({
-        name: `${module.name}: failed`,
-        measured: message,
+/** Runs one module in this process and prints its rows as JSON (the child side). */
+async function runChild(name: string): Promise<void> {
+  const module = MODULES.find((candidate) => candidate.name === name)!
+  let rows: BenchRow[]
+  try {
+    rows = await (await module.load()).default()
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    rows = [{ name: `${name}: failed`, measured: message, baseline: '-', ratio: 0, target: '-', pass: false }]
+  }
+  process.stdout.write(JSON.stringify(rows))
+}
+
+/**
+ * Every module runs in a fresh Node process: one module's heap (100,000 loaded events)
+ * must not slow the next one's measurements (fork of a large heap, GC pauses).
+ */
+function runIsolated(name: string): BenchRow[] {
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', name], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 16 * 1024 * 1024,
+  })
+  try {
+    return JSON.parse(child.stdout) as BenchRow[]
+  } catch {
+    return [
+      {
+        name: `${name}: failed`,
+        measured: `exit ${child.status}`,
         baseline: '-',
         ratio: 0,
         target: '-',
         pass: false,
-      })
-    }
+      },
+    ]
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2)
+  if (args[0] === '--child') return runChild(args[1]!)
+  const rows: BenchRow[] = []
+  for (const module of MODULES) {
+    if (args.length > 0 && !args.includes(module.name)) continue
+    process.stderr.write(`running ${module.name} benchmarks…\n`)
+    rows.push(...runIsolated(module.name))
   }
   process.stdout.write(`${table(rows)}\n`)
   const missed = rows.filter((row) => !row.pass).length
