@@ -38,6 +38,8 @@ export class SessionStore extends Service {
 
   constructor(ctx: Context) {
     super(ctx, 'sessions')
+    // Handed to each session's write-behind log as is: a closure over `this` would go
+    // through Cordis's tracing proxy on every flush.
     this.backend = currentService(ctx, 'sessionPersistence')
     ctx.effect(
       () => async () => {
@@ -66,7 +68,7 @@ export class SessionStore extends Service {
     const backend = this.backend()
     if (backend) await backend.create({ ...header })
     this.assertNotLive(init.id)
-    const log = new WriteBehindLog(session, () => this.backend(), backend && { backend, count: 0 })
+    const log = new WriteBehindLog(session, this.backend, backend && { backend, count: 0 })
     this.live.set(init.id, { session, log })
     return session
   }
@@ -88,7 +90,7 @@ export class SessionStore extends Service {
     const loaded = await backend.load(id)
     this.assertNotLive(id)
     const session = new Session(loaded.header, loaded.events)
-    const log = new WriteBehindLog(session, () => this.backend(), { backend, count: loaded.events.length })
+    const log = new WriteBehindLog(session, this.backend, { backend, count: loaded.events.length })
     this.live.set(id, { session, log })
     return session
   }
