@@ -26,6 +26,7 @@ export type {
   AgentMeta,
   AgentOutput,
   CreateAgentOptions,
+  ForkAgentOptions,
   PromptOptions,
   ResumeAgentOptions,
   TurnResult,

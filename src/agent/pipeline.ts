@@ -2,7 +2,7 @@
 // mutate the state object they receive (serial dispatch) or decide (waterfall).
 
 import type { ToolOutput } from '../tools/types.js'
-import type { AgentHandle, AgentOutput, TurnResult } from './types.js'
+import type { AgentHandle, TurnResult } from './types.js'
 
 export interface ToolCallInfo {
   agent: AgentHandle

@@ -1,18 +1,19 @@
 // The agent registry service (`ctx.agents`): creates and resumes agents in one
 // transaction each, under the one id they share with their session.
 
+import { randomUUID } from 'node:crypto'
 import { type Context, Service } from 'cordis'
 import { DshError, errorMessage } from '../core/errors.js'
 import type { ModelChoice } from '../llm/adapter.js'
 import type { Session } from '../session/session.js'
-import type { SessionStore } from '../session/store.js'
-import type { SessionId } from '../session/types.js'
+import { forkSeed, type SessionStore } from '../session/store.js'
+import type { SessionEvent, SessionId } from '../session/types.js'
 import { Agent } from './agent.js'
 import { AgentErrorCode } from './errors.js'
 import { defaultSystemPrompt } from './prompts/system-prompt.js'
 import { createLoopServices, type LoopServices } from './services.js'
 import type { TurnSettings } from './turn-runner.js'
-import type { AgentHandle, CreateAgentOptions, ResumeAgentOptions } from './types.js'
+import type { AgentHandle, CreateAgentOptions, ForkAgentOptions, ResumeAgentOptions } from './types.js'
 
 export interface AgentRegistryConfig {
   /** Replaces the default system prompt. */
@@ -74,6 +75,35 @@ export class AgentRegistry extends Service {
     return this.transaction(options.resumeSessionId, options.signal, 'resume', options.model, (sessions) =>
       sessions.open(options.resumeSessionId),
     )
+  }
+
+  /**
+   * Creates an agent on a fork of a live or stored session: a new id (and so a new
+   * location), seeded with the source's completed turns, with `parentSession` lineage and
+   * the source's cwd. A stored source is opened and closed again unchanged.
+   */
+  async fork(options: ForkAgentOptions): Promise<AgentHandle> {
+    const sessions = this.sessions()
+    const live = sessions.get(options.sourceSessionId)
+    const source = live ?? (await sessions.open(options.sourceSessionId))
+    let seed: SessionEvent[]
+    try {
+      seed = forkSeed(source, options.boundary)
+    } finally {
+      if (!live) await sessions.close(source)
+    }
+    const { header } = source
+    return this.create({
+      sessionId: options.sessionId ?? randomUUID(),
+      meta: {
+        ...(header.cwd !== undefined ? { cwd: header.cwd } : {}),
+        parentSession: header.id,
+        delegationDepth: header.delegationDepth,
+      },
+      ...(seed.length > 0 ? { seed } : {}),
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    })
   }
 
   get(id: SessionId): AgentHandle | undefined {

@@ -28,6 +28,17 @@ export interface ResumeAgentOptions {
   signal?: AbortSignal
 }
 
+export interface ForkAgentOptions {
+  /** The live or stored session to fork. */
+  sourceSessionId: SessionId
+  /** The new agent's id. Default: a fresh UUID. */
+  sessionId?: SessionId
+  /** How many leading events to copy. Default: up to the end of the last completed turn. */
+  boundary?: number
+  model?: ModelChoice
+  signal?: AbortSignal
+}
+
 export interface PromptOptions {
   /** Cancels this turn: it ends `aborted`, running tools are killed, the log stays valid. */
   signal?: AbortSignal

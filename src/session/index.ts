@@ -10,7 +10,7 @@ export { deriveHistory } from './history.js'
 export { findNonJson } from './plain-json.js'
 export { Session, validateEvent, validateSessionId } from './session.js'
 export type { CreateSessionInit } from './store.js'
-export { completedPrefixLength, SessionStore } from './store.js'
+export { completedPrefixLength, forkSeed, SessionStore } from './store.js'
 export type {
   AssistantMessageData,
   CoreEventType,

@@ -122,14 +122,12 @@ export class SessionStore extends Service {
    */
   async fork(source: Session | SessionId, boundary?: number, childId?: SessionId): Promise<Session> {
     const parent = typeof source === 'string' ? this.require(source) : source
-    const seedLength = boundary ?? completedPrefixLength(parent.events)
-    assertForkBoundary(parent, seedLength)
     return this.create({
       id: childId ?? randomUUID(),
       cwd: parent.header.cwd,
       parentSession: parent.id,
       delegationDepth: parent.header.delegationDepth,
-      seed: parent.events.slice(0, seedLength),
+      seed: forkSeed(parent, boundary),
     })
   }
 
@@ -185,6 +183,16 @@ export function completedPrefixLength(events: readonly SessionEvent[]): number {
     if (events[i]!.type === 'turn/end') return i + 1
   }
   return 0
+}
+
+/**
+ * The events a fork of `session` starts with: the prefix up to `boundary` (default: the
+ * end of the last completed turn). Rejects a boundary outside the log or inside a turn.
+ */
+export function forkSeed(session: Session, boundary?: number): SessionEvent[] {
+  const seedLength = boundary ?? completedPrefixLength(session.events)
+  assertForkBoundary(session, seedLength)
+  return session.events.slice(0, seedLength)
 }
 
 function assertForkBoundary(session: Session, boundary: number): void {

@@ -288,6 +288,46 @@ describe('agent loop', () => {
     expect((await agent.prompt('loop')).reason).toBe('max-steps')
   })
 
+  it('forks a live or stored session into a new agent with lineage, its own location and the completed turns', async () => {
+    const home = createTempDir()
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }))
+    const test = await start({
+      home,
+      script: [
+        { text: 'noted 42' },
+        (request) => ({ text: `fork sees ${request.messages.length} messages` }),
+        { text: 'x' },
+      ],
+    })
+    const source = await test.harness.agents.create({ sessionId: 'fork-source', meta: { cwd: home } })
+    await source.prompt('remember 42')
+    const persistence = test.harness.ctx.get('sessionPersistence')!
+    const fromLive = await test.harness.agents.fork({
+      sourceSessionId: 'fork-source',
+      sessionId: 'fork-child',
+    })
+    expect(fromLive.session.header).toMatchObject({
+      parentSession: 'fork-source',
+      cwd: home,
+      seedLength: source.session.length,
+    })
+    expect(persistence.locate(fromLive.session.header)!.path).not.toBe(
+      persistence.locate(source.session.header)!.path,
+    )
+    const result = await fromLive.prompt('what did I say?')
+    // system + the source's user and assistant messages + the new prompt
+    expect(result.text).toBe('fork sees 4 messages')
+    expect(source.session.events.filter((event) => event.type === 'turn/start')).toHaveLength(1)
+
+    await test.harness.agents.dispose('fork-source')
+    const fromStored = await test.harness.agents.fork({ sourceSessionId: 'fork-source' })
+    expect(fromStored.session.header.parentSession).toBe('fork-source')
+    expect(test.harness.sessions.get('fork-source')).toBeUndefined()
+    await expect(test.harness.agents.fork({ sourceSessionId: 'no-such-session' })).rejects.toMatchObject({
+      code: 'PERSISTENCE_NOT_FOUND',
+    })
+  })
+
   it('removes a plugin tool when the plugin unloads', async () => {
     const { harness } = await start({})
     const fiber = harness.ctx.plugin(testTools())

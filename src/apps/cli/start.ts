@@ -125,37 +125,9 @@ export async function latestSessionIn(harness: Harness, cwd: string): Promise<Se
     .id
 }
 
-/**
- * Forks a stored session: opens it, lets the store cut the seed at its last completed
- * turn, and starts a new agent on that seed. The source is closed unchanged.
- */
-export async function forkStored(
-  harness: Harness,
-  sourceId: SessionId,
-  model: ModelChoice,
-): Promise<AgentHandle> {
-  const { sessions, agents } = harness
-  const live = sessions.get(sourceId)
-  const source = live ?? (await sessions.open(sourceId))
-  let seeded: { id: SessionId; header: typeof source.header; events: typeof source.events }
-  try {
-    // The store computes the boundary and lineage; the agent registry owns the session it creates.
-    const child = await sessions.fork(source, undefined, randomUUID())
-    seeded = { id: child.id, header: child.header, events: child.events }
-    await sessions.discard(child)
-  } finally {
-    if (!live) await sessions.close(source)
-  }
-  return agents.create({
-    sessionId: seeded.id,
-    meta: {
-      ...(seeded.header.cwd !== undefined ? { cwd: seeded.header.cwd } : {}),
-      parentSession: sourceId,
-      delegationDepth: seeded.header.delegationDepth,
-    },
-    seed: seeded.events,
-    model,
-  })
+/** Forks a live or stored session into a new agent; the source is left unchanged. */
+export function forkStored(harness: Harness, sourceId: SessionId, model: ModelChoice): Promise<AgentHandle> {
+  return harness.agents.fork({ sourceSessionId: sourceId, model })
 }
 
 function freshId(label: string | undefined): SessionId {
