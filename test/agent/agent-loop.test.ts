@@ -167,12 +167,27 @@ describe('agent loop', () => {
     harness.ctx.on('agent/disposed', (agent) => {
       seen.push(`disposed ${agent.id}`)
     })
-    await harness.agents.create({ sessionId: 'pair' })
-    await harness.agents.dispose('pair')
+    const first = await harness.agents.create({ sessionId: 'pair' })
+    // Disposal is under way: the id is still taken until it has finished.
+    const disposing = harness.agents.dispose('pair')
+    await expect(harness.agents.create({ sessionId: 'pair' })).rejects.toMatchObject({
+      code: 'AGENT_ALREADY_LIVE',
+    })
+    await disposing
     expect(harness.agents.get('pair')).toBeUndefined()
-    const again = await harness.agents.create({ sessionId: 'pair-2' })
-    await harness.agents.dispose(again.id)
-    expect(seen).toEqual(['created pair', 'disposed pair', 'created pair-2', 'disposed pair-2'])
+    const again = await harness.agents.create({ sessionId: 'pair' })
+    expect(again).not.toBe(first)
+    await harness.agents.dispose('pair')
+    expect(seen).toEqual(['created pair', 'disposed pair', 'created pair', 'disposed pair'])
+  })
+
+  it('resumes a disposed session under the same id once disposal has finished', async () => {
+    const test = await start({ script: [{ text: 'one' }, { text: 'two' }] })
+    const agent = await test.harness.agents.create({ sessionId: 'again' })
+    await agent.prompt('first')
+    await test.harness.agents.dispose('again')
+    const resumed = await test.harness.agents.resume({ resumeSessionId: 'again' })
+    expect((await resumed.prompt('second')).turn).toBe(2)
   })
 
   it('cancels mid-stream: the turn ends aborted, keeps what was shown, and the log loads without repair', async () => {
