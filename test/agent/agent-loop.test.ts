@@ -1,27 +1,16 @@
 // The agent loop through the real composition: JSONL persistence on a temp folder,
 // the OpenAI-compatible adapter, and a loopback HTTP model playing a script.
 
-import { rmSync } from 'node:fs'
 import type { Context } from 'cordis'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { AgentHandle } from '../../src/agent/index.js'
 import type { ScriptRequest } from '../../src/llm/index.js'
-import { startTestHarness, type TestHarness } from '../support/harness.js'
-import { createTempDir } from '../support/temp-dir.js'
+import { type TestHarness, useTestHarnesses } from '../support/harness.js'
+import { useTempDirs } from '../support/temp-dir.js'
 
-const open: TestHarness[] = []
-const cleanups: (() => void)[] = []
-afterEach(async () => {
-  while (open.length > 0) await open.pop()!.close()
-  while (cleanups.length > 0) cleanups.pop()!()
-})
-
-async function start(options: Parameters<typeof startTestHarness>[0]) {
-  const test = await startTestHarness(options)
-  open.push(test)
-  return test
-}
+const start = useTestHarnesses()
+const tempHome = useTempDirs('dsh-agent-')
 
 /** A plugin with two tools: `echo` answers its text; `wait` blocks until the turn is cancelled. */
 function testTools(started: string[] = []) {
@@ -56,8 +45,7 @@ const lastUserText = (request: ScriptRequest) =>
 
 describe('agent loop', () => {
   it('runs two tool calls in one step, persists the turn, and a resumed agent continues the conversation', async () => {
-    const home = createTempDir()
-    cleanups.push(() => rmSync(home, { recursive: true, force: true }))
+    const home = tempHome()
     const first = await start({
       home,
       script: [
@@ -104,7 +92,6 @@ describe('agent loop', () => {
     const toolMessages = second.messages.filter((message) => message.role === 'tool')
     expect(toolMessages.map((message) => message.tool_call_id)).toEqual(['call_1', 'call_2'])
     await first.close()
-    open.pop()
 
     const resumed = await start({ home, script: [{ text: 'I remember' }] })
     const again = await resumed.harness.agents.resume({ resumeSessionId: 'loop-1' })
@@ -304,8 +291,7 @@ describe('agent loop', () => {
   })
 
   it('forks a live or stored session into a new agent with lineage, its own location and the completed turns', async () => {
-    const home = createTempDir()
-    cleanups.push(() => rmSync(home, { recursive: true, force: true }))
+    const home = tempHome()
     const test = await start({
       home,
       script: [

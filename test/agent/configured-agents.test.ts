@@ -1,22 +1,17 @@
 // Config-driven agents across two separate runs on the same root: label minting,
 // resume-or-create with an exact sessionId, and resumeSessionId that must exist.
 
-import { rmSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { startConfiguredAgent } from '../../src/agent/index.js'
-import { startTestHarness, type TestHarness } from '../support/harness.js'
-import { createTempDir } from '../support/temp-dir.js'
+import { useTestHarnesses } from '../support/harness.js'
+import { useTempDirs } from '../support/temp-dir.js'
 
 let home: string
-const open: TestHarness[] = []
-afterEach(async () => {
-  while (open.length > 0) await open.pop()!.close()
-  rmSync(home, { recursive: true, force: true })
-})
+const startHarness = useTestHarnesses()
+const tempHome = useTempDirs('dsh-configured-')
 
 async function run(script: { text: string }[] = []) {
-  const test = await startTestHarness({ home, script })
-  open.push(test)
+  const test = await startHarness({ home, script })
   const { agents, sessions } = test.harness
   return {
     test,
@@ -27,13 +22,12 @@ async function run(script: { text: string }[] = []) {
 
 describe('config-driven agents', () => {
   it('mints a fresh id per run from the label; two runs never collide', async () => {
-    home = createTempDir()
+    home = tempHome()
     const one = await run([{ text: 'a' }])
     const a = await one.start({ id: 'reviewer' })
     expect(a.id).toMatch(/^reviewer-session-[0-9a-f-]{36}$/)
     await a.prompt('hi')
     await one.test.close()
-    open.pop()
 
     const two = await run([{ text: 'b' }])
     const b = await two.start({ id: 'reviewer' })
@@ -44,13 +38,12 @@ describe('config-driven agents', () => {
   })
 
   it('resumes an exact sessionId when stored and creates it otherwise', async () => {
-    home = createTempDir()
+    home = tempHome()
     const one = await run([{ text: 'first' }])
     const created = await one.start({ id: 'bot', sessionId: 'fixed-id' })
     expect(created.session.length).toBe(0)
     await created.prompt('remember me')
     await one.test.close()
-    open.pop()
 
     const two = await run([{ text: 'second' }])
     const resumed = await two.start({ id: 'bot', sessionId: 'fixed-id' })
@@ -62,7 +55,7 @@ describe('config-driven agents', () => {
   })
 
   it('refuses resumeSessionId for a session that is not stored, with a clear user-facing error', async () => {
-    home = createTempDir()
+    home = tempHome()
     const one = await run()
     await expect(one.start({ id: 'bot', resumeSessionId: 'nope' })).rejects.toMatchObject({
       code: 'PERSISTENCE_NOT_FOUND',

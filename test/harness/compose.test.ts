@@ -3,20 +3,16 @@
 
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startTestHarness, type TestHarness } from '../support/harness.js'
+import { describe, expect, it } from 'vitest'
+import { useTestHarnesses } from '../support/harness.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
 const tempDir = useTempDirs('dsh-compose-')
-const open: TestHarness[] = []
-afterEach(async () => {
-  while (open.length > 0) await open.pop()!.close()
-})
+const startTestHarness = useTestHarnesses()
 
 describe('createHarness', () => {
   it('loads the shell, the tools, the DSH_* registry and the agent registry by default', async () => {
     const test = await startTestHarness({})
-    open.push(test)
     const { ctx } = test.harness
     expect(ctx.get('tools')!.names().sort()).toEqual(['bash', 'job_kill', 'job_output', 'subagent'])
     expect(
@@ -46,7 +42,6 @@ describe('createHarness', () => {
         subagents: { acp: { command: 'dsh', args: ['acp'] } },
       },
     })
-    open.push(test)
     const { ctx } = test.harness
     expect(ctx.get('tools')!.names()).toContain('acp_subagent')
     const stopListeners = () =>
@@ -56,7 +51,5 @@ describe('createHarness', () => {
     expect(stopListeners()?.length ?? 0).toBe(0)
     expect(ctx.get('tools')).toBeUndefined()
     expect(ctx.get('agents')).toBeUndefined()
-    open.pop()
-    await test.model.close()
   })
 })

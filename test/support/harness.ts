@@ -1,6 +1,7 @@
 // A real harness for integration tests: the composition root on a temporary home,
 // pointed at a loopback OpenAI-compatible server that plays a script.
 
+import { afterEach } from 'vitest'
 import type { DshConfigFile } from '../../src/config/index.js'
 import { resolveConfig, validateConfig } from '../../src/config/index.js'
 import { createHarness, type Harness } from '../../src/harness/index.js'
@@ -20,7 +21,7 @@ export interface TestHarness {
   harness: Harness
   model: LoopbackModel
   home: string
-  /** Disposes the harness and stops the model server (the home is kept when it was given). */
+  /** Disposes the harness and stops the model server (the home is kept when it was given). Idempotent. */
   close(): Promise<void>
 }
 
@@ -37,11 +38,14 @@ export async function startTestHarness(options: TestHarnessOptions = {}): Promis
     config: resolveConfig(file, {}),
     model: { baseUrl: model.baseUrl, apiKey: 'test-key' },
   })
+  let closed = false
   return {
     harness,
     model,
     home,
     async close() {
+      if (closed) return
+      closed = true
       await harness.dispose()
       await model.close()
       if (!options.home) removeTempDir(home)
@@ -49,5 +53,18 @@ export async function startTestHarness(options: TestHarnessOptions = {}): Promis
   }
 }
 
-/** Kept for callers written before temp-dir.ts: the same helper. */
-export { createTempDir as makeTempHome } from './temp-dir.js'
+/**
+ * Call at the top of a test file: returns `start(options)`, which starts a test harness
+ * that is closed after the current test.
+ */
+export function useTestHarnesses(): (options?: TestHarnessOptions) => Promise<TestHarness> {
+  const open: TestHarness[] = []
+  afterEach(async () => {
+    while (open.length > 0) await open.pop()!.close()
+  })
+  return async (options = {}) => {
+    const test = await startTestHarness(options)
+    open.push(test)
+    return test
+  }
+}

@@ -1,28 +1,27 @@
 // `dsh acp` driven by the SDK's client over in-process streams, against the real
 // composition (JSONL on a temp home) and the loopback model.
 
-import { rmSync } from 'node:fs'
 import { PROTOCOL_VERSION, type SessionUpdate } from '@agentclientprotocol/sdk'
 import type { Context } from 'cordis'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { z } from 'zod'
 import type { ToolCallInfo } from '../../../src/agent/index.js'
-import { makeTempHome, startTestHarness, type TestHarness } from '../../support/harness.js'
+import { echoToolPlugin } from '../../support/echo-tool.js'
+import { startTestHarness, type TestHarness } from '../../support/harness.js'
+import { useTempDirs } from '../../support/temp-dir.js'
 import { type AcpTestClient, startAcpClient } from './acp-client.js'
 
 const open: TestHarness[] = []
 const clients: AcpTestClient[] = []
-const homes: string[] = []
+const tempHome = useTempDirs('dsh-acp-')
 afterEach(async () => {
   while (clients.length > 0) await clients.pop()!.close()
   while (open.length > 0) await open.pop()!.close()
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true })
 })
 
 async function start(options: Parameters<typeof startTestHarness>[0] = {}) {
   const test = await startTestHarness(options)
   open.push(test)
-  await test.harness.ctx.plugin(testTools).await()
+  await test.harness.ctx.plugin(echoToolPlugin).await()
   return test
 }
 
@@ -31,18 +30,6 @@ async function connect(test: TestHarness, answer?: Parameters<typeof startAcpCli
   clients.push(client)
   const init = await client.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION })
   return { client, init }
-}
-
-const testTools = {
-  name: 'acp-test-tools',
-  apply(ctx: Context) {
-    ctx.get('tools')!.register({
-      name: 'echo',
-      description: 'Echo text',
-      parameters: z.object({ text: z.string() }),
-      execute: async (args) => ({ content: `echo: ${args.text}` }),
-    })
-  },
 }
 
 /** Adjacent chunks of one kind merged, so streamed deltas compare as whole messages. */
@@ -115,8 +102,7 @@ describe('dsh acp', () => {
   })
 
   it('loads a stored session in a later run, replaying its history before answering', async () => {
-    const home = makeTempHome()
-    homes.push(home)
+    const home = tempHome()
     const first = await start({ home, script: toolTurn })
     const { client } = await connect(first)
     const { sessionId } = await client.agent.request('session/new', { cwd: home, mcpServers: [] })

@@ -1,10 +1,10 @@
 // The ACP sub-agent backend delegating to our own `dsh acp`: in-process over streams, and
 // as a spawned process (the built server), with lifecycle ids minted in the parent namespace.
 
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { runAcpServer } from '../../../src/apps/acp/index.js'
 import { nodeNdJsonStream } from '../../../src/apps/acp/streams.js'
 import type { Script, ScriptRequest } from '../../../src/llm/index.js'
@@ -13,20 +13,11 @@ import {
   type AcpSubagentConfig,
   acpSubagentToolPlugin,
 } from '../../../src/tools/subagent/acp-backend.js'
-import { makeTempHome, startTestHarness, type TestHarness } from '../../support/harness.js'
+import { type TestHarness, useTestHarnesses } from '../../support/harness.js'
+import { useTempDirs } from '../../support/temp-dir.js'
 
-const open: TestHarness[] = []
-const homes: string[] = []
-afterEach(async () => {
-  while (open.length > 0) await open.pop()!.close()
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true })
-})
-
-async function start(options: Parameters<typeof startTestHarness>[0] = {}) {
-  const test = await startTestHarness(options)
-  open.push(test)
-  return test
-}
+const start = useTestHarnesses()
+const tempHome = useTempDirs('dsh-home-')
 
 /** Connects the tool to `runAcpServer` on another harness, in-process. */
 function inProcess(child: TestHarness): AcpAgentConnector {
@@ -120,8 +111,7 @@ describe('ACP sub-agent backend', () => {
   const fixture = fileURLToPath(new URL('./fixtures/acp-agent.mjs', import.meta.url))
   const built = existsSync(fileURLToPath(new URL('../../../dist/src/apps/acp/index.js', import.meta.url)))
   it.skipIf(!built)('delegates to a spawned dsh acp process (the built server)', async () => {
-    const childHome = makeTempHome()
-    homes.push(childHome)
+    const childHome = tempHome()
     const { parent } = await parentWith(
       {
         command: process.execPath,

@@ -1,42 +1,19 @@
 // `dsh stdio` driven in-process over PassThrough streams against the real composition
 // (JSONL on a temp home) and the loopback model.
 
-import { existsSync, rmSync } from 'node:fs'
-import type { Context } from 'cordis'
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { z } from 'zod'
-import { makeTempHome, startTestHarness, type TestHarness } from '../../support/harness.js'
+import { existsSync } from 'node:fs'
+import { describe, expect, it, vi } from 'vitest'
+import { echoToolPlugin } from '../../support/echo-tool.js'
+import { useTestHarnesses } from '../../support/harness.js'
+import { useTempDirs } from '../../support/temp-dir.js'
 import { startStdioClient } from './stdio-client.js'
 
-const open: TestHarness[] = []
-const homes: string[] = []
-afterEach(async () => {
-  while (open.length > 0) await open.pop()!.close()
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true })
-})
-
-async function start(options: Parameters<typeof startTestHarness>[0] = {}) {
-  const test = await startTestHarness(options)
-  open.push(test)
-  return test
-}
-
-const echoTool = {
-  name: 'stdio-test-tools',
-  apply(ctx: Context) {
-    ctx.get('tools')!.register({
-      name: 'echo',
-      description: 'Echo text',
-      parameters: z.object({ text: z.string() }),
-      execute: async (args) => ({ content: `echo: ${args.text}` }),
-    })
-  },
-}
+const start = useTestHarnesses()
+const tempHome = useTempDirs('dsh-home-')
 
 describe('dsh stdio', () => {
   it('resumes or creates an exact session id across two runs on one home, streaming the turn', async () => {
-    const home = makeTempHome()
-    homes.push(home)
+    const home = tempHome()
     const first = await start({
       home,
       script: [
@@ -44,7 +21,7 @@ describe('dsh stdio', () => {
         { text: 'all done' },
       ],
     })
-    await first.harness.ctx.plugin(echoTool).await()
+    await first.harness.ctx.plugin(echoToolPlugin).await()
     const client = startStdioClient(first.harness)
 
     const init = await client.request('initialize', { sessionId: 'stdio exact/id', cwd: home })
@@ -98,7 +75,6 @@ describe('dsh stdio', () => {
     expect(first.harness.agents.get('stdio exact/id')).toBeUndefined()
     expect(existsSync(transcriptPath)).toBe(true)
     await first.close()
-    open.pop()
 
     const second = await start({ home, script: [{ text: 'I remember' }] })
     const again = startStdioClient(second.harness)

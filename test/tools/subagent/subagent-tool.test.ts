@@ -1,13 +1,10 @@
 // The subagent tool through the real loop: a child agent with its own session id,
 // lineage to the parent, the parent's cwd, and its answer returned as the tool result.
 
-import { afterEach, describe, expect, it } from 'vitest'
-import { startTestHarness, type TestHarness } from '../../support/harness.js'
+import { describe, expect, it } from 'vitest'
+import { useTestHarnesses } from '../../support/harness.js'
 
-const open: TestHarness[] = []
-afterEach(async () => {
-  while (open.length > 0) await open.pop()!.close()
-})
+const startTestHarness = useTestHarnesses()
 
 describe('subagent tool', () => {
   it('runs a child with a new id, parent lineage and inherited cwd, and returns its answer', async () => {
@@ -18,7 +15,6 @@ describe('subagent tool', () => {
         (request) => ({ text: `child said: ${request.messages.at(-1)?.content}` }),
       ],
     })
-    open.push(test)
     const { harness } = test
     const lifecycle: string[] = []
     harness.ctx.on('subagent/start', (parent, child) => {
@@ -53,7 +49,6 @@ describe('subagent tool', () => {
         (request) => ({ text: String(request.messages.at(-1)?.content) }),
       ],
     })
-    open.push(test)
     const parent = await test.harness.agents.create({ sessionId: 'top' })
     const result = await parent.prompt('delegate')
     expect(result.text).toContain('Delegation refused: depth 1 exceeds the maximum of 0')
@@ -77,7 +72,6 @@ describe('subagent tool', () => {
         { text: 'the child knew' },
       ],
     })
-    open.push(test)
     const parent = await test.harness.agents.create({ sessionId: 'forker' })
     await parent.prompt('remember 42')
     const result = await parent.prompt('ask a forked child')
