@@ -142,6 +142,14 @@ async function flushed(stream: NodeJS.WriteStream): Promise<void> {
   await new Promise<void>((resolve) => stream.write('', () => resolve()))
 }
 
+// A reader that went away (`dsh sessions list | head`) is not an error: stop quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0)
+    throw error
+  })
+}
+
 const code = await main(process.argv.slice(2)).catch(async (error: unknown) => {
   const { reportError } = await import('./errors.js')
   return reportError(error)

@@ -1,11 +1,12 @@
 // `dsh demo` (a real turn against the built-in loopback model, no key), `dsh env`,
 // `--version`, help, and a SIGINT while a bash command runs.
 
+import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { assertBuilt, cliEnv, jsonLines, makeWorld, runCli, spawnCli } from './cli.js'
+import { assertBuilt, CLI, cliEnv, jsonLines, makeWorld, runCli, spawnCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-demo-')
 let model: LoopbackModel | undefined
@@ -99,4 +100,22 @@ it('SIGINT while a bash command runs kills it, ends the turn aborted and exits 1
   const toolResult = log.find((line) => line.type === 'tool/result')!.data as { content: string }
   expect(toolResult.content).not.toContain('finished')
   expect(log.slice(1).some((line) => (line.data as { reason?: string }).reason === 'interrupted')).toBe(false)
+})
+
+describe('a closed stdout', () => {
+  it('ends quietly with exit 0 when the reader has gone away (`dsh env | head -0`)', async () => {
+    const child = spawn(process.execPath, [CLI, 'env'], {
+      env: cliEnv({ DSH_HOME: makeDir() }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    // Close the read end before the command writes anything.
+    child.stdout.destroy()
+    let stderr = ''
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk
+    })
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+  })
 })
