@@ -23,8 +23,11 @@ function script(): Script {
   return steps
 }
 
-/** Replays `bodies` (the requests a harness turn made) with fetch, reading each stream to its end. */
-async function bareClient(bodies: readonly string[], fsyncs = 0): Promise<number> {
+/**
+ * Replays `bodies` (the requests a harness turn made) with fetch, serializing each one as
+ * any client must and reading each stream to its end.
+ */
+async function bareClient(bodies: readonly object[], fsyncs = 0): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'dsh-bench-raw-'))
   const fd = openSync(join(dir, 'raw.jsonl'), 'a')
   const line = Buffer.from(
@@ -35,21 +38,13 @@ async function bareClient(bodies: readonly string[], fsyncs = 0): Promise<number
     fsyncSync(fd)
   }
   const model = await startLoopbackModel(script())
-  const body = JSON.stringify({
-    model: 'bench',
-    stream: true,
-    messages: [{ role: 'user', content: 'go' }],
-    tools: [
-      { type: 'function', function: { name: 'noop', description: 'no-op', parameters: { type: 'object' } } },
-    ],
-  })
   const started = performance.now()
   for (const [i, body] of bodies.entries()) {
     if (i < fsyncs / 2) durableWrite()
     const response = await fetch(`${model.baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer bench' },
-      body,
+      body: JSON.stringify(body),
     })
     await response.text()
     if (i < fsyncs / 2) durableWrite()
@@ -62,7 +57,7 @@ async function bareClient(bodies: readonly string[], fsyncs = 0): Promise<number
 }
 
 /** Runs one turn; returns its wall time and the request bodies the model received. */
-async function harnessTurn(backend: 'memory' | 'jsonl'): Promise<{ elapsed: number; bodies: string[] }> {
+async function harnessTurn(backend: 'memory' | 'jsonl'): Promise<{ elapsed: number; bodies: object[] }> {
   const home = mkdtempSync(join(tmpdir(), 'dsh-bench-agent-'))
   const model = await startLoopbackModel(script())
   const harness = await createHarness({
@@ -83,7 +78,7 @@ async function harnessTurn(backend: 'memory' | 'jsonl'): Promise<{ elapsed: numb
   await harness.dispose()
   await model.close()
   rmSync(home, { recursive: true, force: true })
-  return { elapsed, bodies: model.requests.map((request) => JSON.stringify(request)) }
+  return { elapsed, bodies: model.requests }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!

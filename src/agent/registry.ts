@@ -11,7 +11,7 @@ import type { SessionEvent, SessionId } from '../session/types.js'
 import { Agent } from './agent.js'
 import { AgentErrorCode } from './errors.js'
 import { defaultSystemPrompt } from './prompts/system-prompt.js'
-import { createLoopServices, type LoopServices } from './services.js'
+import { createLoopServices } from './services.js'
 import type { TurnSettings } from './turn-runner.js'
 import type { AgentHandle, CreateAgentOptions, ForkAgentOptions, ResumeAgentOptions } from './types.js'
 
@@ -33,14 +33,16 @@ export class AgentRegistry extends Service {
   private readonly agents = new Map<SessionId, Agent>()
   /** Ids inside a creation or disposal transaction. */
   private readonly reserved = new Set<SessionId>()
-  private readonly services: LoopServices
+  /** Builds an agent on the registry's own context (not a caller's, which may unload first). */
+  private readonly spawn: (session: Session, settings: TurnSettings) => Agent
 
   constructor(
     ctx: Context,
     private readonly config: AgentRegistryConfig = {},
   ) {
     super(ctx, 'agents')
-    this.services = createLoopServices(ctx)
+    const services = createLoopServices(ctx)
+    this.spawn = (session, settings) => new Agent(ctx, services, session, settings)
     ctx.effect(
       () => async () => {
         await Promise.allSettled([...this.agents.keys()].map((id) => this.dispose(id)))
@@ -151,7 +153,7 @@ export class AgentRegistry extends Service {
     try {
       checkSignal(signal)
       session = await prepare(sessions)
-      const agent = new Agent(this.ctx, this.services, session, this.turnSettings(session, model))
+      const agent = this.spawn(session, this.turnSettings(session, model))
       if (agent.id !== id) {
         throw new DshError(`agent id ${agent.id} does not match session id ${id}`, AgentErrorCode.IdMismatch)
       }

@@ -35,12 +35,18 @@ interface LiveSession {
 export class SessionStore extends Service {
   private readonly live = new Map<SessionId, LiveSession>()
   private readonly backend: () => SessionPersistence | undefined
+  private readonly newLog: (
+    session: Session,
+    durable?: { backend: SessionPersistence; count: number },
+  ) => WriteBehindLog
 
   constructor(ctx: Context) {
     super(ctx, 'sessions')
-    // Handed to each session's write-behind log as is: a closure over `this` would go
-    // through Cordis's tracing proxy on every flush.
-    this.backend = currentService(ctx, 'sessionPersistence')
+    const backend = currentService(ctx, 'sessionPersistence')
+    this.backend = backend
+    // The logs get the getter from this closure: read through `this` in a method, Cordis
+    // would hand out a tracing wrapper that costs microseconds on every flush.
+    this.newLog = (session, durable) => new WriteBehindLog(session, backend, durable)
     ctx.effect(
       () => async () => {
         await Promise.allSettled([...this.live.values()].map(({ session }) => this.close(session)))
@@ -68,7 +74,7 @@ export class SessionStore extends Service {
     const backend = this.backend()
     if (backend) await backend.create({ ...header })
     this.assertNotLive(init.id)
-    const log = new WriteBehindLog(session, this.backend, backend && { backend, count: 0 })
+    const log = this.newLog(session, backend && { backend, count: 0 })
     this.live.set(init.id, { session, log })
     return session
   }
@@ -90,7 +96,7 @@ export class SessionStore extends Service {
     const loaded = await backend.load(id)
     this.assertNotLive(id)
     const session = new Session(loaded.header, loaded.events)
-    const log = new WriteBehindLog(session, this.backend, { backend, count: loaded.events.length })
+    const log = this.newLog(session, { backend, count: loaded.events.length })
     this.live.set(id, { session, log })
     return session
   }
