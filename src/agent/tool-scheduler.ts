@@ -3,6 +3,7 @@
 
 import type { Context } from 'cordis'
 import { errorMessage } from '../core/errors.js'
+import { hasListeners } from '../core/service-ref.js'
 import type { ToolCallRequest } from '../llm/types.js'
 import type { ToolOutput } from '../tools/types.js'
 import type { PostExecuteState, PreExecuteDecision, ToolCallInfo } from './pipeline.js'
@@ -37,7 +38,7 @@ export async function runToolCalls(
     emit({ type: 'tool-start', callId: call.id, name: call.name, arguments: call.arguments })
     const { output, executed } = await executeOne(ctx, services, info, signal)
     const post: PostExecuteState = { call: info, output, executed, feedback: [], context: [] }
-    await ctx.serial('tools/post-execute', post)
+    if (hasListeners(ctx, 'tools/post-execute')) await ctx.serial('tools/post-execute', post)
     const content = [post.output.content, ...post.feedback].join('\n\n')
     agent.session.append('tool/result', {
       callId: call.id,
@@ -89,6 +90,7 @@ async function executeOne(
 }
 
 async function decide(ctx: Context, info: ToolCallInfo): Promise<PreExecuteDecision> {
+  if (!hasListeners(ctx, 'tools/pre-execute')) return { kind: 'allow' }
   const decision: PreExecuteDecision = await ctx.waterfall('tools/pre-execute', info, async () => ({
     kind: 'allow' as const,
   }))

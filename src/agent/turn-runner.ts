@@ -3,6 +3,7 @@
 
 import type { Context } from 'cordis'
 import { errorMessage } from '../core/errors.js'
+import { hasListeners } from '../core/service-ref.js'
 import type { ModelChoice } from '../llm/adapter.js'
 import type { Session } from '../session/session.js'
 import type { SessionEvent, SessionEventMap, TurnEndReason } from '../session/types.js'
@@ -82,7 +83,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       step += 1
 
       const preStep: PreStepState = { agent, turn, step, signal }
-      await ctx.serial('agent/pre-step', preStep)
+      if (hasListeners(ctx, 'agent/pre-step')) await ctx.serial('agent/pre-step', preStep)
       if (preStep.reject !== undefined) return await end('blocked', preStep.reject)
 
       session.append('step/start', { turn, step })

@@ -1,2 +1,2 @@
 export { DshError, errorMessage, isDshError } from './errors.js'
-export { currentService, untraced } from './service-ref.js'
+export { currentService, hasListeners, untraced } from './service-ref.js'

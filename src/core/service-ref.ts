@@ -35,3 +35,11 @@ export function currentService<K extends keyof Context & string>(
     return cached
   }
 }
+
+/**
+ * Whether any listener is registered for `name`. Dispatching an event through Cordis costs
+ * microseconds even with no listener; the loop checks first on its per-step events.
+ */
+export function hasListeners(ctx: Context, name: string): boolean {
+  return (ctx.events._hooks[name]?.length ?? 0) > 0
+}
