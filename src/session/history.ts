@@ -4,88 +4,118 @@
 import type { ChatMessage, ToolCallRequest } from '../llm/types.js'
 import type { SessionEvent, SessionEventMap } from './types.js'
 
-export function deriveHistory(events: readonly SessionEvent[]): ChatMessage[] {
-  const skipped = blockedPromptRanges(events)
-  const messages: ChatMessage[] = []
-  let lastAssistant: Extract<ChatMessage, { role: 'assistant' }> | undefined
-  const unanswered = new Set<string>()
-  // Context cannot sit between an assistant's tool calls and their results; it waits.
-  let deferred: string[] = []
-  const releaseDeferred = () => {
-    for (const text of deferred) messages.push({ role: 'user', content: text })
-    deferred = []
-  }
+type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>
 
-  for (let index = 0; index < events.length; index++) {
-    if (skipped.has(index)) continue
-    const event = events[index]!
+/**
+ * Folds events into chat messages one at a time. A log only grows, so a live session's
+ * history is extended with each new event instead of being rebuilt for every request.
+ */
+class HistoryBuilder {
+  readonly messages: ChatMessage[] = []
+  /** How many events have been folded in. */
+  consumed = 0
+  private lastAssistant: AssistantMessage | undefined
+  private readonly unanswered = new Set<string>()
+  /** Context cannot sit between an assistant's tool calls and their results; it waits. */
+  private deferred: string[] = []
+  /** Where the open turn began, to drop it if it ends blocked before any answer. */
+  private turn: { messageCount: number; deferredCount: number; answered: boolean } | undefined
+
+  feed(event: SessionEvent): void {
+    this.consumed += 1
     switch (event.type) {
-      case 'user/message': {
-        releaseDeferred()
-        messages.push({ role: 'user', content: (event.data as SessionEventMap['user/message']).text })
-        lastAssistant = undefined
+      case 'turn/start':
+        this.turn = {
+          messageCount: this.messages.length,
+          deferredCount: this.deferred.length,
+          answered: false,
+        }
         break
-      }
+      case 'user/message':
+        this.releaseDeferred()
+        this.messages.push({ role: 'user', content: (event.data as SessionEventMap['user/message']).text })
+        this.lastAssistant = undefined
+        break
       case 'context/added': {
         const text = (event.data as SessionEventMap['context/added']).text
-        if (unanswered.size > 0) deferred.push(text)
-        else messages.push({ role: 'user', content: text })
+        if (this.unanswered.size > 0) this.deferred.push(text)
+        else this.messages.push({ role: 'user', content: text })
         break
       }
       case 'assistant/message': {
-        releaseDeferred()
+        this.releaseDeferred()
         const { message } = event.data as SessionEventMap['assistant/message']
-        lastAssistant = { role: 'assistant', content: message.content }
-        if (message.reasoning) lastAssistant.reasoning = message.reasoning
-        messages.push(lastAssistant)
+        this.lastAssistant = { role: 'assistant', content: message.content }
+        if (message.reasoning) this.lastAssistant.reasoning = message.reasoning
+        this.messages.push(this.lastAssistant)
+        if (this.turn) this.turn.answered = true
         break
       }
       case 'tool/call': {
         const call = event.data as SessionEventMap['tool/call']
-        if (!lastAssistant) {
-          lastAssistant = { role: 'assistant', content: '' }
-          messages.push(lastAssistant)
+        if (!this.lastAssistant) {
+          this.lastAssistant = { role: 'assistant', content: '' }
+          this.messages.push(this.lastAssistant)
         }
         const request: ToolCallRequest = { id: call.callId, name: call.name, arguments: call.arguments }
-        lastAssistant.toolCalls = [...(lastAssistant.toolCalls ?? []), request]
-        unanswered.add(call.callId)
+        this.lastAssistant.toolCalls = [...(this.lastAssistant.toolCalls ?? []), request]
+        this.unanswered.add(call.callId)
         break
       }
       case 'tool/result': {
         const result = event.data as SessionEventMap['tool/result']
-        messages.push({ role: 'tool', toolCallId: result.callId, content: result.content })
-        unanswered.delete(result.callId)
-        if (unanswered.size === 0) releaseDeferred()
+        this.messages.push({ role: 'tool', toolCallId: result.callId, content: result.content })
+        this.unanswered.delete(result.callId)
+        if (this.unanswered.size === 0) this.releaseDeferred()
         break
       }
-      case 'turn/end':
+      case 'turn/end': {
+        const reason = (event.data as SessionEventMap['turn/end']).reason
+        // A prompt blocked before the model answered never reached the model: drop its turn.
+        if (reason === 'blocked' && this.turn && !this.turn.answered) {
+          this.messages.length = this.turn.messageCount
+          this.deferred.length = Math.min(this.deferred.length, this.turn.deferredCount)
+          this.lastAssistant = undefined
+        }
+        this.turn = undefined
+        if (this.unanswered.size === 0) this.releaseDeferred()
+        break
+      }
       case 'step/start':
-        if (unanswered.size === 0) releaseDeferred()
+        if (this.unanswered.size === 0) this.releaseDeferred()
         break
       default:
         break
     }
   }
-  releaseDeferred()
-  return messages
+
+  /** The messages so far plus any context still waiting. */
+  snapshot(): ChatMessage[] {
+    const messages = [...this.messages]
+    for (const text of this.deferred) messages.push({ role: 'user', content: text })
+    return messages
+  }
+
+  private releaseDeferred(): void {
+    for (const text of this.deferred) this.messages.push({ role: 'user', content: text })
+    this.deferred = []
+  }
 }
 
-/** Indexes of turns blocked before the model answered: their prompt never reached the model. */
-function blockedPromptRanges(events: readonly SessionEvent[]): Set<number> {
-  const skipped = new Set<number>()
-  let start = -1
-  let answered = false
-  events.forEach((event, index) => {
-    if (event.type === 'turn/start') {
-      start = index
-      answered = false
-    } else if (event.type === 'assistant/message') {
-      answered = true
-    } else if (event.type === 'turn/end' && start >= 0) {
-      const reason = (event.data as SessionEventMap['turn/end']).reason
-      if (reason === 'blocked' && !answered) for (let i = start; i <= index; i++) skipped.add(i)
-      start = -1
-    }
-  })
-  return skipped
+/** Builders of live logs, by log array (a Session's `events` is one array for its life). */
+const builders = new WeakMap<readonly SessionEvent[], HistoryBuilder>()
+
+/**
+ * The conversation `events` stand for. Repeated calls on the same growing log array only
+ * fold in the new events. The returned array is the caller's; its message objects are
+ * shared with later calls and must not be modified.
+ */
+export function deriveHistory(events: readonly SessionEvent[]): ChatMessage[] {
+  let builder = builders.get(events)
+  if (!builder || builder.consumed > events.length) {
+    builder = new HistoryBuilder()
+    builders.set(events, builder)
+  }
+  for (let index = builder.consumed; index < events.length; index++) builder.feed(events[index]!)
+  return builder.snapshot()
 }

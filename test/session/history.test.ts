@@ -90,3 +90,48 @@ describe('deriveHistory', () => {
     expect(deriveHistory(log.events)).toEqual([{ role: 'user', content: 'only this' }])
   })
 })
+
+describe('deriveHistory on a growing log', () => {
+  it('drops a turn blocked before any answer, and keeps a blocked turn the model had answered', () => {
+    const log = new LogBuilder()
+      .completedTurn(1, 'first')
+      .add('turn/start', { turn: 2 })
+      .add('user/message', { text: 'rm everything' })
+      .add('context/added', { source: 'hook', text: 'hook context' })
+      .add('turn/end', { turn: 2, reason: 'blocked', error: 'no' })
+      .add('turn/start', { turn: 3 })
+      .add('user/message', { text: 'third' })
+      .add('assistant/message', { message: { content: 'partial' } })
+      .add('turn/end', { turn: 3, reason: 'blocked' })
+    const contents = deriveHistory(log.events).map((message) => message.content)
+    expect(contents).not.toContain('rm everything')
+    expect(contents).not.toContain('hook context')
+    expect(contents.slice(-2)).toEqual(['third', 'partial'])
+  })
+
+  it('gives, after every append, exactly what a fresh derivation of the same prefix gives', () => {
+    const full = new LogBuilder()
+      .completedTurn(1, 'one')
+      .add('turn/start', { turn: 2 })
+      .add('user/message', { text: 'blocked prompt' })
+      .add('turn/end', { turn: 2, reason: 'blocked' })
+      .add('turn/start', { turn: 3 })
+      .add('user/message', { text: 'three' })
+      .add('step/start', { turn: 3, step: 1 })
+      .add('assistant/message', { message: { content: '', reasoning: 'think' } })
+      .add('tool/call', { callId: 'x', name: 'bash', arguments: '{}' })
+      .add('tool/call', { callId: 'y', name: 'bash', arguments: '{}' })
+      .add('context/added', { source: 'hook', text: 'waits for results' })
+      .add('tool/result', { callId: 'x', content: 'X' })
+      .add('tool/result', { callId: 'y', content: 'Y' })
+      .add('step/end', { turn: 3, step: 1 })
+      .add('context/added', { source: 'hook', text: 'after results' })
+      .add('assistant/message', { message: { content: 'done' } })
+      .add('turn/end', { turn: 3, reason: 'completed' }).events
+    const growing: typeof full = []
+    for (const event of full) {
+      growing.push(event)
+      expect(deriveHistory(growing)).toEqual(deriveHistory([...growing]))
+    }
+  })
+})
