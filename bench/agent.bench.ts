@@ -1,8 +1,9 @@
 // Agent loop overhead: one 50-step turn (each step one no-op tool call) through the
 // whole harness against the same streamed requests made by a bare HTTP client, both
 // served by the loopback model in this run. With the memory backend the ratio is the
-// loop's own overhead; with JSONL the baseline also pays the same number of raw
-// write+fsync calls the harness's durability checkpoints make (two per step).
+// loop's own overhead; with JSONL the baseline also makes a raw write+fsync at each of
+// the harness's durability checkpoints: before every request, before every tool body,
+// and at the turn's end (2 × 50 + 2).
 
 import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,7 +15,7 @@ import { type Script, startLoopbackModel } from '../src/llm/index.js'
 import type { BenchRow } from './types.js'
 
 const STEPS = 50
-const ROUNDS = 5
+const ROUNDS = 9
 
 function script(): Script {
   const steps: Script[number][] = []
@@ -27,7 +28,7 @@ function script(): Script {
  * Replays `bodies` (the requests a harness turn made) with fetch, serializing each one as
  * any client must and reading each stream to its end.
  */
-async function bareClient(bodies: readonly object[], fsyncs = 0): Promise<number> {
+async function bareClient(bodies: readonly object[], durable: boolean): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'dsh-bench-raw-'))
   const fd = openSync(join(dir, 'raw.jsonl'), 'a')
   const line = Buffer.from(
@@ -40,15 +41,17 @@ async function bareClient(bodies: readonly object[], fsyncs = 0): Promise<number
   const model = await startLoopbackModel(script())
   const started = performance.now()
   for (const [i, body] of bodies.entries()) {
-    if (i < fsyncs / 2) durableWrite()
+    if (durable) durableWrite()
     const response = await fetch(`${model.baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer bench' },
       body: JSON.stringify(body),
     })
     await response.text()
-    if (i < fsyncs / 2) durableWrite()
+    // The tool body's checkpoint: every reply but the last calls a tool.
+    if (durable && i < bodies.length - 1) durableWrite()
   }
+  if (durable) durableWrite()
   const elapsed = performance.now() - started
   await model.close()
   closeSync(fd)
@@ -86,20 +89,20 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 export default async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = []
   const cases = [
-    { backend: 'memory' as const, fsyncs: 0, label: 'memory backend vs bare HTTP' },
+    { backend: 'memory' as const, durable: false, label: 'memory backend vs bare HTTP' },
     {
       backend: 'jsonl' as const,
-      fsyncs: 2 * STEPS,
-      label: `JSONL backend vs bare HTTP + ${2 * STEPS} raw fsyncs`,
+      durable: true,
+      label: `JSONL backend vs bare HTTP + ${2 * STEPS + 2} raw fsyncs`,
     },
   ]
-  for (const { backend, fsyncs, label } of cases) {
+  for (const { backend, durable, label } of cases) {
     const { bodies } = await harnessTurn(backend)
-    await bareClient(bodies, fsyncs)
+    await bareClient(bodies, durable)
     const bare: number[] = []
     const full: number[] = []
     for (let i = 0; i < ROUNDS; i++) {
-      bare.push(await bareClient(bodies, fsyncs))
+      bare.push(await bareClient(bodies, durable))
       full.push((await harnessTurn(backend)).elapsed)
     }
     const ratio = median(full) / median(bare)
