@@ -4,6 +4,8 @@
 
 import { existsSync } from 'node:fs'
 import { createInterface, type Interface } from 'node:readline'
+import type { Context } from 'cordis'
+import type { ToolCallInfo } from '../../agent/pipeline.js'
 import type { AgentHandle } from '../../agent/types.js'
 import type { Harness } from '../../harness/compose.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
@@ -41,6 +43,8 @@ class Chat {
   /** Bumped by Ctrl-C and exit: queued lines of an older generation are dropped. */
   private generation = 0
   private rl: Interface | undefined
+  /** Set while a tool call waits for the user's yes or no: the next line answers it. */
+  private pendingAnswer: ((line: string | undefined) => void) | undefined
 
   constructor(
     private readonly harness: Harness,
@@ -62,10 +66,21 @@ class Chat {
     const onInterrupt = () => this.interrupt()
     rl.on('SIGINT', onInterrupt)
     process.on('SIGINT', onInterrupt) // without a terminal, Ctrl-C arrives as a signal
+    // A tool call a policy or hook marked `ask` is put to the user (no answer is no).
+    const approvals = this.harness.ctx.plugin({
+      name: 'chat-approval',
+      apply: (ctx: Context) => {
+        ctx.on('tools/approve', (call, reason) => this.askApproval(call, reason))
+      },
+    })
     return new Promise<number>((resolve) => {
       let queue = Promise.resolve()
       // Lines typed while a turn runs wait their turn; Ctrl-C drops them with the turn.
       rl.on('line', (line) => {
+        if (this.pendingAnswer) {
+          this.pendingAnswer(line)
+          return
+        }
         const generation = this.generation
         queue = queue.then(() => (generation === this.generation ? this.handle(line.trim()) : undefined))
       })
@@ -73,12 +88,34 @@ class Chat {
         this.generation++
         this.running?.abort()
         process.off('SIGINT', onInterrupt)
-        void queue.then(() => {
+        void queue.then(async () => {
+          await approvals.dispose()
           process.stdout.write('\n')
           resolve(ExitCode.Ok)
         })
       })
       rl.prompt()
+    })
+  }
+
+  /** Asks whether a tool call may run; Ctrl-C, a cancelled turn or anything but yes is no. */
+  private askApproval(call: ToolCallInfo, reason: string): Promise<boolean> {
+    return new Promise((resolve) => {
+      const finish = (line: string | undefined) => {
+        this.pendingAnswer = undefined
+        call.signal.removeEventListener('abort', onAbort)
+        const allowed = /^y(es)?$/i.test(line?.trim() ?? '')
+        this.say(this.colors.dim(allowed ? 'allowed' : 'denied'))
+        resolve(allowed)
+      }
+      const onAbort = () => finish(undefined)
+      if (call.signal.aborted) return finish(undefined)
+      call.signal.addEventListener('abort', onAbort, { once: true })
+      this.pendingAnswer = finish
+      const { colors } = this
+      process.stdout.write(
+        `\n${colors.yellow('?')} ${colors.bold(call.name)} ${describeCall(call)}\n  ${reason}\n  allow? ${colors.dim('[y/N]')} `,
+      )
     })
   }
 
@@ -212,6 +249,14 @@ class Chat {
   private say(text: string): void {
     process.stdout.write(`${text}\n`)
   }
+}
+
+/** The call's command (bash) or its arguments, on one short line. */
+function describeCall(call: ToolCallInfo): string {
+  const input = call.input as { command?: unknown } | undefined
+  const text = typeof input?.command === 'string' ? input.command : call.arguments
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line
 }
 
 function describeStart(started: StartedAgent): string {

@@ -3,7 +3,8 @@
 
 import { execFileSync, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, beforeAll, expect, it } from 'vitest'
 import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
@@ -133,3 +134,52 @@ it.skipIf(!hasTmux)(
     )
   },
 )
+
+it.skipIf(!hasTmux)('asks before a tool call a hook marks "ask": yes runs it, no denies it', async () => {
+  model = await startLoopbackModel([
+    { toolCalls: [{ name: 'bash', arguments: { command: 'echo approved-ran > approved.txt' } }] },
+    { text: 'First call done.' },
+    { toolCalls: [{ name: 'bash', arguments: { command: 'echo denied-ran > denied.txt' } }] },
+    { text: 'Second call done.' },
+  ])
+  const dir = makeDir()
+  const settings = join(dir, 'settings.json')
+  const decision = {
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'ask',
+      permissionDecisionReason: 'writes a file',
+    },
+  }
+  writeFileSync(
+    settings,
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: `echo '${JSON.stringify(decision)}'` }] },
+        ],
+      },
+    }),
+  )
+  const w = makeWorld(dir, model.baseUrl, `hooks:\n  claudeCode: [${settings}]\n`)
+  await startChat(w)
+
+  tmux('send-keys', '-t', 'chat', 'write the first file', 'Enter')
+  await waitFor('allow? [y/N]')
+  tmux('send-keys', '-t', 'chat', 'y', 'Enter')
+  await waitFor('First call done.')
+  tmux('send-keys', '-t', 'chat', 'write the second file', 'Enter')
+  const asked = await waitFor('denied-ran > denied.txt')
+  expect(asked).toContain('writes a file')
+  tmux('send-keys', '-t', 'chat', 'n', 'Enter')
+  await waitFor('Second call done.')
+  tmux('send-keys', '-t', 'chat', 'C-d')
+  await waitFor('dsh-exit=0')
+
+  expect(existsSync(join(w.project, 'approved.txt'))).toBe(true)
+  expect(existsSync(join(w.project, 'denied.txt'))).toBe(false)
+  const denied = model.requests[3]!.messages.find(
+    (message) => message.role === 'tool' && message.content.includes('denied'),
+  )
+  expect(denied?.content).toContain('writes a file')
+})
