@@ -17,7 +17,13 @@ export type { PersistenceChoice } from './load-backend.js'
 export { loadPersistenceBackend } from './load-backend.js'
 export { MemorySessionBackend } from './memory/memory-backend.js'
 export { checkContinuation, notFound, SessionPersistence } from './persistence.js'
-export { closersForOpenTurn, INTERRUPTED_TOOL_RESULT, shortenTitle, titleFrom } from './repair.js'
+export {
+  closersForOpenTurn,
+  INTERRUPTED_TOOL_RESULT,
+  lastTurnNumber,
+  shortenTitle,
+  titleFrom,
+} from './repair.js'
 export type { SqliteBackendConfig } from './sqlite/backend.js'
 export { SqliteSessionBackend } from './sqlite/backend.js'
 export type { LoadedSession, SessionLocation } from './types.js'

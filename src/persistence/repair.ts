@@ -41,6 +41,17 @@ export function closersForOpenTurn(events: readonly SessionEvent[], now = Date.n
   return closers
 }
 
+/** The number of the last turn started in `events` (0 when none). */
+export function lastTurnNumber(events: readonly SessionEvent[]): number {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!
+    if (event.type === 'turn/start' || event.type === 'turn/end') {
+      return (event.data as SessionEventMap['turn/start']).turn
+    }
+  }
+  return 0
+}
+
 /** Title of a session for listings: its first user message, on one line, shortened. */
 export function titleFrom(events: readonly SessionEvent[], maxLength = 80): string | undefined {
   const first = events.find((event) => event.type === 'user/message')

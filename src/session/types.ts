@@ -80,4 +80,6 @@ export interface SessionSummary {
   lastActivity: number
   /** The first user message, shortened; undefined when there is none yet. */
   title?: string
+  /** The number of the last turn started (turns count from 1; 0 when none). */
+  turns: number
 }

@@ -129,10 +129,10 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       expect(plain((await harness.backend().load('taken')).events)).toHaveLength(1)
     })
 
-    it('lists stored sessions with count, last activity and title', async () => {
+    it('lists stored sessions with count, last activity, title and last turn', async () => {
       let harness = await start()
       const first = new LogBuilder().completedTurn(0, '  first\n question  ').completedTurn(1, 'again')
-      const second = new LogBuilder().add('turn/start', { turn: 0 })
+      const second = new LogBuilder().add('turn/start', { turn: 2 })
       await harness.backend().create(makeHeader('one', { cwd: '/a' }))
       await harness.backend().append('one', first.events)
       await harness.backend().create(makeHeader('two', { cwd: '/b', createdAt: T0 + 5 }))
@@ -148,8 +148,14 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
           eventCount: first.events.length,
           lastActivity: first.events.at(-1)!.time,
           title: 'first question',
+          turns: 1,
         },
-        { header: makeHeader('two', { cwd: '/b', createdAt: T0 + 5 }), eventCount: 1, lastActivity: T0 },
+        {
+          header: makeHeader('two', { cwd: '/b', createdAt: T0 + 5 }),
+          eventCount: 1,
+          lastActivity: T0,
+          turns: 2,
+        },
       ])
     })
 

@@ -9,7 +9,6 @@ import { resolveCwd } from './options.js'
 import { colorsFor } from './render.js'
 import { openStorage, type Storage } from './storage.js'
 import { formatAge, formatTable, formatTranscript } from './transcript.js'
-import { turnsFromTail } from './turns.js'
 
 interface ConfigOption {
   config?: string
@@ -43,7 +42,7 @@ export async function listCommand(options: ListOptions): Promise<number> {
     const now = Date.now()
     const header = options.all ? ['ID', 'AGE', 'TURNS', 'FOLDER', 'TITLE'] : ['ID', 'AGE', 'TURNS', 'TITLE']
     const table = rows.map((row) => {
-      const cells = [row.id, formatAge(row.lastActivity, now), row.turns === null ? '-' : String(row.turns)]
+      const cells = [row.id, formatAge(row.lastActivity, now), String(row.turns)]
       if (options.all) cells.push(row.cwd ?? '-')
       cells.push(row.title ?? colors.dim('(no prompt yet)'))
       return cells
@@ -94,7 +93,7 @@ interface SessionRow {
   createdAt: number
   lastActivity: number
   events: number
-  turns: number | null
+  turns: number
   title: string | null
   parentSession: string | null
   path: string | null
@@ -108,7 +107,7 @@ function describe(summary: SessionSummary, location: SessionLocation | undefined
     createdAt: header.createdAt,
     lastActivity: summary.lastActivity,
     events: summary.eventCount,
-    turns: location?.kind === 'jsonl' ? turnsFromTail(location.path) : null,
+    turns: summary.turns,
     title: summary.title ?? null,
     parentSession: header.parentSession ?? null,
     path: location?.path ?? null,

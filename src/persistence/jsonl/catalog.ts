@@ -6,6 +6,7 @@ import { sep } from 'node:path'
 import { DshError } from '../../core/errors.js'
 import type { SessionId, SessionSummary } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
+import { lastTurnNumber, titleFrom } from '../repair.js'
 import { ioError, isCode } from './file-log.js'
 import { LOG_SUFFIX } from './layout.js'
 import { scanLog, summarizeLogSync } from './reader.js'
@@ -103,11 +104,15 @@ async function summarizeByScan(file: string): Promise<SessionSummary | undefined
   try {
     const scanned = await scanLog(file)
     const last = scanned.events.at(-1)
-    return {
+    const summary: SessionSummary = {
       header: scanned.header,
       eventCount: scanned.events.length,
       lastActivity: last?.time ?? scanned.header.createdAt,
+      turns: lastTurnNumber(scanned.events),
     }
+    const title = titleFrom(scanned.events)
+    if (title !== undefined) summary.title = title
+    return summary
   } catch {
     return undefined // corrupt: `load` reports it, a listing skips it
   }

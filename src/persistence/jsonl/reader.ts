@@ -206,7 +206,7 @@ export function summarizeLogSync(path: string): SessionSummary | undefined {
     if (headerEnd === -1) throw corrupt(path, 1, 'the header line is missing or incomplete')
     const header = headerFrom(JSON.parse(head.toString('utf8', 0, headerEnd)), path)
 
-    const summary: SessionSummary = { header, eventCount: 0, lastActivity: header.createdAt }
+    const summary: SessionSummary = { header, eventCount: 0, lastActivity: header.createdAt, turns: 0 }
     let start = headerEnd + 1
     for (;;) {
       const mark = head.indexOf(USER_MESSAGE_MARK, start)
@@ -230,6 +230,8 @@ export function summarizeLogSync(path: string): SessionSummary | undefined {
     if (!event) return undefined
     summary.eventCount = event.seq + 1
     summary.lastActivity = event.time
+    // A finished session ends with `turn/end`; only an open turn needs a look further back.
+    summary.turns = turnOf(event) ?? lastTurnFromEnd(fd, size, head)
     return summary
   } finally {
     closeSync(fd)
@@ -253,6 +255,36 @@ function lastLineFromEnd(fd: number, size: number): string | undefined {
     if (start !== -1) return bytes.toString('utf8', start + 1, end)
     if (from === 0) return undefined // only the header is complete
   }
+}
+
+/** Written literally by the codec; inside a JSON string every quote is escaped. */
+const TURN_MARK = Buffer.from('"type":"turn/')
+
+/** The number of the last turn started, searching back from the end (0 when none). */
+function lastTurnFromEnd(fd: number, size: number, head: Buffer): number {
+  for (let span = TAIL_BYTES; ; span *= 4) {
+    const from = Math.max(0, size - span)
+    const bytes = from === 0 && head.length === size ? head : readChunk(fd, from, size - from)
+    for (let at = bytes.length; at > 0; ) {
+      const mark = bytes.lastIndexOf(TURN_MARK, at - 1)
+      if (mark === -1) break
+      const start = bytes.lastIndexOf(NEWLINE, mark) + 1
+      const end = bytes.indexOf(NEWLINE, mark)
+      // A line cut by the window's start, or torn at the end, is not trusted.
+      if (end !== -1 && (start > 0 || from === 0)) {
+        const turn = turnOf(parseEvent(bytes.toString('utf8', start, end)))
+        if (turn !== undefined) return turn
+      }
+      at = mark
+    }
+    if (from === 0) return 0
+  }
+}
+
+function turnOf(event: SessionEvent | undefined): number | undefined {
+  if (event?.type !== 'turn/start' && event?.type !== 'turn/end') return undefined
+  const turn = (event.data as { turn?: unknown } | null)?.turn
+  return typeof turn === 'number' ? turn : undefined
 }
 
 function readChunk(fd: number, position: number, length: number): Buffer {

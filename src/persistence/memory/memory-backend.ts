@@ -5,7 +5,7 @@ import { DshError } from '../../core/errors.js'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { checkContinuation, notFound, SessionPersistence } from '../persistence.js'
-import { closersForOpenTurn, titleFrom } from '../repair.js'
+import { closersForOpenTurn, lastTurnNumber, titleFrom } from '../repair.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 
 /** Events are kept as JSON lines, like a real log: callers can never share objects with it. */
@@ -79,6 +79,7 @@ export class MemorySessionBackend extends SessionPersistence {
           eventCount: events.length,
           lastActivity: events.at(-1)?.time ?? stored.header.createdAt,
           title: titleFrom(events),
+          turns: lastTurnNumber(events),
         }
       })
   }

@@ -17,7 +17,7 @@ import type {
 } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { checkContinuation, notFound, SessionPersistence } from '../persistence.js'
-import { closersForOpenTurn, shortenTitle } from '../repair.js'
+import { closersForOpenTurn, lastTurnNumber, shortenTitle } from '../repair.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 
 export interface SqliteBackendConfig {
@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS sessions (
   cwd TEXT,
   title TEXT,
   event_count INTEGER NOT NULL,
-  last_activity INTEGER NOT NULL
+  last_activity INTEGER NOT NULL,
+  turns INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS events (
   session_id TEXT NOT NULL REFERENCES sessions(id),
@@ -51,6 +52,7 @@ interface SessionRow {
   title: string | null
   event_count: number
   last_activity: number
+  turns: number
 }
 
 type Statements = ReturnType<typeof prepareStatements>
@@ -68,12 +70,12 @@ function prepareStatements(db: Database.Database) {
       'INSERT INTO events (session_id, seq, type, time, data, ignorable) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     updateSession: db.prepare(
-      'UPDATE sessions SET event_count = ?, last_activity = ?, title = COALESCE(title, ?) WHERE id = ?',
+      'UPDATE sessions SET event_count = ?, last_activity = ?, title = COALESCE(title, ?), turns = MAX(turns, ?) WHERE id = ?',
     ),
     events: db.prepare(
       'SELECT seq, type, time, data, ignorable FROM events WHERE session_id = ? ORDER BY seq',
     ),
-    list: db.prepare('SELECT id, header, title, event_count, last_activity FROM sessions'),
+    list: db.prepare('SELECT id, header, title, event_count, last_activity, turns FROM sessions'),
   }
 }
 
@@ -157,7 +159,13 @@ export class SqliteSessionBackend extends SessionPersistence {
       }
       const firstUser = events.find((event) => event.type === 'user/message')
       const title = firstUser && shortenTitle((firstUser.data as SessionEventMap['user/message']).text)
-      sql.updateSession.run(events.at(-1)!.seq + 1, events.at(-1)!.time, title ?? null, id)
+      sql.updateSession.run(
+        events.at(-1)!.seq + 1,
+        events.at(-1)!.time,
+        title ?? null,
+        lastTurnNumber(events),
+        id,
+      )
     })
     write.immediate()
     this.pending.delete(id)
@@ -201,6 +209,7 @@ export class SqliteSessionBackend extends SessionPersistence {
         header: this.parseHeader(row.id, row.header),
         eventCount: row.event_count,
         lastActivity: row.last_activity,
+        turns: row.turns,
       }
       if (row.title !== null) summary.title = row.title
       return summary
