@@ -3,7 +3,7 @@
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SessionEventMap } from '../../src/session/index.js'
 import { useTempDirs } from '../support/temp-dir.js'
 import {
@@ -11,22 +11,13 @@ import {
   oneHook,
   type Rig,
   readRecords,
-  startRig,
+  useRigs,
   writeRecorder,
   writeScript,
 } from './rig.js'
 
 const tempDir = useTempDirs('dsh-hooks-contract-')
-const rigs: Rig[] = []
-afterEach(async () => {
-  while (rigs.length > 0) await rigs.pop()!.close()
-})
-
-async function rig(options: Parameters<typeof startRig>[0]): Promise<Rig> {
-  const started = await startRig(options)
-  rigs.push(started)
-  return started
-}
+const rig = useRigs()
 
 const rmCall = { toolCalls: [{ name: 'bash', arguments: { command: 'rm -rf victim' } }] }
 

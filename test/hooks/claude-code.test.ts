@@ -3,21 +3,12 @@
 
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../support/temp-dir.js'
-import { oneHook, type Rig, readRecords, startRig, writeRecorder, writeScript } from './rig.js'
+import { oneHook, readRecords, useRigs, writeRecorder, writeScript } from './rig.js'
 
 const tempDir = useTempDirs('dsh-hooks-claude-')
-const rigs: Rig[] = []
-afterEach(async () => {
-  while (rigs.length > 0) await rigs.pop()!.close()
-})
-
-async function rig(options: Omit<Parameters<typeof startRig>[0], 'dialect'>): Promise<Rig> {
-  const started = await startRig({ dialect: 'claude-code', ...options })
-  rigs.push(started)
-  return started
-}
+const rig = useRigs('claude-code')
 
 function everyEvent(command: string) {
   return Object.assign(

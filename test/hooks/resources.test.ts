@@ -3,22 +3,13 @@
 
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SessionEventMap } from '../../src/session/index.js'
 import { useTempDirs } from '../support/temp-dir.js'
-import { oneHook, type Rig, startRig, writeScript } from './rig.js'
+import { oneHook, type Rig, useRigs, writeScript } from './rig.js'
 
 const tempDir = useTempDirs('dsh-hooks-resources-')
-const rigs: Rig[] = []
-afterEach(async () => {
-  while (rigs.length > 0) await rigs.pop()!.close()
-})
-
-async function rig(options: Omit<Parameters<typeof startRig>[0], 'dialect'>): Promise<Rig> {
-  const started = await startRig({ dialect: 'claude-code', ...options })
-  rigs.push(started)
-  return started
-}
+const rig = useRigs('claude-code')
 
 const echoCall = (text: string) => ({ toolCalls: [{ name: 'bash', arguments: { command: `echo ${text}` } }] })
 

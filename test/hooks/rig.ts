@@ -5,6 +5,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Context } from 'cordis'
+import { afterEach } from 'vitest'
 import { AgentRegistry } from '../../src/agent/index.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin, type HookBridgeConfig } from '../../src/hooks/index.js'
 import { OpenAiCompatibleAdapter } from '../../src/llm/index.js'
@@ -163,5 +164,23 @@ export function oneHook(event: string, command: string, extra: { matcher?: strin
         hooks: [{ type: 'command', command, ...(timeout !== undefined ? { timeout } : {}) }],
       },
     ],
+  }
+}
+
+/**
+ * Call at the top of a test file: returns `rig(options)`, which starts a rig (of
+ * `dialect` when given) that is closed after the current test.
+ */
+export function useRigs(
+  dialect?: DialectLabel,
+): (options: Omit<RigOptions, 'dialect'> & { dialect?: DialectLabel }) => Promise<Rig> {
+  const rigs: Rig[] = []
+  afterEach(async () => {
+    while (rigs.length > 0) await rigs.pop()!.close()
+  })
+  return async (options) => {
+    const started = await startRig({ ...options, dialect: options.dialect ?? dialect! })
+    rigs.push(started)
+    return started
   }
 }
