@@ -47,6 +47,18 @@ CREATE TABLE IF NOT EXISTS events (
 ) WITHOUT ROWID;
 `
 
+/** Brings a database made before a column existed up to SCHEMA (counts start from what is stored). */
+function addMissingColumns(db: Database.Database): void {
+  const columns = new Set(
+    (db.pragma('table_info(sessions)') as { name: string }[]).map((column) => column.name),
+  )
+  if (!columns.has('turns')) {
+    db.exec(`ALTER TABLE sessions ADD COLUMN turns INTEGER NOT NULL DEFAULT 0;
+      UPDATE sessions SET turns = COALESCE((SELECT MAX(json_extract(data, '$.turn')) FROM events
+        WHERE events.session_id = sessions.id AND events.type = 'turn/start'), 0);`)
+  }
+}
+
 interface SessionRow {
   header: string
   title: string | null
@@ -232,6 +244,7 @@ export class SqliteSessionBackend extends SessionPersistence {
       db.pragma('synchronous = FULL')
       db.pragma('busy_timeout = 5000')
       db.exec(SCHEMA)
+      addMissingColumns(db)
       this.db = { connection: db, sql: prepareStatements(db) }
       return this.db
     } catch (error) {

@@ -43,6 +43,21 @@ describe('SQLite backend', () => {
     db.close()
   })
 
+  it('adds the turns column to a database made before it existed, counting stored turns', async () => {
+    const file = join(tempDir(), 'old.db')
+    const harness = await start(file)
+    await harness.backend().create(makeHeader('old'))
+    await harness.backend().append('old', new LogBuilder().completedTurn(1, 'a').completedTurn(2, 'b').events)
+    await harness.dispose()
+    const db = new Database(file)
+    db.exec('ALTER TABLE sessions DROP COLUMN turns')
+    db.close()
+
+    const reopened = await start(file)
+    expect((await reopened.backend().list()).map((summary) => summary.turns)).toEqual([2])
+    await reopened.dispose()
+  })
+
   it('keeps a refused append out entirely (one transaction per append)', async () => {
     const file = join(tempDir(), 'sessions.db')
     const harness = await start(file)
