@@ -12,6 +12,7 @@ import { z } from 'zod'
 import { resolveConfig, validateConfig } from '../src/config/index.js'
 import { createHarness } from '../src/harness/index.js'
 import { type Script, startLoopbackModel } from '../src/llm/index.js'
+import { median } from './stats.js'
 import type { BenchRow } from './types.js'
 
 const STEPS = 50
@@ -83,8 +84,6 @@ async function harnessTurn(backend: 'memory' | 'jsonl'): Promise<{ elapsed: numb
   rmSync(home, { recursive: true, force: true })
   return { elapsed, bodies: model.requests }
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 export default async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = []

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { eventLines, headerLine } from '../src/persistence/jsonl/codec.js'
 import { bucketFor, encodeSessionId } from '../src/persistence/jsonl/layout.js'
 import type { SessionEvent } from '../src/session/types.js'
+import { median } from './stats.js'
 import type { BenchRow } from './types.js'
 
 const CLI = fileURLToPath(new URL('../src/apps/cli/main.js', import.meta.url))
@@ -112,10 +113,4 @@ function spawnTimedOutput(
     throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr.trim().split('\n')[0]}`)
   }
   return { ms, stdout: result.stdout }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }

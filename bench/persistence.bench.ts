@@ -27,6 +27,7 @@ import { eventLines, headerLine } from '../src/persistence/jsonl/codec.js'
 import { bucketFor, encodeSessionId } from '../src/persistence/jsonl/layout.js'
 import type { SessionPersistence } from '../src/persistence/persistence.js'
 import type { SessionEvent, SessionHeader } from '../src/session/types.js'
+import { median } from './stats.js'
 import type { BenchRow } from './types.js'
 
 const APPEND_EVENTS = 100_000
@@ -89,12 +90,6 @@ async function withBackend<T>(root: string, use: (backend: SessionPersistence) =
 
 function nowMs(): number {
   return Number(process.hrtime.bigint()) / 1e6
-}
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
 interface Paired {

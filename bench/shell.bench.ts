@@ -14,6 +14,7 @@ import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } fro
 import { BashToolPlugin } from '../src/tools/bash/index.js'
 import { ToolRegistry } from '../src/tools/index.js'
 import type { ToolExecution } from '../src/tools/types.js'
+import { median } from './stats.js'
 import type { BenchRow } from './types.js'
 
 const SPAWN_WARMUP = 50
@@ -132,10 +133,4 @@ async function timeAsync(fn: () => Promise<void>): Promise<number> {
   const started = performance.now()
   await fn()
   return performance.now() - started
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
