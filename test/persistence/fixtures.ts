@@ -1,6 +1,8 @@
 // Headers, event builders and Cordis wiring shared by the persistence tests.
 
 import { Context } from 'cordis'
+import { afterEach } from 'vitest'
+import { JsonlSessionBackend } from '../../src/persistence/jsonl/backend.js'
 import type { SessionPersistence } from '../../src/persistence/persistence.js'
 import { SessionStore } from '../../src/session/store.js'
 import {
@@ -105,4 +107,20 @@ export async function startHarness<C>(fixture: BackendFixture<C>): Promise<Harne
 /** Strips Cordis proxies and frozen wrappers so events compare structurally. */
 export function plain<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T
+}
+
+/**
+ * Call at the top of a test file: returns `start(root)`, which starts a JSONL backend
+ * harness over `root` that is disposed after the current test.
+ */
+export function useJsonlHarnesses(): (root: string) => Promise<Harness> {
+  const running: Harness[] = []
+  afterEach(async () => {
+    for (const harness of running.splice(0).reverse()) await harness.dispose()
+  })
+  return async (root) => {
+    const harness = await startHarness({ plugin: JsonlSessionBackend, config: { root }, durable: true })
+    running.push(harness)
+    return harness
+  }
 }

@@ -3,28 +3,17 @@
 
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { isDshError } from '../../../src/core/errors.js'
 import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
-import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
 import { MAX_SESSION_ID_LENGTH } from '../../../src/persistence/jsonl/layout.js'
 import type { SessionLocation } from '../../../src/persistence/types.js'
 import type { SessionId } from '../../../src/session/types.js'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { type Harness, LogBuilder, makeHeader, startHarness } from '../fixtures.js'
+import { LogBuilder, makeHeader, useJsonlHarnesses } from '../fixtures.js'
 
 const tempDir = useTempDirs('dsh-jsonl-files-')
-const running: Harness[] = []
-
-afterEach(async () => {
-  for (const harness of running.splice(0).reverse()) await harness.dispose()
-})
-
-async function start(root: string): Promise<Harness> {
-  const harness = await startHarness({ plugin: JsonlSessionBackend, config: { root }, durable: true })
-  running.push(harness)
-  return harness
-}
+const start = useJsonlHarnesses()
 
 function tree(dir: string): string[] {
   if (!existsSync(dir)) return []
@@ -80,7 +69,6 @@ describe('JSONL locate', () => {
     await harness.store().close(session)
     await harness.store().close(fork)
     await harness.dispose()
-    running.pop()
 
     harness = await start(root)
     const resumed = await harness.store().open('stable')

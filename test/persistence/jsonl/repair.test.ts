@@ -3,25 +3,15 @@
 
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { isDshError } from '../../../src/core/errors.js'
 import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
 import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { type Harness, LogBuilder, makeHeader, plain, startHarness } from '../fixtures.js'
+import { LogBuilder, makeHeader, plain, startHarness, useJsonlHarnesses } from '../fixtures.js'
 
 const tempDir = useTempDirs('dsh-jsonl-repair-')
-const running: Harness[] = []
-
-afterEach(async () => {
-  for (const harness of running.splice(0).reverse()) await harness.dispose()
-})
-
-async function start(root: string): Promise<Harness> {
-  const harness = await startHarness({ plugin: JsonlSessionBackend, config: { root }, durable: true })
-  running.push(harness)
-  return harness
-}
+const start = useJsonlHarnesses()
 
 /** Writes a session through a backend that is then disposed; returns the file path. */
 async function writeSession(root: string, id: string, log: LogBuilder): Promise<string> {
