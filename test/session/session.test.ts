@@ -6,15 +6,7 @@ import { SessionErrorCode } from '../../src/session/errors.js'
 import { Session, validateEvent } from '../../src/session/session.js'
 import type { SessionEvent } from '../../src/session/types.js'
 import { LogBuilder, makeHeader } from '../persistence/fixtures.js'
-
-function thrownBy(run: () => unknown): unknown {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  return undefined
-}
+import { thrownBy } from '../support/thrown.js'
 
 class Point {
   constructor(

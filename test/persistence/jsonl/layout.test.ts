@@ -16,6 +16,7 @@ import {
   NO_CWD_BUCKET,
   SessionLayout,
 } from '../../../src/persistence/jsonl/layout.js'
+import { thrownBy } from '../../support/thrown.js'
 
 const ROOT = '/srv/dsh/sessions'
 const SAFE_NAME = /^[A-Za-z0-9._~-]+$/
@@ -37,15 +38,6 @@ const anyId = fc
     },
   )
   .map((codes) => String.fromCharCode(...codes))
-
-function thrownBy(run: () => unknown): unknown {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  return undefined
-}
 
 describe('encodeSessionId', () => {
   it('keeps [A-Za-z0-9._-] and escapes every other UTF-16 unit as ~XXXX', () => {
