@@ -8,11 +8,12 @@ import type { AgentHandle } from '../../agent/types.js'
 import type { ResolvedConfig } from '../../config/load.js'
 import { loadConfig } from '../../config/load.js'
 import type { AgentRowConfig } from '../../config/schema.js'
-import { DshError } from '../../core/errors.js'
+import { DshError, isDshError } from '../../core/errors.js'
 import { createHarness, type Harness } from '../../harness/compose.js'
 import { absolutePath } from '../../home/resolve-home.js'
 import type { ModelChoice } from '../../llm/adapter.js'
 import { LlmErrorCode } from '../../llm/errors.js'
+import { requireApiKey, resolveOpenAiConfig } from '../../llm/openai/config.js'
 import type { SessionId } from '../../session/types.js'
 import { CliError, CliErrorCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
@@ -52,15 +53,19 @@ export function planAgent(options: AgentOptions, env: NodeJS.ProcessEnv = proces
   }
 }
 
-/** A key is always required by the OpenAI-compatible provider, whatever its base URL. */
+/**
+ * A key is always required by the OpenAI-compatible provider, whatever its base URL:
+ * checked up front (the adapter's own rule) so no session is created without one.
+ */
 export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): void {
-  const key = env[config.model.apiKeyEnv]
-  if (key !== undefined && key.trim() !== '') return
-  throw new DshError(
-    `no API key: set the ${config.model.apiKeyEnv} environment variable (or try \`dsh demo\`, which needs none)`,
-    LlmErrorCode.NoApiKey,
-    { userFacing: true },
-  )
+  try {
+    requireApiKey(resolveOpenAiConfig({ apiKeyEnv: config.model.apiKeyEnv }, env), env)
+  } catch (error) {
+    if (!isDshError(error, LlmErrorCode.NoApiKey)) throw error
+    throw new DshError(`${error.message} (or try \`dsh demo\`, which needs none)`, error.code, {
+      userFacing: true,
+    })
+  }
 }
 
 /** Composes the harness from the plan's config, its log messages going to stderr. */
