@@ -7,6 +7,7 @@ import { createInterface, type Interface } from 'node:readline'
 import type { Context } from 'cordis'
 import type { ToolCallInfo } from '../../agent/pipeline.js'
 import type { AgentHandle } from '../../agent/types.js'
+import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
 import { ExitCode, reportError } from './errors.js'
@@ -14,7 +15,6 @@ import type { AgentOptions } from './options.js'
 import { type Colors, colorsFor, createStreamRenderer } from './render.js'
 import { type AgentPlan, forkStored, openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
 import { formatAge } from './transcript.js'
-import { packageVersion } from './version.js'
 
 const HELP = `commands:
   /help            this list

@@ -3,8 +3,8 @@
 // module only when it runs, so `dsh --version` and `dsh sessions list` start fast.
 
 import type { Command } from 'commander'
+import { packageVersion } from '../../core/version.js'
 import type { RunOptions } from './run.js'
-import { packageVersion } from './version.js'
 
 /** Runs the command line; resolves with the exit code. */
 async function main(argv: string[]): Promise<number> {

@@ -3,9 +3,10 @@
 
 import { readFileSync } from 'node:fs'
 
+/** The version in dsh's package.json, or 'unknown' when it cannot be read. */
 export function packageVersion(): string {
-  // Built: dist/src/apps/cli/version.js (four levels down); from source: src/apps/cli/version.ts (three).
-  for (const relative of ['../../../../package.json', '../../../package.json']) {
+  // Built: dist/src/core/version.js (three levels down); from source: src/core/version.ts (two).
+  for (const relative of ['../../../package.json', '../../package.json']) {
     try {
       const text = readFileSync(new URL(relative, import.meta.url), 'utf8')
       const parsed = JSON.parse(text) as { name?: string; version?: string }
