@@ -1,2 +1,3 @@
 export { DshError, errorMessage, isDshError } from './errors.js'
 export { currentService, hasListeners, untraced } from './service-ref.js'
+export { type TerminalTextOptions, toTerminalText } from './terminal-text.js'
