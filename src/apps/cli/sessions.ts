@@ -80,7 +80,13 @@ export async function pathCommand(id: string, options: ConfigOption): Promise<nu
       return ExitCode.Ok
     }
     const { backend, file } = config.persistence
-    const store = backend === 'sqlite' ? ` (it is stored in the database ${file})` : ''
+    let store = ''
+    if (backend === 'sqlite') store = ` (it is stored in the database ${file})`
+    if (backend === 'postgres') {
+      const { describeTarget } = await import('../../persistence/postgres/config.js')
+      const target = describeTarget({ url: config.persistence.url, env: process.env })
+      store = ` (it is stored in the database ${target}, schema ${config.persistence.schema ?? 'dsh'})`
+    }
     process.stdout.write(`session ${id} has no dedicated file: the ${backend} backend keeps none${store}\n`)
     return ExitCode.Ok
   })
