@@ -93,6 +93,8 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .description('stored sessions of this folder, newest first')
     .option('-a, --all', 'sessions of every folder')
     .option('-C, --cwd <dir>', 'list the sessions of this folder instead')
+    .option('--host <name>', 'only sessions last written from this host (shared backends; every folder)')
+    .option('--status <status>', 'only live, interrupted or idle sessions (shared backends; every folder)')
     .option('--json', 'print a JSON array')
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./sessions.js')).listCommand(options)))
@@ -109,6 +111,15 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .argument('<id>', 'session id')
     .option('--config <file>', 'config file')
     .action(act(async (id: string, options) => (await import('./sessions.js')).pathCommand(id, options)))
+
+  const db = program
+    .command('db')
+    .description('the PostgreSQL session store: schema migrations')
+    .helpCommand(false)
+  db.command('migrate')
+    .description('apply pending schema migrations (dsh also applies them when it starts)')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./db.js')).dbMigrateCommand(options)))
 
   program
     .command('env')

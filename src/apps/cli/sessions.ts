@@ -4,7 +4,7 @@
 import { loadConfig, type ResolvedConfig } from '../../config/load.js'
 import type { SessionLocation } from '../../persistence/types.js'
 import type { SessionSummary } from '../../session/types.js'
-import { ExitCode } from './errors.js'
+import { ExitCode, usageError } from './errors.js'
 import { resolveCwd } from './options.js'
 import { colorsFor } from './render.js'
 import { openStorage, type Storage } from './storage.js'
@@ -18,14 +18,32 @@ export interface ListOptions extends ConfigOption {
   all?: boolean
   cwd?: string
   json?: boolean
+  /** Only sessions last written from this host (backends shared by hosts). */
+  host?: string
+  /** Only sessions in this status: live, interrupted or idle. */
+  status?: string
 }
 
+const STATUSES = ['live', 'interrupted', 'idle']
+
 export async function listCommand(options: ListOptions): Promise<number> {
-  const cwd = options.all ? undefined : resolveCwd(options.cwd)
+  if (options.status !== undefined && !STATUSES.includes(options.status)) {
+    throw usageError(`--status must be one of ${STATUSES.join(', ')} (got ${JSON.stringify(options.status)})`)
+  }
+  // A filter by host or status looks across folders unless --cwd names one.
+  const acrossFolders =
+    options.all || (options.cwd === undefined && (options.host ?? options.status) !== undefined)
+  const cwd = acrossFolders ? undefined : resolveCwd(options.cwd)
   return withStorage(options, async ({ persistence, list }) => {
     const stored = await list()
-    const shown = cwd === undefined ? stored : stored.filter((summary) => summary.header.cwd === cwd)
+    const shown = stored.filter(
+      (summary) =>
+        (cwd === undefined || summary.header.cwd === cwd) &&
+        (options.host === undefined || summary.host === options.host) &&
+        (options.status === undefined || summary.status === options.status),
+    )
     const rows = shown.map((summary) => describe(summary, persistence.locate(summary.header)))
+    const shared = stored.some((summary) => summary.host !== undefined)
     if (options.json) {
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`)
       return ExitCode.Ok
@@ -40,10 +58,14 @@ export async function listCommand(options: ListOptions): Promise<number> {
     }
     const colors = colorsFor(process.stdout)
     const now = Date.now()
-    const header = options.all ? ['ID', 'AGE', 'TURNS', 'FOLDER', 'TITLE'] : ['ID', 'AGE', 'TURNS', 'TITLE']
+    const header = ['ID', 'AGE', 'TURNS']
+    if (shared) header.push('HOST', 'STATUS')
+    if (cwd === undefined) header.push('FOLDER')
+    header.push('TITLE')
     const table = rows.map((row) => {
       const cells = [row.id, formatAge(row.lastActivity, now), String(row.turns)]
-      if (options.all) cells.push(row.cwd ?? '-')
+      if (shared) cells.push(row.host ?? '-', row.status ?? '-')
+      if (cwd === undefined) cells.push(row.cwd ?? '-')
       cells.push(row.title ?? colors.dim('(no prompt yet)'))
       return cells
     })
@@ -103,6 +125,9 @@ interface SessionRow {
   title: string | null
   parentSession: string | null
   path: string | null
+  /** Backends shared by hosts only (PostgreSQL). */
+  host?: string
+  status?: string
 }
 
 function describe(summary: SessionSummary, location: SessionLocation | undefined): SessionRow {
@@ -117,6 +142,8 @@ function describe(summary: SessionSummary, location: SessionLocation | undefined
     title: summary.title ?? null,
     parentSession: header.parentSession ?? null,
     path: location?.path ?? null,
+    ...(summary.host !== undefined ? { host: summary.host } : {}),
+    ...(summary.status !== undefined ? { status: summary.status } : {}),
   }
 }
 

@@ -120,3 +120,13 @@ export async function withReconnect<T>(
     }
   }
 }
+
+/** `dsh db migrate`: connects, applies pending migrations, and disconnects. */
+export async function migrateDatabase(config: ResolvedPostgresConfig): Promise<MigrationReport> {
+  const pool = await createPool({ ...config, maxConnections: 1 })
+  try {
+    return await connectAndMigrate(pool, config)
+  } finally {
+    await pool.end().catch(() => {}) // done either way; a broken connection has nothing to flush
+  }
+}

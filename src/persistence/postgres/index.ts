@@ -4,6 +4,7 @@
 export { PostgresSessionBackend } from './backend.js'
 export type { PostgresBackendConfig, ResolvedPostgresConfig } from './config.js'
 export { describeTarget, resolvePostgresConfig } from './config.js'
+export { migrateDatabase } from './connection.js'
 export type { MigrationReport } from './migrations.js'
 export { LATEST_SCHEMA_VERSION, SCHEMA_NAME_PATTERN } from './migrations.js'
 export type { PostgresSummary } from './store.js'

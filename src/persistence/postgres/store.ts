@@ -7,7 +7,13 @@ import type { Pool } from 'pg'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { parseStoredHeader } from '../../session/header-schema.js'
 import { validateEvent, validateSessionId } from '../../session/session.js'
-import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
+import type {
+  SessionEvent,
+  SessionHeader,
+  SessionId,
+  SessionStatus,
+  SessionSummary,
+} from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { checkContinuation, notFound } from '../persistence.js'
 import { closersForOpenTurn, lastTurnNumber, titleFrom } from '../repair.js'
@@ -27,11 +33,11 @@ function textColumn(value: string): string {
   return value.replaceAll('\u0000', '\\u0000')
 }
 
-/** A stored session summary plus what only a shared store knows. */
+/** A stored session summary with what only a shared store knows. */
 export interface PostgresSummary extends SessionSummary {
   host: string
   /** `live`: a writer holds an unexpired lease; `interrupted`: an open turn nobody is writing. */
-  status: 'live' | 'interrupted' | 'idle'
+  status: SessionStatus
 }
 
 interface EventRow {
