@@ -35,7 +35,9 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, () => {
 
   it('a session started on one host resumes on another with the same id and history', async () => {
     const [a, b] = await hosts([
-      { toolCalls: [{ name: 'bash', arguments: { command: 'echo "jsonl=${DSH_SESSION_JSONL-unset}"' } }] },
+      {
+        toolCalls: [{ name: 'bash', arguments: { command: 'echo "jsonl=$' + '{DSH_SESSION_JSONL-unset}"' } }],
+      },
       { text: 'first answer' },
       { text: 'second answer' },
     ])
