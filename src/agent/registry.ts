@@ -179,7 +179,9 @@ export class AgentRegistry extends Service {
         defaultSystemPrompt({
           cwd: session.header.cwd ?? process.cwd(),
           platform: `${process.platform} ${process.arch}`,
-          date: new Date().toISOString().slice(0, 10),
+          // The session's start, not today: the system prompt stays byte-stable for its whole
+          // life (resumed on another day too), so the server's prefix cache keeps hitting.
+          date: new Date(session.header.createdAt).toISOString().slice(0, 10),
         }),
       model: { ...this.config.model, ...model },
       maxStepsPerTurn: this.config.maxStepsPerTurn ?? DEFAULT_MAX_STEPS_PER_TURN,

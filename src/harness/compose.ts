@@ -39,7 +39,12 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       apiKey: options.model?.apiKey,
       apiKeyEnv: config.model.apiKeyEnv,
       model: config.model.name,
+      effort: config.model.effort,
+      ...(config.model.maxTokens !== undefined ? { maxTokens: config.model.maxTokens } : {}),
       maxRetries: config.model.maxRetries,
+      ...(config.model.streamIdleTimeoutMs !== undefined
+        ? { requestTimeoutMs: config.model.streamIdleTimeoutMs }
+        : {}),
     }),
     ctx.plugin(ToolRegistry),
     ctx.plugin(LocalShellExecutor),
@@ -59,6 +64,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       maxStepsPerTurn: config.agent.maxStepsPerTurn,
       model: {
         ...(config.model.name !== undefined ? { model: config.model.name } : {}),
+        effort: config.model.effort,
         ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
         ...(config.model.maxTokens !== undefined ? { maxTokens: config.model.maxTokens } : {}),
       },

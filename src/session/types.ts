@@ -67,8 +67,13 @@ export interface SessionEventMap {
   'hook/result': HookResultData
   /** Extra context (from hooks or policies) that reaches the model on its next request. */
   'context/added': { source: string; text: string }
-  /** The system prompt, tool schemas and model of the following requests; logged when they change. */
-  'request/config': { model?: string; system: string; tools: unknown[] }
+  /** The system prompt, tool schemas, model and effort of the following requests; logged when they change. */
+  'request/config': {
+    model?: string
+    effort?: 'off' | 'low' | 'high' | 'max'
+    system: string
+    tools: unknown[]
+  }
 }
 
 export type CoreEventType = keyof SessionEventMap
