@@ -266,6 +266,19 @@ export class PostgresSessionStore {
     })
   }
 
+  /** Stored events from `fromSeq` on, read only (for followers). Empty when there are none yet. */
+  async eventsFrom(id: SessionId, fromSeq: number): Promise<SessionEvent[]> {
+    const pool = await this.db()
+    const { rows } = await withReconnect(this.config, () =>
+      pool.query<EventRow>(
+        `SELECT seq, type, time, data, ignorable FROM ${this.s}.events
+          WHERE session_key = $1 AND seq >= $2 ORDER BY seq`,
+        [sessionKey(id), fromSeq],
+      ),
+    )
+    return rows.map((row, index) => this.toEvent(id, row, fromSeq + index))
+  }
+
   /** Every stored session with its host and status. */
   async list(): Promise<PostgresSummary[]> {
     const pool = await this.db()

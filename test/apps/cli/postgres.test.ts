@@ -5,7 +5,8 @@ import { afterEach, beforeAll, expect, it } from 'vitest'
 import { type LoopbackModel, type Script, startLoopbackModel } from '../../support/loopback-model.js'
 import { describePostgres, describeSkipReason, useCluster } from '../../support/postgres.js'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { assertBuilt, type CliWorld, hasStack, jsonLines, makeWorld, runCli } from './cli.js'
+import { until } from '../../support/until.js'
+import { assertBuilt, type CliWorld, hasStack, jsonLines, makeWorld, runCli, spawnCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-pg-')
 
@@ -96,6 +97,30 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, () => {
     const bad = await runCli(['sessions', 'list', '--status', 'sleepy'], { env: b.env, cwd: b.project })
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/^dsh: --status must be one of live, interrupted, idle/)
+  })
+
+  it('sessions tail --follow streams events another host commits, until Ctrl-C', async () => {
+    const [a, b] = await hosts([{ text: 'first' }, { text: 'second' }])
+    const first = await runCli(['run', '--json', 'watch me'], { env: a.env, cwd: a.project })
+    const { sessionId: id } = jsonLines(first.stdout)[0] as { sessionId: string }
+    const tail = spawnCli(['sessions', 'tail', id, '--follow', '--json', '-n', '2'], {
+      env: b.env,
+      cwd: b.project,
+    })
+    const lines = () => jsonLines(tail.stdout()) as { seq: number; type: string }[]
+    await until(() => lines().length === 2)
+    const stored = lines()
+    expect(stored.at(-1)!.type).toBe('turn/end')
+
+    const second = await runCli(['run', '--resume', id, 'and again'], { env: a.env, cwd: a.project })
+    expect(second.code).toBe(0)
+    await until(() => lines().some((line) => line.type === 'turn/end' && line.seq > stored.at(-1)!.seq))
+    const seqs = lines().map((line) => line.seq)
+    expect(seqs).toEqual([...Array(seqs.length).keys()].map((index) => seqs[0]! + index))
+    tail.child.kill('SIGINT')
+    const end = await tail.done
+    expect(end.code).toBe(130)
+    expect(end.stderr).toBe('')
   })
 
   it('dsh db migrate applies the schema once, then says it is up to date', async () => {
