@@ -83,7 +83,7 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       const header = makeHeader('round-trip', { cwd: '/work/project', parentSession: 'p', seedLength: 0 })
       const log = new LogBuilder()
         .completedTurn(0, 'hello')
-        .addIgnorable('x/custom', { any: ['json', 1, null] })
+        .addIgnorable('x/custom', { any: ['json', 1, null, 'a NUL \u0000 in text', { z: 1, a: 2 }] })
       await harness.backend().create(header)
       await harness.backend().append(header.id, log.events.slice(0, 4))
       await harness.backend().append(header.id, log.events.slice(4))

@@ -122,6 +122,15 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .action(act(async (id: string, options) => (await import('./sessions-tail.js')).tailCommand(id, options)))
 
+  sessions
+    .command('migrate')
+    .description('copy every session from one backend to another, keeping ids (safe to run again)')
+    .requiredOption('--from <backend>', 'jsonl, sqlite or postgres (locations from the config)')
+    .requiredOption('--to <backend>', 'jsonl, sqlite or postgres')
+    .option('--dry-run', 'say what would be copied, copy nothing')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./sessions-migrate.js')).migrateCommand(options)))
+
   const db = program
     .command('db')
     .description('the PostgreSQL session store: schema migrations')

@@ -67,7 +67,8 @@ function parseLines(text: string | undefined): number | undefined {
   if (text === undefined) return DEFAULT_LINES
   if (text === 'all') return undefined
   const count = Number(text)
-  if (!Number.isInteger(count) || count < 0) throw usageError(`--lines must be a count or "all" (got ${text})`)
+  if (!Number.isInteger(count) || count < 0)
+    throw usageError(`--lines must be a count or "all" (got ${text})`)
   return count
 }
 

@@ -23,7 +23,11 @@ export interface FollowOptions {
 }
 
 /** Delivers the session's events from `fromSeq` on until `signal` aborts. */
-export async function followSession(store: PostgresSessionStore, id: SessionId, options: FollowOptions): Promise<void> {
+export async function followSession(
+  store: PostgresSessionStore,
+  id: SessionId,
+  options: FollowOptions,
+): Promise<void> {
   const config = store.config
   const key = sessionKey(id)
   const hexKey = key.toString('hex')
@@ -74,7 +78,10 @@ export async function followSession(store: PostgresSessionStore, id: SessionId, 
   await reading.catch(() => {}) // stopping: a read cut short is not an error
 }
 
-async function listen(config: ResolvedPostgresConfig, onNotice: (message: Notification) => void): Promise<Client> {
+async function listen(
+  config: ResolvedPostgresConfig,
+  onNotice: (message: Notification) => void,
+): Promise<Client> {
   const pg = await loadDriver()
   const { max: _max, ...options } = driverOptions(config)
   const client = new pg.Client(options)

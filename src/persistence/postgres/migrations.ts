@@ -73,9 +73,11 @@ CREATE TABLE ${s}.leases (
 
 -- One checkpoint batch in one statement: lock the session, check the fencing token and
 -- the seq continuity, insert, update the summary, announce. Durable at COMMIT.
+-- The batch comes as parallel arrays, not one JSON document: PostgreSQL's JSON functions
+-- decode strings and refuse \\u0000, while json[] input only validates each element.
 CREATE FUNCTION ${s}.append_events(
-  p_key bytea, p_token bigint, p_first integer, p_batch json,
-  p_last_time bigint, p_title text, p_turns integer, p_open boolean
+  p_key bytea, p_token bigint, p_seqs integer[], p_types text[], p_times bigint[], p_data json[],
+  p_ignorable boolean[], p_title text, p_turns integer, p_open boolean
 ) RETURNS integer LANGUAGE plpgsql AS $fn$
 DECLARE
   v_count integer;
@@ -91,17 +93,17 @@ BEGIN
     RAISE EXCEPTION 'the writer lease has moved on' USING ERRCODE = 'DSH01',
       DETAIL = json_build_object('token', v_lease.token, 'host', v_lease.host, 'pid', v_lease.pid)::text;
   END IF;
-  IF p_first <> v_count THEN
-    RAISE EXCEPTION 'append of seq % does not follow the stored tail %', p_first, v_count
+  IF p_seqs[1] <> v_count THEN
+    RAISE EXCEPTION 'append of seq % does not follow the stored tail %', p_seqs[1], v_count
       USING ERRCODE = 'DSH02', DETAIL = v_count::text;
   END IF;
   INSERT INTO ${s}.events (session_key, seq, type, time, data, ignorable)
-    SELECT p_key, e.seq, e."type", e."time", e.data, coalesce(e.ignorable, false)
-    FROM json_to_recordset(p_batch) AS e(seq integer, "type" text, "time" bigint, data json, ignorable boolean);
+    SELECT p_key, e.seq, e.type, e.time, e.data, e.ignorable
+    FROM unnest(p_seqs, p_types, p_times, p_data, p_ignorable) AS e(seq, type, time, data, ignorable);
   GET DIAGNOSTICS v_added = ROW_COUNT;
   UPDATE ${s}.sessions SET
     event_count = v_count + v_added,
-    last_activity = p_last_time,
+    last_activity = p_times[v_added],
     title = coalesce(title, p_title),
     turns = greatest(turns, p_turns),
     open_turn = coalesce(p_open, open_turn)

@@ -166,7 +166,7 @@ export class PostgresSessionStore {
   }
 
   private get appendSql(): string {
-    return `SELECT ${this.s}.append_events($1, $2, $3, $4, $5, $6, $7, $8)`
+    return `SELECT ${this.s}.append_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`
   }
 
   /**
@@ -405,12 +405,28 @@ function appendParams(lease: HeldLease, events: readonly SessionEvent[]): unknow
     }
   }
   const title = titleFrom(events)
+  const n = events.length
+  const seqs = new Array<number>(n)
+  const types = new Array<string>(n)
+  const times = new Array<number>(n)
+  const data = new Array<string>(n)
+  const ignorable = new Array<boolean>(n)
+  for (let i = 0; i < n; i++) {
+    const event = events[i]!
+    seqs[i] = event.seq
+    types[i] = event.type
+    times[i] = event.time
+    data[i] = JSON.stringify(event.data)
+    ignorable[i] = event.ignorable === true
+  }
   return [
     lease.key,
     lease.token,
-    events[0]!.seq,
-    JSON.stringify(events),
-    events.at(-1)!.time,
+    seqs,
+    types,
+    times,
+    data,
+    ignorable,
     title === undefined ? null : textColumn(title),
     lastTurnNumber(events),
     open,
