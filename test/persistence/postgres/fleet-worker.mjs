@@ -2,7 +2,7 @@
 // N agents prompting turns in a loop against a loopback model. Prints one
 // `{"event":"turn", id, turn, seq}` line per turn that ended `completed` (durable: turn
 // end is a checkpoint). Resumes its sessions when they are stored (after a SIGKILL).
-// Usage: node fleet-worker.mjs <repo root> <JSON {url, schema, hostName, home, prefix, agents}>
+// Usage: node fleet-worker.mjs <repo root> <JSON {url, schema, hostName, home, prefix, agents, pauseMs}>
 
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -42,6 +42,8 @@ async function agentLoop(id) {
     const result = await agent.prompt(`turn for ${id}`)
     if (result.reason !== 'completed') throw new Error(`turn ended ${result.reason}: ${result.error}`)
     say({ event: 'turn', id, turn: result.turn, events: agent.session.length })
+    // Paced, so three hosts on two cores leave room for the restarts the test times.
+    await new Promise((resolve) => setTimeout(resolve, settings.pauseMs ?? 0))
   }
 }
 

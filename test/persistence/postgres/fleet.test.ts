@@ -13,7 +13,7 @@ import { ensureBuilt, repoRoot } from './processes.js'
 
 const PROCESSES = 3
 const AGENTS = 10
-const KILLS = 6
+const KILLS = 4
 const tempDir = useTempDirs('dsh-fleet-')
 
 describePostgres(`postgres fleet: processes killed at random${describeSkipReason()}`, () => {
@@ -38,6 +38,7 @@ describePostgres(`postgres fleet: processes killed at random${describeSkipReason
         home: tempDir(),
         prefix: `h${slot}`,
         agents: AGENTS,
+        pauseMs: 100,
       }
       const script = join(repoRoot, 'test', 'persistence', 'postgres', 'fleet-worker.mjs')
       const child = await LineChild.spawn(script, [repoRoot, JSON.stringify(settings)])
@@ -52,20 +53,26 @@ describePostgres(`postgres fleet: processes killed at random${describeSkipReason
       running.add(child)
       return child
     }
+    const t0 = Date.now()
+    const log = (what: string) => process.env.DSH_FLEET_DEBUG && console.log(Date.now() - t0, what)
     const hosts = await Promise.all([...Array(PROCESSES).keys()].map(spawnHost))
+    log('spawned')
     for (let kill = 0; kill < KILLS; kill++) {
       await new Promise((resolve) => setTimeout(resolve, 400 + Math.random() * 1200))
       const slot = Math.floor(Math.random() * PROCESSES)
       const victim = hosts[slot]!
       await victim.kill()
       running.delete(victim)
+      log(`killed ${slot}`)
       hosts[slot] = await spawnHost(slot)
+      log(`respawned ${slot}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 1500))
     for (const child of hosts) {
       await child.kill()
       running.delete(child)
     }
+    log('stopped')
     expect(failures).toEqual([])
     expect(committed.size).toBe(PROCESSES * AGENTS)
 
@@ -102,8 +109,9 @@ describePostgres(`postgres fleet: processes killed at random${describeSkipReason
         }
         expect(completed.has(turn), `${id}: turn ${turn} was reported completed`).toBe(true)
       }
+      log('verified')
     } finally {
       await client.end()
     }
-  }, 120_000)
+  }, 300_000)
 })
