@@ -13,6 +13,8 @@ export const PersistenceErrorCode = {
   LeaseLost: 'PERSISTENCE_LEASE_LOST',
   /** The database cannot be reached (or stopped answering within its deadlines). */
   Unavailable: 'PERSISTENCE_UNAVAILABLE',
+  /** The database did not finish a statement within its timeout. */
+  Timeout: 'PERSISTENCE_TIMEOUT',
   /** The database was migrated by a newer dsh than this one. */
   SchemaTooNew: 'PERSISTENCE_SCHEMA_TOO_NEW',
 } as const

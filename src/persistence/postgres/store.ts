@@ -221,6 +221,13 @@ export class PostgresSessionStore {
       )
     }
     if (code === 'DSH04') return notFound(id)
+    if (code === '57014') {
+      return new DshError(
+        `session ${JSON.stringify(id)}: the session database ${describeTarget(this.config)} did not finish the append within ${this.config.statementTimeoutMs} ms (statement timeout); nothing was written`,
+        PersistenceErrorCode.Timeout,
+        { cause: error, userFacing: true },
+      )
+    }
     return error
   }
 
