@@ -27,7 +27,8 @@ export interface AgentRegistryConfig {
 }
 
 export const DEFAULT_MAX_STEPS_PER_TURN = 100
-export const DEFAULT_MAX_STOP_CONTINUATIONS = 3
+/** A backstop only: hook bridges end their own Stop loops first (Claude Code's cap is 8, configurable). */
+export const DEFAULT_MAX_STOP_CONTINUATIONS = 50
 
 export class AgentRegistry extends Service {
   private readonly agents = new Map<SessionId, Agent>()

@@ -50,6 +50,8 @@ export interface HookResultData {
   timedOut?: boolean
   reason?: string
   stderr?: string
+  /** The tool input a hook asked for instead (`updatedInput`), in the hook's field names. */
+  updatedInput?: Record<string, unknown>
   durationMs: number
 }
 
