@@ -3,11 +3,16 @@
 
 import { readFile } from 'node:fs/promises'
 import { dirname, extname } from 'node:path'
-import picomatch from 'picomatch'
-import type { GrepFileResult, GrepLine, GrepOutcome, GrepQuery } from './grep-types.js'
-import { FILE_TYPES } from './grep-types.js'
+import {
+  FILE_TYPES,
+  type GrepFileResult,
+  type GrepLine,
+  type GrepOutcome,
+  type GrepQuery,
+  globFilter,
+} from './grep-types.js'
 import { looksBinary } from './text-file.js'
-import { isIgnoredFile, walkFiles } from './walk.js'
+import { ignoreCheckerFor, walkFiles } from './walk.js'
 
 const READ_CONCURRENCY = 64
 
@@ -21,7 +26,7 @@ export async function searchWithJavaScript(query: GrepQuery): Promise<GrepOutcom
   const fileFilter = filterFor(query)
   const paths: string[] = []
   if (query.targetIsFile) {
-    if (!(await isIgnoredFile(query.target, dirname(query.target)))) paths.push(query.target)
+    if (!(await ignoreCheckerFor(dirname(query.target)))(query.target, false)) paths.push(query.target)
   } else {
     await walkFiles(query.target, {
       signal: query.signal,
@@ -53,8 +58,7 @@ function filterFor(query: GrepQuery): (relative: string) => boolean {
   const checks: ((relative: string) => boolean)[] = []
   if (query.glob) {
     // ripgrep: a glob without a slash matches the file name at any depth.
-    const matcher = picomatch(query.glob, { dot: true, basename: !query.glob.includes('/') })
-    checks.push((relative) => matcher(relative))
+    checks.push(globFilter(query.glob))
   }
   if (query.type) {
     const extensions = FILE_TYPES[query.type]

@@ -1,7 +1,14 @@
 // The ripgrep searcher: runs a system `rg` (never a downloaded binary) and reads its JSON.
 
 import { spawn, spawnSync } from 'node:child_process'
-import type { GrepFileResult, GrepLine, GrepOutcome, GrepQuery } from './grep-types.js'
+import { relative, sep } from 'node:path'
+import {
+  type GrepFileResult,
+  type GrepLine,
+  type GrepOutcome,
+  type GrepQuery,
+  globFilter,
+} from './grep-types.js'
 
 /** Stop reading rg output past this many bytes (the tool shows far less). */
 const MAX_RG_OUTPUT_BYTES = 32 * 1024 * 1024
@@ -22,7 +29,6 @@ function rgArguments(query: GrepQuery): string[] {
   const args = ['--no-config', '--hidden', '--no-require-git', '--glob', '!.git', '--color', 'never']
   if (query.ignoreCase) args.push('--ignore-case')
   if (query.multiline) args.push('--multiline', '--multiline-dotall')
-  if (query.glob) args.push('--glob', query.glob)
   if (query.type) args.push('--type', query.type)
   if (query.mode === 'files_with_matches') args.push('--files-with-matches')
   else if (query.mode === 'count') args.push('--count', '--with-filename')
@@ -55,7 +61,7 @@ export function searchWithRipgrep(rg: string, query: GrepQuery): Promise<GrepOut
       // 0: matches, 1: none, 2: an error (possibly with partial results).
       if (code === 2 && out === '') return reject(new Error(firstLine(stderr) || 'rg failed'))
       const warnings = stderr.trim() === '' ? [] : stderr.trim().split('\n').slice(0, 5)
-      resolve({ files: parse(out, query), warnings, engine: 'rg' })
+      resolve({ files: filterByGlob(parse(out, query), query), warnings, engine: 'rg' })
     })
   })
 }
@@ -105,4 +111,10 @@ type RgMessage =
 
 function rgText(value: RgText): string {
   return value.text ?? Buffer.from(value.bytes ?? '', 'base64').toString('utf8')
+}
+
+function filterByGlob(files: GrepFileResult[], query: GrepQuery): GrepFileResult[] {
+  if (!query.glob || query.targetIsFile) return files
+  const accepts = globFilter(query.glob)
+  return files.filter((file) => accepts(relative(query.target, file.path).split(sep).join('/')))
 }

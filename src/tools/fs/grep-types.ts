@@ -1,5 +1,7 @@
 // What a grep search is asked and what it finds, shared by the ripgrep and JavaScript searchers.
 
+import picomatch from 'picomatch'
+
 export interface GrepQuery {
   /** The regular expression, in ripgrep's syntax (the JavaScript fallback takes the common subset). */
   readonly pattern: string
@@ -62,4 +64,13 @@ export const FILE_TYPES: Readonly<Record<string, readonly string[]>> = {
   toml: ['toml'],
   ts: ['ts', 'tsx', 'mts', 'cts'],
   yaml: ['yaml', 'yml'],
+}
+
+/**
+ * The `glob` filter over paths relative to the search folder. A glob without a slash matches
+ * the file name at any depth, as ripgrep's does. Applied after the .gitignore walk (ripgrep's
+ * own `--glob` would re-include ignored files).
+ */
+export function globFilter(glob: string): (relative: string) => boolean {
+  return picomatch(glob, { dot: true, basename: !glob.includes('/') })
 }

@@ -9,7 +9,7 @@ import type { ToolDefinition } from '../types.js'
 import { outsideNote } from './paths.js'
 import { LS_DESCRIPTION } from './prompts.js'
 import { describeFsError, failure, toolPath } from './shared.js'
-import { isIgnoredFile } from './walk.js'
+import { ignoreCheckerFor } from './walk.js'
 
 export const MAX_LS_ENTRIES = 1000
 
@@ -34,15 +34,11 @@ export function createLsTool(): ToolDefinition<typeof lsParameters> {
       const skip = args.ignore?.length ? picomatch(args.ignore, { dot: true }) : () => false
       const kept: string[] = []
       let ignored = 0
+      const isIgnored = await ignoreCheckerFor(folder.absolute)
       for (const entry of entries) {
         if (entry.name === '.git' || skip(entry.name)) continue
         // A name git ignores is left out, as `git ls-files` would.
-        if (
-          await isIgnoredFile(
-            join(folder.absolute, entry.isDirectory() ? `${entry.name}/` : entry.name),
-            folder.absolute,
-          )
-        ) {
+        if (isIgnored(join(folder.absolute, entry.name), entry.isDirectory())) {
           ignored += 1
           continue
         }

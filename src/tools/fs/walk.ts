@@ -96,8 +96,11 @@ export async function walkFiles(start: string, options: WalkOptions): Promise<{ 
   return state
 }
 
-/** Whether one file is ignored by the .gitignore files above it (for a search of a single file). */
-export async function isIgnoredFile(path: string, folder: string): Promise<boolean> {
-  const layers = [...(await outerLayers(folder)), ...[await loadLayer(folder)].filter((l) => l !== undefined)]
-  return ignoredBy(layers as IgnoreLayer[], path, false)
+/** A test of whether an entry of `folder` is ignored by the .gitignore files that apply there. */
+export async function ignoreCheckerFor(
+  folder: string,
+): Promise<(path: string, isFolder: boolean) => boolean> {
+  const own = await loadLayer(folder)
+  const layers = [...(await outerLayers(folder)), ...(own ? [own] : [])]
+  return (path, isFolder) => ignoredBy(layers, path, isFolder)
 }
