@@ -10,6 +10,7 @@ import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
+import { FsToolsPlugin } from '../tools/fs/index.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { acpSubagentToolPlugin, subagentToolPlugin } from '../tools/subagent/index.js'
 
@@ -51,6 +52,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
+    ctx.plugin(FsToolsPlugin, { home: config.home }),
     ...(config.hooks.claudeCode.length > 0
       ? [ctx.plugin(claudeCodeHooksPlugin, { files: config.hooks.claudeCode })]
       : []),
