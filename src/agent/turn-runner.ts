@@ -91,7 +91,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       logRequestConfig(session, {
         ...(settings.model.model !== undefined ? { model: settings.model.model } : {}),
         system: settings.systemPrompt,
-        tools: services.tools()?.schemas() ?? [],
+        tools: services.tools()?.schemasFor(agent) ?? [],
       })
       const llm = services.llm()
       if (!llm) return await end('error', 'no model adapter is loaded')
