@@ -384,7 +384,8 @@ export class McpConnection {
     this.options.onChange?.()
   }
 
-  private describeNotConnected(): string {
+  /** Why the server is not connected, as a clause ("it is still starting"). */
+  describeNotConnected(): string {
     switch (this.stateValue) {
       case 'starting':
         return 'it is still starting'

@@ -10,7 +10,7 @@ import type { SessionId } from '../session/types.js'
 import type { ProvidedTool, ToolProvider } from '../tools/types.js'
 import { type McpServerConfig, type McpServerSource, readProjectServers } from './config.js'
 import { McpConnection, type McpProgress } from './connection.js'
-import { normalizeName } from './naming.js'
+import { normalizeName, serverOfToolName } from './naming.js'
 import { createResourceTools } from './resource-tools.js'
 
 /** Decides whether a project folder may start its `.mcp.json` servers; `brings` names them. */
@@ -82,7 +82,11 @@ export class McpManager extends Service {
         ),
       )
     }
-    this.provider = { name: 'mcp', tools: (agent) => this.toolsFor(agent) }
+    this.provider = {
+      name: 'mcp',
+      tools: (agent) => this.toolsFor(agent),
+      explain: (name, agent) => this.explain(name, agent),
+    }
     this.resourceTools = createResourceTools((agent) => this.visible(agent))
     ctx.effect(
       () => () => {
@@ -215,6 +219,18 @@ export class McpManager extends Service {
     const tools = Object.freeze(parts.flat())
     this.toolCache.set(agent, { parts, tools })
     return tools
+  }
+
+  private explain(name: string, agent: AgentHandle | undefined): string | undefined {
+    const server = serverOfToolName(name)
+    if (!agent || server === undefined) return undefined
+    const connection = this.visibleNow(agent).find((candidate) => normalizeName(candidate.name) === server)
+    if (!connection) return undefined
+    if (connection.state !== 'connected') {
+      return `MCP server ${connection.name} is not available: ${connection.describeNotConnected()}.`
+    }
+    const tools = connection.tools.map((tool) => tool.schema.name)
+    return `MCP server ${connection.name} has no tool ${name}. Its tools: ${tools.join(', ') || '(none)'}`
   }
 
   /** Like `visible`, without waiting for a trust answer (an unanswered project counts as not trusted). */

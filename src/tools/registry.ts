@@ -107,6 +107,10 @@ export class ToolRegistry extends Service {
     if (!tool) {
       const provided = this.provided(name, execution.agent)
       if (provided) return this.runProvided(name, provided, rawArguments, execution)
+      for (const provider of this.providers) {
+        const why = provider.explain?.(name, execution.agent)
+        if (why !== undefined) return { content: why, isError: true }
+      }
       const available = this.schemasFor(execution.agent).map((schema) => schema.name)
       return { content: `Unknown tool: ${name}. Available tools: ${available.join(', ')}`, isError: true }
     }

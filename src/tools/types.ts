@@ -50,4 +50,6 @@ export interface ProvidedTool {
 export interface ToolProvider {
   readonly name: string
   tools(agent: AgentHandle | undefined): readonly ProvidedTool[]
+  /** Why a tool name this provider would own is not offered now (its server is down), if it knows. */
+  explain?(name: string, agent: AgentHandle | undefined): string | undefined
 }
