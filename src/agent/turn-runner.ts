@@ -95,7 +95,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
         model: settings.model.model ?? llm.defaultModel,
         effort: settings.model.effort ?? llm.defaultEffort,
         system: settings.systemPrompt,
-        tools: services.tools()?.schemas() ?? [],
+        tools: services.tools()?.schemasFor(agent) ?? [],
       })
       // Durability checkpoint: the log is on disk before every model request.
       await services.sessions()?.flush(session)

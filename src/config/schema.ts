@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { DEFAULT_EFFORT, EFFORTS } from '../llm/deepseek/effort.js'
 import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
+import { mcpServersSchema } from '../mcp/config.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 
 const sessionId = z.string().min(1, 'must be a non-empty session id')
@@ -95,6 +96,8 @@ export const configSchema = z
       })
       .strict()
       .default({ enabled: true, maxDepth: DEFAULT_MAX_DELEGATION_DEPTH }),
+    /** MCP servers (Claude Code's `mcpServers` shape): stdio, `type: http` or `type: sse`. */
+    mcpServers: mcpServersSchema.default({}),
     skills: z
       .object({ dshHome: z.string().min(1).optional() })
       .strict()
