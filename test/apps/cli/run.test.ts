@@ -1,11 +1,11 @@
 // `dsh run` and `dsh sessions` against a loopback model, through the real built CLI.
 
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type LoopbackModel, type Script, startLoopbackModel } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { assertBuilt, type CliWorld, jsonLines, makeWorld, runCli } from './cli.js'
+import { assertBuilt, type CliWorld, cliEnv, jsonLines, makeWorld, runCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-')
 let model: LoopbackModel | undefined
@@ -17,7 +17,7 @@ afterEach(async () => {
 })
 
 async function world(script: Script): Promise<CliWorld> {
-  model = await startLoopbackModel(script)
+  model = await startLoopbackModel(script, { strict: true })
   return makeWorld(makeDir(), model.baseUrl)
 }
 
@@ -26,6 +26,37 @@ function sessionLines(path: string): Record<string, unknown>[] {
 }
 
 describe('dsh run', () => {
+  it('works with no --model and no config file at all: deepseek-flash, thinking on, effort high', async () => {
+    model = await startLoopbackModel([{ reasoning: 'Easy.', text: 'Hello from flash.' }], { strict: true })
+    const dir = realpathSync(makeDir())
+    mkdirSync(join(dir, 'home'))
+    const env = cliEnv({
+      DSH_HOME: join(dir, 'home'),
+      DEEPSEEK_API_KEY: 'k',
+      DEEPSEEK_BASE_URL: model.baseUrl,
+    })
+    const result = await runCli(['run', 'hi'], { env, cwd: dir })
+    expect(result.stderr).not.toContain('turn ended')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe('Hello from flash.\n')
+    expect(model.requests[0]).toMatchObject({
+      model: 'deepseek-flash',
+      thinking: { type: 'enabled' },
+      reasoning_effort: 'high',
+    })
+  })
+
+  it('--effort off sends thinking disabled; a bad --effort is one line before any request', async () => {
+    const w = await world([{ text: 'Quick answer.' }])
+    const off = await runCli(['run', '--effort', 'off', 'hi'], { env: w.env, cwd: w.project })
+    expect(off.code).toBe(0)
+    expect(model!.requests[0]!.thinking).toEqual({ type: 'disabled' })
+    const bad = await runCli(['run', '--effort', 'medium', 'hi'], { env: w.env, cwd: w.project })
+    expect(bad.code).not.toBe(0)
+    expect(bad.stderr).toBe('dsh: --effort: unknown effort "medium" (use one of off, low, high, max)\n')
+    expect(model!.requests).toHaveLength(1)
+  })
+
   it('prints the final answer, writes a session, and sessions list/show/path find it', async () => {
     const w = await world([{ text: 'The answer is 42.' }])
     const run = await runCli(['run', 'what is the answer?'], { env: w.env, cwd: w.project })
@@ -155,7 +186,7 @@ describe('dsh run', () => {
     const w = await world([{ text: 'as the reviewer' }, { text: 'again' }])
     writeFileSync(
       join(w.home, 'config.yaml'),
-      `model:\n  baseUrl: ${model!.baseUrl}\nagents:\n  - id: reviewer\n    model: reviewer-model\n    cwd: ../project\n    sessionId: review-1\n`,
+      `model:\n  baseUrl: ${model!.baseUrl}\nagents:\n  - id: reviewer\n    model: deepseek-v4-pro\n    cwd: ../project\n    sessionId: review-1\n`,
     )
     const first = await runCli(['run', '--json', '--agent', 'reviewer', 'review'], {
       env: w.env,
@@ -163,7 +194,7 @@ describe('dsh run', () => {
     })
     expect(first.code).toBe(0)
     expect(jsonLines(first.stdout)[0]).toMatchObject({ sessionId: 'review-1', how: 'new', cwd: w.project })
-    expect(model!.requests[0]!.model).toBe('reviewer-model')
+    expect(model!.requests[0]!.model).toBe('deepseek-v4-pro')
     const second = await runCli(['run', '--agent', 'reviewer', '-m', 'other-model', 'more'], {
       env: w.env,
       cwd: w.home,
