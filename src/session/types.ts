@@ -27,7 +27,17 @@ export interface SessionEvent<T = unknown> {
   ignorable?: true
 }
 
-export type TurnEndReason = 'completed' | 'aborted' | 'error' | 'blocked' | 'max-steps' | 'interrupted'
+export type TurnEndReason =
+  | 'completed'
+  | 'aborted'
+  | 'error'
+  | 'blocked'
+  | 'max-steps'
+  | 'interrupted'
+  /** The model's answer was cut at the output limit (finish_reason `length`). */
+  | 'length'
+  /** The provider's content filter stopped the answer (finish_reason `content_filter`). */
+  | 'content-filter'
 
 export interface AssistantMessageData {
   content: string

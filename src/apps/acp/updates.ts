@@ -84,6 +84,12 @@ export function outputUpdate(turn: number, output: AgentOutput): SessionUpdate |
       return toolCallStart(turn, output.callId, output.name, output.arguments)
     case 'tool-end':
       return toolCallEnd(turn, output.callId, output.content, output.isError)
+    case 'retry':
+      // ACP has no slot for a retry notice; a thought line is shown and never becomes history.
+      return {
+        sessionUpdate: 'agent_thought_chunk',
+        content: { type: 'text', text: `(${output.message})\n` },
+      }
     default:
       return undefined
   }

@@ -22,6 +22,11 @@ export class ChatStreamAssembler {
   private finishReason: string | undefined
   private usage: Usage | undefined
 
+  /** The finish_reason the server sent, once it did. */
+  get finishReasonSent(): string | undefined {
+    return this.finishReason
+  }
+
   /** True once the server sent a finish_reason: the message is complete. */
   get messageFinished(): boolean {
     return this.finishReason !== undefined

@@ -4,9 +4,9 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { sleep } from '../abort.js'
 import { DEEPSEEK_MODELS } from '../deepseek/models.js'
 import { DeepSeekRules, type StrictOptions } from '../deepseek/strict.js'
-import { sleep } from '../openai/retry.js'
 import type { WireChatRequest, WireErrorBody } from '../openai/wire-types.js'
 import { type ResolvedReply, type Script, ScriptPlayer } from './script.js'
 import { decodeWireRequest, encodeCompletion, encodeReplyChunks } from './wire.js'
