@@ -16,6 +16,7 @@ const CORE_EVENT_TYPES: Record<CoreEventType, true> = {
   'hook/result': true,
   'context/added': true,
   'request/config': true,
+  'usage/charge': true,
 }
 
 export function isKnownEventType(type: string): type is CoreEventType {

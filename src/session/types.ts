@@ -77,6 +77,11 @@ export interface SessionEventMap {
   'hook/result': HookResultData
   /** Extra context (from hooks or policies) that reaches the model on its next request. */
   'context/added': { source: string; text: string }
+  /**
+   * A cost outside the model's tokens (a paid web search or fetch, ...), added to the
+   * usage totals when its currency is the price table's.
+   */
+  'usage/charge': { source: string; amount: number; currency: string; detail?: string }
   /** The system prompt, tool schemas, model and effort of the following requests; logged when they change. */
   'request/config': {
     model?: string

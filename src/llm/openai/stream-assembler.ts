@@ -110,6 +110,7 @@ export function mapUsage(wire: WireUsage): Usage {
   }
   const cached = wire.prompt_cache_hit_tokens ?? wire.prompt_tokens_details?.cached_tokens
   if (cached !== undefined) usage.cachedTokens = cached
+  if (wire.prompt_cache_miss_tokens !== undefined) usage.cacheMissTokens = wire.prompt_cache_miss_tokens
   const reasoning = wire.completion_tokens_details?.reasoning_tokens
   if (reasoning !== undefined) usage.reasoningTokens = reasoning
   return usage

@@ -46,6 +46,56 @@ describe('dsh run', () => {
     })
   })
 
+  it('reports usage equal to the sums of the per-step usage in the log: stderr, --json, sessions show and list', async () => {
+    const w = await world([
+      { reasoning: 'Look first.', toolCalls: [{ name: 'bash', arguments: { command: 'echo hi' } }] },
+      { reasoning: 'Done.', text: 'Said hi.' },
+      { reasoning: 'Again.', text: 'Second turn.' },
+    ])
+    const first = await runCli(['run', '--session-id', 'usage-1', 'say hi'], { env: w.env, cwd: w.project })
+    expect(first.code).toBe(0)
+    expect(first.stderr).toMatch(
+      /^usage [\d,]+ in \(\d+% cache hit\) · [\d,]+ out \([\d,]+ reasoning\) · ~\$[\d.]+$/m,
+    )
+    const second = await runCli(['run', '--json', '--session-id', 'usage-1', 'again'], {
+      env: w.env,
+      cwd: w.project,
+    })
+    const result = jsonLines(second.stdout).at(-1)!
+    const log = jsonLines(
+      (await runCli(['sessions', 'show', '--json', 'usage-1'], { env: w.env, cwd: w.project })).stdout,
+    )
+    const steps = log
+      .filter((line) => line.type === 'assistant/message')
+      .map((line) => line.data as { usage: Record<string, number> })
+    const sum = (from: number, key: string) =>
+      steps.slice(from).reduce((total, step) => total + (step.usage[key] ?? 0), 0)
+    expect(steps).toHaveLength(3)
+    expect(result.usage).toMatchObject({
+      inputTokens: sum(2, 'promptTokens'),
+      outputTokens: sum(2, 'completionTokens'),
+    })
+    const session = result.sessionUsage as Record<string, number>
+    expect(session).toMatchObject({
+      inputTokens: sum(0, 'promptTokens'),
+      cacheHitTokens: sum(0, 'cachedTokens'),
+      outputTokens: sum(0, 'completionTokens'),
+      reasoningTokens: sum(0, 'reasoningTokens'),
+    })
+    expect(session.cacheHitTokens).toBeGreaterThan(0)
+    expect(session.cacheHitTokens + session.cacheMissTokens).toBe(session.inputTokens)
+    expect(session.cost).toBeGreaterThan(0)
+    const list = JSON.parse(
+      (await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })).stdout,
+    ) as { usage: unknown }[]
+    expect(list[0]!.usage).toEqual(session)
+    const table = (await runCli(['sessions', 'list'], { env: w.env, cwd: w.project })).stdout
+    expect(table).toMatch(/USAGE/)
+    expect(table).toMatch(/usage-1 .* \d[\d.]*k? tok ~\$[\d.]+ /)
+    const show = (await runCli(['sessions', 'show', 'usage-1'], { env: w.env, cwd: w.project })).stdout
+    expect(show).toContain(`usage    ${session.inputTokens.toLocaleString('en-US')} in`)
+  })
+
   it('--effort off sends thinking disabled; a bad --effort is one line before any request', async () => {
     const w = await world([{ text: 'Quick answer.' }])
     const off = await runCli(['run', '--effort', 'off', 'hi'], { env: w.env, cwd: w.project })
