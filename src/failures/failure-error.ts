@@ -28,7 +28,8 @@ export class FailureError extends DshError {
     super(
       `${options.what} failed${after}: ${label}${detail ? ` (${detail})` : ''}${advice ? ` — ${advice}` : ''}`,
       options.code,
-      { cause: failure.cause, userFacing: failure.class === 'auth' || failure.class === 'balance' },
+      // A classified failure is an expected outcome with its own explanation: one line, no stack.
+      { cause: failure.cause, userFacing: true },
     )
     this.name = 'FailureError'
     this.failure = failure

@@ -42,11 +42,14 @@ export interface Failure {
   status?: number
   /** The wait the server asked for (Retry-After), in ms. */
   retryAfterMs?: number
+  /** False when this failure cannot improve on retry although its class usually can (an unknown host). */
+  retryable?: false
   cause?: unknown
 }
 
 export function isRetryable(failure: Failure | FailureClass): boolean {
-  return FAILURE_CLASSES[typeof failure === 'string' ? failure : failure.class].retryable
+  if (typeof failure === 'string') return FAILURE_CLASSES[failure].retryable
+  return failure.retryable !== false && FAILURE_CLASSES[failure.class].retryable
 }
 
 const OVERFLOW =

@@ -51,7 +51,7 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
     }
     const report = usageReport(agent.session.events, result.turn, resolvePriceTable(harness.config.pricing))
     emit({ type: 'result', sessionId: agent.id, ...result, ...report })
-    if (!options.json) {
+    if (!options.json && report.usage.inputTokens + report.usage.outputTokens > 0) {
       const colors = colorsFor(process.stderr)
       process.stderr.write(`${colors.dim(formatUsageLine(report.usage, report.currency, 'usage'))}\n`)
     }

@@ -103,27 +103,8 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
   }
 
   /** The models the server offers (`GET {baseUrl}/models`), by id. */
-  async listModels(signal?: AbortSignal): Promise<string[]> {
-    const apiKey = requireApiKey(this.config)
-    const fetch = await outboundFetch()
-    let response: Response
-    try {
-      response = await fetch(`${this.config.baseUrl}/models`, {
-        headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' },
-        ...(signal ? { signal } : {}),
-      })
-    } catch (error) {
-      throw new FailureError(
-        { class: 'transport', message: `${this.config.baseUrl}: ${networkMessage(error)}`, cause: error },
-        { code: LlmErrorCode.Network, what: 'listing models' },
-      )
-    }
-    if (!response.ok) {
-      const failure = await httpFailure(response)
-      throw new LlmHttpError(failure, { what: 'listing models', advice: this.advice(failure, '') })
-    }
-    const body = (await response.json()) as { data?: { id?: unknown }[] }
-    return (body.data ?? []).flatMap((entry) => (typeof entry.id === 'string' ? [entry.id] : []))
+  listModels(signal?: AbortSignal): Promise<string[]> {
+    return listModels(this.config, signal)
   }
 
   /** The error for a failure that is not retried (any more). */
@@ -133,22 +114,8 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
     return new FailureError(failure, { code: LlmErrorCode.Network, what: 'model request', attempts, advice })
   }
 
-  /** What the user should do about a failure, naming the key variable, model or URL concerned. */
   private advice(failure: Failure, model: string): string | undefined {
-    switch (failure.class) {
-      case 'auth':
-        return `check that ${this.config.apiKeyEnv} holds a valid key for ${this.config.baseUrl}`
-      case 'balance':
-        return 'top up the balance of the account (DeepSeek: platform.deepseek.com top-up page)'
-      case 'invalid':
-        return failure.status === 404 || failure.message.includes(MODEL_NOT_EXIST_MESSAGE)
-          ? `the server does not offer the model ${JSON.stringify(model)}; \`dsh models\` lists the ones it does`
-          : undefined
-      case 'transport':
-        return `could not reach ${this.config.baseUrl}: check the URL and the network (and HTTPS_PROXY, if you need one)`
-      default:
-        return undefined
-    }
+    return adviceFor(this.config, failure, model)
   }
 
   /** One HTTP exchange. Throws FailedAttempt for anything but an abort of `signal`. */
@@ -242,7 +209,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
           message: `no data from the model for ${requestTimeoutMs} ms`,
         })
       }
-      throw new FailedAttempt({ class: 'transport', message: networkMessage(error), cause: error })
+      throw new FailedAttempt(transportFailure(error))
     } finally {
       clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
@@ -298,9 +265,73 @@ export function serverErrorMessage(text: string): string {
   return line.length > 500 ? `${line.slice(0, 500)}…` : line
 }
 
+/**
+ * A failure to talk to the server at all. An unknown host or an unusable address cannot
+ * improve by waiting, so it fails at once; a refused or dropped connection is retried.
+ */
+function transportFailure(error: unknown): Failure {
+  const cause =
+    error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined
+  const code = typeof cause?.code === 'string' ? cause.code : ''
+  const unreachable =
+    code === 'ENOTFOUND' ||
+    code === 'ERR_INVALID_URL' ||
+    /bad port|invalid url/i.test(String(cause?.message ?? ''))
+  return {
+    class: 'transport',
+    message: networkMessage(error),
+    cause: error,
+    ...(unreachable ? { retryable: false as const } : {}),
+  }
+}
+
 /** `fetch failed` says little; its cause names the socket error. */
 function networkMessage(error: unknown): string {
   const cause = error instanceof Error ? error.cause : undefined
   const base = errorMessage(error)
   return cause === undefined ? base : `${base} (${errorMessage(cause)})`
+}
+
+/** The models a server offers (`GET {baseUrl}/models`), by id, in the server's order. */
+export async function listModels(config: ResolvedOpenAiConfig, signal?: AbortSignal): Promise<string[]> {
+  const apiKey = requireApiKey(config)
+  const fetch = await outboundFetch()
+  let response: Response
+  try {
+    response = await fetch(`${config.baseUrl}/models`, {
+      headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' },
+      ...(signal ? { signal } : {}),
+    })
+  } catch (error) {
+    const failure = transportFailure(error)
+    throw new FailureError(failure, {
+      code: LlmErrorCode.Network,
+      what: 'listing models',
+      advice: adviceFor(config, failure, ''),
+    })
+  }
+  if (!response.ok) {
+    const failure = await httpFailure(response)
+    throw new LlmHttpError(failure, { what: 'listing models', advice: adviceFor(config, failure, '') })
+  }
+  const body = (await response.json()) as { data?: { id?: unknown }[] }
+  return (body.data ?? []).flatMap((entry) => (typeof entry.id === 'string' ? [entry.id] : []))
+}
+
+/** What the user should do about a failure, naming the key variable, model or URL concerned. */
+function adviceFor(config: ResolvedOpenAiConfig, failure: Failure, model: string): string | undefined {
+  switch (failure.class) {
+    case 'auth':
+      return `check that ${config.apiKeyEnv} holds a valid key for ${config.baseUrl}`
+    case 'balance':
+      return 'top up the balance of the account (DeepSeek: platform.deepseek.com top-up page)'
+    case 'invalid':
+      return failure.status === 404 || failure.message.includes(MODEL_NOT_EXIST_MESSAGE)
+        ? `the server does not offer the model ${JSON.stringify(model)}; \`dsh models\` lists the ones it does`
+        : undefined
+    case 'transport':
+      return `could not reach ${config.baseUrl}: check the URL and the network (and HTTPS_PROXY, if you need one)`
+    default:
+      return undefined
+  }
 }
