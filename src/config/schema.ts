@@ -28,6 +28,31 @@ export const modelConfigSchema = z
   })
   .strict()
 
+const ratesSchema = z
+  .object({ cacheHit: z.number().min(0), cacheMiss: z.number().min(0), output: z.number().min(0) })
+  .strict()
+
+/** Prices per 1M tokens by model; defaults: DeepSeek's pricing page (src/usage/price-table.ts). */
+export const pricingConfigSchema = z
+  .object({
+    currency: z.string().min(1).optional(),
+    models: z
+      .record(
+        z.string(),
+        z.union([ratesSchema, z.object({ peak: ratesSchema, offPeak: ratesSchema }).strict()]),
+      )
+      .optional(),
+    peakHours: z
+      .object({
+        utcOffsetMinutes: z.number().int(),
+        weekdays: z.array(z.number().int().min(0).max(6)),
+        ranges: z.array(z.tuple([z.number().min(0).max(24), z.number().min(0).max(24)])),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+
 export const persistenceConfigSchema = z
   .object({
     backend: z.enum(['jsonl', 'sqlite', 'memory']).default('jsonl'),
@@ -70,6 +95,7 @@ export const configSchema = z
       effort: DEFAULT_EFFORT,
     }),
     persistence: persistenceConfigSchema.default({ backend: 'jsonl' }),
+    pricing: pricingConfigSchema.default({}),
     hooks: hooksConfigSchema.default({ claudeCode: [], codex: [] }),
     agents: z.array(agentRowSchema).default([]),
     agent: z
