@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { DEFAULT_EFFORT, EFFORTS } from '../llm/deepseek/effort.js'
 import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
+import { mcpServersSchema } from '../mcp/config.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 
 const sessionId = z.string().min(1, 'must be a non-empty session id')
@@ -24,6 +25,31 @@ export const modelConfigSchema = z
     maxRetries: z.number().int().min(0).max(20).optional(),
     /** Stream idle deadline in ms: a request that sends nothing (not even keep-alives) this long fails and is retried. */
     streamIdleTimeoutMs: z.number().int().positive().optional(),
+  })
+  .strict()
+
+const ratesSchema = z
+  .object({ cacheHit: z.number().min(0), cacheMiss: z.number().min(0), output: z.number().min(0) })
+  .strict()
+
+/** Prices per 1M tokens by model; defaults: DeepSeek's pricing page (src/usage/price-table.ts). */
+export const pricingConfigSchema = z
+  .object({
+    currency: z.string().min(1).optional(),
+    models: z
+      .record(
+        z.string(),
+        z.union([ratesSchema, z.object({ peak: ratesSchema, offPeak: ratesSchema }).strict()]),
+      )
+      .optional(),
+    peakHours: z
+      .object({
+        utcOffsetMinutes: z.number().int(),
+        weekdays: z.array(z.number().int().min(0).max(6)),
+        ranges: z.array(z.tuple([z.number().min(0).max(24), z.number().min(0).max(24)])),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
 
@@ -84,6 +110,7 @@ export const configSchema = z
       effort: DEFAULT_EFFORT,
     }),
     persistence: persistenceConfigSchema.default({ backend: 'jsonl' }),
+    pricing: pricingConfigSchema.default({}),
     hooks: hooksConfigSchema.default({ claudeCode: [], codex: [] }),
     agents: z.array(agentRowSchema).default([]),
     agent: z
@@ -110,6 +137,8 @@ export const configSchema = z
       })
       .strict()
       .default({ enabled: true, maxDepth: DEFAULT_MAX_DELEGATION_DEPTH }),
+    /** MCP servers (Claude Code's `mcpServers` shape): stdio, `type: http` or `type: sse`. */
+    mcpServers: mcpServersSchema.default({}),
     skills: z
       .object({ dshHome: z.string().min(1).optional() })
       .strict()

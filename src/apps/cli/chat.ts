@@ -11,7 +11,7 @@ import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
 import { ExitCode, reportError } from './errors.js'
-import { changeModelChoice } from './model-choice.js'
+import { changeModelChoice, turnUsageLine } from './model-choice.js'
 import type { AgentOptions } from './options.js'
 import { type Colors, colorsFor, createStreamRenderer } from './render.js'
 import { type AgentPlan, forkStored, openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
@@ -156,7 +156,8 @@ class Chat {
     this.running = controller
     const unsubscribe = this.agent.onOutput(createStreamRenderer(process.stdout, this.colors))
     try {
-      await this.agent.prompt(prompt, { signal: controller.signal })
+      const result = await this.agent.prompt(prompt, { signal: controller.signal })
+      this.say(this.colors.dim(turnUsageLine(this.agent, result.turn, this.harness.config.pricing)))
     } finally {
       unsubscribe()
       this.running = undefined

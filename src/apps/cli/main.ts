@@ -111,6 +111,20 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .argument('<id>', 'session id')
     .option('--config <file>', 'config file')
     .action(act(async (id: string, options) => (await import('./sessions.js')).pathCommand(id, options)))
+  sessions
+    .command('unlock')
+    .description('remove the writer lock of a session whose writing process is gone')
+    .argument('<id>', 'session id')
+    .option('--force', 'also when the holder cannot be proved gone (another host, an old lock)')
+    .option('--config <file>', 'config file')
+    .action(act(async (id: string, options) => (await import('./sessions.js')).unlockCommand(id, options)))
+
+  program
+    .command('models')
+    .description('list the models the configured endpoint offers; the default is marked')
+    .option('--json', 'print a JSON array')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./models.js')).modelsCommand(options)))
 
   sessions
     .command('tail')

@@ -1,9 +1,17 @@
-// `dsh sessions list|show|path`: stored sessions, read through the configured
-// persistence backend without starting an agent.
+// `dsh sessions list|show|path|unlock`: stored sessions, read through the configured
+// persistence backend without starting an agent. Only `unlock` ever writes.
 
 import { loadConfig, type ResolvedConfig } from '../../config/load.js'
+import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { SessionLocation } from '../../persistence/types.js'
 import type { SessionSummary } from '../../session/types.js'
+import {
+  deriveUsage,
+  formatUsageCell,
+  type PriceTable,
+  resolvePriceTable,
+  type UsageTotals,
+} from '../../usage/index.js'
 import { ExitCode, usageError } from './errors.js'
 import { resolveCwd } from './options.js'
 import { colorsFor } from './render.js'
@@ -34,7 +42,7 @@ export async function listCommand(options: ListOptions): Promise<number> {
   const acrossFolders =
     options.all || (options.cwd === undefined && (options.host ?? options.status) !== undefined)
   const cwd = acrossFolders ? undefined : resolveCwd(options.cwd)
-  return withStorage(options, async ({ persistence, list }) => {
+  return withStorage(options, async ({ persistence, list }, config) => {
     const stored = await list()
     const shown = stored.filter(
       (summary) =>
@@ -42,8 +50,18 @@ export async function listCommand(options: ListOptions): Promise<number> {
         (options.host === undefined || summary.host === options.host) &&
         (options.status === undefined || summary.status === options.status),
     )
-    const rows = shown.map((summary) => describe(summary, persistence.locate(summary.header)))
     const shared = stored.some((summary) => summary.host !== undefined)
+    const table = resolvePriceTable(config.pricing)
+    const rows: SessionRow[] = []
+    for (const summary of shown) {
+      rows.push(
+        describe(
+          summary,
+          persistence.locate(summary.header),
+          await sessionUsage(persistence, summary, table),
+        ),
+      )
+    }
     if (options.json) {
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`)
       return ExitCode.Ok
@@ -58,18 +76,23 @@ export async function listCommand(options: ListOptions): Promise<number> {
     }
     const colors = colorsFor(process.stdout)
     const now = Date.now()
-    const header = ['ID', 'AGE', 'TURNS']
+    const header = ['ID', 'AGE', 'TURNS', 'USAGE']
     if (shared) header.push('HOST', 'STATUS')
     if (cwd === undefined) header.push('FOLDER')
     header.push('TITLE')
-    const table = rows.map((row) => {
-      const cells = [row.id, formatAge(row.lastActivity, now), String(row.turns)]
+    const lines = rows.map((row) => {
+      const cells = [
+        row.id,
+        formatAge(row.lastActivity, now),
+        String(row.turns),
+        row.usage ? formatUsageCell(row.usage, table.currency) : '?',
+      ]
       if (shared) cells.push(row.host ?? '-', row.status ?? '-')
       if (cwd === undefined) cells.push(row.cwd ?? '-')
       cells.push(row.title ?? colors.dim('(no prompt yet)'))
       return cells
     })
-    process.stdout.write(`${formatTable(table, colors, header)}\n`)
+    process.stdout.write(`${formatTable(lines, colors, header)}\n`)
     return ExitCode.Ok
   })
 }
@@ -79,7 +102,7 @@ export interface ShowOptions extends ConfigOption {
 }
 
 export async function showCommand(id: string, options: ShowOptions): Promise<number> {
-  return withStorage(options, async ({ persistence }) => {
+  return withStorage(options, async ({ persistence }, config) => {
     const { header, events } = await persistence.load(id)
     if (options.json) {
       process.stdout.write(`${JSON.stringify({ type: 'session', ...header })}\n`)
@@ -88,7 +111,8 @@ export async function showCommand(id: string, options: ShowOptions): Promise<num
     }
     const location = persistence.locate(header)
     const where = location?.path ?? '(no dedicated file)'
-    process.stdout.write(formatTranscript(header, events, colorsFor(process.stdout), where))
+    const table = resolvePriceTable(config.pricing)
+    process.stdout.write(formatTranscript(header, events, colorsFor(process.stdout), where, table))
     return ExitCode.Ok
   })
 }
@@ -114,6 +138,23 @@ export async function pathCommand(id: string, options: ConfigOption): Promise<nu
   })
 }
 
+export interface UnlockOptions extends ConfigOption {
+  force?: boolean
+}
+
+/** `dsh sessions unlock <id>`: removes a writer lock or lease whose holder is gone. */
+export async function unlockCommand(id: string, options: UnlockOptions): Promise<number> {
+  return withStorage(options, async ({ persistence }) => {
+    const holder = await persistence.unlock(id, { force: options.force ?? false })
+    process.stdout.write(
+      holder
+        ? `unlocked session ${id} (it was held by process ${holder.pid} on ${holder.hostname})\n`
+        : `session ${id} was not locked\n`,
+    )
+    return ExitCode.Ok
+  })
+}
+
 /** One row of `sessions list`. */
 interface SessionRow {
   id: string
@@ -125,12 +166,32 @@ interface SessionRow {
   title: string | null
   parentSession: string | null
   path: string | null
+  /** Tokens and estimated cost of the whole session; null when its log could not be read. */
+  usage: UsageTotals | null
   /** Backends shared by hosts only (PostgreSQL). */
   host?: string
   status?: string
 }
 
-function describe(summary: SessionSummary, location: SessionLocation | undefined): SessionRow {
+/** The session's usage, derived from its log (read-only); null when the log cannot be read. */
+async function sessionUsage(
+  persistence: SessionPersistence,
+  summary: SessionSummary,
+  table: PriceTable,
+): Promise<UsageTotals | null> {
+  try {
+    return deriveUsage((await persistence.load(summary.header.id)).events, table).session
+  } catch {
+    // A damaged or locked log still lists; its usage shows as unknown.
+    return null
+  }
+}
+
+function describe(
+  summary: SessionSummary,
+  location: SessionLocation | undefined,
+  usage: UsageTotals | null,
+): SessionRow {
   const { header } = summary
   return {
     id: header.id,
@@ -142,6 +203,7 @@ function describe(summary: SessionSummary, location: SessionLocation | undefined
     title: summary.title ?? null,
     parentSession: header.parentSession ?? null,
     path: location?.path ?? null,
+    usage,
     ...(summary.host !== undefined ? { host: summary.host } : {}),
     ...(summary.status !== undefined ? { status: summary.status } : {}),
   }

@@ -2,6 +2,7 @@
 // transcript of `sessions show`.
 
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
+import { DEFAULT_PRICE_TABLE, deriveUsage, formatUsageLine, type PriceTable } from '../../usage/index.js'
 import { type Colors, clip, describeToolCall } from './render.js'
 
 /** `42s`, `5m`, `3h`, `12d`: how long ago `time` was. */
@@ -35,7 +36,9 @@ export function formatTranscript(
   events: readonly SessionEvent[],
   colors: Colors,
   location: string,
+  table: PriceTable = DEFAULT_PRICE_TABLE,
 ): string {
+  const usage = deriveUsage(events, table)
   const out: string[] = []
   out.push(colors.bold(`session ${header.id}`))
   out.push(colors.dim(`  created  ${new Date(header.createdAt).toISOString()}`))
@@ -45,9 +48,19 @@ export function formatTranscript(
     out.push(colors.dim(`  ${origin} ${header.parentSession} (${header.seedLength ?? 0} events copied)`))
   }
   out.push(colors.dim(`  log      ${location}`))
+  out.push(colors.dim(`  usage    ${formatUsageLine(usage.session, table.currency)}`))
   for (const event of events) {
     const line = formatEvent(event, colors)
     if (line !== undefined) out.push(line)
+    if (event.type === 'turn/end') {
+      const turn = usage.turns.get(data<'turn/end'>(event).turn)
+      if (turn) out.push(colors.dim(`  usage ${formatUsageLine(turn, table.currency)}`))
+    }
+  }
+  const open = openTurn(events)
+  if (open !== undefined) {
+    // Read-only: the turn is shown as stored, never closed here (resuming closes it).
+    out.push(colors.yellow(`(turn ${open} open: still running, or interrupted and not yet resumed)`))
   }
   return `${out.join('\n')}\n`
 }
@@ -95,6 +108,16 @@ export function formatEvent(event: SessionEvent, colors: Colors): string | undef
     default:
       return undefined
   }
+}
+
+/** The number of the turn left open at the end of `events`, if any. */
+function openTurn(events: readonly SessionEvent[]): number | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!
+    if (event.type === 'turn/end') return undefined
+    if (event.type === 'turn/start') return data<'turn/start'>(event).turn
+  }
+  return undefined
 }
 
 function data<K extends keyof SessionEventMap>(event: SessionEvent): SessionEventMap[K] {

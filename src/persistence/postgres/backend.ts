@@ -4,6 +4,7 @@
 
 import type { Context } from 'cordis'
 import type { SessionEvent, SessionHeader, SessionId } from '../../session/types.js'
+import type { WriterOwner } from '../owner.js'
 import { SessionPersistence } from '../persistence.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 import { type PostgresBackendConfig, resolvePostgresConfig } from './config.js'
@@ -40,6 +41,14 @@ export class PostgresSessionBackend extends SessionPersistence {
 
   load(id: SessionId): Promise<LoadedSession> {
     return this.store.load(id)
+  }
+
+  open(id: SessionId): Promise<LoadedSession> {
+    return this.store.open(id)
+  }
+
+  override unlock(id: SessionId, options: { force?: boolean } = {}): Promise<WriterOwner | undefined> {
+    return this.store.unlock(id, options.force ?? false)
   }
 
   list(): Promise<PostgresSummary[]> {

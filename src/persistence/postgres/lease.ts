@@ -7,6 +7,7 @@ import type { Pool } from 'pg'
 import { DshError } from '../../core/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
+import type { WriterOwner } from '../owner.js'
 import { notFound } from '../persistence.js'
 import { ownerIsGone, processStart } from './owner.js'
 
@@ -116,6 +117,53 @@ export class LeaseTable {
   get firstLeaseSql(): string {
     return `INSERT INTO ${this.s}.leases (session_key, token, host, pid, process_start, nonce, acquired_at, expires_at)
             VALUES ($1, 1, $2, $3, $4, $5, now(), now() + make_interval(secs => $6 / 1000.0))`
+  }
+
+  /**
+   * Frees the session's lease if its holder is gone or its lease expired (or `force`, for
+   * any holder but this process). Resolves with the former holder, or undefined if none.
+   */
+  async unlock(id: SessionId, key: Buffer, force: boolean): Promise<WriterOwner | undefined> {
+    const client = await this.pool.connect()
+    try {
+      await client.query('BEGIN')
+      const { rows } = await client.query<LeaseRow & { acquired_ms: number | null; exists: boolean }>(
+        `SELECT l.token, l.host, l.pid, l.process_start, l.nonce,
+                l.expires_at <= now() AS expired,
+                (extract(epoch FROM l.expires_at - now()) * 1000)::float8 AS remaining_ms,
+                (extract(epoch FROM l.acquired_at) * 1000)::float8 AS acquired_ms
+           FROM ${this.s}.sessions s LEFT JOIN ${this.s}.leases l ON l.session_key = s.key
+          WHERE s.key = $1 FOR UPDATE OF s`,
+        [key],
+      )
+      const row = rows[0]
+      if (!row) throw notFound(id)
+      if (row.nonce === null) {
+        await client.query('COMMIT')
+        return undefined
+      }
+      const holder = { host: row.host ?? '', pid: row.pid ?? 0, processStart: row.process_start }
+      const gone = row.expired === true || ownerIsGone(holder, this.owner.host)
+      const ours = holder.host === this.owner.host && holder.pid === this.owner.pid
+      if (!gone && (!force || ours)) throw busy(id, row)
+      await client.query(
+        `UPDATE ${this.s}.leases SET nonce = NULL, expires_at = NULL WHERE session_key = $1`,
+        [key],
+      )
+      await client.query('COMMIT')
+      return {
+        pid: holder.pid,
+        hostname: holder.host,
+        acquiredAt: Math.round(row.acquired_ms ?? 0),
+        nonce: row.nonce,
+        ...(row.process_start !== null ? { startTime: row.process_start } : {}),
+      }
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {}) // a lost connection rolls back on the server
+      throw error
+    } finally {
+      client.release()
+    }
   }
 
   /** Renews the given leases; resolves with the keys (hex) of those that were no longer ours. */

@@ -1,36 +1,19 @@
-// Who holds a writer lease: host, pid, and the process start time (boot id plus the
-// kernel's start tick), so a reused pid on the same host is never mistaken for the owner.
+// Who holds a PostgreSQL writer lease, on top of the shared process identity
+// (../owner.ts): host as configured (persistence.hostName), pid, and the process
+// start as `<boot id>:<start tick>`, so a reused pid is never mistaken for the owner.
 
-import { readFileSync } from 'node:fs'
+import { currentBootId, processStartTime } from '../owner.js'
 
 /** `<boot id>:<start tick>` of a process on this host, or undefined when /proc cannot tell. */
 export function processStart(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // Field 2 (comm) may hold spaces and parentheses: count fields after its closing ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    const startTick = fields[19] // field 22 of the whole line
-    return startTick === undefined ? undefined : `${bootId()}:${startTick}`
-  } catch {
-    return undefined // no such process, or no /proc
-  }
-}
-
-let cachedBootId: string | undefined
-function bootId(): string {
-  if (cachedBootId === undefined) {
-    try {
-      cachedBootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()
-    } catch {
-      cachedBootId = 'unknown-boot'
-    }
-  }
-  return cachedBootId
+  const tick = processStartTime(pid)
+  return tick === undefined ? undefined : `${currentBootId() ?? 'unknown-boot'}:${tick}`
 }
 
 /**
- * Whether the process a lease names is certainly gone. Only answerable on its own host:
- * for another host the answer is always false (only the lease's expiry can tell).
+ * Whether the process a lease names is certainly gone. Only answerable on its own host
+ * (`here`, the configured host name): for another host the answer is always false, and
+ * only the lease's expiry can tell.
  */
 export function ownerIsGone(
   owner: { host: string; pid: number; processStart: string | null },

@@ -15,6 +15,7 @@ import type {
   SessionSummary,
 } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
+import type { WriterOwner } from '../owner.js'
 import { checkContinuation, notFound } from '../persistence.js'
 import { closersForOpenTurn, lastTurnNumber, titleFrom } from '../repair.js'
 import type { LoadedSession } from '../types.js'
@@ -64,14 +65,14 @@ export class PostgresSessionStore {
 
   /** Connects and migrates once; a failure is reported and retried on the next call. */
   ready(): Promise<void> {
-    this.opening ??= this.open().catch((error: unknown) => {
+    this.opening ??= this.connect().catch((error: unknown) => {
       this.opening = undefined
       throw error
     })
     return this.opening
   }
 
-  private async open(): Promise<void> {
+  private async connect(): Promise<void> {
     const pool = await createPool(this.config)
     try {
       await connectAndMigrate(pool, this.config)
@@ -231,46 +232,67 @@ export class PostgresSessionStore {
     return error
   }
 
+  /** Read-only: the stored header and events, as they are (an open turn stays open). No lease. */
+  async load(id: SessionId): Promise<LoadedSession> {
+    const pool = await this.db()
+    const stored = await withReconnect(this.config, () => this.read(pool, id))
+    return { header: stored.header, events: stored.rows.map((row, index) => this.toEvent(id, row, index)) }
+  }
+
   /**
-   * Loads a session. An open turn is closed durably with synthetic events when this
-   * process can take the lease; when another live process holds it, the events are
-   * returned as stored (its turn is in progress).
+   * Opens a stored session for writing: takes its lease (PERSISTENCE_LOCKED, naming the
+   * holder, while a live process holds it), then closes a crashed open turn durably with
+   * synthetic events. The lease is kept for later appends until `release`.
    */
-  load(id: SessionId): Promise<LoadedSession> {
+  open(id: SessionId): Promise<LoadedSession> {
     return this.serialized(id, async () => {
       const pool = await this.db()
-      const key = sessionKey(id)
-      const read = async () => {
-        const sessions = await pool.query<{ header: unknown; open_turn: boolean }>(
-          `SELECT header, open_turn FROM ${this.s}.sessions WHERE key = $1`,
-          [key],
+      if (this.held.has(id)) {
+        throw new DshError(
+          `session ${JSON.stringify(id)} is already open for writing in this process; nothing was written`,
+          PersistenceErrorCode.Locked,
+          { userFacing: true },
         )
-        const row = sessions.rows[0]
-        if (!row) throw notFound(id)
-        const { rows } = await pool.query<EventRow>(
-          `SELECT seq, type, time, data, ignorable FROM ${this.s}.events WHERE session_key = $1 ORDER BY seq`,
-          [key],
+      }
+      {
+        const stored = await withReconnect(this.config, () =>
+          pool.query(`SELECT 1 FROM ${this.s}.sessions WHERE key = $1`, [sessionKey(id)]),
         )
-        return { header: this.parseHeader(id, row.header), rows, open: row.open_turn }
+        if (stored.rowCount === 0) throw notFound(id)
+        this.held.set(id, await withReconnect(this.config, () => this.leases!.acquire(id, sessionKey(id))))
       }
-      let stored = await withReconnect(this.config, read)
-      // Repair needs the lease; when this process already holds it, the open turn is ours and live.
-      let repairing: HeldLease | undefined
-      if (stored.open && !this.held.has(id)) {
-        try {
-          repairing = await withReconnect(this.config, () => this.leases!.acquire(id, key))
-          this.held.set(id, repairing)
-          stored = await withReconnect(this.config, read) // nobody else can append now: the final tail
-        } catch (error) {
-          if (!(error instanceof DshError && error.code === PersistenceErrorCode.Locked)) throw error
-          // A live writer elsewhere: its open turn is in progress, not crashed.
-        }
-      }
+      // Nobody else can append now: this is the final tail.
+      const stored = await withReconnect(this.config, () => this.read(pool, id))
       const events = stored.rows.map((row, index) => this.toEvent(id, row, index))
-      const closers = repairing ? closersForOpenTurn(events) : []
-      if (closers.length > 0) await this.appendFenced(id, repairing!, closers)
+      const closers = closersForOpenTurn(events)
+      if (closers.length > 0) await this.appendFenced(id, this.held.get(id)!, closers)
       return { header: stored.header, events: [...events, ...closers] }
     })
+  }
+
+  /**
+   * `dsh sessions unlock`: frees a lease whose holder is gone or expired. Rejects with
+   * PERSISTENCE_LOCKED while the holder may run, unless `force` (never this process's own).
+   * A freed lease fences its former holder: its next append is refused.
+   */
+  async unlock(id: SessionId, force: boolean): Promise<WriterOwner | undefined> {
+    await this.ready()
+    return withReconnect(this.config, () => this.leases!.unlock(id, sessionKey(id), force))
+  }
+
+  private async read(pool: Pool, id: SessionId) {
+    const key = sessionKey(id)
+    const sessions = await pool.query<{ header: unknown }>(
+      `SELECT header FROM ${this.s}.sessions WHERE key = $1`,
+      [key],
+    )
+    const row = sessions.rows[0]
+    if (!row) throw notFound(id)
+    const { rows } = await pool.query<EventRow>(
+      `SELECT seq, type, time, data, ignorable FROM ${this.s}.events WHERE session_key = $1 ORDER BY seq`,
+      [key],
+    )
+    return { header: this.parseHeader(id, row.header), rows }
   }
 
   /** Stored events from `fromSeq` on, read only (for followers). Empty when there are none yet. */

@@ -25,7 +25,7 @@ function files(root: string): Map<string, string> {
   return found
 }
 
-describePostgres(`dsh sessions migrate${describeSkipReason()}`, () => {
+describePostgres(`dsh sessions migrate${describeSkipReason()}`, { timeout: 120_000 }, () => {
   const pg = useCluster()
   beforeAll(assertBuilt)
 

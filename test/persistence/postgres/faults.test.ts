@@ -9,7 +9,7 @@ import { startTestHarness, type TestHarness } from '../../support/harness.js'
 import { describePostgres, describeSkipReason, useCluster } from '../../support/postgres.js'
 import { type Harness, LogBuilder, makeHeader, plain, startHarness } from '../fixtures.js'
 
-describePostgres(`postgres faults${describeSkipReason()}`, () => {
+describePostgres(`postgres faults${describeSkipReason()}`, { timeout: 120_000 }, () => {
   const pgc = useCluster()
   const harnesses: Harness[] = []
   const tests: TestHarness[] = []
