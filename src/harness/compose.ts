@@ -5,6 +5,7 @@ import { Context } from 'cordis'
 import { AgentRegistry } from '../agent/registry.js'
 import type { ResolvedConfig } from '../config/load.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
+import { InstructionsPlugin } from '../instructions/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
 import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
@@ -48,6 +49,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
     ctx.plugin(FsToolsPlugin, { home: config.home }),
+    ctx.plugin(InstructionsPlugin, { home: config.home }),
     ...(config.hooks.claudeCode.length > 0
       ? [ctx.plugin(claudeCodeHooksPlugin, { files: config.hooks.claudeCode })]
       : []),
