@@ -3,6 +3,7 @@
 
 import { z } from 'zod'
 import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
+import { PERMISSION_MODES } from '../permissions/modes.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 
 const sessionId = z.string().min(1, 'must be a non-empty session id')
@@ -86,6 +87,18 @@ export const configSchema = z
       })
       .strict()
       .default({ enabled: true, maxDepth: DEFAULT_MAX_DELEGATION_DEPTH }),
+    permissions: z
+      .object({
+        /** The mode sessions start in: auto (dsh's default), default, acceptEdits, plan, bypassPermissions. */
+        mode: z.enum(PERMISSION_MODES).default('auto'),
+        allow: z.array(z.string().min(1)).default([]),
+        ask: z.array(z.string().min(1)).default([]),
+        deny: z.array(z.string().min(1)).default([]),
+        /** Folders besides the project where edits need no approval. */
+        additionalDirectories: z.array(z.string().min(1)).default([]),
+      })
+      .strict()
+      .default({ mode: 'auto', allow: [], ask: [], deny: [], additionalDirectories: [] }),
     skills: z
       .object({ dshHome: z.string().min(1).optional() })
       .strict()

@@ -27,7 +27,7 @@ Ctrl-C while the agent works interrupts the turn; the session stays valid.`
 
 export async function chatCommand(options: AgentOptions): Promise<number> {
   const plan = planAgent(options)
-  const harness = await openHarness(plan)
+  const harness = await openHarness(plan, { canAsk: true })
   try {
     const started = await startAgent(harness, plan, options)
     return await new Chat(harness, plan, started).run()

@@ -23,7 +23,7 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
     interrupt.abort()
   }
   process.on('SIGINT', onSigint)
-  const harness = await openHarness(plan)
+  const harness = await openHarness(plan, { canAsk: false })
   try {
     const started = await startAgent(harness, plan, options)
     const { agent } = started

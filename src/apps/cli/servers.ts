@@ -5,16 +5,23 @@ import { loadConfig } from '../../config/load.js'
 import { createHarness, type Harness } from '../../harness/compose.js'
 import { ExitCode } from './errors.js'
 import { logToStderr } from './logging.js'
+import { permissionFlags } from './options.js'
 import { checkApiKey } from './start.js'
 
-export interface StdioOptions {
+export interface StdioOptions extends PermissionOptions {
   config?: string
   sessionId?: string
 }
 
+export interface PermissionOptions {
+  permissionMode?: string
+  allowedTools?: string[]
+  disallowedTools?: string[]
+}
+
 export async function stdioCommand(options: StdioOptions): Promise<number> {
   const { runStdioServer } = await import('../stdio/index.js')
-  return serve(options.config, (harness) =>
+  return serve(options, false, (harness) =>
     runStdioServer({
       harness,
       input: process.stdin,
@@ -24,9 +31,9 @@ export async function stdioCommand(options: StdioOptions): Promise<number> {
   )
 }
 
-export async function acpCommand(options: { config?: string }): Promise<number> {
+export async function acpCommand(options: { config?: string } & PermissionOptions): Promise<number> {
   const { runAcpServer } = await import('../acp/index.js')
-  return serve(options.config, (harness) =>
+  return serve(options, true, (harness) =>
     runAcpServer({ harness, input: process.stdin, output: process.stdout }),
   )
 }
@@ -36,12 +43,17 @@ export async function acpCommand(options: { config?: string }): Promise<number> 
  * harness (flushing every session). SIGINT/SIGTERM dispose too, then exit 130/143.
  */
 async function serve(
-  configFile: string | undefined,
+  options: { config?: string } & PermissionOptions,
+  canAsk: boolean,
   run: (harness: Harness) => Promise<void>,
 ): Promise<number> {
-  const config = loadConfig(configFile !== undefined ? { file: configFile } : {})
+  const permissions = permissionFlags(options)
+  const config = loadConfig(options.config !== undefined ? { file: options.config } : {})
   checkApiKey(config)
-  const harness = await createHarness({ config })
+  const harness = await createHarness({
+    config,
+    permissions: { ...permissions, canAsk, frontEnd: canAsk ? 'interactive' : 'headless' },
+  })
   logToStderr(harness.ctx)
   let stopping: Promise<void> | undefined
   const stop = (code: number) => () => {

@@ -101,7 +101,7 @@ function basePayload(
     session_id: agent.id,
     transcript_path: services.locate(agent.session.header)?.path ?? '',
     cwd: agent.cwd,
-    permission_mode: 'default',
+    permission_mode: services.permissionModeOf(agent),
     hook_event_name: event,
   }
   // Hooks fired inside a sub-agent's own session say which sub-agent it is.

@@ -35,7 +35,7 @@ export const codexDialect: HookDialect = {
       cwd: agent.cwd,
       hook_event_name: event,
       model: services.modelOf(agent),
-      permission_mode: 'default',
+      permission_mode: services.permissionModeOf(agent),
     }
     if (facts.turn !== undefined) payload.turn_id = turnId(facts)
     switch (event) {

@@ -61,6 +61,7 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
       }
     },
     modelOf: (agent) => agent.model.model ?? ctx.get('llm')?.defaultModel ?? '',
+    permissionModeOf: (agent) => ctx.get('permissions')?.hookModeOf(agent) ?? 'default',
   }
 
   const fire = (event: HookEventName, facts: HookFacts, record: HookRecordSink): Promise<MergedOutcome> =>

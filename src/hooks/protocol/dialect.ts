@@ -32,6 +32,8 @@ export interface PayloadServices {
   locate(header: Readonly<SessionHeader>): SessionLocation | undefined
   /** The model name the agent talks to. */
   modelOf(agent: AgentHandle): string
+  /** The agent's permission mode in Claude Code's names (`default` when no policy is loaded). */
+  permissionModeOf(agent: AgentHandle): string
 }
 
 export interface HookDialect {
