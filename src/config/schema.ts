@@ -100,9 +100,13 @@ export const configSchema = z
       .strict()
       .default({ mode: 'auto', allow: [], ask: [], deny: [], additionalDirectories: [] }),
     skills: z
-      .object({ dshHome: z.string().min(1).optional() })
+      .object({
+        dshHome: z.string().min(1).optional(),
+        /** Also read skills and commands from ~/.claude and ~/.agents (the user's Claude Code ones). */
+        includeUserClaude: z.boolean().default(false),
+      })
       .strict()
-      .default({}),
+      .default({ includeUserClaude: false }),
   })
   .strict()
 

@@ -7,7 +7,7 @@ import type { AgentHandle } from '../agent/types.js'
 import { findProjectRoot } from '../core/project-root.js'
 import { claudeCodeToolName } from '../hooks/claude-code/tool-names.js'
 import type { SessionId } from '../session/types.js'
-import { decideProjectTrust, ProjectTrustStore } from '../trust/index.js'
+import { ProjectTrustStore } from '../trust/index.js'
 import { hookPermissionMode, type PermissionMode } from './modes.js'
 import { decideToolPermission, type PolicyDecision } from './policy.js'
 import { parsePermissionRules } from './rule-parser.js'
@@ -124,22 +124,22 @@ export class PermissionPolicy extends Service {
     })
   }
 
-  private async setUp(agent: AgentHandle): Promise<void> {
-    const root = findProjectRoot(agent.cwd)
-    const trusted =
-      this.config.projectTrusted ??
-      (this.config.home
-        ? (
-            await decideProjectTrust(new ProjectTrustStore(this.config.home), {
-              folder: root,
-              frontEnd: this.config.frontEnd ?? 'headless',
-            })
-          ).trusted
-        : (this.config.frontEnd ?? 'headless') === 'headless')
-    this.load(agent, trusted)
+  /**
+   * Whether the project around `cwd` may bring its own allow rules, skills and commands: the
+   * front end's decision when it made one, else remembered trust, else trust when headless.
+   */
+  projectTrusted(cwd: string): boolean {
+    if (this.config.projectTrusted !== undefined) return this.config.projectTrusted
+    const root = findProjectRoot(cwd)
+    if (this.config.home && new ProjectTrustStore(this.config.home).isTrusted(root)) return true
+    return (this.config.frontEnd ?? 'headless') === 'headless'
   }
 
-  private load(agent: AgentHandle, trusted = false): AgentPermissions {
+  private setUp(agent: AgentHandle): void {
+    this.load(agent, this.projectTrusted(agent.cwd))
+  }
+
+  private load(agent: AgentHandle, trusted = this.projectTrusted(agent.cwd)): AgentPermissions {
     const root = findProjectRoot(agent.cwd)
     const project = loadProjectPermissions(root, trusted)
     const parent = agent.session.header.parentSession
