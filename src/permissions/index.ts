@@ -3,6 +3,7 @@
 // hook `if` filters and by permission rules and modes.
 
 export { hasHiddenCommands, type SimpleCommand, splitCommand } from './bash-command.js'
+export { describePermissions } from './describe.js'
 export { PermissionErrorCode } from './errors.js'
 export {
   hookPermissionMode,

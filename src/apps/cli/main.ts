@@ -110,6 +110,16 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .action(act(async (id: string, options) => (await import('./sessions.js')).pathCommand(id, options)))
 
+  sessions
+    .command('rewind')
+    .description(
+      'restore the files the file tools changed in a turn and later (bash side effects are not undone)',
+    )
+    .argument('<id>', 'session id')
+    .requiredOption('--to-turn <n>', 'restore files to how they were before this turn')
+    .option('--config <file>', 'config file')
+    .action(act(async (id: string, options) => (await import('./rewind.js')).rewindCommand(id, options)))
+
   program
     .command('env')
     .description('the managed DSH_* variables every bash command gets, with descriptions')
