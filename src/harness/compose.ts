@@ -8,6 +8,7 @@ import type { ResolvedConfig } from '../config/load.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
 import { InstructionsPlugin } from '../instructions/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
+import { mcpPlugin, type ProjectTrustCheck } from '../mcp/index.js'
 import { PermissionPolicy, type PermissionPolicyConfig } from '../permissions/index.js'
 import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
@@ -27,6 +28,11 @@ export interface HarnessOptions {
     PermissionPolicyConfig,
     'mode' | 'allowedTools' | 'disallowedTools' | 'canAsk' | 'frontEnd' | 'projectTrusted'
   >
+  /**
+   * Whether a project folder may start the MCP servers of its `.mcp.json` (the front end's
+   * trust decision). Absent: project servers are never started.
+   */
+  projectTrust?: ProjectTrustCheck
 }
 
 export interface Harness {
@@ -49,7 +55,12 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       apiKey: options.model?.apiKey,
       apiKeyEnv: config.model.apiKeyEnv,
       model: config.model.name,
+      effort: config.model.effort,
+      ...(config.model.maxTokens !== undefined ? { maxTokens: config.model.maxTokens } : {}),
       maxRetries: config.model.maxRetries,
+      ...(config.model.streamIdleTimeoutMs !== undefined
+        ? { requestTimeoutMs: config.model.streamIdleTimeoutMs }
+        : {}),
     }),
     ctx.plugin(ToolRegistry),
     ctx.plugin(LocalShellExecutor),
@@ -78,11 +89,18 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ...(config.subagents.acp && config.subagents.enabled
       ? [ctx.plugin(acpSubagentToolPlugin, { ...config.subagents.acp, maxDepth: config.subagents.maxDepth })]
       : []),
+    ctx.plugin(mcpPlugin, {
+      servers: config.mcpServers,
+      home: config.home,
+      ...(config.source !== undefined ? { configFile: config.source } : {}),
+      ...(options.projectTrust ? { projectTrust: options.projectTrust } : {}),
+    }),
     ctx.plugin(AgentRegistry, {
       systemPrompt: config.agent.systemPrompt,
       maxStepsPerTurn: config.agent.maxStepsPerTurn,
       model: {
         ...(config.model.name !== undefined ? { model: config.model.name } : {}),
+        effort: config.model.effort,
         ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
         ...(config.model.maxTokens !== undefined ? { maxTokens: config.model.maxTokens } : {}),
       },

@@ -8,6 +8,7 @@ import { findProjectRoot } from '../core/project-root.js'
 import { claudeCodeToolName } from '../hooks/claude-code/tool-names.js'
 import type { SessionId } from '../session/types.js'
 import { ProjectTrustStore } from '../trust/index.js'
+import type {} from '../trust/service.js'
 import { hookPermissionMode, type PermissionMode } from './modes.js'
 import { decideToolPermission, type PolicyDecision } from './policy.js'
 import { parsePermissionRules } from './rule-parser.js'
@@ -53,6 +54,8 @@ export const PLAN_MODE_CONTEXT =
 
 export class PermissionPolicy extends Service {
   private readonly agents = new Map<SessionId, AgentPermissions>()
+  /** Trust decisions of the harness's trust service, by project root. */
+  private readonly trustByRoot = new Map<string, boolean>()
   private readonly baseRules: PermissionRuleSet
 
   constructor(
@@ -131,11 +134,20 @@ export class PermissionPolicy extends Service {
   projectTrusted(cwd: string): boolean {
     if (this.config.projectTrusted !== undefined) return this.config.projectTrusted
     const root = findProjectRoot(cwd)
+    const decided = this.trustByRoot.get(root)
+    if (decided !== undefined) return decided
     if (this.config.home && new ProjectTrustStore(this.config.home).isTrusted(root)) return true
     return (this.config.frontEnd ?? 'headless') === 'headless'
   }
 
-  private setUp(agent: AgentHandle): void {
+  /** At agent setup: the harness's trust service decides (it may ask the user) when one is loaded. */
+  private async setUp(agent: AgentHandle): Promise<void> {
+    const service = this.ctx.get('projectTrust')
+    if (service && this.config.projectTrusted === undefined) {
+      const root = findProjectRoot(agent.cwd)
+      const decision = await service.decide(root, ['permission allow rules', 'skills', 'commands'])
+      this.trustByRoot.set(root, decision.trusted)
+    }
     this.load(agent, this.projectTrusted(agent.cwd))
   }
 

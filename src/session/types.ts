@@ -50,6 +50,8 @@ export interface HookResultData {
   timedOut?: boolean
   reason?: string
   stderr?: string
+  /** The tool input a hook asked for instead (`updatedInput`), in the hook's field names. */
+  updatedInput?: Record<string, unknown>
   durationMs: number
 }
 
@@ -67,8 +69,13 @@ export interface SessionEventMap {
   'hook/result': HookResultData
   /** Extra context (from hooks or policies) that reaches the model on its next request. */
   'context/added': { source: string; text: string }
-  /** The system prompt, tool schemas and model of the following requests; logged when they change. */
-  'request/config': { model?: string; system: string; tools: unknown[] }
+  /** The system prompt, tool schemas, model and effort of the following requests; logged when they change. */
+  'request/config': {
+    model?: string
+    effort?: 'off' | 'low' | 'high' | 'max'
+    system: string
+    tools: unknown[]
+  }
   /** A file tool read (or wrote) a file: its real path, mtime (epoch ms), size and SHA-256. */
   'file/read': { path: string; mtimeMs: number; size: number; sha256: string }
   /**
