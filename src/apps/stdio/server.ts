@@ -207,12 +207,14 @@ export class StdioServer {
   }
 
   /**
-   * Input ended without `shutdown` (`printf ... | dsh stdio`): the running turn still ends
-   * and is answered, then the agent is disposed all the same.
+   * Input ended without `shutdown`: the client is gone, handled like Ctrl-C — the running
+   * turn is cancelled (its commands killed) and answered `aborted`, then the agent is
+   * disposed (flushed, lock released).
    */
   private async finish(): Promise<void> {
     if (this.closed) return
     this.stopping = true
+    this.agent?.cancel()
     if (!this.outputBroken) await this.inflight
     await this.release()
     await this.close()
