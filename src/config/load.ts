@@ -60,6 +60,10 @@ export function resolveConfig(file: DshConfigFile, env: NodeJS.ProcessEnv, sourc
     ...file,
     home,
     ...(source !== undefined ? { source } : {}),
+    model: {
+      ...file.model,
+      ...(file.model.apiKeyFile !== undefined ? { apiKeyFile: inFile(file.model.apiKeyFile) } : {}),
+    },
     persistence: {
       ...file.persistence,
       root: file.persistence.root !== undefined ? inFile(file.persistence.root) : join(home, 'sessions'),

@@ -3,6 +3,7 @@
 
 import { Context } from 'cordis'
 import { AgentRegistry } from '../agent/registry.js'
+import { readApiKeyFile } from '../config/api-key-file.js'
 import type { ResolvedConfig } from '../config/load.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
@@ -36,13 +37,13 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     await loadPersistenceBackend(ctx, config.persistence),
     ctx.plugin(OpenAiCompatibleAdapter, {
       baseUrl: options.model?.baseUrl ?? config.model.baseUrl,
-      apiKey: options.model?.apiKey,
+      apiKey: options.model?.apiKey ?? (config.model.apiKeyFile && readApiKeyFile(config.model.apiKeyFile)),
       apiKeyEnv: config.model.apiKeyEnv,
       model: config.model.name,
       maxRetries: config.model.maxRetries,
     }),
     ctx.plugin(ToolRegistry),
-    ctx.plugin(LocalShellExecutor),
+    ctx.plugin(LocalShellExecutor, { secrets: config.secrets }),
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
