@@ -10,6 +10,7 @@ import { OpenAiCompatibleAdapter } from '../llm/index.js'
 import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
+import { SpillStore } from '../spill/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { acpSubagentToolPlugin, subagentToolPlugin } from '../tools/subagent/index.js'
@@ -44,6 +45,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     }),
     ctx.plugin(ToolRegistry),
     ctx.plugin(LocalShellExecutor, { secrets: config.secrets }),
+    ctx.plugin(SpillStore, { home: config.home }),
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),

@@ -72,7 +72,7 @@ export class LocalShellExecutor extends ShellExecutor {
       secrets: createSecretFilter(config.secrets),
       spillPath: (stream) => {
         state.outputDir ??= mkdtempSync(join(tmpdir(), 'dsh-shell-'))
-        return join(state.outputDir, `${state.nextSpill++}-${stream}.txt`)
+        return join(state.outputDir, `${state.nextSpill++}-${stream}.txt`) // a fresh folder per executor
       },
     }
     // If the process exits without unloading us, no group may outlive it.
@@ -115,7 +115,8 @@ export class LocalShellExecutor extends ShellExecutor {
   private spawn(spec: ReturnType<typeof resolveShellRequest>): ProcessRun {
     const { state } = this
     if (state.closed) throw new DshError('the shell executor was unloaded', ShellErrorCode.ExecutorClosed)
-    const run = new ProcessRun(spec, this.runOptions)
+    const options = spec.spillPath ? { ...this.runOptions, spillPath: spec.spillPath } : this.runOptions
+    const run = new ProcessRun(spec, options)
     state.runs.add(run)
     void run.done.then(() => state.runs.delete(run))
     return run
