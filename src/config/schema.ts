@@ -3,9 +3,13 @@
 
 import { z } from 'zod'
 import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
+import { sessionIdProblem } from '../session/id.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 
-const sessionId = z.string().min(1, 'must be a non-empty session id')
+const sessionId = z.string().superRefine((id, context) => {
+  const problem = sessionIdProblem(id)
+  if (problem !== undefined) context.addIssue({ code: 'custom', message: `invalid session id: ${problem}` })
+})
 
 export const modelConfigSchema = z
   .object({

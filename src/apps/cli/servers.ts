@@ -3,7 +3,7 @@
 
 import { loadConfig } from '../../config/load.js'
 import { createHarness, type Harness } from '../../harness/compose.js'
-import { ExitCode } from './errors.js'
+import { ExitCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
 import { checkApiKey } from './start.js'
 import { handleTermination } from './termination.js'
@@ -14,6 +14,11 @@ export interface StdioOptions {
 }
 
 export async function stdioCommand(options: StdioOptions): Promise<number> {
+  if (options.sessionId !== undefined) {
+    const { sessionIdProblem } = await import('../../session/id.js')
+    const problem = sessionIdProblem(options.sessionId)
+    if (problem !== undefined) throw usageError(`--session-id: invalid session id: ${problem}`)
+  }
   const { runStdioServer } = await import('../stdio/index.js')
   return serve(options.config, (harness) =>
     runStdioServer({

@@ -8,6 +8,7 @@ import { startConfiguredAgent } from '../../agent/configured.js'
 import type { AgentHandle } from '../../agent/types.js'
 import { DshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
+import { validateSessionId } from '../../session/session.js'
 import type { SessionId } from '../../session/types.js'
 import { JsonRpcErrorCode, StdioErrorCode } from './errors.js'
 import {
@@ -128,6 +129,14 @@ export class StdioServer {
       )
     }
     const { harness } = this.options
+    const fixed = this.options.sessionId
+    if (params.sessionId !== undefined && fixed !== undefined && params.sessionId !== fixed) {
+      throw new JsonRpcError(
+        JsonRpcErrorCode.InvalidParams,
+        `Invalid params: sessionId ${JSON.stringify(params.sessionId)} conflicts with --session-id ${JSON.stringify(fixed)}`,
+      )
+    }
+    if (params.sessionId !== undefined) validateSessionId(params.sessionId)
     const cwd = resolve(params.cwd ?? process.cwd())
     await assertDirectory(cwd)
     let resumed = false
@@ -139,9 +148,7 @@ export class StdioServer {
       },
       {
         id: STDIO_AGENT_LABEL,
-        ...((params.sessionId ?? this.options.sessionId)
-          ? { sessionId: params.sessionId ?? this.options.sessionId }
-          : {}),
+        ...((params.sessionId ?? fixed) !== undefined ? { sessionId: params.sessionId ?? fixed } : {}),
         meta: { cwd },
         ...(params.model !== undefined ? { model: { model: params.model } } : {}),
       },
