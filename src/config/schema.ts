@@ -61,11 +61,26 @@ export const pricingConfigSchema = z
 
 export const persistenceConfigSchema = z
   .object({
-    backend: z.enum(['jsonl', 'sqlite', 'memory']).default('jsonl'),
+    backend: z.enum(['jsonl', 'sqlite', 'postgres', 'memory']).default('jsonl'),
     /** JSONL root. Default: $DSH_HOME/sessions */
     root: z.string().min(1).optional(),
     /** SQLite database file. Default: $DSH_HOME/sessions.db */
     file: z.string().min(1).optional(),
+    /** PostgreSQL: a `postgres://` URL. Default: the standard PG* variables (PGHOST, PGPORT, PGUSER, ...). */
+    url: z.string().min(1).optional(),
+    /** PostgreSQL: the schema holding dsh's tables. Default `dsh`. */
+    schema: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,39}$/, 'must be a lower-case SQL identifier of at most 40 characters')
+      .optional(),
+    /** PostgreSQL: this machine's name in leases and listings. Default: the OS host name. */
+    hostName: z.string().min(1).optional(),
+    /** PostgreSQL: how long a writer lease lasts without a heartbeat, ms. Default 30000. */
+    leaseMs: z.number().int().min(1000).max(3_600_000).optional(),
+    /** PostgreSQL: server-side limit on one statement, ms. Default 30000. */
+    statementTimeoutMs: z.number().int().min(100).optional(),
+    /** PostgreSQL: how long a checkpoint keeps reconnecting to a lost server, ms. Default 30000. */
+    reconnectMs: z.number().int().min(0).optional(),
   })
   .strict()
 

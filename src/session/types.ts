@@ -128,4 +128,10 @@ export interface SessionSummary {
   title?: string
   /** The number of the last turn started (turns count from 1; 0 when none). */
   turns: number
+  /** The host that last wrote it, from backends that several hosts share (PostgreSQL). */
+  host?: string
+  /** From backends that can tell: a writer holds it (`live`), an open turn nobody writes (`interrupted`), or neither. */
+  status?: SessionStatus
 }
+
+export type SessionStatus = 'live' | 'interrupted' | 'idle'

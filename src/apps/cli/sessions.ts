@@ -12,7 +12,7 @@ import {
   resolvePriceTable,
   type UsageTotals,
 } from '../../usage/index.js'
-import { ExitCode } from './errors.js'
+import { ExitCode, usageError } from './errors.js'
 import { resolveCwd } from './options.js'
 import { colorsFor } from './render.js'
 import { openStorage, type Storage } from './storage.js'
@@ -26,13 +26,30 @@ export interface ListOptions extends ConfigOption {
   all?: boolean
   cwd?: string
   json?: boolean
+  /** Only sessions last written from this host (backends shared by hosts). */
+  host?: string
+  /** Only sessions in this status: live, interrupted or idle. */
+  status?: string
 }
 
+const STATUSES = ['live', 'interrupted', 'idle']
+
 export async function listCommand(options: ListOptions): Promise<number> {
-  const cwd = options.all ? undefined : resolveCwd(options.cwd)
+  if (options.status !== undefined && !STATUSES.includes(options.status)) {
+    throw usageError(`--status must be one of ${STATUSES.join(', ')} (got ${JSON.stringify(options.status)})`)
+  }
+  // A filter by host or status looks across folders unless --cwd names one.
+  const acrossFolders =
+    options.all || (options.cwd === undefined && (options.host ?? options.status) !== undefined)
+  const cwd = acrossFolders ? undefined : resolveCwd(options.cwd)
   return withStorage(options, async ({ persistence, list }, config) => {
     const stored = await list()
-    const shown = cwd === undefined ? stored : stored.filter((summary) => summary.header.cwd === cwd)
+    const shown = stored.filter(
+      (summary) =>
+        (cwd === undefined || summary.header.cwd === cwd) &&
+        (options.host === undefined || summary.host === options.host) &&
+        (options.status === undefined || summary.status === options.status),
+    )
     const table = resolvePriceTable(config.pricing)
     const rows: SessionRow[] = []
     for (const summary of shown) {
@@ -44,6 +61,7 @@ export async function listCommand(options: ListOptions): Promise<number> {
         ),
       )
     }
+    const shared = stored.some((summary) => summary.host !== undefined)
     if (options.json) {
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`)
       return ExitCode.Ok
@@ -58,9 +76,10 @@ export async function listCommand(options: ListOptions): Promise<number> {
     }
     const colors = colorsFor(process.stdout)
     const now = Date.now()
-    const header = options.all
-      ? ['ID', 'AGE', 'TURNS', 'USAGE', 'FOLDER', 'TITLE']
-      : ['ID', 'AGE', 'TURNS', 'USAGE', 'TITLE']
+    const header = ['ID', 'AGE', 'TURNS', 'USAGE']
+    if (shared) header.push('HOST', 'STATUS')
+    if (cwd === undefined) header.push('FOLDER')
+    header.push('TITLE')
     const lines = rows.map((row) => {
       const cells = [
         row.id,
@@ -68,7 +87,8 @@ export async function listCommand(options: ListOptions): Promise<number> {
         String(row.turns),
         row.usage ? formatUsageCell(row.usage, table.currency) : '?',
       ]
-      if (options.all) cells.push(row.cwd ?? '-')
+      if (shared) cells.push(row.host ?? '-', row.status ?? '-')
+      if (cwd === undefined) cells.push(row.cwd ?? '-')
       cells.push(row.title ?? colors.dim('(no prompt yet)'))
       return cells
     })
@@ -106,7 +126,13 @@ export async function pathCommand(id: string, options: ConfigOption): Promise<nu
       return ExitCode.Ok
     }
     const { backend, file } = config.persistence
-    const store = backend === 'sqlite' ? ` (it is stored in the database ${file})` : ''
+    let store = ''
+    if (backend === 'sqlite') store = ` (it is stored in the database ${file})`
+    if (backend === 'postgres') {
+      const { describeTarget } = await import('../../persistence/postgres/config.js')
+      const target = describeTarget({ url: config.persistence.url, env: process.env })
+      store = ` (it is stored in the database ${target}, schema ${config.persistence.schema ?? 'dsh'})`
+    }
     process.stdout.write(`session ${id} has no dedicated file: the ${backend} backend keeps none${store}\n`)
     return ExitCode.Ok
   })
@@ -142,6 +168,9 @@ interface SessionRow {
   path: string | null
   /** Tokens and estimated cost of the whole session; null when its log could not be read. */
   usage: UsageTotals | null
+  /** Backends shared by hosts only (PostgreSQL). */
+  host?: string
+  status?: string
 }
 
 /** The session's usage, derived from its log (read-only); null when the log cannot be read. */
@@ -175,6 +204,8 @@ function describe(
     parentSession: header.parentSession ?? null,
     path: location?.path ?? null,
     usage,
+    ...(summary.host !== undefined ? { host: summary.host } : {}),
+    ...(summary.status !== undefined ? { status: summary.status } : {}),
   }
 }
 

@@ -65,7 +65,8 @@ export function formatTranscript(
   return `${out.join('\n')}\n`
 }
 
-function formatEvent(event: SessionEvent, colors: Colors): string | undefined {
+/** One event as transcript lines, or undefined for events a reader does not need to see. */
+export function formatEvent(event: SessionEvent, colors: Colors): string | undefined {
   switch (event.type) {
     case 'turn/start':
       return `\n${colors.dim(`── turn ${data<'turn/start'>(event).turn} ──`)}`
