@@ -148,6 +148,10 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
         if (!output.isError && DIFF_TOOLS.has(output.name)) write(renderDiffView(output.content, colors))
         afterTool = true
         return
+      case 'retry':
+        newline()
+        write(`${colors.yellow(output.message)}\n`)
+        return
       case 'turn-end':
         newline()
         if (output.result.reason === 'aborted') write(`${colors.yellow('(interrupted)')}\n`)
@@ -178,6 +182,9 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
       case 'tool-end':
         err.write(resultBlock(output.content, output.isError, 1, err, colors))
         if (!output.isError && DIFF_TOOLS.has(output.name)) err.write(renderDiffView(output.content, colors))
+        return
+      case 'retry':
+        err.write(`${colors.yellow(output.message)}\n`)
         return
       case 'turn-end':
         pending = ''
