@@ -23,13 +23,20 @@ const HOSTILE_IDS: SessionId[] = [
   '.',
   '..',
   '~',
-  'nul\u0000byte',
-  'lone\ud800surrogate',
-  'lone\udc00low',
+  'ctrl\u0001byte',
   'Case',
   'case',
   'x'.repeat(1000),
   '💬 emoji',
+]
+
+/** Refused by the one id rule, identically by every backend. */
+const REFUSED_IDS: SessionId[] = [
+  '',
+  'nul\u0000byte',
+  'lone\ud800surrogate',
+  'lone\udc00low',
+  'x'.repeat(4097),
 ]
 
 async function rejectsWith(promise: Promise<unknown>, code: string): Promise<Error> {
@@ -107,6 +114,23 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       }
       const listed = (await harness.backend().list()).map((summary) => summary.header.id)
       expect(listed.sort()).toEqual([...HOSTILE_IDS].sort())
+    })
+
+    it('refuses the ids the one id rule refuses, and stores nothing', async () => {
+      const harness = await start()
+      for (const id of REFUSED_IDS) {
+        const error = await harness
+          .backend()
+          .create(makeHeader(id))
+          .then(
+            () => undefined,
+            (reason: unknown) => reason,
+          )
+        expect(error, JSON.stringify(id).slice(0, 40)).toBeInstanceOf(Error)
+        expect((error as { userFacing?: boolean }).userFacing).toBe(true)
+        expect((error as Error).message).toMatch(/session id/)
+      }
+      expect(await harness.backend().list()).toEqual([])
     })
 
     it('creates lazily: nothing is stored until the first append', async () => {

@@ -15,6 +15,8 @@ export interface TestHarnessOptions {
   home?: string
   /** Extra config fields (validated like a config file). */
   config?: Record<string, unknown>
+  /** The front end's permission settings, as `dsh run`/chat pass them. */
+  permissions?: HarnessOptions['permissions']
   /** The front end's trust check for project `.mcp.json` servers (default: none load). */
   projectTrust?: HarnessOptions['projectTrust']
 }
@@ -39,6 +41,7 @@ export async function startTestHarness(options: TestHarnessOptions = {}): Promis
   const harness = await createHarness({
     config: resolveConfig(file, {}),
     model: { baseUrl: model.baseUrl, apiKey: 'test-key' },
+    ...(options.permissions ? { permissions: options.permissions } : {}),
     ...(options.projectTrust ? { projectTrust: options.projectTrust } : {}),
   })
   let closed = false
