@@ -27,7 +27,8 @@ export interface AgentRegistryConfig {
 }
 
 export const DEFAULT_MAX_STEPS_PER_TURN = 100
-export const DEFAULT_MAX_STOP_CONTINUATIONS = 3
+/** A backstop only: hook bridges end their own Stop loops first (Claude Code's cap is 8, configurable). */
+export const DEFAULT_MAX_STOP_CONTINUATIONS = 50
 
 export class AgentRegistry extends Service {
   private readonly agents = new Map<SessionId, Agent>()
@@ -172,7 +173,9 @@ export class AgentRegistry extends Service {
         defaultSystemPrompt({
           cwd: session.header.cwd ?? process.cwd(),
           platform: `${process.platform} ${process.arch}`,
-          date: new Date().toISOString().slice(0, 10),
+          // The session's start, not today: the system prompt stays byte-stable for its whole
+          // life (resumed on another day too), so the server's prefix cache keeps hitting.
+          date: new Date(session.header.createdAt).toISOString().slice(0, 10),
         }),
       model: { ...this.config.model, ...model },
       maxStepsPerTurn: this.config.maxStepsPerTurn ?? DEFAULT_MAX_STEPS_PER_TURN,

@@ -76,6 +76,12 @@ export function resolveConfig(file: DshConfigFile, env: NodeJS.ProcessEnv, sourc
       root,
       file: database,
     },
+    mcpServers: Object.fromEntries(
+      Object.entries(file.mcpServers).map(([name, server]) => [
+        name,
+        'cwd' in server && server.cwd !== undefined ? { ...server, cwd: inFile(server.cwd) } : server,
+      ]),
+    ),
     hooks: {
       claudeCode: file.hooks.claudeCode.map(inFile),
       codex: file.hooks.codex.map(inFile),

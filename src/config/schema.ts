@@ -2,7 +2,9 @@
 // written here, once.
 
 import { z } from 'zod'
+import { DEFAULT_EFFORT, EFFORTS } from '../llm/deepseek/effort.js'
 import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
+import { mcpServersSchema } from '../mcp/config.js'
 import { sessionIdProblem } from '../session/id.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 
@@ -16,6 +18,8 @@ export const modelConfigSchema = z
     /** `openai` speaks the OpenAI-compatible Chat Completions protocol (DeepSeek by default). */
     provider: z.enum(['openai']).default('openai'),
     name: z.string().min(1).optional(),
+    /** Thinking effort: `off` disables thinking mode. */
+    effort: z.enum(EFFORTS).default(DEFAULT_EFFORT),
     /** Default: $DEEPSEEK_BASE_URL, else https://api.deepseek.com */
     baseUrl: z.url().optional(),
     /** The environment variable that holds the API key. */
@@ -25,6 +29,33 @@ export const modelConfigSchema = z
     temperature: z.number().min(0).max(2).optional(),
     maxTokens: z.number().int().positive().optional(),
     maxRetries: z.number().int().min(0).max(20).optional(),
+    /** Stream idle deadline in ms: a request that sends nothing (not even keep-alives) this long fails and is retried. */
+    streamIdleTimeoutMs: z.number().int().positive().optional(),
+  })
+  .strict()
+
+const ratesSchema = z
+  .object({ cacheHit: z.number().min(0), cacheMiss: z.number().min(0), output: z.number().min(0) })
+  .strict()
+
+/** Prices per 1M tokens by model; defaults: DeepSeek's pricing page (src/usage/price-table.ts). */
+export const pricingConfigSchema = z
+  .object({
+    currency: z.string().min(1).optional(),
+    models: z
+      .record(
+        z.string(),
+        z.union([ratesSchema, z.object({ peak: ratesSchema, offPeak: ratesSchema }).strict()]),
+      )
+      .optional(),
+    peakHours: z
+      .object({
+        utcOffsetMinutes: z.number().int(),
+        weekdays: z.array(z.number().int().min(0).max(6)),
+        ranges: z.array(z.tuple([z.number().min(0).max(24), z.number().min(0).max(24)])),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
 
@@ -64,8 +95,13 @@ export const agentRowSchema = z
 export const configSchema = z
   .object({
     dshHome: z.string().min(1).optional(),
-    model: modelConfigSchema.default({ provider: 'openai', apiKeyEnv: DEFAULT_API_KEY_ENV }),
+    model: modelConfigSchema.default({
+      provider: 'openai',
+      apiKeyEnv: DEFAULT_API_KEY_ENV,
+      effort: DEFAULT_EFFORT,
+    }),
     persistence: persistenceConfigSchema.default({ backend: 'jsonl' }),
+    pricing: pricingConfigSchema.default({}),
     hooks: hooksConfigSchema.default({ claudeCode: [], codex: [] }),
     agents: z.array(agentRowSchema).default([]),
     agent: z
@@ -102,6 +138,8 @@ export const configSchema = z
       })
       .strict()
       .default({ scrub: [], allow: [] }),
+    /** MCP servers (Claude Code's `mcpServers` shape): stdio, `type: http` or `type: sse`. */
+    mcpServers: mcpServersSchema.default({}),
     skills: z
       .object({ dshHome: z.string().min(1).optional() })
       .strict()

@@ -27,7 +27,17 @@ export interface SessionEvent<T = unknown> {
   ignorable?: true
 }
 
-export type TurnEndReason = 'completed' | 'aborted' | 'error' | 'blocked' | 'max-steps' | 'interrupted'
+export type TurnEndReason =
+  | 'completed'
+  | 'aborted'
+  | 'error'
+  | 'blocked'
+  | 'max-steps'
+  | 'interrupted'
+  /** The model's answer was cut at the output limit (finish_reason `length`). */
+  | 'length'
+  /** The provider's content filter stopped the answer (finish_reason `content_filter`). */
+  | 'content-filter'
 
 export interface AssistantMessageData {
   content: string
@@ -50,6 +60,8 @@ export interface HookResultData {
   timedOut?: boolean
   reason?: string
   stderr?: string
+  /** The tool input a hook asked for instead (`updatedInput`), in the hook's field names. */
+  updatedInput?: Record<string, unknown>
   durationMs: number
 }
 
@@ -67,8 +79,42 @@ export interface SessionEventMap {
   'hook/result': HookResultData
   /** Extra context (from hooks or policies) that reaches the model on its next request. */
   'context/added': { source: string; text: string }
-  /** The system prompt, tool schemas and model of the following requests; logged when they change. */
-  'request/config': { model?: string; system: string; tools: unknown[] }
+  /**
+   * A cost outside the model's tokens (a paid web search or fetch, ...), added to the
+   * usage totals when its currency is the price table's.
+   */
+  'usage/charge': { source: string; amount: number; currency: string; detail?: string }
+  /** The system prompt, tool schemas, model and effort of the following requests; logged when they change. */
+  'request/config': {
+    model?: string
+    effort?: 'off' | 'low' | 'high' | 'max'
+    system: string
+    tools: unknown[]
+  }
+  /** A file tool read (or wrote) a file: its real path, mtime (epoch ms), size and SHA-256. */
+  'file/read': { path: string; mtimeMs: number; size: number; sha256: string }
+  /**
+   * A file tool changed a file. `before` is the SHA-256 of the previous content (kept in the
+   * file history under the harness home), null when the file did not exist.
+   */
+  'file/change': {
+    turn: number
+    callId: string
+    tool: string
+    path: string
+    before: string | null
+    after: string
+  }
+  /** The model's task list (todo_write), as one whole snapshot. */
+  'todo/update': { todos: TodoItem[] }
+  /** Project instructions (AGENTS.md / CLAUDE.md) the model is given as its first context message. */
+  'instructions/loaded': { files: string[]; text: string }
+}
+
+export interface TodoItem {
+  content: string
+  status: 'pending' | 'in_progress' | 'completed'
+  activeForm?: string
 }
 
 export type CoreEventType = keyof SessionEventMap

@@ -118,6 +118,13 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .action(act(async (id: string, options) => (await import('./sessions.js')).unlockCommand(id, options)))
 
   program
+    .command('models')
+    .description('list the models the configured endpoint offers; the default is marked')
+    .option('--json', 'print a JSON array')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./models.js')).modelsCommand(options)))
+
+  program
     .command('env')
     .description('the managed DSH_* variables every bash command gets, with descriptions')
     .option('--json', 'print a JSON array')

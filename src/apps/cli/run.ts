@@ -3,6 +3,7 @@
 // and exit 130, 143 and 129.
 
 import type { AgentOutput, TurnResult } from '../../agent/types.js'
+import { formatUsageLine, resolvePriceTable, usageReport } from '../../usage/index.js'
 import { ExitCode, usageError } from './errors.js'
 import type { AgentOptions } from './options.js'
 import { colorsFor, createProgressRenderer } from './render.js'
@@ -52,7 +53,12 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
     } finally {
       unsubscribe()
     }
-    emit({ type: 'result', sessionId: agent.id, ...result })
+    const report = usageReport(agent.session.events, result.turn, resolvePriceTable(harness.config.pricing))
+    emit({ type: 'result', sessionId: agent.id, ...result, ...report })
+    if (!options.json && report.usage.inputTokens + report.usage.outputTokens > 0) {
+      const colors = colorsFor(process.stderr)
+      process.stderr.write(`${colors.dim(formatUsageLine(report.usage, report.currency, 'usage'))}\n`)
+    }
     if (!options.json && result.reason === 'completed') {
       process.stdout.write(
         result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`,

@@ -2,8 +2,16 @@
 // persistence backend without starting an agent. Only `unlock` ever writes.
 
 import { loadConfig, type ResolvedConfig } from '../../config/load.js'
+import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { SessionLocation } from '../../persistence/types.js'
 import type { SessionSummary } from '../../session/types.js'
+import {
+  deriveUsage,
+  formatUsageCell,
+  type PriceTable,
+  resolvePriceTable,
+  type UsageTotals,
+} from '../../usage/index.js'
 import { ExitCode } from './errors.js'
 import { resolveCwd } from './options.js'
 import { colorsFor } from './render.js'
@@ -22,10 +30,20 @@ export interface ListOptions extends ConfigOption {
 
 export async function listCommand(options: ListOptions): Promise<number> {
   const cwd = options.all ? undefined : resolveCwd(options.cwd)
-  return withStorage(options, async ({ persistence, list }) => {
+  return withStorage(options, async ({ persistence, list }, config) => {
     const stored = await list()
     const shown = cwd === undefined ? stored : stored.filter((summary) => summary.header.cwd === cwd)
-    const rows = shown.map((summary) => describe(summary, persistence.locate(summary.header)))
+    const table = resolvePriceTable(config.pricing)
+    const rows: SessionRow[] = []
+    for (const summary of shown) {
+      rows.push(
+        describe(
+          summary,
+          persistence.locate(summary.header),
+          await sessionUsage(persistence, summary, table),
+        ),
+      )
+    }
     if (options.json) {
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`)
       return ExitCode.Ok
@@ -40,14 +58,21 @@ export async function listCommand(options: ListOptions): Promise<number> {
     }
     const colors = colorsFor(process.stdout)
     const now = Date.now()
-    const header = options.all ? ['ID', 'AGE', 'TURNS', 'FOLDER', 'TITLE'] : ['ID', 'AGE', 'TURNS', 'TITLE']
-    const table = rows.map((row) => {
-      const cells = [row.id, formatAge(row.lastActivity, now), String(row.turns)]
+    const header = options.all
+      ? ['ID', 'AGE', 'TURNS', 'USAGE', 'FOLDER', 'TITLE']
+      : ['ID', 'AGE', 'TURNS', 'USAGE', 'TITLE']
+    const lines = rows.map((row) => {
+      const cells = [
+        row.id,
+        formatAge(row.lastActivity, now),
+        String(row.turns),
+        row.usage ? formatUsageCell(row.usage, table.currency) : '?',
+      ]
       if (options.all) cells.push(row.cwd ?? '-')
       cells.push(row.title ?? colors.dim('(no prompt yet)'))
       return cells
     })
-    process.stdout.write(`${formatTable(table, colors, header)}\n`)
+    process.stdout.write(`${formatTable(lines, colors, header)}\n`)
     return ExitCode.Ok
   })
 }
@@ -57,7 +82,7 @@ export interface ShowOptions extends ConfigOption {
 }
 
 export async function showCommand(id: string, options: ShowOptions): Promise<number> {
-  return withStorage(options, async ({ persistence }) => {
+  return withStorage(options, async ({ persistence }, config) => {
     const { header, events } = await persistence.load(id)
     if (options.json) {
       process.stdout.write(`${JSON.stringify({ type: 'session', ...header })}\n`)
@@ -66,7 +91,8 @@ export async function showCommand(id: string, options: ShowOptions): Promise<num
     }
     const location = persistence.locate(header)
     const where = location?.path ?? '(no dedicated file)'
-    process.stdout.write(formatTranscript(header, events, colorsFor(process.stdout), where))
+    const table = resolvePriceTable(config.pricing)
+    process.stdout.write(formatTranscript(header, events, colorsFor(process.stdout), where, table))
     return ExitCode.Ok
   })
 }
@@ -114,9 +140,29 @@ interface SessionRow {
   title: string | null
   parentSession: string | null
   path: string | null
+  /** Tokens and estimated cost of the whole session; null when its log could not be read. */
+  usage: UsageTotals | null
 }
 
-function describe(summary: SessionSummary, location: SessionLocation | undefined): SessionRow {
+/** The session's usage, derived from its log (read-only); null when the log cannot be read. */
+async function sessionUsage(
+  persistence: SessionPersistence,
+  summary: SessionSummary,
+  table: PriceTable,
+): Promise<UsageTotals | null> {
+  try {
+    return deriveUsage((await persistence.load(summary.header.id)).events, table).session
+  } catch {
+    // A damaged or locked log still lists; its usage shows as unknown.
+    return null
+  }
+}
+
+function describe(
+  summary: SessionSummary,
+  location: SessionLocation | undefined,
+  usage: UsageTotals | null,
+): SessionRow {
   const { header } = summary
   return {
     id: header.id,
@@ -128,6 +174,7 @@ function describe(summary: SessionSummary, location: SessionLocation | undefined
     title: summary.title ?? null,
     parentSession: header.parentSession ?? null,
     path: location?.path ?? null,
+    usage,
   }
 }
 

@@ -10,6 +10,7 @@ import { DshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
 import { validateSessionId } from '../../session/session.js'
 import type { SessionId } from '../../session/types.js'
+import { resolvePriceTable, usageReport } from '../../usage/index.js'
 import { JsonRpcErrorCode, StdioErrorCode } from './errors.js'
 import {
   errorResponse,
@@ -191,7 +192,11 @@ export class StdioServer {
       )
     }
     const response = agent.prompt(text).then(
-      (result): void => this.answer(request, toPromptResult(result) satisfies PromptResult),
+      (result): void => {
+        const table = resolvePriceTable(this.options.harness.config.pricing)
+        const report = usageReport(agent.session.events, result.turn, table)
+        this.answer(request, toPromptResult(result, report) satisfies PromptResult)
+      },
       (error): void => this.fail(request, toErrorObject(error)),
     )
     this.inflight = response.finally(() => {
