@@ -2,6 +2,7 @@
 // streams, compact tool lines, the streamed chat view and the headless progress view.
 
 import type { AgentOutput } from '../../agent/types.js'
+import { toTerminalText } from '../../core/terminal-text.js'
 import { DIFF_TOOLS, renderDiffView } from './diff-view.js'
 
 export interface Colors {
@@ -93,9 +94,9 @@ function resultBlock(
     .join('')
 }
 
-/** One line, at most `max` characters. */
+/** One line, at most `max` characters, safe for a terminal (escape sequences shown escaped). */
 export function clip(text: string, max: number): string {
-  const line = text.replace(/\s*\n\s*/g, ' ↵ ').trim()
+  const line = toTerminalText(text.replace(/\s*\n\s*/g, ' ↵ ').trim(), { keepTabs: false })
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
 }
 
@@ -175,7 +176,7 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
         pending += output.text
         return
       case 'tool-start':
-        if (pending.trim() !== '') err.write(`${colors.dim(pending.trim())}\n`)
+        if (pending.trim() !== '') err.write(`${colors.dim(toTerminalText(pending.trim()))}\n`)
         pending = ''
         err.write(`${colors.cyan('●')} ${describeToolCall(output.name, output.arguments)}\n`)
         return

@@ -1,6 +1,7 @@
 // Plain-text views of stored sessions: the `sessions list` table and the readable
 // transcript of `sessions show`.
 
+import { toTerminalText } from '../../core/terminal-text.js'
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
 import { DEFAULT_PRICE_TABLE, deriveUsage, formatUsageLine, type PriceTable } from '../../usage/index.js'
 import { type Colors, clip, describeToolCall } from './render.js'
@@ -40,9 +41,9 @@ export function formatTranscript(
 ): string {
   const usage = deriveUsage(events, table)
   const out: string[] = []
-  out.push(colors.bold(`session ${header.id}`))
+  out.push(colors.bold(`session ${safe(header.id)}`))
   out.push(colors.dim(`  created  ${new Date(header.createdAt).toISOString()}`))
-  if (header.cwd !== undefined) out.push(colors.dim(`  folder   ${header.cwd}`))
+  if (header.cwd !== undefined) out.push(colors.dim(`  folder   ${safe(header.cwd)}`))
   if (header.parentSession !== undefined) {
     const origin = header.origin === 'subagent' ? 'sub-agent of' : 'forked from'
     out.push(colors.dim(`  ${origin} ${header.parentSession} (${header.seedLength ?? 0} events copied)`))
@@ -73,13 +74,13 @@ export function formatEvent(event: SessionEvent, colors: Colors): string | undef
     case 'user/message': {
       const { text, origin } = data<'user/message'>(event)
       const who = origin === 'hook' ? 'hook' : origin === 'subagent' ? 'parent' : 'user'
-      return `${colors.green(`${who}>`)} ${indent(text)}`
+      return `${colors.green(`${who}>`)} ${indent(safe(text))}`
     }
     case 'assistant/message': {
       const { message } = data<'assistant/message'>(event)
       const parts: string[] = []
       if (message.reasoning) parts.push(colors.dim(`(thinking) ${clip(message.reasoning, 200)}`))
-      if (message.content.trim() !== '') parts.push(message.content.trimEnd())
+      if (message.content.trim() !== '') parts.push(safe(message.content.trimEnd()))
       return parts.length > 0 ? parts.join('\n') : undefined
     }
     case 'tool/call': {
@@ -88,7 +89,7 @@ export function formatEvent(event: SessionEvent, colors: Colors): string | undef
     }
     case 'tool/result': {
       const result = data<'tool/result'>(event)
-      const lines = result.content.trimEnd().split('\n')
+      const lines = safe(result.content.trimEnd()).split('\n')
       const shown = lines.slice(0, RESULT_PREVIEW_LINES)
       if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more lines`)
       const body = shown.map((line, index) => `${index === 0 ? '  ⎿ ' : '    '}${line}`).join('\n')
@@ -99,7 +100,7 @@ export function formatEvent(event: SessionEvent, colors: Colors): string | undef
       return colors.dim(`  hook ${hook.dialect} ${hook.event}: ${hook.decision} (${clip(hook.command, 60)})`)
     }
     case 'context/added':
-      return colors.dim(`  + context from ${data<'context/added'>(event).source}`)
+      return colors.dim(`  + context from ${clip(data<'context/added'>(event).source, 200)}`)
     case 'turn/end': {
       const end = data<'turn/end'>(event)
       const text = `(turn ${end.turn} ${end.reason}${end.error ? `: ${clip(end.error, 200)}` : ''})`
@@ -118,6 +119,11 @@ function openTurn(events: readonly SessionEvent[]): number | undefined {
     if (event.type === 'turn/start') return data<'turn/start'>(event).turn
   }
   return undefined
+}
+
+/** Model, tool and hook text as the terminal may show it: escape sequences shown escaped. */
+function safe(text: string): string {
+  return toTerminalText(text)
 }
 
 function data<K extends keyof SessionEventMap>(event: SessionEvent): SessionEventMap[K] {

@@ -103,7 +103,9 @@ itWithTmux('streams answers, survives Ctrl-C during a turn, and exits on Ctrl-D'
 })
 
 itWithTmux('/fork continues in a seeded session; Ctrl-C clears a typed line, then exits', async () => {
-  model = await startLoopbackModel([{ text: 'The first answer.' }, { text: 'Answer in the fork.' }])
+  model = await startLoopbackModel([{ text: 'The first answer.' }, { text: 'Answer in the fork.' }], {
+    strict: true,
+  })
   const w = makeWorld(makeDir(), model.baseUrl)
   await startChat(w)
   tmux('send-keys', '-t', 'chat', 'remember the word walnut', 'Enter')
@@ -134,12 +136,15 @@ itWithTmux('/fork continues in a seeded session; Ctrl-C clears a typed line, the
 })
 
 itWithTmux('asks before a tool call a hook marks "ask": yes runs it, no denies it', async () => {
-  model = await startLoopbackModel([
-    { toolCalls: [{ name: 'bash', arguments: { command: 'echo approved-ran > approved.txt' } }] },
-    { text: 'First call done.' },
-    { toolCalls: [{ name: 'bash', arguments: { command: 'echo denied-ran > denied.txt' } }] },
-    { text: 'Second call done.' },
-  ])
+  model = await startLoopbackModel(
+    [
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo approved-ran > approved.txt' } }] },
+      { text: 'First call done.' },
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo denied-ran > denied.txt' } }] },
+      { text: 'Second call done.' },
+    ],
+    { strict: true },
+  )
   const dir = makeDir()
   const settings = join(dir, 'settings.json')
   const decision = {

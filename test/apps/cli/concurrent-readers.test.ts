@@ -18,7 +18,7 @@ afterEach(async () => {
   model = undefined
 })
 
-async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+async function until(condition: () => boolean, what: string, timeoutMs = 45_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
@@ -66,7 +66,7 @@ describe.each(['jsonl', 'sqlite'] as const)('readers beside a running writer (%s
     if (storage) expect(snapshot()).toBe(sizeBefore)
 
     const second = await runCli(['run', '--resume', id, 'me too'], { env: w.env, cwd: w.project })
-    expect(second.code).toBe(1)
+    expect(second.code, second.stdout + second.stderr).toBe(1)
     expect(second.stderr).toContain(`is being written by process ${run.child.pid}`)
     expect(second.stderr).toContain(`dsh sessions unlock ${id}`)
     expect(hasStack(second.stderr)).toBe(false)
@@ -85,7 +85,7 @@ describe.each(['jsonl', 'sqlite'] as const)('readers beside a running writer (%s
     expect(resumed.stdout).toBe('resumed fine\n')
     const json = await runCli(['sessions', 'show', '--json', id], { env: w.env, cwd: w.project })
     expect(json.stdout).not.toContain('"interrupted"')
-  }, 60_000)
+  }, 150_000)
 })
 
 it('sessions unlock: refuses while the holder lives, removes a dead holder', async () => {

@@ -1,0 +1,93 @@
+// Escape sequences from the model, tool output and hook messages never reach the
+// terminal raw: `dsh run` progress and `sessions show` print them escaped
+// (toTerminalText), so no window title, clipboard write or cursor move happens.
+
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeAll, expect, it } from 'vitest'
+import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { assertBuilt, jsonLines, makeWorld, runCli } from './cli.js'
+
+const makeDir = useTempDirs('dsh-cli-terminal-')
+let model: LoopbackModel | undefined
+
+beforeAll(assertBuilt)
+afterEach(async () => {
+  await model?.close()
+  model = undefined
+})
+
+/** A raw ESC or BEL: something a terminal would act on. */
+function hasRawControl(text: string): boolean {
+  return text.includes('\u001b') || text.includes('\u0007')
+}
+
+const TITLE = '\u001b]0;pwned-title\u0007'
+const CLIPBOARD = '\u001b]52;c;cm0gLXJmIH4=\u0007'
+
+it('run progress, sessions show and hook messages show escape sequences escaped', async () => {
+  const dir = makeDir()
+  model = await startLoopbackModel([
+    {
+      text: `model says ${TITLE}hi`,
+      toolCalls: [
+        { name: 'bash', arguments: { command: "printf 'out \\033]52;c;cm0gLXJmIH4=\\007 done\\n'" } },
+        { name: 'bash', arguments: { command: 'echo blocked-one' } },
+      ],
+    },
+    { text: `final ${CLIPBOARD}` },
+  ])
+  const w = makeWorld(dir, model.baseUrl)
+  const hook = join(dir, 'settings.json')
+  writeFileSync(
+    hook,
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              {
+                type: 'command',
+                command:
+                  "grep -q blocked-one && { printf 'no \\033[2J\\033]0;hook-title\\007 way' >&2; exit 2; } || exit 0",
+              },
+            ],
+          },
+        ],
+      },
+    }),
+  )
+  writeFileSync(
+    join(w.home, 'config.yaml'),
+    `model:\n  baseUrl: ${model.baseUrl}\n  maxRetries: 0\nhooks:\n  claudeCode: [${JSON.stringify(hook)}]\n`,
+  )
+  const run = await runCli(['run', '--json', 'go'], { env: w.env, cwd: w.project })
+  expect(run.code, run.stderr).toBe(0)
+  const id = jsonLines(run.stdout)[0]!.sessionId as string
+
+  const show = await runCli(['sessions', 'show', id], { env: w.env, cwd: w.project })
+  expect(show.code).toBe(0)
+  expect(hasRawControl(show.stdout)).toBe(false)
+  expect(show.stdout).toContain('model says \\e]0;pwned-title\\x07hi')
+  expect(show.stdout).toContain('out \\e]52;c;cm0gLXJmIH4=\\x07 done')
+  expect(show.stdout).toContain('\\e[2J\\e]0;hook-title\\x07 way')
+}, 60_000)
+
+it('run progress on stderr is escaped too', async () => {
+  const dir = makeDir()
+  model = await startLoopbackModel([
+    {
+      text: `thinking aloud ${TITLE}`,
+      toolCalls: [{ name: 'bash', arguments: { command: "printf 'x \\033]52;c;Zm9v\\007 y\\n'" } }],
+    },
+    { text: 'done' },
+  ])
+  const w = makeWorld(dir, model.baseUrl)
+  const run = await runCli(['run', 'go'], { env: w.env, cwd: w.project })
+  expect(run.code, run.stderr).toBe(0)
+  expect(hasRawControl(run.stderr)).toBe(false)
+  expect(run.stderr).toContain('thinking aloud \\e]0;pwned-title\\x07')
+  expect(run.stderr).toContain('x \\e]52;c;Zm9v\\x07 y')
+}, 60_000)
