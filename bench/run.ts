@@ -10,6 +10,7 @@ import type { BenchModule, BenchRow } from './types.js'
 const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'persistence', load: () => import('./persistence.bench.js') },
   { name: 'agent', load: () => import('./agent.bench.js') },
+  { name: 'request', load: () => import('./request.bench.js') },
   { name: 'shell', load: () => import('./shell.bench.js') },
   { name: 'cli', load: () => import('./cli.bench.js') },
 ]
