@@ -96,7 +96,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
         model: settings.model.model ?? llm.defaultModel,
         effort: settings.model.effort ?? llm.defaultEffort,
         system: settings.systemPrompt,
-        tools: services.tools()?.schemas() ?? [],
+        tools: services.tools()?.schemasFor(agent) ?? [],
       })
       // Durability checkpoint: the log is on disk before every model request.
       await services.sessions()?.flush(session)
@@ -134,7 +134,11 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       session.append('step/end', { turn, step, ...stepFinish(reply.finishReason) })
       openStep = undefined
       const stopping: TurnStoppingState = { agent, turn, text, continued, signal }
-      await ctx.serial('agent/turn-stopping', stopping)
+      if (hasListeners(ctx, 'agent/turn-stopping')) {
+        // Durability checkpoint: Stop hooks read the transcript, final answer included.
+        await services.sessions()?.flush(session)
+        await ctx.serial('agent/turn-stopping', stopping)
+      }
       if (
         stopping.continueWith !== undefined &&
         continuations < settings.maxStopContinuations &&

@@ -4,9 +4,14 @@
 import { z } from 'zod'
 import { DEFAULT_EFFORT, EFFORTS } from '../llm/deepseek/effort.js'
 import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
+import { mcpServersSchema } from '../mcp/config.js'
+import { sessionIdProblem } from '../session/id.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 
-const sessionId = z.string().min(1, 'must be a non-empty session id')
+const sessionId = z.string().superRefine((id, context) => {
+  const problem = sessionIdProblem(id)
+  if (problem !== undefined) context.addIssue({ code: 'custom', message: `invalid session id: ${problem}` })
+})
 
 export const modelConfigSchema = z
   .object({
@@ -19,6 +24,8 @@ export const modelConfigSchema = z
     baseUrl: z.url().optional(),
     /** The environment variable that holds the API key. */
     apiKeyEnv: z.string().min(1).default(DEFAULT_API_KEY_ENV),
+    /** A file holding the API key, read at start (never put in the environment); wins over apiKeyEnv. */
+    apiKeyFile: z.string().min(1).optional(),
     temperature: z.number().min(0).max(2).optional(),
     maxTokens: z.number().int().positive().optional(),
     maxRetries: z.number().int().min(0).max(20).optional(),
@@ -121,6 +128,18 @@ export const configSchema = z
       })
       .strict()
       .default({ enabled: true, maxDepth: DEFAULT_MAX_DELEGATION_DEPTH }),
+    /** MCP servers (Claude Code's `mcpServers` shape): stdio, `type: http` or `type: sse`. */
+    mcpServers: mcpServersSchema.default({}),
+    /** Environment variables kept from every child (bash, jobs, hooks, MCP servers). */
+    secrets: z
+      .object({
+        /** More names to scrub (`*` globs, case-insensitive), beyond the built-in credential rule. */
+        scrub: z.array(z.string().min(1)).default([]),
+        /** Names passed through although they look secret (exact). */
+        allow: z.array(z.string().min(1)).default([]),
+      })
+      .strict()
+      .default({ scrub: [], allow: [] }),
     skills: z
       .object({ dshHome: z.string().min(1).optional() })
       .strict()

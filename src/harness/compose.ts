@@ -3,13 +3,17 @@
 
 import { Context } from 'cordis'
 import { AgentRegistry } from '../agent/registry.js'
+import { readApiKeyFile } from '../config/api-key-file.js'
 import type { ResolvedConfig } from '../config/load.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
+import { mcpPlugin, type ProjectTrustCheck } from '../mcp/index.js'
 import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
+import { SpillStore } from '../spill/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
+import { FsToolsPlugin } from '../tools/fs/index.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { acpSubagentToolPlugin, subagentToolPlugin } from '../tools/subagent/index.js'
 
@@ -17,6 +21,11 @@ export interface HarnessOptions {
   config: ResolvedConfig
   /** Model endpoint overrides (the demo and tests point at a loopback server). */
   model?: { baseUrl?: string; apiKey?: string }
+  /**
+   * Whether a project folder may start the MCP servers of its `.mcp.json` (the front end's
+   * trust decision). Absent: project servers are never started.
+   */
+  projectTrust?: ProjectTrustCheck
 }
 
 export interface Harness {
@@ -36,7 +45,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     await loadPersistenceBackend(ctx, config.persistence),
     ctx.plugin(OpenAiCompatibleAdapter, {
       baseUrl: options.model?.baseUrl ?? config.model.baseUrl,
-      apiKey: options.model?.apiKey,
+      apiKey: options.model?.apiKey ?? (config.model.apiKeyFile && readApiKeyFile(config.model.apiKeyFile)),
       apiKeyEnv: config.model.apiKeyEnv,
       model: config.model.name,
       effort: config.model.effort,
@@ -47,10 +56,12 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
         : {}),
     }),
     ctx.plugin(ToolRegistry),
-    ctx.plugin(LocalShellExecutor),
+    ctx.plugin(LocalShellExecutor, { secrets: config.secrets }),
+    ctx.plugin(SpillStore, { home: config.home }),
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
+    ctx.plugin(FsToolsPlugin, { home: config.home }),
     ...(config.hooks.claudeCode.length > 0
       ? [ctx.plugin(claudeCodeHooksPlugin, { files: config.hooks.claudeCode })]
       : []),
@@ -59,6 +70,12 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ...(config.subagents.acp && config.subagents.enabled
       ? [ctx.plugin(acpSubagentToolPlugin, { ...config.subagents.acp, maxDepth: config.subagents.maxDepth })]
       : []),
+    ctx.plugin(mcpPlugin, {
+      servers: config.mcpServers,
+      home: config.home,
+      ...(config.source !== undefined ? { configFile: config.source } : {}),
+      ...(options.projectTrust ? { projectTrust: options.projectTrust } : {}),
+    }),
     ctx.plugin(AgentRegistry, {
       systemPrompt: config.agent.systemPrompt,
       maxStepsPerTurn: config.agent.maxStepsPerTurn,

@@ -9,4 +9,5 @@ export const PersistenceErrorCode = {
   IdTooLong: 'PERSISTENCE_ID_TOO_LONG',
   InvalidId: 'PERSISTENCE_INVALID_ID',
   Io: 'PERSISTENCE_IO',
+  BadPath: 'PERSISTENCE_BAD_PATH',
 } as const

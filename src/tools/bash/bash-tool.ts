@@ -26,6 +26,7 @@ export const BashToolPlugin = {
       name: 'bash',
       description: BASH_TOOL_DESCRIPTION,
       parameters: bashParameters,
+      hookNames: BASH_HOOK_NAMES,
       execute: (args, execution) => runBash(services, owners, args, execution),
     })
     ctx.tools.register({
@@ -65,11 +66,18 @@ export const BashToolPlugin = {
   },
 }
 
+/** Claude Code calls it Bash with `timeout` (also in ms); Codex calls its shell tool Bash too. */
+const BASH_HOOK_NAMES = {
+  claudeCode: { name: 'Bash', fields: { timeout_ms: 'timeout' } },
+  codex: { name: 'Bash' },
+} as const
+
 /** The current executor and registry at every call (a swap is seen at once). */
 function currentServices(ctx: Context) {
   const shell = currentService(ctx, 'shell')
   const shellEnv = currentService(ctx, 'shellEnv')
-  return () => ({ shell: shell(), shellEnv: shellEnv() })
+  const spill = currentService(ctx, 'spill')
+  return () => ({ shell: shell(), shellEnv: shellEnv(), spill: spill() })
 }
 
 async function runBash(
@@ -78,16 +86,22 @@ async function runBash(
   args: BashArguments,
   execution: ToolExecution,
 ): Promise<ToolOutput> {
-  const { shell, shellEnv } = services()
+  const { shell, shellEnv, spill } = services()
   if (!shell || !shellEnv)
     return { content: 'bash is not available: no shell executor is loaded', isError: true }
   const base = execution.agent?.cwd ?? process.cwd()
   const workdir = args.workdir === undefined ? base : resolveWorkdir(base, args.workdir)
   // A contributor failure throws here and fails this call loudly.
   const dshEnv = shellEnv.collect(execution)
+  // Full output is kept with the session, so the path in the log stays valid after exit and on resume.
+  const sessionId = execution.agent?.session.id
+  const spillPath =
+    spill && sessionId !== undefined
+      ? (stream: 'stdout' | 'stderr') => spill.allocate(sessionId, `bash-${stream}`)
+      : undefined
   try {
     if (args.run_in_background) {
-      const job = shell.start({ command: args.command, workdir, dshEnv })
+      const job = shell.start({ command: args.command, workdir, dshEnv, ...(spillPath ? { spillPath } : {}) })
       for (const id of owners.keys()) if (!shell.job(id)) owners.delete(id)
       owners.set(job.id, execution.agent?.id)
       return {
@@ -99,9 +113,19 @@ async function runBash(
       workdir,
       signal: execution.signal,
       dshEnv,
+      ...(spillPath ? { spillPath } : {}),
       ...(args.timeout_ms !== undefined ? { timeoutMs: args.timeout_ms } : {}),
     })
-    return { content: renderShellResult(result) }
+    return {
+      content: renderShellResult(result),
+      details: {
+        stdout: result.stdout.text,
+        stderr: result.stderr.text,
+        exitCode: result.exitCode,
+        interrupted: result.killed || result.timedOut || result.signal !== null,
+        timedOut: result.timedOut,
+      },
+    }
   } catch (error) {
     if (isDshError(error)) return { content: `bash: ${error.message}`, isError: true }
     throw error
