@@ -11,6 +11,7 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'persistence', load: () => import('./persistence.bench.js') },
   { name: 'postgres', load: () => import('./postgres.bench.js') },
   { name: 'agent', load: () => import('./agent.bench.js') },
+  { name: 'request', load: () => import('./request.bench.js') },
   { name: 'shell', load: () => import('./shell.bench.js') },
   { name: 'cli', load: () => import('./cli.bench.js') },
 ]

@@ -1,6 +1,7 @@
 // `dsh models`: the models the configured endpoint offers (`GET /models`), one per line,
 // the configured default marked.
 
+import { readApiKeyFile } from '../../config/api-key-file.js'
 import { loadConfig } from '../../config/load.js'
 import { resolveOpenAiConfig } from '../../llm/openai/config.js'
 import { listModels } from '../../llm/openai/openai-adapter.js'
@@ -17,6 +18,7 @@ export async function modelsCommand(options: ModelsOptions): Promise<number> {
   const config = loadConfig(options.config !== undefined ? { file: options.config } : {})
   checkApiKey(config)
   const resolved = resolveOpenAiConfig({
+    ...(config.model.apiKeyFile !== undefined ? { apiKey: readApiKeyFile(config.model.apiKeyFile) } : {}),
     apiKeyEnv: config.model.apiKeyEnv,
     baseUrl: config.model.baseUrl,
     model: config.model.name,

@@ -50,7 +50,7 @@ export function encodeChatRequest(request: ModelRequest, defaults: RequestDefaul
   const thinking = thinkingEnabled(tail.effort)
   const parts = new Array<string>(request.messages.length)
   for (let i = 0; i < request.messages.length; i++) parts[i] = wireMessageJson(request.messages[i]!, thinking)
-  let text = `{"model":${JSON.stringify(tail.model)},"messages":[${parts.join(',')}]`
+  let text = `{"model":${JSON.stringify(tail.model)},"messages":[${joinMessages(parts)}]`
   if (request.tools.length > 0) text += `,"tools":${toolsJson(request.tools)}`
   return `${text},${JSON.stringify(tailFields(tail)).slice(1)}`
 }
@@ -126,6 +126,41 @@ function wireMessageJson(message: ChatMessage, thinking: boolean): string {
   const json = JSON.stringify(toWireMessage(message, thinking))
   messageJson.set(message, { thinking, toolCalls, json })
   return json
+}
+
+interface JoinedPrefix {
+  parts: string[]
+  joined: string
+}
+
+/** Recently joined message lists: a live session's next request extends one of them. */
+const recentJoins: JoinedPrefix[] = []
+const RECENT_JOINS = 8
+
+/**
+ * `parts.join(',')`, reusing the joined text of an earlier request whose messages are a
+ * prefix of these (the cached JSON strings compare by identity), so request N of a long
+ * session costs its new messages, not all N.
+ */
+function joinMessages(parts: string[]): string {
+  let best: JoinedPrefix | undefined
+  for (const entry of recentJoins) {
+    if (entry.parts.length > parts.length || (best && entry.parts.length <= best.parts.length)) continue
+    let i = 0
+    while (i < entry.parts.length && entry.parts[i] === parts[i]) i++
+    if (i === entry.parts.length) best = entry
+  }
+  let joined: string
+  if (best && best.parts.length > 0) {
+    const rest = parts.slice(best.parts.length)
+    joined = rest.length > 0 ? `${best.joined},${rest.join(',')}` : best.joined
+    recentJoins.splice(recentJoins.indexOf(best), 1)
+  } else {
+    joined = parts.join(',')
+  }
+  recentJoins.unshift({ parts, joined })
+  if (recentJoins.length > RECENT_JOINS) recentJoins.length = RECENT_JOINS
+  return joined
 }
 
 const toolListJson = new WeakMap<readonly ToolSchema[], string>()

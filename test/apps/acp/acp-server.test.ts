@@ -76,6 +76,14 @@ const expectedTurn = (turn: number) => [
   { sessionUpdate: 'agent_message_chunk', text: 'echoed it' },
 ]
 
+/** The usage update a live turn ends with (replays have none). */
+const usageAfterTurn = expect.objectContaining({
+  sessionUpdate: 'usage_update',
+  used: expect.any(Number),
+  size: 1_000_000,
+  cost: { amount: expect.any(Number), currency: 'USD' },
+})
+
 describe('dsh acp', () => {
   it('initializes, creates a session whose id is the dsh session id, and streams a turn to end_turn', async () => {
     const test = await start({ script: toolTurn })
@@ -96,9 +104,15 @@ describe('dsh acp', () => {
       prompt: [{ type: 'text', text: 'echo hi' }],
     })
     expect(response.stopReason).toBe('end_turn')
-    expect(response._meta).toEqual({ dsh: { turn: 1, reason: 'completed' } })
+    expect(response._meta).toMatchObject({ dsh: { turn: 1, reason: 'completed', currency: 'USD' } })
+    const { usage, sessionUsage } = (response._meta as { dsh: Record<string, { inputTokens: number }> }).dsh
+    expect(usage!.inputTokens).toBeGreaterThan(0)
+    expect(sessionUsage).toEqual(usage)
     expect(client.updates.every((notification) => notification.sessionId === sessionId)).toBe(true)
-    expect(merged(client.updates.map((notification) => notification.update))).toEqual(expectedTurn(1))
+    expect(merged(client.updates.map((notification) => notification.update))).toEqual([
+      ...expectedTurn(1),
+      usageAfterTurn,
+    ])
   })
 
   it('loads a stored session in a later run, replaying its history before answering', async () => {
@@ -133,6 +147,7 @@ describe('dsh acp', () => {
     expect(response).toMatchObject({ stopReason: 'end_turn', _meta: { dsh: { turn: 2 } } })
     expect(merged(again.updates.slice(replayed).map((notification) => notification.update))).toEqual([
       { sessionUpdate: 'agent_message_chunk', text: 'still here' },
+      usageAfterTurn,
     ])
     const history = second.model.requests[0]!.messages.map((message) => message.content)
     expect(history).toContain('echo hi')
