@@ -13,6 +13,7 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'agent', load: () => import('./agent.bench.js') },
   { name: 'shell', load: () => import('./shell.bench.js') },
   { name: 'cli', load: () => import('./cli.bench.js') },
+  { name: 'fs-tools', load: () => import('./fs-tools.bench.js') },
 ]
 
 function table(rows: BenchRow[]): string {
