@@ -14,6 +14,7 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'request', load: () => import('./request.bench.js') },
   { name: 'shell', load: () => import('./shell.bench.js') },
   { name: 'cli', load: () => import('./cli.bench.js') },
+  { name: 'fs-tools', load: () => import('./fs-tools.bench.js') },
 ]
 
 function table(rows: BenchRow[]): string {

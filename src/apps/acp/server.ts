@@ -30,6 +30,7 @@ import { SessionErrorCode } from '../../session/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { resolvePriceTable, usageReport } from '../../usage/index.js'
 import { AcpErrorCode } from './errors.js'
+import { planUpdate } from './file-updates.js'
 import { acpPermissionPlugin, decidePermission, PERMISSION_OPTIONS } from './permission.js'
 import { promptText } from './prompt-text.js'
 import { toStopReason } from './stop-reason.js'
@@ -149,7 +150,8 @@ export class AcpServer {
       served = { agent, remembered: new Map() }
       this.sessions.set(agent.id, served)
     }
-    for (const update of replayUpdates(served.agent.session.events)) this.send(params.sessionId, update)
+    for (const update of replayUpdates(served.agent.session.events, served.agent.cwd))
+      this.send(params.sessionId, update)
     await this.updates
     return {}
   }
@@ -169,8 +171,12 @@ export class AcpServer {
     served.running = running
     const stop = served.agent.onOutput((output) => {
       if (output.type === 'turn-start') running.turn = output.turn
-      const update = outputUpdate(running.turn, output)
+      const update = outputUpdate(running.turn, output, served.agent.cwd)
       if (update) this.send(params.sessionId, update)
+      // A todo_write snapshot is also the session's plan.
+      const plan =
+        output.type === 'tool-start' ? planUpdate(output.name, parseArguments(output.arguments)) : undefined
+      if (plan) this.send(params.sessionId, plan)
     })
     try {
       const result = await served.agent.prompt(text)

@@ -6,6 +6,7 @@ import type { AgentOutput } from '../../agent/types.js'
 import { DEEPSEEK_CONTEXT_TOKENS } from '../../llm/deepseek/models.js'
 import type { SessionEvent, SessionEventMap } from '../../session/types.js'
 import type { UsageReport } from '../../usage/index.js'
+import { diffContent, fileToolKind, planUpdate } from './file-updates.js'
 
 const TITLE_MAX_CHARS = 80
 
@@ -15,6 +16,8 @@ export function acpToolCallId(turn: number, callId: string): string {
 }
 
 export function toolKind(name: string): ToolKind {
+  const file = fileToolKind(name)
+  if (file) return file
   switch (name) {
     case 'bash':
     case 'job_kill':
@@ -54,8 +57,10 @@ export function toolCallStart(
   callId: string,
   name: string,
   argumentsText: string,
+  cwd?: string,
 ): SessionUpdate {
   const input = parseArguments(argumentsText)
+  const diffs = diffContent(name, input, cwd)
   return {
     sessionUpdate: 'tool_call',
     toolCallId: acpToolCallId(turn, callId),
@@ -63,6 +68,7 @@ export function toolCallStart(
     kind: toolKind(name),
     status: 'in_progress',
     rawInput: input,
+    ...(diffs.length > 0 ? { content: diffs } : {}),
   }
 }
 
@@ -76,14 +82,14 @@ export function toolCallEnd(turn: number, callId: string, content: string, isErr
 }
 
 /** Maps one live output of the running turn `turn`; turn start and end have no update. */
-export function outputUpdate(turn: number, output: AgentOutput): SessionUpdate | undefined {
+export function outputUpdate(turn: number, output: AgentOutput, cwd?: string): SessionUpdate | undefined {
   switch (output.type) {
     case 'text-delta':
       return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: output.text } }
     case 'reasoning-delta':
       return { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: output.text } }
     case 'tool-start':
-      return toolCallStart(turn, output.callId, output.name, output.arguments)
+      return toolCallStart(turn, output.callId, output.name, output.arguments, cwd)
     case 'tool-end':
       return toolCallEnd(turn, output.callId, output.content, output.isError)
     case 'retry':
@@ -102,7 +108,7 @@ export function outputUpdate(turn: number, output: AgentOutput): SessionUpdate |
  * their results, oldest first. Hook continuations, context and bookkeeping are not replayed
  * (a live client never saw them either).
  */
-export function replayUpdates(events: readonly SessionEvent[]): SessionUpdate[] {
+export function replayUpdates(events: readonly SessionEvent[], cwd?: string): SessionUpdate[] {
   const updates: SessionUpdate[] = []
   let turn = 0
   for (const event of events) {
@@ -135,7 +141,9 @@ export function replayUpdates(events: readonly SessionEvent[]): SessionUpdate[] 
       }
       case 'tool/call': {
         const call = event.data as SessionEventMap['tool/call']
-        updates.push(toolCallStart(turn, call.callId, call.name, call.arguments))
+        updates.push(toolCallStart(turn, call.callId, call.name, call.arguments, cwd))
+        const plan = planUpdate(call.name, parseArguments(call.arguments))
+        if (plan) updates.push(plan)
         break
       }
       case 'tool/result': {

@@ -4,12 +4,58 @@ import { structuredPatch } from 'diff'
 
 export const MAX_DIFF_LINES = 80
 
-/** A unified diff of two LF texts with 3 lines of context, cut after MAX_DIFF_LINES lines. */
+const CONTEXT_LINES = 3
+
+/** Lines in `text` before `index` (the number of newlines). */
+function linesBefore(text: string, index: number): number {
+  let count = 0
+  for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) count += 1
+  return count
+}
+
+/** Start offset of line `line` (0-based) of `text`. */
+function lineOffset(text: string, line: number): number {
+  let offset = 0
+  for (let i = 0; i < line; i++) offset = text.indexOf('\n', offset) + 1
+  return offset
+}
+
+/**
+ * A unified diff of two LF texts with 3 lines of context, cut after MAX_DIFF_LINES lines.
+ * Only the region between the common prefix and suffix is diffed, so a small edit of a
+ * large file costs little.
+ */
 export function unifiedDiff(display: string, before: string, after: string): string {
-  const patch = structuredPatch(display, display, before, after, '', '', { context: 3 })
+  let prefix = 0
+  const shorter = Math.min(before.length, after.length)
+  while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix += 1
+  let suffix = 0
+  while (
+    suffix < shorter - prefix &&
+    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
+  )
+    suffix += 1
+  // Whole lines around the change, with room for the context lines.
+  const skipped = Math.max(0, linesBefore(before, prefix) - CONTEXT_LINES)
+  const start = lineOffset(before, skipped)
+  const tailBefore = before.length - suffix
+  const tailAfter = after.length - suffix
+  const endOf = (text: string, from: number) => {
+    let end = from
+    for (let i = 0; i <= CONTEXT_LINES && end !== -1 && end < text.length; i++)
+      end = text.indexOf('\n', end + (i === 0 ? 0 : 1))
+    return end === -1 ? text.length : end + 1
+  }
+  const windowBefore = before.slice(start, Math.min(before.length, endOf(before, tailBefore)))
+  const windowAfter = after.slice(start, Math.min(after.length, endOf(after, tailAfter)))
+  const patch = structuredPatch(display, display, windowBefore, windowAfter, '', '', {
+    context: CONTEXT_LINES,
+  })
   const lines: string[] = [`--- ${display}`, `+++ ${display}`]
   for (const hunk of patch.hunks) {
-    lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`)
+    const oldStart = hunk.oldStart + skipped
+    const newStart = hunk.newStart + skipped
+    lines.push(`@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@`)
     for (const line of hunk.lines) if (!line.startsWith('\\')) lines.push(line)
   }
   if (lines.length <= MAX_DIFF_LINES + 2) return lines.join('\n')

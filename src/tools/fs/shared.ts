@@ -72,9 +72,9 @@ export async function commitChange(
   const session = execution.agent?.session
   const beforeHash = before === null ? null : sha256(before)
   const afterHash = sha256(after)
-  if (session && services.history) {
-    if (before !== null && beforeHash !== null) await services.history.keep(session.id, beforeHash, before)
-    await services.history.keep(session.id, afterHash, after)
+  // Only earlier contents are kept: a rewind restores them and checks the current file against `after`'s hash.
+  if (session && services.history && before !== null && beforeHash !== null) {
+    await services.history.keep(session.id, beforeHash, before)
   }
   await writeFileAtomic(real, after)
   const info = await stat(real)

@@ -62,10 +62,12 @@ export function encodeText(text: string, encoding: TextEncodingName): Buffer {
 }
 
 function lineEnding(text: string): '\n' | '\r\n' {
-  const crlf = text.split('\r\n').length - 1
-  if (crlf === 0) return '\n'
-  const lf = text.split('\n').length - 1
-  return crlf === lf ? '\r\n' : '\n'
+  if (!text.includes('\r\n')) return '\n'
+  // CRLF only when every LF has its CR.
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    if (at === 0 || text.charCodeAt(at - 1) !== 13) return '\n'
+  }
+  return '\r\n'
 }
 
 /** Text with CRLF turned into LF when the file uses CRLF throughout (what the model sees and edits). */
