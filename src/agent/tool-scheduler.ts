@@ -44,6 +44,7 @@ export async function runToolCalls(
       callId: call.id,
       content,
       ...(post.output.isError ? { isError: true as const } : {}),
+      ...(post.output.costUsd ? { costUsd: post.output.costUsd } : {}),
     })
     for (const text of post.context)
       agent.session.append('context/added', { source: 'tools/post-execute', text })

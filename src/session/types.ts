@@ -62,7 +62,8 @@ export interface SessionEventMap {
   'user/message': { text: string; origin?: 'user' | 'hook' | 'subagent' }
   'assistant/message': { message: AssistantMessageData; usage?: Usage }
   'tool/call': { callId: string; name: string; arguments: string }
-  'tool/result': { callId: string; content: string; isError?: boolean }
+  /** `costUsd`: what a paid tool call (web search/fetch) cost, for the session's totals. */
+  'tool/result': { callId: string; content: string; isError?: boolean; costUsd?: number }
   'hook/invoked': HookInvokedData
   'hook/result': HookResultData
   /** Extra context (from hooks or policies) that reaches the model on its next request. */

@@ -21,6 +21,8 @@ export interface ToolOutput {
   content: string
   /** True when the call failed (bad arguments, denied, crashed) rather than produced a result. */
   isError?: boolean
+  /** What the call cost in USD (paid web APIs); logged on `tool/result` and added to the session's totals. */
+  costUsd?: number
 }
 
 export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
