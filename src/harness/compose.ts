@@ -6,12 +6,14 @@ import { AgentRegistry } from '../agent/registry.js'
 import type { ResolvedConfig } from '../config/load.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
+import { resolveOpenAiConfig } from '../llm/openai/config.js'
 import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { acpSubagentToolPlugin, subagentToolPlugin } from '../tools/subagent/index.js'
+import { selectWebProviders, WebToolsPlugin } from '../tools/web/index.js'
 
 export interface HarnessOptions {
   config: ResolvedConfig
@@ -31,6 +33,16 @@ export interface Harness {
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const { config } = options
   const ctx = new Context()
+  const endpoint = resolveOpenAiConfig({
+    baseUrl: options.model?.baseUrl ?? config.model.baseUrl,
+    apiKey: options.model?.apiKey,
+    apiKeyEnv: config.model.apiKeyEnv,
+  })
+  const web = selectWebProviders(config.web, {
+    baseUrl: endpoint.endpoint.replace(/\/chat\/completions$/, ''),
+    apiKey: () => endpoint.apiKey ?? (process.env[endpoint.apiKeyEnv]?.trim() || undefined),
+    apiKeyEnv: endpoint.apiKeyEnv,
+  })
   const fibers = [
     ctx.plugin(SessionStore),
     await loadPersistenceBackend(ctx, config.persistence),
@@ -46,6 +58,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
+    ctx.plugin(WebToolsPlugin, web),
     ...(config.hooks.claudeCode.length > 0
       ? [ctx.plugin(claudeCodeHooksPlugin, { files: config.hooks.claudeCode })]
       : []),

@@ -6,10 +6,15 @@ import type { LlmRetryInfo } from './openai/openai-adapter.js'
 
 export type { ModelChoice, ModelRequest, ModelStreamChunk } from './adapter.js'
 export { LlmAdapter } from './adapter.js'
+export type {
+  StandInDocument,
+  StandInRequest,
+  WebToolsStandInOptions,
+} from './deepseek/web-tools-stand-in.js'
+export { WebToolsStandIn } from './deepseek/web-tools-stand-in.js'
 export { LlmErrorCode } from './errors.js'
 export { LlmHttpError } from './http-error.js'
 export type { OpenAiCompatibleConfig, ResolvedOpenAiConfig } from './openai/config.js'
-
 export {
   BASE_URL_ENV,
   DEFAULT_API_KEY_ENV,

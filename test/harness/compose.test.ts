@@ -14,7 +14,13 @@ describe('createHarness', () => {
   it('loads the shell, the tools, the DSH_* registry and the agent registry by default', async () => {
     const test = await startTestHarness({})
     const { ctx } = test.harness
-    expect(ctx.get('tools')!.names().sort()).toEqual(['bash', 'job_kill', 'job_output', 'subagent'])
+    expect(ctx.get('tools')!.names().sort()).toEqual([
+      'bash',
+      'job_kill',
+      'job_output',
+      'subagent',
+      'web_fetch',
+    ])
     expect(
       ctx
         .get('shellEnv')!

@@ -5,7 +5,12 @@ import { afterEach } from 'vitest'
 import type { DshConfigFile } from '../../src/config/index.js'
 import { resolveConfig, validateConfig } from '../../src/config/index.js'
 import { createHarness, type Harness } from '../../src/harness/index.js'
-import { type LoopbackModel, type Script, startLoopbackModel } from '../../src/llm/index.js'
+import {
+  type LoopbackModel,
+  type Script,
+  startLoopbackModel,
+  type WebToolsStandIn,
+} from '../../src/llm/index.js'
 import { createTempDir, removeTempDir } from './temp-dir.js'
 
 export interface TestHarnessOptions {
@@ -15,6 +20,8 @@ export interface TestHarnessOptions {
   home?: string
   /** Extra config fields (validated like a config file). */
   config?: Record<string, unknown>
+  /** Serve DeepSeek's Search and Fetch endpoints from the loopback model too. */
+  webTools?: WebToolsStandIn
 }
 
 export interface TestHarness {
@@ -27,7 +34,10 @@ export interface TestHarness {
 
 export async function startTestHarness(options: TestHarnessOptions = {}): Promise<TestHarness> {
   const home = options.home ?? createTempDir()
-  const model = await startLoopbackModel(options.script ?? [])
+  const model = await startLoopbackModel(
+    options.script ?? [],
+    options.webTools ? { webTools: options.webTools } : {},
+  )
   const file = validateConfig('test-config', {
     dshHome: home,
     persistence: { backend: options.backend ?? 'jsonl' },

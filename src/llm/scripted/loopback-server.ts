@@ -4,6 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { WebToolsStandIn } from '../deepseek/web-tools-stand-in.js'
 import { sleep } from '../openai/retry.js'
 import type { WireChatRequest, WireErrorBody } from '../openai/wire-types.js'
 import { type ResolvedReply, type Script, ScriptPlayer } from './script.js'
@@ -15,6 +16,8 @@ export type ReceivedRequest = WireChatRequest
 export interface LoopbackModelOptions {
   /** When set, requests must carry `Authorization: Bearer <apiKey>`, else 401. */
   apiKey?: string
+  /** Also serve DeepSeek's Search and Fetch endpoints (`/v1/tools/search`, `/v1/tools/fetch`). */
+  webTools?: WebToolsStandIn
 }
 
 export interface LoopbackModel {
@@ -39,6 +42,7 @@ export async function startLoopbackModel(
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '').split('?')[0]!
+    if (options.webTools && (await options.webTools.handle(req, res, path))) return
     if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
       sendError(res, 404, `loopback model: no route for ${req.method} ${path}`)
       return

@@ -1,6 +1,15 @@
 // Public surface of the web tools: `web_search` and `web_fetch`, the provider seam, and
 // the plain-HTTP and DeepSeek providers.
 
+export type { DeepSeekToolsOptions } from './deepseek/client.js'
+export { DeepSeekToolsClient } from './deepseek/client.js'
+export { DeepSeekFetchProvider, DeepSeekSearchProvider, searchQuery } from './deepseek/deepseek-providers.js'
+export {
+  DEFAULT_DEEPSEEK_FETCH_PRICE_USD,
+  DEFAULT_DEEPSEEK_SEARCH_PRICE_USD,
+  FETCH_PATH,
+  SEARCH_PATH,
+} from './deepseek/wire.js'
 export type { WebFailureClass } from './errors.js'
 export {
   classifyServiceStatus,
@@ -11,7 +20,6 @@ export {
   WebErrorCode,
 } from './errors.js'
 export { isPublicAddress } from './http/address-guard.js'
-export { htmlToMarkdown, MarkdownConverter } from './http/html-to-markdown.js'
 export type { HttpFetchOptions } from './http/http-fetch-provider.js'
 export {
   DEFAULT_FETCH_MAX_BYTES,
@@ -20,6 +28,8 @@ export {
   HttpFetchProvider,
 } from './http/http-fetch-provider.js'
 export { WEB_FETCH_TOOL_DESCRIPTION, WEB_SEARCH_TOOL_DESCRIPTION } from './prompt.js'
+export type { WebModelEndpoint } from './select.js'
+export { DEEPSEEK_API_HOST, isDeepSeekEndpoint, selectWebProviders } from './select.js'
 export type {
   WebFetchProvider,
   WebFetchRequest,

@@ -10,8 +10,7 @@ import { parseRetryAfterMs } from '../../../llm/openai/retry.js'
 import { classifySiteStatus, isWebError, WebError } from '../errors.js'
 import type { WebFetchProvider, WebFetchRequest, WebFetchResult } from '../types.js'
 import { checkLiteralHost, guardedLookup, PrivateHostPolicy } from './address-guard.js'
-import { bodyKind, decodeBody, mediaType } from './decode.js'
-import { htmlToMarkdown } from './html-to-markdown.js'
+import { bodyKind, mediaType } from './body-kind.js'
 
 export const DEFAULT_FETCH_MAX_BYTES = 10 * 1024 * 1024
 export const DEFAULT_FETCH_TIMEOUT_MS = 30_000
@@ -53,6 +52,11 @@ export class HttpFetchProvider implements WebFetchProvider {
       const kind = bodyKind(type, body)
       if (kind === 'unsupported')
         throw new WebError('unsupported', `${url.href} is ${type || 'of unknown type'}, not a text page`)
+      // Loaded on first use: the parser and the charset tables are not needed to start.
+      const [{ decodeBody }, { htmlToMarkdown }] = await Promise.all([
+        import('./charset.js'),
+        import('./html-to-markdown.js'),
+      ])
       const text = decodeBody(body, response.headers['content-type'])
       const page = kind === 'html' ? htmlToMarkdown(text, url.href) : { title: '', markdown: text }
       return { url: url.href, title: page.title, markdown: page.markdown, truncated, costUsd: 0 }

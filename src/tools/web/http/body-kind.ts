@@ -1,7 +1,5 @@
-// Turns a fetched body into text: the charset comes from the Content-Type header, a BOM or
-// an HTML <meta> (the WHATWG sniffing rules, via encoding-sniffer), defaulting to UTF-8.
-
-import { decodeBuffer } from 'encoding-sniffer'
+// What kind of body a fetch got: its media type and charset parameter, and whether it is
+// converted from HTML, passed through as text, or refused.
 
 /** The media type of a Content-Type header, lower-cased, without parameters. */
 export function mediaType(contentType: string | undefined): string {
@@ -12,14 +10,6 @@ export function mediaType(contentType: string | undefined): string {
 export function charsetOf(contentType: string | undefined): string | undefined {
   const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')
   return match?.[1]
-}
-
-export function decodeBody(body: Buffer, contentType: string | undefined): string {
-  const label = charsetOf(contentType)
-  return decodeBuffer(body, {
-    defaultEncoding: 'utf-8',
-    ...(label !== undefined ? { transportLayerEncodingLabel: label } : {}),
-  })
 }
 
 export type BodyKind = 'html' | 'text' | 'unsupported'
