@@ -70,7 +70,8 @@ export function htmlToMarkdown(html: string, baseUrl?: string): ConvertedPage {
 
 /** An incremental converter: feed decoded HTML text in chunks, then `end()`. */
 export class MarkdownConverter {
-  private readonly out: string[] = []
+  /** The Markdown so far; appending to one string is cheaper than joining many pieces. */
+  private out = ''
   private readonly parser: Parser
   private readonly base: URL | undefined
   private title: string | undefined
@@ -109,7 +110,7 @@ export class MarkdownConverter {
 
   end(): ConvertedPage {
     this.parser.end()
-    return { title: this.title ?? '', markdown: this.out.join('').trim() }
+    return { title: this.title ?? '', markdown: this.out.trim() }
   }
 
   private open(name: string, attributes: Record<string, string>): void {
@@ -322,23 +323,23 @@ export class MarkdownConverter {
   /** Emits inline text, first paying owed newlines and the line prefix. */
   private inline(text: string): void {
     if (this.pendingBreaks > 0) {
-      this.out.push(this.pendingBreaks === 2 ? '\n\n' : '\n')
+      this.out += this.pendingBreaks === 2 ? '\n\n' : '\n'
       this.pendingBreaks = 0
       this.atLineStart = true
     }
     if (this.atLineStart) {
-      this.out.push(this.linePrefix())
+      if (this.containers.length > 0) this.out += this.linePrefix()
       this.atLineStart = false
     }
-    this.out.push(text)
+    this.out += text
     this.hasOutput = true
-    this.lastWasSpace = /\s$/.test(text)
+    this.lastWasSpace = text === '' ? this.lastWasSpace : isSpace(text.charCodeAt(text.length - 1))
   }
 
   /** Emits text as it is (inside <pre>), paying owed newlines first. */
   private raw(text: string): void {
     if (this.pendingBreaks > 0) this.inline('')
-    this.out.push(text)
+    this.out += text
     this.hasOutput = true
     this.atLineStart = text.endsWith('\n')
     this.lastWasSpace = true
@@ -374,14 +375,25 @@ export class MarkdownConverter {
   /** An absolute http(s)/mailto URL for a link target, or undefined to drop the link. */
   private resolve(href: string | undefined): string | undefined {
     if (!href || href.startsWith('#') || href.startsWith('data:')) return undefined
+    // Absolute http(s) targets are kept as written: parsing every link would double the cost.
+    if (ABSOLUTE_HTTP.test(href)) return href
     const url = safeUrl(href, this.base)
     if (!url || !['http:', 'https:', 'mailto:'].includes(url.protocol)) return undefined
     return url.href
   }
 }
 
+const ABSOLUTE_HTTP = /^https?:\/\/[^\s()<>]+$/i
+
+/** Runs of HTML whitespace that are not already a single space. */
+const WHITESPACE_RUN = /[\t\n\r\f][ \t\n\r\f]*| [ \t\n\r\f]+/g
+
 function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ')
+  return text.replace(WHITESPACE_RUN, ' ')
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 10 || code === 9 || code === 13 || code === 12
 }
 
 function safeUrl(href: string, base?: URL): URL | undefined {
