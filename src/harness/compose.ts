@@ -7,10 +7,12 @@ import type { ResolvedConfig } from '../config/load.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
 import { resolveOpenAiConfig } from '../llm/openai/config.js'
+import { mcpPlugin, type ProjectTrustCheck } from '../mcp/index.js'
 import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
+import { FsToolsPlugin } from '../tools/fs/index.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { acpSubagentToolPlugin, subagentToolPlugin } from '../tools/subagent/index.js'
 import { selectWebProviders, WebToolsPlugin } from '../tools/web/index.js'
@@ -19,6 +21,11 @@ export interface HarnessOptions {
   config: ResolvedConfig
   /** Model endpoint overrides (the demo and tests point at a loopback server). */
   model?: { baseUrl?: string; apiKey?: string }
+  /**
+   * Whether a project folder may start the MCP servers of its `.mcp.json` (the front end's
+   * trust decision). Absent: project servers are never started.
+   */
+  projectTrust?: ProjectTrustCheck
 }
 
 export interface Harness {
@@ -51,7 +58,12 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       apiKey: options.model?.apiKey,
       apiKeyEnv: config.model.apiKeyEnv,
       model: config.model.name,
+      effort: config.model.effort,
+      ...(config.model.maxTokens !== undefined ? { maxTokens: config.model.maxTokens } : {}),
       maxRetries: config.model.maxRetries,
+      ...(config.model.streamIdleTimeoutMs !== undefined
+        ? { requestTimeoutMs: config.model.streamIdleTimeoutMs }
+        : {}),
     }),
     ctx.plugin(ToolRegistry),
     ctx.plugin(LocalShellExecutor),
@@ -59,6 +71,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
     ctx.plugin(WebToolsPlugin, web),
+    ctx.plugin(FsToolsPlugin, { home: config.home }),
     ...(config.hooks.claudeCode.length > 0
       ? [ctx.plugin(claudeCodeHooksPlugin, { files: config.hooks.claudeCode })]
       : []),
@@ -67,11 +80,18 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ...(config.subagents.acp && config.subagents.enabled
       ? [ctx.plugin(acpSubagentToolPlugin, { ...config.subagents.acp, maxDepth: config.subagents.maxDepth })]
       : []),
+    ctx.plugin(mcpPlugin, {
+      servers: config.mcpServers,
+      home: config.home,
+      ...(config.source !== undefined ? { configFile: config.source } : {}),
+      ...(options.projectTrust ? { projectTrust: options.projectTrust } : {}),
+    }),
     ctx.plugin(AgentRegistry, {
       systemPrompt: config.agent.systemPrompt,
       maxStepsPerTurn: config.agent.maxStepsPerTurn,
       model: {
         ...(config.model.name !== undefined ? { model: config.model.name } : {}),
+        effort: config.model.effort,
         ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
         ...(config.model.maxTokens !== undefined ? { maxTokens: config.model.maxTokens } : {}),
       },

@@ -2,6 +2,7 @@
 
 import type { z } from 'zod'
 import type { AgentHandle } from '../agent/types.js'
+import type { ToolSchema } from '../llm/types.js'
 
 declare const callIdBrand: unique symbol
 /** The model's id for one tool call; crosses the model, the log and hooks. */
@@ -23,6 +24,29 @@ export interface ToolOutput {
   isError?: boolean
   /** What the call cost in USD (paid web APIs); logged on `tool/result` and added to the session's totals. */
   costUsd?: number
+  /**
+   * Structured facts about the result for hooks and front ends, never sent to the model
+   * (bash: `stdout`, `stderr`, `exitCode`, `interrupted`, `timedOut`). A non-zero `exitCode`
+   * or `interrupted` makes hooks see the call as failed (PostToolUseFailure).
+   */
+  details?: Readonly<Record<string, unknown>>
+}
+
+/**
+ * How a tool looks to hooks written for another agent: its name there (`Bash`), other names
+ * matchers also accept (`Task` for `Agent`), and input fields it renames (dsh field → theirs,
+ * e.g. `timeout_ms` → `timeout`). Unlisted fields keep their names.
+ */
+export interface HookToolShape {
+  readonly name: string
+  readonly aliases?: readonly string[]
+  readonly fields?: Readonly<Record<string, string>>
+}
+
+/** A tool's shapes per hook dialect; a tool without one keeps its dsh name and fields. */
+export interface ToolHookNames {
+  readonly claudeCode?: HookToolShape
+  readonly codex?: HookToolShape
 }
 
 export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
@@ -30,5 +54,29 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   /** Model-facing text; keep it in a prompt file next to the tool. */
   description: string
   parameters: Schema
+  /** How Claude Code and Codex hooks see this tool (name, field names); see HookToolShape. */
+  hookNames?: ToolHookNames
   execute(args: z.infer<Schema>, execution: ToolExecution): Promise<ToolOutput>
+}
+
+/**
+ * A tool whose JSON Schema comes from elsewhere (an MCP server): the provider passes the
+ * schema through to the model and validates and runs calls itself.
+ */
+export interface ProvidedTool {
+  readonly schema: ToolSchema
+  /** Runs one call with the model's raw JSON arguments; bad arguments become error outputs. */
+  run(rawArguments: string | unknown, execution: ToolExecution): Promise<ToolOutput>
+}
+
+/**
+ * A source of tools that depend on the agent asking (MCP servers scoped to a session or a
+ * project). `tools(agent)` must return the same array while nothing changed, so the request
+ * prefix stays byte-stable; it is called once per model request and once per call.
+ */
+export interface ToolProvider {
+  readonly name: string
+  tools(agent: AgentHandle | undefined): readonly ProvidedTool[]
+  /** Why a tool name this provider would own is not offered now (its server is down), if it knows. */
+  explain?(name: string, agent: AgentHandle | undefined): string | undefined
 }

@@ -16,10 +16,18 @@ describe('createHarness', () => {
     const { ctx } = test.harness
     expect(ctx.get('tools')!.names().sort()).toEqual([
       'bash',
+      'edit',
+      'glob',
+      'grep',
       'job_kill',
       'job_output',
+      'ls',
+      'multi_edit',
+      'read',
       'subagent',
+      'todo_write',
       'web_fetch',
+      'write',
     ])
     expect(
       ctx

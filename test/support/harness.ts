@@ -4,7 +4,7 @@
 import { afterEach } from 'vitest'
 import type { DshConfigFile } from '../../src/config/index.js'
 import { resolveConfig, validateConfig } from '../../src/config/index.js'
-import { createHarness, type Harness } from '../../src/harness/index.js'
+import { createHarness, type Harness, type HarnessOptions } from '../../src/harness/index.js'
 import {
   type LoopbackModel,
   type Script,
@@ -22,6 +22,8 @@ export interface TestHarnessOptions {
   config?: Record<string, unknown>
   /** Serve DeepSeek's Search and Fetch endpoints from the loopback model too. */
   webTools?: WebToolsStandIn
+  /** The front end's trust check for project `.mcp.json` servers (default: none load). */
+  projectTrust?: HarnessOptions['projectTrust']
 }
 
 export interface TestHarness {
@@ -34,10 +36,10 @@ export interface TestHarness {
 
 export async function startTestHarness(options: TestHarnessOptions = {}): Promise<TestHarness> {
   const home = options.home ?? createTempDir()
-  const model = await startLoopbackModel(
-    options.script ?? [],
-    options.webTools ? { webTools: options.webTools } : {},
-  )
+  const model = await startLoopbackModel(options.script ?? [], {
+    strict: true,
+    ...(options.webTools ? { webTools: options.webTools } : {}),
+  })
   const file = validateConfig('test-config', {
     dshHome: home,
     persistence: { backend: options.backend ?? 'jsonl' },
@@ -47,6 +49,7 @@ export async function startTestHarness(options: TestHarnessOptions = {}): Promis
   const harness = await createHarness({
     config: resolveConfig(file, {}),
     model: { baseUrl: model.baseUrl, apiKey: 'test-key' },
+    ...(options.projectTrust ? { projectTrust: options.projectTrust } : {}),
   })
   let closed = false
   return {

@@ -37,6 +37,13 @@ export const WebToolsPlugin = {
     if (search) {
       ctx.tools.register({
         name: 'web_search',
+        // Claude Code's WebSearch names its site filters allowed_domains / blocked_domains.
+        hookNames: {
+          claudeCode: {
+            name: 'WebSearch',
+            fields: { domains: 'allowed_domains', exclude_domains: 'blocked_domains' },
+          },
+        },
         description: WEB_SEARCH_TOOL_DESCRIPTION,
         parameters: webSearchParameters,
         execute: (args, execution) => runSearch(search, args, execution),
@@ -44,6 +51,7 @@ export const WebToolsPlugin = {
     }
     ctx.tools.register({
       name: 'web_fetch',
+      hookNames: { claudeCode: { name: 'WebFetch' } },
       description: WEB_FETCH_TOOL_DESCRIPTION,
       parameters: webFetchParameters,
       execute: (args, execution) => runFetch(config.fetch, cache, windowChars, args, execution),

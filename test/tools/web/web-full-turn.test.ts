@@ -70,7 +70,12 @@ describe('web tools in a full turn', () => {
             expect.arrayContaining(['web_search', 'web_fetch']),
           )
           return {
-            toolCalls: [{ name: 'web_search', arguments: { query: 'stream backpressure', count: 5 } }],
+            toolCalls: [
+              {
+                name: 'web_search',
+                arguments: { query: 'stream backpressure', count: 5, domains: ['docs.example.org'] },
+              },
+            ],
           }
         },
         (request) => {
@@ -94,7 +99,7 @@ describe('web tools in a full turn', () => {
 
     // The wire: one search with the model's query and count, one fetch of the chosen URL.
     expect(stand.requests.map((request) => [request.endpoint, request.body, request.status])).toEqual([
-      ['search', { query: 'stream backpressure', count: 5 }, 200],
+      ['search', { query: 'stream backpressure site:docs.example.org', count: 5 }, 200],
       ['fetch', { url: ARTICLE_URL }, 200],
     ])
 
@@ -112,7 +117,7 @@ describe('web tools in a full turn', () => {
           JSON.parse(line) as { tool_name: string; tool_input: Record<string, unknown>; session_id: string },
       )
     expect(inputs.map((input) => [input.tool_name, input.tool_input])).toEqual([
-      ['WebSearch', { query: 'stream backpressure', count: 5 }],
+      ['WebSearch', { query: 'stream backpressure', count: 5, allowed_domains: ['docs.example.org'] }],
       ['WebFetch', { url: ARTICLE_URL }],
     ])
     expect(inputs[0]!.session_id).toBe('web-turn')
