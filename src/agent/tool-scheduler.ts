@@ -44,8 +44,15 @@ export async function runToolCalls(
       callId: call.id,
       content,
       ...(post.output.isError ? { isError: true as const } : {}),
-      ...(post.output.costUsd ? { costUsd: post.output.costUsd } : {}),
     })
+    // A paid call (web search/fetch) joins the session's usage totals (src/usage).
+    if (post.output.costUsd)
+      agent.session.append('usage/charge', {
+        source: call.name,
+        amount: post.output.costUsd,
+        currency: 'USD',
+        detail: `tool call ${call.id}`,
+      })
     for (const text of post.context)
       agent.session.append('context/added', { source: 'tools/post-execute', text })
     emit({

@@ -4,8 +4,34 @@
 import type { LlmAdapter } from './adapter.js'
 import type { LlmRetryInfo } from './openai/openai-adapter.js'
 
+export { backoffDelayMs, parseRetryAfterMs } from '../failures/index.js'
 export type { ModelChoice, ModelRequest, ModelStreamChunk } from './adapter.js'
 export { LlmAdapter } from './adapter.js'
+export type { Effort } from './deepseek/effort.js'
+export {
+  DEFAULT_EFFORT,
+  EFFORTS,
+  effortFields,
+  isEffort,
+  parseEffort,
+  thinkingEnabled,
+} from './deepseek/effort.js'
+export {
+  DEEPSEEK_CONTEXT_TOKENS,
+  DEEPSEEK_DEFAULT_MODEL,
+  DEEPSEEK_MAX_OUTPUT_TOKENS,
+  DEEPSEEK_MODELS,
+  RETIRED_DEEPSEEK_MODELS,
+} from './deepseek/models.js'
+export type { DeepSeekFault, StrictOptions, StrictRefusal } from './deepseek/strict.js'
+export {
+  CACHE_UNIT_TOKENS,
+  DEEPSEEK_FAULTS,
+  DeepSeekRules,
+  MODEL_NOT_EXIST_MESSAGE,
+  PASSBACK_MESSAGE,
+  promptText,
+} from './deepseek/strict.js'
 export type {
   StandInDocument,
   StandInRequest,
@@ -31,13 +57,13 @@ export type { LlmRetryInfo } from './openai/openai-adapter.js'
 export { OpenAiCompatibleAdapter } from './openai/openai-adapter.js'
 export type { RequestDefaults, WireOptions } from './openai/request.js'
 export { buildChatRequest, encodeChatRequest, toWireMessages } from './openai/request.js'
-export { backoffDelayMs, parseRetryAfterMs } from './openai/retry.js'
 export { ChatStreamAssembler } from './openai/stream-assembler.js'
 export type { WireChatChunk, WireChatRequest, WireMessage, WireTool } from './openai/wire-types.js'
 export type { LoopbackModel, LoopbackModelOptions, ReceivedRequest } from './scripted/loopback-server.js'
 export { startLoopbackModel } from './scripted/loopback-server.js'
 export type {
   Script,
+  ScriptFault,
   ScriptHttpFault,
   ScriptOutcome,
   ScriptReply,

@@ -2,6 +2,13 @@
 // a class the model and the user can act on; tools turn it into a one-line error result.
 
 import { DshError } from '../../core/errors.js'
+import {
+  classifyHttp,
+  FAILURE_CLASSES,
+  type Failure,
+  type FailureClass,
+  isRetryable,
+} from '../../failures/index.js'
 
 export const WebErrorCode = {
   Failed: 'WEB_FAILED',
@@ -9,28 +16,13 @@ export const WebErrorCode = {
 } as const
 
 /**
- * Why a web call failed. The service classes (auth … transport) follow the model adapter's;
- * the rest are about the page: `not-found`, `blocked` (the site refused), `refused` (dsh's own
- * guard: scheme, private address), `too-large`, `unsupported` (a body that is not text).
+ * Why a web call failed: a class of the one failure taxonomy (src/failures: auth, balance,
+ * rate-limit, invalid, server, overloaded, transport, ...) or one about the page itself:
+ * `timeout`, `not-found`, `blocked` (the site refused), `refused` (dsh's own guard: scheme,
+ * private address), `unsupported` (a body that is not text).
  */
-export const WEB_FAILURE_CLASSES = [
-  'auth',
-  'balance',
-  'rate-limit',
-  'invalid',
-  'server',
-  'overloaded',
-  'transport',
-  'timeout',
-  'not-found',
-  'blocked',
-  'refused',
-  'unsupported',
-] as const
-export type WebFailureClass = (typeof WEB_FAILURE_CLASSES)[number]
-
-/** Classes where the same call may succeed later. */
-const RETRYABLE: ReadonlySet<WebFailureClass> = new Set(['rate-limit', 'server', 'overloaded', 'transport'])
+export const PAGE_FAILURE_CLASSES = ['timeout', 'not-found', 'blocked', 'refused', 'unsupported'] as const
+export type WebFailureClass = FailureClass | (typeof PAGE_FAILURE_CLASSES)[number]
 
 export class WebError extends DshError {
   readonly failureClass: WebFailureClass
@@ -52,7 +44,18 @@ export class WebError extends DshError {
   }
 
   get retryable(): boolean {
-    return RETRYABLE.has(this.failureClass)
+    return isFailureClass(this.failureClass) && isRetryable(this.failureClass)
+  }
+
+  /** This error as a Failure of the shared taxonomy, for the shared retry policy. */
+  toFailure(): Failure | undefined {
+    if (!isFailureClass(this.failureClass)) return undefined
+    return {
+      class: this.failureClass,
+      message: this.message,
+      ...(this.status !== undefined ? { status: this.status } : {}),
+      ...(this.retryAfterSeconds !== undefined ? { retryAfterMs: this.retryAfterSeconds * 1000 } : {}),
+    }
   }
 }
 
@@ -60,17 +63,10 @@ export function isWebError(value: unknown): value is WebError {
   return value instanceof WebError
 }
 
-/** The failure class of an HTTP status from a web service (DeepSeek's error-code table). */
-export function classifyServiceStatus(status: number): WebFailureClass {
-  if (status === 401) return 'auth'
-  if (status === 403) return 'blocked'
-  if (status === 402) return 'balance'
-  if (status === 429) return 'rate-limit'
+/** A web service's HTTP failure: the taxonomy's classification, except that 404 means the page was not found. */
+export function classifyServiceStatus(status: number, message = ''): WebFailureClass {
   if (status === 404) return 'not-found'
-  if (status === 400 || status === 422) return 'invalid'
-  if (status === 503) return 'overloaded'
-  if (status === 408 || status === 504) return 'timeout'
-  return 'server'
+  return classifyHttp(status, message)
 }
 
 /** The failure class of a target site's HTTP status (plain-HTTP fetch). */
@@ -82,4 +78,8 @@ export function classifySiteStatus(status: number): WebFailureClass {
   if (status === 503) return 'overloaded'
   if (status >= 500) return 'server'
   return 'invalid'
+}
+
+function isFailureClass(value: WebFailureClass): value is FailureClass {
+  return Object.hasOwn(FAILURE_CLASSES, value)
 }

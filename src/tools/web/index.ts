@@ -15,7 +15,7 @@ export {
   classifyServiceStatus,
   classifySiteStatus,
   isWebError,
-  WEB_FAILURE_CLASSES,
+  PAGE_FAILURE_CLASSES,
   WebError,
   WebErrorCode,
 } from './errors.js'

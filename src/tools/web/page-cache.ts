@@ -1,6 +1,7 @@
 // Fetched pages kept for paging: the same URL asked again (for its next window) is served
-// from here instead of being downloaded (and billed) again. Long pages are also written to
-// a private spill folder, like long bash output, so the model can read them with bash.
+// from here instead of being downloaded (and billed) again. A long page is also written to
+// a file once per session (the spill store under the harness home when there is one and the
+// call has a session; else a private temporary folder), so the model can read it with bash.
 
 import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -14,7 +15,8 @@ export const PAGE_CACHE_TTL_MS = 15 * 60_000
 interface CachedPage {
   page: WebFetchResult
   provider: string
-  spillPath?: string
+  /** Where the page was written, per session id ('' for calls without a session). */
+  spillPaths: Map<string, string>
   storedAt: number
 }
 
@@ -36,10 +38,9 @@ export class PageCache {
     return entry
   }
 
-  /** Stores a page under the asked and the final URL; spills it when longer than `windowChars`. */
-  put(askedUrl: string, page: WebFetchResult, provider: string, windowChars: number): CachedPage {
-    const entry: CachedPage = { page, provider, storedAt: Date.now() }
-    if (page.markdown.length > windowChars) entry.spillPath = this.spill(page)
+  /** Stores a page under the asked and the final URL. */
+  put(askedUrl: string, page: WebFetchResult, provider: string): CachedPage {
+    const entry: CachedPage = { page, provider, spillPaths: new Map(), storedAt: Date.now() }
     for (const url of new Set([askedUrl, page.url])) this.entries.set(url, entry)
     while (this.entries.size > PAGE_CACHE_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
     return entry
@@ -52,7 +53,8 @@ export class PageCache {
     this.spillDir = undefined
   }
 
-  private spill(page: WebFetchResult): string | undefined {
+  /** Writes the page to this cache's private temporary folder (calls without a spill store). */
+  spillTemporary(page: WebFetchResult): string | undefined {
     try {
       this.spillDir ??= mkdtempSync(join(tmpdir(), 'dsh-web-'))
       const host = new URL(page.url).hostname.replace(/[^A-Za-z0-9.-]/g, '_')

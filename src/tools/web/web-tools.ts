@@ -3,6 +3,7 @@
 // when a search provider is given. Each call's cost travels on its ToolOutput.
 
 import type { Context } from 'cordis'
+import type { SpillStore } from '../../spill/index.js'
 import type { ToolExecution, ToolOutput } from '../types.js'
 import { isWebError } from './errors.js'
 import { PageCache } from './page-cache.js'
@@ -14,7 +15,7 @@ import {
   webFetchParameters,
   webSearchParameters,
 } from './schema.js'
-import type { WebFetchProvider, WebSearchProvider } from './types.js'
+import type { WebFetchProvider, WebFetchResult, WebSearchProvider } from './types.js'
 
 /** Characters of a fetched page shown per call. */
 export const DEFAULT_PAGE_WINDOW_CHARS = 30_000
@@ -54,7 +55,8 @@ export const WebToolsPlugin = {
       hookNames: { claudeCode: { name: 'WebFetch' } },
       description: WEB_FETCH_TOOL_DESCRIPTION,
       parameters: webFetchParameters,
-      execute: (args, execution) => runFetch(config.fetch, cache, windowChars, args, execution),
+      execute: (args, execution) =>
+        runFetch(config.fetch, cache, windowChars, args, execution, () => ctx.get('spill')),
     })
   },
 }
@@ -88,6 +90,7 @@ async function runFetch(
   windowChars: number,
   args: WebFetchArguments,
   execution: ToolExecution,
+  spillStore: () => SpillStore | undefined,
 ): Promise<ToolOutput> {
   const offset = args.offset ?? 0
   let entry = cache.get(args.url)
@@ -96,20 +99,42 @@ async function runFetch(
     try {
       const page = await provider.fetch({ url: args.url, signal: execution.signal })
       costUsd = page.costUsd
-      entry = cache.put(args.url, page, provider.name, windowChars)
+      entry = cache.put(args.url, page, provider.name)
     } catch (error) {
       if (isWebError(error)) return { content: renderWebError('web_fetch', error), isError: true }
       throw error
     }
   }
+  const sessionKey = execution.agent?.id ?? ''
+  if (entry.page.markdown.length > windowChars && !entry.spillPaths.has(sessionKey)) {
+    const path = await spillPage(entry.page, execution, spillStore(), cache)
+    if (path !== undefined) entry.spillPaths.set(sessionKey, path)
+  }
+  const spillPath = entry.spillPaths.get(sessionKey)
   const content = renderPageWindow({
     page: entry.page,
     provider: entry.provider,
     offset,
     windowChars,
-    ...(entry.spillPath !== undefined ? { spillPath: entry.spillPath } : {}),
+    ...(spillPath !== undefined ? { spillPath } : {}),
   })
   return withCost({ content }, costUsd)
+}
+
+/** The whole page in the session's spill folder, else in the cache's temporary folder. */
+async function spillPage(
+  page: WebFetchResult,
+  execution: ToolExecution,
+  store: SpillStore | undefined,
+  cache: PageCache,
+): Promise<string | undefined> {
+  if (!store || !execution.agent) return cache.spillTemporary(page)
+  try {
+    return await store.write(execution.agent.id, `web-${new URL(page.url).hostname}.md`, page.markdown)
+  } catch {
+    // No spill file (full disk): the page is still served in windows.
+    return undefined
+  }
 }
 
 function withCost(output: ToolOutput, costUsd: number): ToolOutput {

@@ -1,11 +1,13 @@
 // A full turn over real HTTP: the scripted model searches (DeepSeek Search stand-in), fetches
 // a result (DeepSeek Fetch stand-in), and answers citing the URL. Claude Code hooks see the
-// calls as WebSearch/WebFetch with their inputs, and each billed call's cost is logged.
+// calls as WebSearch/WebFetch with their inputs, and each billed call's cost joins the
+// session's usage totals.
 
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { type ScriptRequest, WebToolsStandIn } from '../../../src/llm/index.js'
+import { DEFAULT_PRICE_TABLE, deriveUsage } from '../../../src/usage/index.js'
 import { useTestHarnesses } from '../../support/harness.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 
@@ -103,10 +105,21 @@ describe('web tools in a full turn', () => {
       ['fetch', { url: ARTICLE_URL }, 200],
     ])
 
-    // The log: both results, each with the cost of a billed request.
-    const results = agent.session.events.filter((event) => event.type === 'tool/result')
-    expect(results.map((event) => (event.data as { costUsd?: number }).costUsd)).toEqual([PRICE, PRICE])
+    // The log: one usage/charge per billed call, and the session's totals include them.
+    const charges = agent.session.events
+      .filter((event) => event.type === 'usage/charge')
+      .map((event) => event.data)
+    expect(charges).toEqual([
+      { source: 'web_search', amount: PRICE, currency: 'USD', detail: 'tool call call_1' },
+      { source: 'web_fetch', amount: PRICE, currency: 'USD', detail: 'tool call call_2' },
+    ])
     expect(stand.billed).toEqual({ search: 1, fetch: 1 })
+    const tokensOnly = deriveUsage(
+      agent.session.events.filter((event) => event.type !== 'usage/charge'),
+      DEFAULT_PRICE_TABLE,
+    ).session.cost!
+    const totals = deriveUsage(agent.session.events, DEFAULT_PRICE_TABLE).session
+    expect(totals.cost).toBeCloseTo(tokensOnly + 2 * PRICE, 10)
 
     // Claude Code hooks saw WebSearch and WebFetch with their inputs.
     const inputs = readFileSync(hookLog, 'utf8')

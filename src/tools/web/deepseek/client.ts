@@ -3,7 +3,13 @@
 // model adapter's backoff, and turns every failure into a classified WebError.
 
 import { errorMessage } from '../../../core/errors.js'
-import { backoffDelayMs, parseRetryAfterMs, sleep } from '../../../llm/openai/retry.js'
+import {
+  type Failure,
+  parseRetryAfterMs,
+  type RetryPolicy,
+  retryDelay,
+  sleep,
+} from '../../../failures/index.js'
 import { classifyServiceStatus, isWebError, WebError } from '../errors.js'
 import { toolsRoot } from './wire.js'
 
@@ -41,7 +47,8 @@ export class DeepSeekToolsClient {
         return await this.once(path, body, key, signal, label)
       } catch (error) {
         if (!isWebError(error) || !error.retryable || attempt >= maxRetries || signal.aborted) throw error
-        const waitMs = this.delayMs(error, attempt)
+        const failure = error.toFailure()
+        const waitMs = failure && this.delayMs(failure, attempt + 1)
         if (waitMs === undefined) throw error
         await sleep(waitMs, signal).catch(() => {
           throw new WebError('transport', `${label}: cancelled`)
@@ -50,12 +57,16 @@ export class DeepSeekToolsClient {
     }
   }
 
-  private delayMs(error: WebError, attempt: number): number | undefined {
-    if (error.retryAfterSeconds !== undefined) {
-      const ms = error.retryAfterSeconds * 1000
-      return ms <= (this.options.maxRetryAfterMs ?? 30_000) ? ms : undefined
+  /** The shared retry policy's wait; a Retry-After beyond the cap fails the call instead of waiting. */
+  private delayMs(failure: Failure, attempt: number): number | undefined {
+    const policy: RetryPolicy = {
+      maxRetries: this.options.maxRetries ?? 2,
+      initialBackoffMs: this.options.initialBackoffMs ?? 500,
+      maxBackoffMs: this.options.maxBackoffMs ?? 8_000,
+      maxRetryAfterMs: this.options.maxRetryAfterMs ?? 30_000,
     }
-    return backoffDelayMs(attempt, this.options.initialBackoffMs ?? 500, this.options.maxBackoffMs ?? 8_000)
+    if (failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs) return undefined
+    return retryDelay(policy, failure, attempt)
   }
 
   private async once(
