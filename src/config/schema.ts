@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { DEFAULT_EFFORT, EFFORTS } from '../llm/deepseek/effort.js'
 import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
 import { mcpServersSchema } from '../mcp/config.js'
+import { PERMISSION_MODES } from '../permissions/modes.js'
 import { sessionIdProblem } from '../session/id.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 
@@ -190,10 +191,26 @@ export const configSchema = z
       })
       .strict()
       .default({ scrub: [], allow: [] }),
-    skills: z
-      .object({ dshHome: z.string().min(1).optional() })
+    permissions: z
+      .object({
+        /** The mode sessions start in: auto (dsh's default), default, acceptEdits, plan, bypassPermissions. */
+        mode: z.enum(PERMISSION_MODES).default('auto'),
+        allow: z.array(z.string().min(1)).default([]),
+        ask: z.array(z.string().min(1)).default([]),
+        deny: z.array(z.string().min(1)).default([]),
+        /** Folders besides the project where edits need no approval. */
+        additionalDirectories: z.array(z.string().min(1)).default([]),
+      })
       .strict()
-      .default({}),
+      .default({ mode: 'auto', allow: [], ask: [], deny: [], additionalDirectories: [] }),
+    skills: z
+      .object({
+        dshHome: z.string().min(1).optional(),
+        /** Also read skills and commands from ~/.claude and ~/.agents (the user's Claude Code ones). */
+        includeUserClaude: z.boolean().default(false),
+      })
+      .strict()
+      .default({ includeUserClaude: false }),
   })
   .strict()
 

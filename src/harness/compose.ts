@@ -1,17 +1,21 @@
 // The composition root: loads every plugin of a harness from one resolved config.
 // The CLI, stdio, ACP, the demo and the integration tests all compose through here.
 
+import { dirname } from 'node:path'
 import { Context } from 'cordis'
 import { AgentRegistry } from '../agent/registry.js'
 import { readApiKeyFile } from '../config/api-key-file.js'
 import type { ResolvedConfig } from '../config/load.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
+import { InstructionsPlugin } from '../instructions/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
 import { resolveOpenAiConfig } from '../llm/openai/config.js'
 import { mcpPlugin, type ProjectTrustCheck } from '../mcp/index.js'
+import { PermissionPolicy, type PermissionPolicyConfig } from '../permissions/index.js'
 import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
+import { SkillsPlugin } from '../skills/index.js'
 import { SpillStore } from '../spill/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
 import { FsToolsPlugin } from '../tools/fs/index.js'
@@ -23,6 +27,11 @@ export interface HarnessOptions {
   config: ResolvedConfig
   /** Model endpoint overrides (the demo and tests point at a loopback server). */
   model?: { baseUrl?: string; apiKey?: string }
+  /** The front end's permission settings: flags (`--permission-mode`, `--allowed-tools`, ...), whether it can ask. */
+  permissions?: Pick<
+    PermissionPolicyConfig,
+    'mode' | 'allowedTools' | 'disallowedTools' | 'canAsk' | 'frontEnd' | 'projectTrusted'
+  >
   /**
    * Whether a project folder may start the MCP servers of its `.mcp.json` (the front end's
    * trust decision). Absent: project servers are never started.
@@ -75,10 +84,23 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(BashToolPlugin),
     ctx.plugin(WebToolsPlugin, web),
     ctx.plugin(FsToolsPlugin, { home: config.home }),
+    ctx.plugin(InstructionsPlugin, { home: config.home }),
+    ctx.plugin(SkillsPlugin, { home: config.home, includeUserClaude: config.skills.includeUserClaude }),
     ...(config.hooks.claudeCode.length > 0
       ? [ctx.plugin(claudeCodeHooksPlugin, { files: config.hooks.claudeCode })]
       : []),
     ...(config.hooks.codex.length > 0 ? [ctx.plugin(codexHooksPlugin, { files: config.hooks.codex })] : []),
+    // After the hook bridges: PreToolUse hooks run before the permission check.
+    ctx.plugin(PermissionPolicy, {
+      mode: config.permissions.mode,
+      allow: config.permissions.allow,
+      ask: config.permissions.ask,
+      deny: config.permissions.deny,
+      additionalDirectories: config.permissions.additionalDirectories,
+      ...(config.source !== undefined ? { baseDir: dirname(config.source) } : {}),
+      home: config.home,
+      ...options.permissions,
+    }),
     ctx.plugin(subagentToolPlugin, { maxDepth: config.subagents.enabled ? config.subagents.maxDepth : 0 }),
     ...(config.subagents.acp && config.subagents.enabled
       ? [ctx.plugin(acpSubagentToolPlugin, { ...config.subagents.acp, maxDepth: config.subagents.maxDepth })]

@@ -22,6 +22,8 @@ export interface TestHarnessOptions {
   config?: Record<string, unknown>
   /** Serve DeepSeek's Search and Fetch endpoints from the loopback model too. */
   webTools?: WebToolsStandIn
+  /** The front end's permission settings, as `dsh run`/chat pass them. */
+  permissions?: HarnessOptions['permissions']
   /** The front end's trust check for project `.mcp.json` servers (default: none load). */
   projectTrust?: HarnessOptions['projectTrust']
 }
@@ -49,6 +51,7 @@ export async function startTestHarness(options: TestHarnessOptions = {}): Promis
   const harness = await createHarness({
     config: resolveConfig(file, {}),
     model: { baseUrl: model.baseUrl, apiKey: 'test-key' },
+    ...(options.permissions ? { permissions: options.permissions } : {}),
     ...(options.projectTrust ? { projectTrust: options.projectTrust } : {}),
   })
   let closed = false

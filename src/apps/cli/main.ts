@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
 
 async function buildProgram(setExitCode: (code: number) => void): Promise<Command> {
   const { Command } = await import('commander')
-  const { addAgentOptions } = await import('./options.js')
+  const { addAgentOptions, addPermissionOptions } = await import('./options.js')
 
   /** Wraps an action: loads its module lazily and records its exit code. */
   const act =
@@ -119,6 +119,16 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .action(act(async (id: string, options) => (await import('./sessions.js')).unlockCommand(id, options)))
 
+  sessions
+    .command('rewind')
+    .description(
+      'restore the files the file tools changed in a turn and later (bash side effects are not undone)',
+    )
+    .argument('<id>', 'session id')
+    .requiredOption('--to-turn <n>', 'restore files to how they were before this turn')
+    .option('--config <file>', 'config file')
+    .action(act(async (id: string, options) => (await import('./rewind.js')).rewindCommand(id, options)))
+
   program
     .command('models')
     .description('list the models the configured endpoint offers; the default is marked')
@@ -161,15 +171,13 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./env.js')).envCommand(options)))
 
-  program
-    .command('stdio')
+  addPermissionOptions(program.command('stdio'))
     .description('serve JSON-RPC 2.0 on stdin/stdout (initialize, session/prompt, session/cancel, shutdown)')
     .option('--config <file>', 'config file')
     .option('--session-id <id>', 'the exact session id initialize uses when it names none (resume-or-create)')
     .action(act(async (options) => (await import('./servers.js')).stdioCommand(options)))
 
-  program
-    .command('acp')
+  addPermissionOptions(program.command('acp'))
     .description('serve the Agent Client Protocol on stdin/stdout, for editors')
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./servers.js')).acpCommand(options)))

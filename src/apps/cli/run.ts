@@ -24,7 +24,7 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
   const termination = handleTermination(() => interrupt.abort())
   let harness: Awaited<ReturnType<typeof openHarness>>
   try {
-    harness = await openHarness(plan)
+    harness = await openHarness(plan, { canAsk: false })
   } catch (error) {
     termination.dispose()
     throw error

@@ -5,12 +5,19 @@ import { loadConfig } from '../../config/load.js'
 import { createHarness, type Harness } from '../../harness/compose.js'
 import { ExitCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
+import { permissionFlags } from './options.js'
 import { checkApiKey } from './start.js'
 import { handleTermination } from './termination.js'
 
-export interface StdioOptions {
+export interface StdioOptions extends PermissionOptions {
   config?: string
   sessionId?: string
+}
+
+export interface PermissionOptions {
+  permissionMode?: string
+  allowedTools?: string[]
+  disallowedTools?: string[]
 }
 
 export async function stdioCommand(options: StdioOptions): Promise<number> {
@@ -20,7 +27,7 @@ export async function stdioCommand(options: StdioOptions): Promise<number> {
     if (problem !== undefined) throw usageError(`--session-id: invalid session id: ${problem}`)
   }
   const { runStdioServer } = await import('../stdio/index.js')
-  return serve(options.config, (harness) =>
+  return serve(options, false, (harness) =>
     runStdioServer({
       harness,
       input: process.stdin,
@@ -30,9 +37,9 @@ export async function stdioCommand(options: StdioOptions): Promise<number> {
   )
 }
 
-export async function acpCommand(options: { config?: string }): Promise<number> {
+export async function acpCommand(options: { config?: string } & PermissionOptions): Promise<number> {
   const { runAcpServer } = await import('../acp/index.js')
-  return serve(options.config, (harness) =>
+  return serve(options, true, (harness) =>
     runAcpServer({ harness, input: process.stdin, output: process.stdout }),
   )
 }
@@ -43,12 +50,17 @@ export async function acpCommand(options: { config?: string }): Promise<number> 
  * 130/143/129. A closed stdin ends the server like `shutdown`: running turns are cancelled.
  */
 async function serve(
-  configFile: string | undefined,
+  options: { config?: string } & PermissionOptions,
+  canAsk: boolean,
   run: (harness: Harness) => Promise<void>,
 ): Promise<number> {
-  const config = loadConfig(configFile !== undefined ? { file: configFile } : {})
+  const permissions = permissionFlags(options)
+  const config = loadConfig(options.config !== undefined ? { file: options.config } : {})
   checkApiKey(config)
-  const harness = await createHarness({ config })
+  const harness = await createHarness({
+    config,
+    permissions: { ...permissions, canAsk, frontEnd: canAsk ? 'interactive' : 'headless' },
+  })
   logToStderr(harness.ctx)
   let stopping: Promise<void> | undefined
   // Disposing cancels every turn, kills every process group, flushes, releases locks.
