@@ -15,6 +15,7 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'shell', load: () => import('./shell.bench.js') },
   { name: 'cli', load: () => import('./cli.bench.js') },
   { name: 'fs-tools', load: () => import('./fs-tools.bench.js') },
+  { name: 'web', load: () => import('./web.bench.js') },
 ]
 
 function table(rows: BenchRow[]): string {

@@ -45,6 +45,14 @@ export async function runToolCalls(
       content,
       ...(post.output.isError ? { isError: true as const } : {}),
     })
+    // A paid call (web search/fetch) joins the session's usage totals (src/usage).
+    if (post.output.costUsd)
+      agent.session.append('usage/charge', {
+        source: call.name,
+        amount: post.output.costUsd,
+        currency: 'USD',
+        detail: `tool call ${call.id}`,
+      })
     for (const text of post.context)
       agent.session.append('context/added', { source: 'tools/post-execute', text })
     emit({

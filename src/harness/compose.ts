@@ -9,6 +9,7 @@ import type { ResolvedConfig } from '../config/load.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
 import { InstructionsPlugin } from '../instructions/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
+import { resolveOpenAiConfig } from '../llm/openai/config.js'
 import { mcpPlugin, type ProjectTrustCheck } from '../mcp/index.js'
 import { PermissionPolicy, type PermissionPolicyConfig } from '../permissions/index.js'
 import { loadPersistenceBackend } from '../persistence/index.js'
@@ -20,6 +21,7 @@ import { BashToolPlugin } from '../tools/bash/index.js'
 import { FsToolsPlugin } from '../tools/fs/index.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { acpSubagentToolPlugin, subagentToolPlugin } from '../tools/subagent/index.js'
+import { selectWebProviders, WebToolsPlugin } from '../tools/web/index.js'
 
 export interface HarnessOptions {
   config: ResolvedConfig
@@ -49,6 +51,16 @@ export interface Harness {
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const { config } = options
   const ctx = new Context()
+  const endpoint = resolveOpenAiConfig({
+    baseUrl: options.model?.baseUrl ?? config.model.baseUrl,
+    apiKey: options.model?.apiKey,
+    apiKeyEnv: config.model.apiKeyEnv,
+  })
+  const web = selectWebProviders(config.web, {
+    baseUrl: endpoint.endpoint.replace(/\/chat\/completions$/, ''),
+    apiKey: () => endpoint.apiKey ?? (process.env[endpoint.apiKeyEnv]?.trim() || undefined),
+    apiKeyEnv: endpoint.apiKeyEnv,
+  })
   const fibers = [
     ctx.plugin(SessionStore),
     await loadPersistenceBackend(ctx, config.persistence),
@@ -70,6 +82,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
+    ctx.plugin(WebToolsPlugin, web),
     ctx.plugin(FsToolsPlugin, { home: config.home }),
     ctx.plugin(InstructionsPlugin, { home: config.home }),
     ctx.plugin(SkillsPlugin, { home: config.home, includeUserClaude: config.skills.includeUserClaude }),

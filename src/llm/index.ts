@@ -32,6 +32,12 @@ export {
   PASSBACK_MESSAGE,
   promptText,
 } from './deepseek/strict.js'
+export type {
+  StandInDocument,
+  StandInRequest,
+  WebToolsStandInOptions,
+} from './deepseek/web-tools-stand-in.js'
+export { WebToolsStandIn } from './deepseek/web-tools-stand-in.js'
 export { LlmErrorCode } from './errors.js'
 export { LlmHttpError } from './http-error.js'
 export type { OpenAiCompatibleConfig, ResolvedOpenAiConfig } from './openai/config.js'

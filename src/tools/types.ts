@@ -22,6 +22,8 @@ export interface ToolOutput {
   content: string
   /** True when the call failed (bad arguments, denied, crashed) rather than produced a result. */
   isError?: boolean
+  /** What the call cost in USD (paid web APIs); logged as a `usage/charge` event, so it joins the session's totals. */
+  costUsd?: number
   /**
    * Structured facts about the result for hooks and front ends, never sent to the model
    * (bash: `stdout`, `stderr`, `exitCode`, `interrupted`, `timedOut`). A non-zero `exitCode`

@@ -16,7 +16,7 @@ describe('createHarness', () => {
     const test = await startTestHarness({})
     const { ctx } = test.harness
     expect(ctx.get('tools')!.names().sort()).toEqual(
-      ['bash', 'job_kill', 'job_output', 'skill', 'subagent', ...FS_TOOL_NAMES].sort(),
+      ['bash', 'job_kill', 'job_output', 'skill', 'subagent', 'web_fetch', ...FS_TOOL_NAMES].sort(),
     )
     expect(
       ctx

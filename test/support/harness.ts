@@ -5,7 +5,12 @@ import { afterEach } from 'vitest'
 import type { DshConfigFile } from '../../src/config/index.js'
 import { resolveConfig, validateConfig } from '../../src/config/index.js'
 import { createHarness, type Harness, type HarnessOptions } from '../../src/harness/index.js'
-import { type LoopbackModel, type Script, startLoopbackModel } from '../../src/llm/index.js'
+import {
+  type LoopbackModel,
+  type Script,
+  startLoopbackModel,
+  type WebToolsStandIn,
+} from '../../src/llm/index.js'
 import { createTempDir, removeTempDir } from './temp-dir.js'
 
 export interface TestHarnessOptions {
@@ -15,6 +20,8 @@ export interface TestHarnessOptions {
   home?: string
   /** Extra config fields (validated like a config file). */
   config?: Record<string, unknown>
+  /** Serve DeepSeek's Search and Fetch endpoints from the loopback model too. */
+  webTools?: WebToolsStandIn
   /** The front end's permission settings, as `dsh run`/chat pass them. */
   permissions?: HarnessOptions['permissions']
   /** The front end's trust check for project `.mcp.json` servers (default: none load). */
@@ -31,7 +38,10 @@ export interface TestHarness {
 
 export async function startTestHarness(options: TestHarnessOptions = {}): Promise<TestHarness> {
   const home = options.home ?? createTempDir()
-  const model = await startLoopbackModel(options.script ?? [], { strict: true })
+  const model = await startLoopbackModel(options.script ?? [], {
+    strict: true,
+    ...(options.webTools ? { webTools: options.webTools } : {}),
+  })
   const file = validateConfig('test-config', {
     dshHome: home,
     persistence: { backend: options.backend ?? 'jsonl' },

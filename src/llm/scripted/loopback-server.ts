@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { sleep } from '../abort.js'
 import { DEEPSEEK_MODELS } from '../deepseek/models.js'
 import { DeepSeekRules, type StrictOptions } from '../deepseek/strict.js'
+import type { WebToolsStandIn } from '../deepseek/web-tools-stand-in.js'
 import type { WireChatRequest, WireErrorBody } from '../openai/wire-types.js'
 import { type ResolvedReply, type Script, ScriptPlayer } from './script.js'
 import { decodeWireRequest, encodeCompletion, encodeReplyChunks } from './wire.js'
@@ -17,6 +18,8 @@ export type ReceivedRequest = WireChatRequest
 export interface LoopbackModelOptions {
   /** When set, requests must carry `Authorization: Bearer <apiKey>`, else 401. */
   apiKey?: string
+  /** Also serve DeepSeek's Search and Fetch endpoints (`/v1/tools/search`, `/v1/tools/fetch`). */
+  webTools?: WebToolsStandIn
   /**
    * Strict DeepSeek mode: refuses what today's DeepSeek API refuses (unknown model ids,
    * a missing reasoning passback, bad effort values), thinks by default (with thinking
@@ -51,6 +54,7 @@ export async function startLoopbackModel(
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '').split('?')[0]!
+    if (options.webTools && (await options.webTools.handle(req, res, path))) return
     if (req.method === 'GET' && path.endsWith('/models')) {
       if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
         sendError(res, 401, 'loopback model: invalid API key')

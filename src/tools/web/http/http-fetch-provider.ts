@@ -1,0 +1,185 @@
+// The plain-HTTP fetch provider: GET with manual redirects (each hop re-checked), an address
+// guard on every connection, a size cap on the decoded bytes, one deadline for the whole
+// fetch, charset decoding and HTML-to-Markdown conversion.
+
+import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import { packageVersion } from '../../../core/version.js'
+import { parseRetryAfterMs } from '../../../failures/index.js'
+import { classifySiteStatus, isWebError, WebError } from '../errors.js'
+import type { WebFetchProvider, WebFetchRequest, WebFetchResult } from '../types.js'
+import { checkLiteralHost, guardedLookup, PrivateHostPolicy } from './address-guard.js'
+import { bodyKind, mediaType } from './body-kind.js'
+
+export const DEFAULT_FETCH_MAX_BYTES = 10 * 1024 * 1024
+export const DEFAULT_FETCH_TIMEOUT_MS = 30_000
+export const DEFAULT_FETCH_MAX_REDIRECTS = 5
+
+export interface HttpFetchOptions {
+  /** Bytes of (decompressed) body read at most; the rest is cut. Default 10 MiB. */
+  maxBytes?: number
+  /** One deadline for the whole fetch, redirects and body included. Default 30 s. */
+  timeoutMs?: number
+  /** Default 5. */
+  maxRedirects?: number
+  /** Private/loopback hosts that may be fetched (`*`, `host` or `host:port`). Default none. */
+  allowPrivateHosts?: readonly string[]
+}
+
+export class HttpFetchProvider implements WebFetchProvider {
+  readonly name = 'http'
+  private readonly maxBytes: number
+  private readonly timeoutMs: number
+  private readonly maxRedirects: number
+  private readonly policy: PrivateHostPolicy
+  private readonly userAgent = `dsh/${packageVersion()} (web_fetch)`
+
+  constructor(options: HttpFetchOptions = {}) {
+    this.maxBytes = options.maxBytes ?? DEFAULT_FETCH_MAX_BYTES
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS
+    this.maxRedirects = options.maxRedirects ?? DEFAULT_FETCH_MAX_REDIRECTS
+    this.policy = new PrivateHostPolicy(options.allowPrivateHosts ?? [])
+  }
+
+  async fetch(request: WebFetchRequest): Promise<WebFetchResult> {
+    const deadline = AbortSignal.timeout(this.timeoutMs)
+    const signal = AbortSignal.any([request.signal, deadline])
+    try {
+      const { url, response } = await this.follow(parseTarget(request.url), signal)
+      const type = mediaType(response.headers['content-type'])
+      const { body, truncated } = await readCapped(response, this.maxBytes, signal)
+      const kind = bodyKind(type, body)
+      if (kind === 'unsupported')
+        throw new WebError('unsupported', `${url.href} is ${type || 'of unknown type'}, not a text page`)
+      // Loaded on first use: the parser and the charset tables are not needed to start.
+      const [{ decodeBody }, { htmlToMarkdown }] = await Promise.all([
+        import('./charset.js'),
+        import('./html-to-markdown.js'),
+      ])
+      const text = decodeBody(body, response.headers['content-type'])
+      const page = kind === 'html' ? htmlToMarkdown(text, url.href) : { title: '', markdown: text }
+      return { url: url.href, title: page.title, markdown: page.markdown, truncated, costUsd: 0 }
+    } catch (error) {
+      if (isWebError(error)) throw error
+      if (deadline.aborted)
+        throw new WebError('timeout', `fetching ${request.url} took longer than ${this.timeoutMs} ms`)
+      if (request.signal.aborted) throw new WebError('transport', 'the fetch was cancelled', { cause: error })
+      throw new WebError('transport', `fetching ${request.url} failed: ${transportMessage(error)}`, {
+        cause: error,
+      })
+    }
+  }
+
+  /** Requests `url`, following redirects; answers the final URL and its 2xx response. */
+  private async follow(start: URL, signal: AbortSignal): Promise<{ url: URL; response: IncomingMessage }> {
+    let url = start
+    for (let hop = 0; ; hop++) {
+      checkLiteralHost(url, this.policy)
+      const response = await this.get(url, signal)
+      const status = response.statusCode ?? 0
+      const location = response.headers.location
+      if (status >= 300 && status < 400 && location !== undefined) {
+        response.destroy()
+        if (hop >= this.maxRedirects)
+          throw new WebError('invalid', `${start.href}: more than ${this.maxRedirects} redirects`)
+        url = parseTarget(new URL(location, url).href)
+        continue
+      }
+      if (status < 200 || status >= 300) {
+        response.destroy()
+        const retryAfterMs = parseRetryAfterMs(response.headers['retry-after'])
+        const retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000)
+        throw new WebError(classifySiteStatus(status), `${url.href} answered HTTP ${status}`, {
+          status,
+          ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+        })
+      }
+      return { url, response }
+    }
+  }
+
+  private get(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+    return new Promise((resolve, reject) => {
+      const req = send(url, {
+        method: 'GET',
+        signal,
+        lookup: guardedLookup(url, this.policy),
+        headers: {
+          'User-Agent': this.userAgent,
+          Accept: 'text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.8,*/*;q=0.5',
+          'Accept-Encoding': 'gzip, deflate, br',
+        },
+      })
+      req.once('response', resolve)
+      req.once('error', reject)
+      req.end()
+    })
+  }
+}
+
+/** Parses and checks a URL the model or a redirect gave: http(s), a host, no credentials. */
+function parseTarget(raw: string): URL {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new WebError('invalid', `not a valid URL: ${raw}`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new WebError('refused', `refused to fetch ${url.protocol} URLs: only http and https are fetched`)
+  if (url.username || url.password)
+    throw new WebError('refused', 'refused to fetch a URL that carries credentials')
+  if (!url.hostname) throw new WebError('invalid', `URL has no host: ${raw}`)
+  return url
+}
+
+function decompressed(response: IncomingMessage): NodeJS.ReadableStream {
+  const encoding = (response.headers['content-encoding'] ?? '').trim().toLowerCase()
+  if (encoding === 'gzip' || encoding === 'x-gzip') return response.pipe(createGunzip())
+  if (encoding === 'deflate') return response.pipe(createInflate())
+  if (encoding === 'br') return response.pipe(createBrotliDecompress())
+  return response
+}
+
+/** Reads at most `maxBytes`; past that the stream is destroyed and the body marked cut. */
+async function readCapped(
+  response: IncomingMessage,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<{ body: Buffer; truncated: boolean }> {
+  const stream = decompressed(response)
+  const parts: Buffer[] = []
+  let size = 0
+  let truncated = false
+  const onAbort = () => (stream as unknown as { destroy(error?: Error): void }).destroy(new Error('aborted'))
+  signal.addEventListener('abort', onAbort, { once: true })
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const room = maxBytes - size
+      if (chunk.length >= room) {
+        parts.push(chunk.subarray(0, room))
+        size += room
+        truncated = chunk.length > room
+        if (truncated) break
+        continue
+      }
+      parts.push(chunk)
+      size += chunk.length
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort)
+    // Stop reading a body that is cut (or abandoned); the socket is not reused.
+    ;(stream as unknown as { destroy(): void }).destroy()
+    response.destroy()
+  }
+  if (signal.aborted) throw signal.reason
+  return { body: Buffer.concat(parts, size), truncated }
+}
+
+function transportMessage(error: unknown): string {
+  const code = (error as { code?: string }).code
+  const message = error instanceof Error ? error.message : String(error)
+  return code && !message.includes(code) ? `${code}: ${message}` : message
+}
