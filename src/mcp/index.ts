@@ -4,6 +4,7 @@
 import type { McpProgress } from './connection.js'
 import type { McpManager } from './manager.js'
 
+export { ACP_MCP_CAPABILITIES, type AcpMcpServer, fromAcpServers } from './acp-servers.js'
 export {
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
@@ -23,9 +24,11 @@ export { McpErrorCode } from './errors.js'
 export { McpManager, type McpManagerConfig, type McpServerStatus, type ProjectTrustCheck } from './manager.js'
 export { MCP_TOOL_PREFIX, mcpToolName, normalizeName, serverOfToolName } from './naming.js'
 export { mcpPlugin, mcpToolsPlugin } from './plugin.js'
+export { expandPromptCommand, type PromptCommand, promptCommands } from './prompt-command.js'
 export { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL } from './resource-tools.js'
 export { resultText } from './results.js'
 export { serverLogPath } from './server-log.js'
+export { describeSource, statusLine } from './status-lines.js'
 export { type McpProjectTrustOptions, mcpProjectTrust } from './trust.js'
 
 declare module 'cordis' {

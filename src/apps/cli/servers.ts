@@ -3,6 +3,8 @@
 
 import { loadConfig } from '../../config/load.js'
 import { createHarness, type Harness } from '../../harness/compose.js'
+import { mcpProjectTrust } from '../../mcp/trust.js'
+import type { TrustFrontEnd } from '../../trust/index.js'
 import { ExitCode } from './errors.js'
 import { logToStderr } from './logging.js'
 import { checkApiKey } from './start.js'
@@ -14,7 +16,7 @@ export interface StdioOptions {
 
 export async function stdioCommand(options: StdioOptions): Promise<number> {
   const { runStdioServer } = await import('../stdio/index.js')
-  return serve(options.config, (harness) =>
+  return serve(options.config, 'headless', (harness) =>
     runStdioServer({
       harness,
       input: process.stdin,
@@ -26,7 +28,8 @@ export async function stdioCommand(options: StdioOptions): Promise<number> {
 
 export async function acpCommand(options: { config?: string }): Promise<number> {
   const { runAcpServer } = await import('../acp/index.js')
-  return serve(options.config, (harness) =>
+  // An editor cannot be asked mid-protocol: only folders the user already trusts bring servers.
+  return serve(options.config, 'interactive', (harness) =>
     runAcpServer({ harness, input: process.stdin, output: process.stdout }),
   )
 }
@@ -37,11 +40,15 @@ export async function acpCommand(options: { config?: string }): Promise<number> 
  */
 async function serve(
   configFile: string | undefined,
+  frontEnd: TrustFrontEnd,
   run: (harness: Harness) => Promise<void>,
 ): Promise<number> {
   const config = loadConfig(configFile !== undefined ? { file: configFile } : {})
   checkApiKey(config)
-  const harness = await createHarness({ config })
+  const harness = await createHarness({
+    config,
+    projectTrust: mcpProjectTrust({ home: config.home, frontEnd }),
+  })
   logToStderr(harness.ctx)
   let stopping: Promise<void> | undefined
   const stop = (code: number) => () => {

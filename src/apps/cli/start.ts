@@ -14,6 +14,7 @@ import { absolutePath } from '../../home/resolve-home.js'
 import type { ModelChoice } from '../../llm/adapter.js'
 import { LlmErrorCode } from '../../llm/errors.js'
 import { requireApiKey, resolveOpenAiConfig } from '../../llm/openai/config.js'
+import { type McpProjectTrustOptions, mcpProjectTrust } from '../../mcp/trust.js'
 import type { SessionId } from '../../session/types.js'
 import { CliError, CliErrorCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
@@ -68,9 +69,18 @@ export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = pro
   }
 }
 
-/** Composes the harness from the plan's config, its log messages going to stderr. */
-export async function openHarness(plan: AgentPlan): Promise<Harness> {
-  const harness = await createHarness({ config: plan.config })
+/**
+ * Composes the harness from the plan's config, its log messages going to stderr. Project
+ * `.mcp.json` servers follow the trust model: headless by default, chat asks.
+ */
+export async function openHarness(
+  plan: AgentPlan,
+  trust: Omit<McpProjectTrustOptions, 'home'> = { frontEnd: 'headless' },
+): Promise<Harness> {
+  const harness = await createHarness({
+    config: plan.config,
+    projectTrust: mcpProjectTrust({ home: plan.config.home, ...trust }),
+  })
   logToStderr(harness.ctx)
   return harness
 }
