@@ -429,8 +429,11 @@ function parseArguments(
 }
 
 function describeStartError(error: unknown): string {
-  const message = errorMessage(error)
+  let message = errorMessage(error)
   const code = (error as { code?: unknown }).code
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
+  // fetch's "fetch failed" hides the reason (refused, unknown host) in its cause.
+  if (message === 'fetch failed' && cause) message = `cannot connect (${String(cause.code ?? cause.message)})`
   if (code === 'ENOENT') return `command not found (${message})`
   if (code === -32000 || /connection closed/i.test(message)) return 'the server exited during start-up'
   if (code === -32001 || /timed out/i.test(message)) return 'the server did not answer initialize in time'

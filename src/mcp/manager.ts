@@ -152,6 +152,19 @@ export class McpManager extends Service {
     return [...byName.values()]
   }
 
+  /**
+   * Starts every server `cwd` sees without an agent (`dsh mcp list`): the user's, and the
+   * project's when trusted; waits for each up to its start-up timeout.
+   */
+  async check(cwd: string): Promise<McpServerStatus[]> {
+    const project = this.projectScope(cwd)
+    const connections = [...this.user.values()]
+    if (project.connections.size > 0 && (await project.decision))
+      connections.push(...project.connections.values())
+    await Promise.all(connections.map((connection) => connection.ready()))
+    return this.status(cwd)
+  }
+
   /** Every server known for `cwd` (user, that folder's project, live sessions') with its state. */
   status(cwd?: string): McpServerStatus[] {
     const rows: McpServerStatus[] = []
