@@ -8,4 +8,5 @@ export {
   type TrustFrontEnd,
   type TrustReason,
 } from './decide.js'
+export { type ProjectTrustConfig, ProjectTrustService } from './service.js'
 export { ProjectTrustStore, TRUST_FILE_NAME, type TrustEntry, TrustErrorCode } from './trust-store.js'
