@@ -6,7 +6,7 @@ import { AgentRegistry } from '../agent/registry.js'
 import type { ResolvedConfig } from '../config/load.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
-import { mcpPlugin, type ProjectTrustCheck } from '../mcp/index.js'
+import { mcpPlugin } from '../mcp/index.js'
 import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
@@ -14,16 +14,19 @@ import { BashToolPlugin } from '../tools/bash/index.js'
 import { FsToolsPlugin } from '../tools/fs/index.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { acpSubagentToolPlugin, subagentToolPlugin } from '../tools/subagent/index.js'
+import { type ProjectTrustConfig, ProjectTrustService } from '../trust/index.js'
 
 export interface HarnessOptions {
   config: ResolvedConfig
   /** Model endpoint overrides (the demo and tests point at a loopback server). */
   model?: { baseUrl?: string; apiKey?: string }
   /**
-   * Whether a project folder may start the MCP servers of its `.mcp.json` (the front end's
-   * trust decision). Absent: project servers are never started.
+   * How project folders are trusted to bring their own hooks and MCP servers: `headless`
+   * trusts (`dsh run`, `dsh stdio`), `interactive` asks with `ask` (chat, ACP); `disabled` is
+   * `--no-project-config`. Default: interactive without a way to ask, so nothing a project
+   * brings loads unless its folder was trusted before.
    */
-  projectTrust?: ProjectTrustCheck
+  trust?: Omit<ProjectTrustConfig, 'home'>
 }
 
 export interface Harness {
@@ -67,11 +70,11 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ...(config.subagents.acp && config.subagents.enabled
       ? [ctx.plugin(acpSubagentToolPlugin, { ...config.subagents.acp, maxDepth: config.subagents.maxDepth })]
       : []),
+    ctx.plugin(ProjectTrustService, { home: config.home, ...options.trust }),
     ctx.plugin(mcpPlugin, {
       servers: config.mcpServers,
       home: config.home,
       ...(config.source !== undefined ? { configFile: config.source } : {}),
-      ...(options.projectTrust ? { projectTrust: options.projectTrust } : {}),
     }),
     ctx.plugin(AgentRegistry, {
       systemPrompt: config.agent.systemPrompt,

@@ -21,7 +21,7 @@ export {
 } from './config.js'
 export { McpConnection, type McpProgress, type McpPromptInfo, type McpServerState } from './connection.js'
 export { McpErrorCode } from './errors.js'
-export { McpManager, type McpManagerConfig, type McpServerStatus, type ProjectTrustCheck } from './manager.js'
+export { McpManager, type McpManagerConfig, type McpServerStatus } from './manager.js'
 export { MCP_TOOL_PREFIX, mcpToolName, normalizeName, serverOfToolName } from './naming.js'
 export { mcpPlugin, mcpToolsPlugin } from './plugin.js'
 export { expandPromptCommand, type PromptCommand, promptCommands } from './prompt-command.js'
@@ -29,7 +29,6 @@ export { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL } from './resource-tools.js'
 export { resultText } from './results.js'
 export { serverLogPath } from './server-log.js'
 export { describeSource, statusLine } from './status-lines.js'
-export { type McpProjectTrustOptions, mcpProjectTrust } from './trust.js'
 
 declare module 'cordis' {
   interface Context {

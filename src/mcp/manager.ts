@@ -13,17 +13,12 @@ import { McpConnection, type McpProgress } from './connection.js'
 import { normalizeName, serverOfToolName } from './naming.js'
 import { createResourceTools } from './resource-tools.js'
 
-/** Decides whether a project folder may start its `.mcp.json` servers; `brings` names them. */
-export type ProjectTrustCheck = (root: string, brings: readonly string[]) => Promise<boolean>
-
 export interface McpManagerConfig {
   /** The user's servers (dsh's config file). */
   servers?: Record<string, McpServerConfig>
   /** The config file they came from, for `dsh mcp list`. */
   configFile?: string
   home: string
-  /** Project servers load only when this answers true. Absent: project servers are never loaded. */
-  projectTrust?: ProjectTrustCheck
   /** Read for `${VAR}` expansion and the servers' environment. Default: process.env. */
   env?: NodeJS.ProcessEnv
 }
@@ -280,7 +275,9 @@ export class McpManager extends Service {
     }
     const problems = read?.problems ?? []
     for (const problem of problems) this.ctx.logger('mcp').warn('%s', problem)
-    const ask = this.config.projectTrust
+    // The one trust decision (`ctx.projectTrust`, asked at most once per folder); without the
+    // service nothing a project brings is started.
+    const trust = this.ctx.get('projectTrust')
     const brings = [...connections.keys()].map((name) => `MCP server ${name}`)
     const created: ProjectScope = {
       root,
@@ -290,10 +287,10 @@ export class McpManager extends Service {
       decision: Promise.resolve(false),
     }
     created.decision =
-      connections.size === 0 || !ask
+      connections.size === 0 || !trust
         ? Promise.resolve(false)
-        : ask(root, brings).then(
-            (trusted) => {
+        : trust.decide(root, brings).then(
+            ({ trusted }) => {
               if (trusted) this.trustedNow.add(created)
               else
                 this.ctx

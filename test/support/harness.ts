@@ -15,8 +15,8 @@ export interface TestHarnessOptions {
   home?: string
   /** Extra config fields (validated like a config file). */
   config?: Record<string, unknown>
-  /** The front end's trust check for project `.mcp.json` servers (default: none load). */
-  projectTrust?: HarnessOptions['projectTrust']
+  /** How project folders are trusted (default: interactive, nobody to ask). */
+  trust?: HarnessOptions['trust']
 }
 
 export interface TestHarness {
@@ -39,7 +39,7 @@ export async function startTestHarness(options: TestHarnessOptions = {}): Promis
   const harness = await createHarness({
     config: resolveConfig(file, {}),
     model: { baseUrl: model.baseUrl, apiKey: 'test-key' },
-    ...(options.projectTrust ? { projectTrust: options.projectTrust } : {}),
+    ...(options.trust ? { trust: options.trust } : {}),
   })
   let closed = false
   return {

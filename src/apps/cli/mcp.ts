@@ -15,7 +15,7 @@ import {
 } from '../../mcp/config-file.js'
 import { McpManager } from '../../mcp/manager.js'
 import { statusLine } from '../../mcp/status-lines.js'
-import { mcpProjectTrust } from '../../mcp/trust.js'
+import { ProjectTrustService } from '../../trust/index.js'
 import { ExitCode, usageError } from './errors.js'
 import { resolveCwd } from './options.js'
 
@@ -31,13 +31,13 @@ export async function mcpListCommand(options: McpListOptions): Promise<number> {
   const cwd = resolveCwd(options.cwd, '--cwd')
   const ctx = new Context()
   // Remembered trust only: listing never asks, and never starts an unapproved project's servers.
+  const trust = ctx.plugin(ProjectTrustService, { home: config.home, frontEnd: 'interactive' })
   const fiber = ctx.plugin(McpManager, {
     servers: config.mcpServers,
     home: config.home,
     ...(config.source !== undefined ? { configFile: config.source } : {}),
-    projectTrust: mcpProjectTrust({ home: config.home, frontEnd: 'interactive' }),
   })
-  await fiber.await()
+  await Promise.all([trust.await(), fiber.await()])
   try {
     const rows = await ctx.mcp.check(cwd)
     if (options.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`)
@@ -49,6 +49,7 @@ export async function mcpListCommand(options: McpListOptions): Promise<number> {
   } finally {
     await ctx.mcp.closeAll()
     await fiber.dispose()
+    await trust.dispose()
   }
 }
 

@@ -3,7 +3,6 @@
 
 import { loadConfig } from '../../config/load.js'
 import { createHarness, type Harness } from '../../harness/compose.js'
-import { mcpProjectTrust } from '../../mcp/trust.js'
 import type { TrustFrontEnd } from '../../trust/index.js'
 import { ExitCode } from './errors.js'
 import { logToStderr } from './logging.js'
@@ -45,10 +44,7 @@ async function serve(
 ): Promise<number> {
   const config = loadConfig(configFile !== undefined ? { file: configFile } : {})
   checkApiKey(config)
-  const harness = await createHarness({
-    config,
-    projectTrust: mcpProjectTrust({ home: config.home, frontEnd }),
-  })
+  const harness = await createHarness({ config, trust: { frontEnd } })
   logToStderr(harness.ctx)
   let stopping: Promise<void> | undefined
   const stop = (code: number) => () => {

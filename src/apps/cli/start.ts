@@ -9,13 +9,12 @@ import type { ResolvedConfig } from '../../config/load.js'
 import { loadConfig } from '../../config/load.js'
 import type { AgentRowConfig } from '../../config/schema.js'
 import { DshError, isDshError } from '../../core/errors.js'
-import { createHarness, type Harness } from '../../harness/compose.js'
+import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
 import { absolutePath } from '../../home/resolve-home.js'
 import type { ModelChoice } from '../../llm/adapter.js'
 import { parseEffort } from '../../llm/deepseek/effort.js'
 import { LlmErrorCode } from '../../llm/errors.js'
 import { requireApiKey, resolveOpenAiConfig } from '../../llm/openai/config.js'
-import { type McpProjectTrustOptions, mcpProjectTrust } from '../../mcp/trust.js'
 import type { SessionId } from '../../session/types.js'
 import { CliError, CliErrorCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
@@ -78,14 +77,8 @@ export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = pro
  * Composes the harness from the plan's config, its log messages going to stderr. Project
  * `.mcp.json` servers follow the trust model: headless by default, chat asks.
  */
-export async function openHarness(
-  plan: AgentPlan,
-  trust: Omit<McpProjectTrustOptions, 'home'> = { frontEnd: 'headless' },
-): Promise<Harness> {
-  const harness = await createHarness({
-    config: plan.config,
-    projectTrust: mcpProjectTrust({ home: plan.config.home, ...trust }),
-  })
+export async function openHarness(plan: AgentPlan, trust?: HarnessOptions['trust']): Promise<Harness> {
+  const harness = await createHarness({ config: plan.config, ...(trust ? { trust } : {}) })
   logToStderr(harness.ctx)
   return harness
 }
