@@ -66,6 +66,7 @@ export class McpConnection {
   private client: Client | undefined
   private starting: Promise<void> | undefined
   private restarts = 0
+  private readonly refreshing = new Set<Promise<void>>()
   private closing = false
   private toolList: readonly ProvidedTool[] = []
   private promptList: readonly McpPromptInfo[] = []
@@ -125,6 +126,20 @@ export class McpConnection {
     await Promise.race([this.start(), timeout])
     clearTimeout(timer)
     return this.stateValue === 'connected'
+  }
+
+  /** Resolves when list refreshes announced so far (tools/list_changed) are done. */
+  async settled(): Promise<void> {
+    while (this.refreshing.size > 0) await Promise.allSettled([...this.refreshing])
+  }
+
+  private track(refresh: Promise<void>): void {
+    const tracked = refresh
+      .catch((error) => {
+        this.errorValue = `refreshing the lists failed: ${errorMessage(error)}`
+      })
+      .finally(() => this.refreshing.delete(tracked))
+    this.refreshing.add(tracked)
   }
 
   /** Calls one tool; every failure is an error output naming the server, never a throw. */
@@ -240,9 +255,18 @@ export class McpConnection {
         { name: 'dsh', version: packageVersion() },
         {
           capabilities: {},
+          // Refreshed by dsh itself, so the next step can wait for the new list.
           listChanged: {
-            tools: { debounceMs: 0, onChanged: () => void this.refreshTools(created, validator) },
-            prompts: { debounceMs: 0, onChanged: () => void this.refreshPrompts(created) },
+            tools: {
+              autoRefresh: false,
+              debounceMs: 0,
+              onChanged: () => this.track(this.refreshTools(created, validator)),
+            },
+            prompts: {
+              autoRefresh: false,
+              debounceMs: 0,
+              onChanged: () => this.track(this.refreshPrompts(created)),
+            },
           },
         },
       )

@@ -28,7 +28,7 @@ export { expandPromptCommand, type PromptCommand, promptCommands } from './promp
 export { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL } from './resource-tools.js'
 export { resultText } from './results.js'
 export { serverLogPath } from './server-log.js'
-export { describeSource, statusLine } from './status-lines.js'
+export { describeSource, progressLine, statusLine } from './status-lines.js'
 
 declare module 'cordis' {
   interface Context {

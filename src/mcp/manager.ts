@@ -129,6 +129,8 @@ export class McpManager extends Service {
   async prepare(agent: AgentHandle): Promise<void> {
     const connections = await this.visible(agent)
     for (const connection of connections) void connection.start()
+    // A tools/list_changed announced during the last step is reflected in this request.
+    await Promise.all(connections.map((connection) => connection.settled()))
     if (this.waited.has(agent)) return
     this.waited.add(agent)
     await Promise.all(connections.map((connection) => connection.ready()))

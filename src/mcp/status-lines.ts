@@ -33,3 +33,16 @@ export function statusLine(status: McpServerStatus): string {
     `${status.name}  ${STATE_WORDS[status.state]}${tools} · ${describeSource(status.source)}${error}`,
   )
 }
+
+/** `  ⋯ server: message (3/10)` for a progress notification, terminal-safe. */
+export function progressLine(progress: {
+  server: string
+  progress: number
+  total?: number
+  message?: string
+}): string {
+  const amount =
+    progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`
+  const text = progress.message ? `${progress.message} (${amount})` : amount
+  return toTerminalText(`  ⋯ ${progress.server}: ${text}`.replace(/\s*\n\s*/g, ' '))
+}

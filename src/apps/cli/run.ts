@@ -2,6 +2,7 @@
 // (or JSON lines with --json); Ctrl-C cancels the turn and exits 130.
 
 import type { AgentOutput, TurnResult } from '../../agent/types.js'
+import { progressLine } from '../../mcp/index.js'
 import { ExitCode, usageError } from './errors.js'
 import type { AgentOptions } from './options.js'
 import { colorsFor, createProgressRenderer } from './render.js'
@@ -43,11 +44,25 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
 
     const render = options.json ? (output: AgentOutput) => jsonLine(output) : progressRenderer()
     const unsubscribe = agent.onOutput(render)
+    // MCP servers' progress notifications, one line each (a JSON line with --json).
+    const progress = harness.ctx.plugin({
+      name: 'run-mcp-progress',
+      apply: (ctx) => {
+        ctx.on('mcp/progress', (event) => {
+          if (event.execution.agent?.id !== agent.id) return
+          if (options.json) {
+            const { execution, ...rest } = event
+            jsonLine({ type: 'mcp-progress', callId: execution.callId, ...rest })
+          } else process.stderr.write(`${progressLine(event)}\n`)
+        })
+      },
+    })
     let result: TurnResult
     try {
       result = await agent.prompt(prompt, { signal: interrupt.signal })
     } finally {
       unsubscribe()
+      await progress.dispose()
     }
     emit({ type: 'result', sessionId: agent.id, ...result })
     if (!options.json && result.reason === 'completed') {
