@@ -154,9 +154,15 @@ export class McpConnection {
     }
     const client = this.client
     if (this.stateValue !== 'connected' || !client) return this.unavailable(this.describeNotConnected())
+    // A signal per call: the SDK never removes its abort listener, and a turn's signal
+    // would collect one per call (and Node's MaxListenersExceededWarning).
+    const call = new AbortController()
+    const forward = () => call.abort(execution.signal.reason)
+    if (execution.signal.aborted) call.abort(execution.signal.reason)
+    else execution.signal.addEventListener('abort', forward, { once: true })
     try {
       const result = (await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: execution.signal,
+        signal: call.signal,
         timeout: this.options.config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
         resetTimeoutOnProgress: true,
         onprogress: (progress) =>
@@ -182,6 +188,8 @@ export class McpConnection {
         }
       }
       return { content: `MCP server ${this.name}: ${errorMessage(error)}`, isError: true }
+    } finally {
+      execution.signal.removeEventListener('abort', forward)
     }
   }
 

@@ -57,6 +57,7 @@ export class McpManager extends Service {
     { parts: (readonly ProvidedTool[])[]; tools: readonly ProvidedTool[] }
   >()
   private readonly reported = new Map<McpConnection, string>()
+  private readonly roots = new WeakMap<AgentHandle, string>()
   readonly provider: ToolProvider
   /** `mcp_list_resources` and `mcp_read_resource`, offered while a visible server has resources. */
   private readonly resourceTools: readonly ProvidedTool[]
@@ -141,7 +142,7 @@ export class McpManager extends Service {
   async visible(agent: AgentHandle): Promise<McpConnection[]> {
     const byName = new Map<string, McpConnection>()
     for (const [name, connection] of this.user) byName.set(name, connection)
-    const project = this.projectScope(agent.cwd)
+    const project = this.projectScope(agent.cwd, this.rootOf(agent))
     if (project.connections.size > 0 && (await project.decision)) {
       for (const [name, connection] of project.connections) byName.set(name, connection)
     }
@@ -247,7 +248,7 @@ export class McpManager extends Service {
   private visibleNow(agent: AgentHandle): McpConnection[] {
     const byName = new Map<string, McpConnection>()
     for (const [name, connection] of this.user) byName.set(name, connection)
-    const project = this.projects.get(findProjectRoot(agent.cwd))
+    const project = this.projects.get(this.rootOf(agent))
     if (project && this.trustedNow.has(project)) {
       for (const [name, connection] of project.connections) byName.set(name, connection)
     }
@@ -266,8 +267,17 @@ export class McpManager extends Service {
     return this.sessionScopes.get(owner) ?? new Map()
   }
 
-  private projectScope(cwd: string): ProjectScope {
-    const root = findProjectRoot(cwd)
+  /** An agent's project root, found once (its cwd never changes). */
+  private rootOf(agent: AgentHandle): string {
+    let root = this.roots.get(agent)
+    if (root === undefined) {
+      root = findProjectRoot(agent.cwd)
+      this.roots.set(agent, root)
+    }
+    return root
+  }
+
+  private projectScope(cwd: string, root = findProjectRoot(cwd)): ProjectScope {
     const project = this.projects.get(root)
     if (project) return project
     const read = readProjectServers(root)
