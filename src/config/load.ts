@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path'
 import type { z } from 'zod'
 import { DshError } from '../core/errors.js'
 import { absolutePath, resolveConfiguredHome, resolveDshHome } from '../home/resolve-home.js'
+import { assertStoragePath } from '../persistence/storage-path.js'
 import { ConfigErrorCode } from './errors.js'
 import { configSchema, type DshConfigFile } from './schema.js'
 
@@ -56,14 +57,24 @@ export function resolveConfig(file: DshConfigFile, env: NodeJS.ProcessEnv, sourc
     },
     env,
   )
+  const root = file.persistence.root !== undefined ? inFile(file.persistence.root) : join(home, 'sessions')
+  const database =
+    file.persistence.file !== undefined ? inFile(file.persistence.file) : join(home, 'sessions.db')
+  const where = source ?? 'config'
+  if (file.persistence.backend === 'jsonl') assertStoragePath(root, `${where}: persistence.root`, 'folder')
+  if (file.persistence.backend === 'sqlite') assertStoragePath(database, `${where}: persistence.file`, 'file')
   return {
     ...file,
     home,
     ...(source !== undefined ? { source } : {}),
+    model: {
+      ...file.model,
+      ...(file.model.apiKeyFile !== undefined ? { apiKeyFile: inFile(file.model.apiKeyFile) } : {}),
+    },
     persistence: {
       ...file.persistence,
-      root: file.persistence.root !== undefined ? inFile(file.persistence.root) : join(home, 'sessions'),
-      file: file.persistence.file !== undefined ? inFile(file.persistence.file) : join(home, 'sessions.db'),
+      root,
+      file: database,
     },
     mcpServers: Object.fromEntries(
       Object.entries(file.mcpServers).map(([name, server]) => [

@@ -3,6 +3,7 @@
 
 import { Context } from 'cordis'
 import { AgentRegistry } from '../agent/registry.js'
+import { readApiKeyFile } from '../config/api-key-file.js'
 import type { ResolvedConfig } from '../config/load.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
@@ -10,6 +11,7 @@ import { mcpPlugin } from '../mcp/index.js'
 import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
+import { SpillStore } from '../spill/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
 import { FsToolsPlugin } from '../tools/fs/index.js'
 import { ToolRegistry } from '../tools/registry.js'
@@ -46,7 +48,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     await loadPersistenceBackend(ctx, config.persistence),
     ctx.plugin(OpenAiCompatibleAdapter, {
       baseUrl: options.model?.baseUrl ?? config.model.baseUrl,
-      apiKey: options.model?.apiKey,
+      apiKey: options.model?.apiKey ?? (config.model.apiKeyFile && readApiKeyFile(config.model.apiKeyFile)),
       apiKeyEnv: config.model.apiKeyEnv,
       model: config.model.name,
       effort: config.model.effort,
@@ -57,7 +59,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
         : {}),
     }),
     ctx.plugin(ToolRegistry),
-    ctx.plugin(LocalShellExecutor),
+    ctx.plugin(LocalShellExecutor, { secrets: config.secrets }),
+    ctx.plugin(SpillStore, { home: config.home }),
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
@@ -74,6 +77,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(mcpPlugin, {
       servers: config.mcpServers,
       home: config.home,
+      secrets: config.secrets,
       ...(config.source !== undefined ? { configFile: config.source } : {}),
     }),
     ctx.plugin(AgentRegistry, {

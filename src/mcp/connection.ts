@@ -7,7 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import { errorMessage } from '../core/errors.js'
 import { packageVersion } from '../core/version.js'
-import { buildChildEnv } from '../shell/index.js'
+import { buildChildEnv, DEFAULT_SECRET_FILTER, type SecretFilter } from '../shell/index.js'
 import type { ProvidedTool, ToolExecution, ToolOutput } from '../tools/types.js'
 import {
   DEFAULT_STARTUP_TIMEOUT_MS,
@@ -49,6 +49,8 @@ export interface McpConnectionOptions {
   cwd: string
   /** Read for `${VAR}` expansion and scrubbed for the child; never modified. Default: process.env. */
   env?: NodeJS.ProcessEnv
+  /** The shell's secret scrubbing (config `secrets`). Default: the built-in rule. */
+  secrets?: SecretFilter
   /** Tools, prompts or state changed. */
   onChange?: () => void
   onProgress?: (progress: McpProgress) => void
@@ -311,7 +313,7 @@ export class McpConnection {
         command: config.command,
         args: config.args,
         // The shell's scrubbing: no DSH_* and no credential-looking names, then the entry's env.
-        env: buildChildEnv(env, config.env, {}),
+        env: buildChildEnv(env, config.env, {}, this.options.secrets ?? DEFAULT_SECRET_FILTER),
         cwd: config.cwd ?? this.options.cwd,
         stderr: 'pipe',
       })

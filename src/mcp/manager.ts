@@ -7,6 +7,7 @@ import type { AgentHandle } from '../agent/types.js'
 import { errorMessage } from '../core/errors.js'
 import { findProjectRoot } from '../core/project-root.js'
 import type { SessionId } from '../session/types.js'
+import { createSecretFilter, type SecretFilter, type SecretPolicy } from '../shell/index.js'
 import type { ProvidedTool, ToolProvider } from '../tools/types.js'
 import { type McpServerConfig, type McpServerSource, readProjectServers } from './config.js'
 import { McpConnection, type McpProgress } from './connection.js'
@@ -21,6 +22,8 @@ export interface McpManagerConfig {
   home: string
   /** Read for `${VAR}` expansion and the servers' environment. Default: process.env. */
   env?: NodeJS.ProcessEnv
+  /** The shell's secret policy (config `secrets`), applied to stdio servers' environment. */
+  secrets?: SecretPolicy
 }
 
 /** A server as `dsh mcp list` and `/mcp` show it. */
@@ -59,6 +62,7 @@ export class McpManager extends Service {
   private readonly reported = new Map<McpConnection, string>()
   private readonly roots = new WeakMap<AgentHandle, string>()
   readonly provider: ToolProvider
+  private readonly secrets: SecretFilter
   /** `mcp_list_resources` and `mcp_read_resource`, offered while a visible server has resources. */
   private readonly resourceTools: readonly ProvidedTool[]
 
@@ -67,6 +71,7 @@ export class McpManager extends Service {
     private readonly config: McpManagerConfig,
   ) {
     super(ctx, 'mcp')
+    this.secrets = createSecretFilter(config.secrets)
     for (const [name, server] of Object.entries(config.servers ?? {})) {
       this.user.set(
         name,
@@ -335,6 +340,7 @@ export class McpManager extends Service {
       home: this.config.home,
       cwd,
       ...(this.config.env ? { env: this.config.env } : {}),
+      secrets: this.secrets,
       onProgress: (progress: McpProgress) => this.ctx.emit('mcp/progress', progress),
       onChange: () => this.ctx.emit('mcp/changed', name),
     })

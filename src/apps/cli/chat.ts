@@ -13,10 +13,11 @@ import type { Harness } from '../../harness/compose.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
 import { expandPromptCommand, promptCommands, statusLine } from '../../mcp/index.js'
 import { ExitCode, reportError } from './errors.js'
-import { changeModelChoice } from './model-choice.js'
+import { changeModelChoice, turnUsageLine } from './model-choice.js'
 import type { AgentOptions } from './options.js'
 import { type Colors, colorsFor, createStreamRenderer } from './render.js'
 import { type AgentPlan, forkStored, openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
+import { handleTermination } from './termination.js'
 import { formatAge } from './transcript.js'
 
 const HELP = `commands:
@@ -79,6 +80,8 @@ class Chat {
     const onInterrupt = () => this.interrupt()
     rl.on('SIGINT', onInterrupt)
     process.on('SIGINT', onInterrupt) // without a terminal, Ctrl-C arrives as a signal
+    // SIGTERM/SIGHUP end the chat: the turn is cancelled, then the harness cleans up.
+    const termination = handleTermination(() => rl.close(), { signals: ['SIGTERM', 'SIGHUP'] })
     // A tool call a policy or hook marked `ask` is put to the user (no answer is no).
     const approvals = this.harness.ctx.plugin({
       name: 'chat-approval',
@@ -102,9 +105,10 @@ class Chat {
         this.running?.abort()
         process.off('SIGINT', onInterrupt)
         void queue.then(async () => {
+          termination.dispose()
           await approvals.dispose()
-          process.stdout.write('\n')
-          resolve(ExitCode.Ok)
+          if (termination.signal === undefined) process.stdout.write('\n')
+          resolve(termination.exitCode ?? ExitCode.Ok)
         })
       })
       rl.prompt()
@@ -189,7 +193,8 @@ class Chat {
     this.running = controller
     const unsubscribe = this.agent.onOutput(createStreamRenderer(process.stdout, this.colors))
     try {
-      await this.agent.prompt(prompt, { signal: controller.signal })
+      const result = await this.agent.prompt(prompt, { signal: controller.signal })
+      this.say(this.colors.dim(turnUsageLine(this.agent, result.turn, this.harness.config.pricing)))
     } finally {
       unsubscribe()
       this.running = undefined

@@ -35,6 +35,7 @@ export async function mcpListCommand(options: McpListOptions): Promise<number> {
   const fiber = ctx.plugin(McpManager, {
     servers: config.mcpServers,
     home: config.home,
+    secrets: config.secrets,
     ...(config.source !== undefined ? { configFile: config.source } : {}),
   })
   await Promise.all([trust.await(), fiber.await()])

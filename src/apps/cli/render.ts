@@ -140,6 +140,10 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
         write(resultBlock(output.content, output.isError, STREAM_RESULT_LINES, out, colors))
         afterTool = true
         return
+      case 'retry':
+        newline()
+        write(`${colors.yellow(output.message)}\n`)
+        return
       case 'turn-end':
         newline()
         if (output.result.reason === 'aborted') write(`${colors.yellow('(interrupted)')}\n`)
@@ -169,6 +173,9 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
         return
       case 'tool-end':
         err.write(resultBlock(output.content, output.isError, 1, err, colors))
+        return
+      case 'retry':
+        err.write(`${colors.yellow(output.message)}\n`)
         return
       case 'turn-end':
         pending = ''

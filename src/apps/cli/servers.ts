@@ -4,9 +4,10 @@
 import { loadConfig } from '../../config/load.js'
 import { createHarness, type Harness } from '../../harness/compose.js'
 import type { TrustFrontEnd } from '../../trust/index.js'
-import { ExitCode } from './errors.js'
+import { ExitCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
 import { checkApiKey } from './start.js'
+import { handleTermination } from './termination.js'
 
 export interface StdioOptions {
   config?: string
@@ -14,6 +15,11 @@ export interface StdioOptions {
 }
 
 export async function stdioCommand(options: StdioOptions): Promise<number> {
+  if (options.sessionId !== undefined) {
+    const { sessionIdProblem } = await import('../../session/id.js')
+    const problem = sessionIdProblem(options.sessionId)
+    if (problem !== undefined) throw usageError(`--session-id: invalid session id: ${problem}`)
+  }
   const { runStdioServer } = await import('../stdio/index.js')
   return serve(options.config, 'headless', (harness) =>
     runStdioServer({
@@ -35,7 +41,8 @@ export async function acpCommand(options: { config?: string }): Promise<number> 
 
 /**
  * Checks the key before composing, serves until the server returns, and disposes the
- * harness (flushing every session). SIGINT/SIGTERM dispose too, then exit 130/143.
+ * harness (flushing every session). SIGINT/SIGTERM/SIGHUP dispose too, then exit
+ * 130/143/129. A closed stdin ends the server like `shutdown`: running turns are cancelled.
  */
 async function serve(
   configFile: string | undefined,
@@ -47,19 +54,15 @@ async function serve(
   const harness = await createHarness({ config, trust: { frontEnd } })
   logToStderr(harness.ctx)
   let stopping: Promise<void> | undefined
-  const stop = (code: number) => () => {
+  // Disposing cancels every turn, kills every process group, flushes, releases locks.
+  const termination = handleTermination((_signal, code) => {
     stopping ??= harness.dispose().finally(() => process.exit(code))
-  }
-  const onSigint = stop(ExitCode.Interrupted)
-  const onSigterm = stop(143)
-  process.on('SIGINT', onSigint)
-  process.on('SIGTERM', onSigterm)
+  })
   try {
     await run(harness)
     return ExitCode.Ok
   } finally {
-    process.off('SIGINT', onSigint)
-    process.off('SIGTERM', onSigterm)
+    termination.dispose()
     await (stopping ?? harness.dispose())
   }
 }

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { dirname } from 'node:path'
 import { mintSessionId, startConfiguredAgent } from '../../agent/configured.js'
 import type { AgentHandle } from '../../agent/types.js'
+import { readApiKeyFile } from '../../config/api-key-file.js'
 import type { ResolvedConfig } from '../../config/load.js'
 import { loadConfig } from '../../config/load.js'
 import type { AgentRowConfig } from '../../config/schema.js'
@@ -60,6 +61,10 @@ export function planAgent(options: AgentOptions, env: NodeJS.ProcessEnv = proces
  * checked up front (the adapter's own rule) so no session is created without one.
  */
 export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): void {
+  if (config.model.apiKeyFile !== undefined) {
+    readApiKeyFile(config.model.apiKeyFile)
+    return
+  }
   try {
     requireApiKey(
       resolveOpenAiConfig({ apiKeyEnv: config.model.apiKeyEnv, baseUrl: config.model.baseUrl }, env),
