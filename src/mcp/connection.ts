@@ -8,6 +8,7 @@ import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import { errorMessage } from '../core/errors.js'
 import { packageVersion } from '../core/version.js'
 import { buildChildEnv, DEFAULT_SECRET_FILTER, type SecretFilter } from '../shell/index.js'
+import type { SpillStore } from '../spill/index.js'
 import type { ProvidedTool, ToolExecution, ToolOutput } from '../tools/types.js'
 import {
   DEFAULT_STARTUP_TIMEOUT_MS,
@@ -54,6 +55,8 @@ export interface McpConnectionOptions {
   /** Tools, prompts or state changed. */
   onChange?: () => void
   onProgress?: (progress: McpProgress) => void
+  /** The one spill store, looked up at call time. */
+  spill?: () => SpillStore | undefined
 }
 
 /** The background connection attempt gives up after this (the wait for it is the start-up timeout). */
@@ -176,7 +179,12 @@ export class McpConnection {
             ...(progress.message !== undefined ? { message: progress.message } : {}),
           }),
       })) as McpCallResult
-      const text = spillLongResult(resultText(result), this.options.home, execution.agent?.id)
+      const text = await spillLongResult(
+        resultText(result),
+        this.options.spill?.(),
+        execution.agent?.id,
+        `mcp-${this.name}-${tool}`,
+      )
       return { content: text, ...(result.isError ? { isError: true } : {}) }
     } catch (error) {
       if (execution.signal.aborted) {

@@ -341,6 +341,7 @@ export class McpManager extends Service {
       cwd,
       ...(this.config.env ? { env: this.config.env } : {}),
       secrets: this.secrets,
+      spill: () => this.ctx.get('spill'),
       onProgress: (progress: McpProgress) => this.ctx.emit('mcp/progress', progress),
       onChange: () => this.ctx.emit('mcp/changed', name),
     })
