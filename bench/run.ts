@@ -16,6 +16,7 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'cli', load: () => import('./cli.bench.js') },
   { name: 'fs-tools', load: () => import('./fs-tools.bench.js') },
   { name: 'web', load: () => import('./web.bench.js') },
+  { name: 'mcp', load: () => import('./mcp.bench.js') },
 ]
 
 function table(rows: BenchRow[]): string {

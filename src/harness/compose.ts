@@ -10,7 +10,7 @@ import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
 import { InstructionsPlugin } from '../instructions/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
 import { resolveOpenAiConfig } from '../llm/openai/config.js'
-import { mcpPlugin, type ProjectTrustCheck } from '../mcp/index.js'
+import { mcpPlugin } from '../mcp/index.js'
 import { PermissionPolicy, type PermissionPolicyConfig } from '../permissions/index.js'
 import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
@@ -22,6 +22,7 @@ import { FsToolsPlugin } from '../tools/fs/index.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { acpSubagentToolPlugin, subagentToolPlugin } from '../tools/subagent/index.js'
 import { selectWebProviders, WebToolsPlugin } from '../tools/web/index.js'
+import { type ProjectTrustConfig, ProjectTrustService } from '../trust/index.js'
 
 export interface HarnessOptions {
   config: ResolvedConfig
@@ -33,10 +34,12 @@ export interface HarnessOptions {
     'mode' | 'allowedTools' | 'disallowedTools' | 'canAsk' | 'frontEnd' | 'projectTrusted'
   >
   /**
-   * Whether a project folder may start the MCP servers of its `.mcp.json` (the front end's
-   * trust decision). Absent: project servers are never started.
+   * How project folders are trusted to bring their own hooks and MCP servers: `headless`
+   * trusts (`dsh run`, `dsh stdio`), `interactive` asks with `ask` (chat, ACP); `disabled` is
+   * `--no-project-config`. Default: interactive without a way to ask, so nothing a project
+   * brings loads unless its folder was trusted before.
    */
-  projectTrust?: ProjectTrustCheck
+  trust?: Omit<ProjectTrustConfig, 'home'>
 }
 
 export interface Harness {
@@ -105,11 +108,12 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ...(config.subagents.acp && config.subagents.enabled
       ? [ctx.plugin(acpSubagentToolPlugin, { ...config.subagents.acp, maxDepth: config.subagents.maxDepth })]
       : []),
+    ctx.plugin(ProjectTrustService, { home: config.home, ...options.trust }),
     ctx.plugin(mcpPlugin, {
       servers: config.mcpServers,
       home: config.home,
+      secrets: config.secrets,
       ...(config.source !== undefined ? { configFile: config.source } : {}),
-      ...(options.projectTrust ? { projectTrust: options.projectTrust } : {}),
     }),
     ctx.plugin(AgentRegistry, {
       systemPrompt: config.agent.systemPrompt,

@@ -7,7 +7,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import { errorMessage } from '../core/errors.js'
 import { packageVersion } from '../core/version.js'
-import { buildChildEnv } from '../shell/index.js'
+import { buildChildEnv, DEFAULT_SECRET_FILTER, type SecretFilter } from '../shell/index.js'
+import type { SpillStore } from '../spill/index.js'
 import type { ProvidedTool, ToolExecution, ToolOutput } from '../tools/types.js'
 import {
   DEFAULT_STARTUP_TIMEOUT_MS,
@@ -49,9 +50,13 @@ export interface McpConnectionOptions {
   cwd: string
   /** Read for `${VAR}` expansion and scrubbed for the child; never modified. Default: process.env. */
   env?: NodeJS.ProcessEnv
+  /** The shell's secret scrubbing (config `secrets`). Default: the built-in rule. */
+  secrets?: SecretFilter
   /** Tools, prompts or state changed. */
   onChange?: () => void
   onProgress?: (progress: McpProgress) => void
+  /** The one spill store, looked up at call time. */
+  spill?: () => SpillStore | undefined
 }
 
 /** The background connection attempt gives up after this (the wait for it is the start-up timeout). */
@@ -66,6 +71,7 @@ export class McpConnection {
   private client: Client | undefined
   private starting: Promise<void> | undefined
   private restarts = 0
+  private readonly refreshing = new Set<Promise<void>>()
   private closing = false
   private toolList: readonly ProvidedTool[] = []
   private promptList: readonly McpPromptInfo[] = []
@@ -127,6 +133,20 @@ export class McpConnection {
     return this.stateValue === 'connected'
   }
 
+  /** Resolves when list refreshes announced so far (tools/list_changed) are done. */
+  async settled(): Promise<void> {
+    while (this.refreshing.size > 0) await Promise.allSettled([...this.refreshing])
+  }
+
+  private track(refresh: Promise<void>): void {
+    const tracked = refresh
+      .catch((error) => {
+        this.errorValue = `refreshing the lists failed: ${errorMessage(error)}`
+      })
+      .finally(() => this.refreshing.delete(tracked))
+    this.refreshing.add(tracked)
+  }
+
   /** Calls one tool; every failure is an error output naming the server, never a throw. */
   async callTool(tool: string, args: Record<string, unknown>, execution: ToolExecution): Promise<ToolOutput> {
     if (this.stateValue === 'crashed') {
@@ -139,9 +159,15 @@ export class McpConnection {
     }
     const client = this.client
     if (this.stateValue !== 'connected' || !client) return this.unavailable(this.describeNotConnected())
+    // A signal per call: the SDK never removes its abort listener, and a turn's signal
+    // would collect one per call (and Node's MaxListenersExceededWarning).
+    const call = new AbortController()
+    const forward = () => call.abort(execution.signal.reason)
+    if (execution.signal.aborted) call.abort(execution.signal.reason)
+    else execution.signal.addEventListener('abort', forward, { once: true })
     try {
       const result = (await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: execution.signal,
+        signal: call.signal,
         timeout: this.options.config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
         resetTimeoutOnProgress: true,
         onprogress: (progress) =>
@@ -153,7 +179,12 @@ export class McpConnection {
             ...(progress.message !== undefined ? { message: progress.message } : {}),
           }),
       })) as McpCallResult
-      const text = spillLongResult(resultText(result), this.options.home, execution.agent?.id)
+      const text = await spillLongResult(
+        resultText(result),
+        this.options.spill?.(),
+        execution.agent?.id,
+        `mcp-${this.name}-${tool}`,
+      )
       return { content: text, ...(result.isError ? { isError: true } : {}) }
     } catch (error) {
       if (execution.signal.aborted) {
@@ -167,6 +198,8 @@ export class McpConnection {
         }
       }
       return { content: `MCP server ${this.name}: ${errorMessage(error)}`, isError: true }
+    } finally {
+      execution.signal.removeEventListener('abort', forward)
     }
   }
 
@@ -240,9 +273,18 @@ export class McpConnection {
         { name: 'dsh', version: packageVersion() },
         {
           capabilities: {},
+          // Refreshed by dsh itself, so the next step can wait for the new list.
           listChanged: {
-            tools: { debounceMs: 0, onChanged: () => void this.refreshTools(created, validator) },
-            prompts: { debounceMs: 0, onChanged: () => void this.refreshPrompts(created) },
+            tools: {
+              autoRefresh: false,
+              debounceMs: 0,
+              onChanged: () => this.track(this.refreshTools(created, validator)),
+            },
+            prompts: {
+              autoRefresh: false,
+              debounceMs: 0,
+              onChanged: () => this.track(this.refreshPrompts(created)),
+            },
           },
         },
       )
@@ -279,7 +321,7 @@ export class McpConnection {
         command: config.command,
         args: config.args,
         // The shell's scrubbing: no DSH_* and no credential-looking names, then the entry's env.
-        env: buildChildEnv(env, config.env, {}),
+        env: buildChildEnv(env, config.env, {}, this.options.secrets ?? DEFAULT_SECRET_FILTER),
         cwd: config.cwd ?? this.options.cwd,
         stderr: 'pipe',
       })
@@ -429,8 +471,11 @@ function parseArguments(
 }
 
 function describeStartError(error: unknown): string {
-  const message = errorMessage(error)
+  let message = errorMessage(error)
   const code = (error as { code?: unknown }).code
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
+  // fetch's "fetch failed" hides the reason (refused, unknown host) in its cause.
+  if (message === 'fetch failed' && cause) message = `cannot connect (${String(cause.code ?? cause.message)})`
   if (code === 'ENOENT') return `command not found (${message})`
   if (code === -32000 || /connection closed/i.test(message)) return 'the server exited during start-up'
   if (code === -32001 || /timed out/i.test(message)) return 'the server did not answer initialize in time'

@@ -4,6 +4,7 @@
 import type { McpProgress } from './connection.js'
 import type { McpManager } from './manager.js'
 
+export { ACP_MCP_CAPABILITIES, type AcpMcpServer, fromAcpServers } from './acp-servers.js'
 export {
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
@@ -20,13 +21,14 @@ export {
 } from './config.js'
 export { McpConnection, type McpProgress, type McpPromptInfo, type McpServerState } from './connection.js'
 export { McpErrorCode } from './errors.js'
-export { McpManager, type McpManagerConfig, type McpServerStatus, type ProjectTrustCheck } from './manager.js'
+export { McpManager, type McpManagerConfig, type McpServerStatus } from './manager.js'
 export { MCP_TOOL_PREFIX, mcpToolName, normalizeName, serverOfToolName } from './naming.js'
 export { mcpPlugin, mcpToolsPlugin } from './plugin.js'
+export { expandPromptCommand, type PromptCommand, promptCommands } from './prompt-command.js'
 export { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL } from './resource-tools.js'
 export { resultText } from './results.js'
 export { serverLogPath } from './server-log.js'
-export { type McpProjectTrustOptions, mcpProjectTrust } from './trust.js'
+export { describeSource, progressLine, statusLine } from './status-lines.js'
 
 declare module 'cordis' {
   interface Context {

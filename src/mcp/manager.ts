@@ -7,14 +7,12 @@ import type { AgentHandle } from '../agent/types.js'
 import { errorMessage } from '../core/errors.js'
 import { findProjectRoot } from '../core/project-root.js'
 import type { SessionId } from '../session/types.js'
+import { createSecretFilter, type SecretFilter, type SecretPolicy } from '../shell/index.js'
 import type { ProvidedTool, ToolProvider } from '../tools/types.js'
 import { type McpServerConfig, type McpServerSource, readProjectServers } from './config.js'
 import { McpConnection, type McpProgress } from './connection.js'
 import { normalizeName, serverOfToolName } from './naming.js'
 import { createResourceTools } from './resource-tools.js'
-
-/** Decides whether a project folder may start its `.mcp.json` servers; `brings` names them. */
-export type ProjectTrustCheck = (root: string, brings: readonly string[]) => Promise<boolean>
 
 export interface McpManagerConfig {
   /** The user's servers (dsh's config file). */
@@ -22,10 +20,10 @@ export interface McpManagerConfig {
   /** The config file they came from, for `dsh mcp list`. */
   configFile?: string
   home: string
-  /** Project servers load only when this answers true. Absent: project servers are never loaded. */
-  projectTrust?: ProjectTrustCheck
   /** Read for `${VAR}` expansion and the servers' environment. Default: process.env. */
   env?: NodeJS.ProcessEnv
+  /** The shell's secret policy (config `secrets`), applied to stdio servers' environment. */
+  secrets?: SecretPolicy
 }
 
 /** A server as `dsh mcp list` and `/mcp` show it. */
@@ -62,7 +60,9 @@ export class McpManager extends Service {
     { parts: (readonly ProvidedTool[])[]; tools: readonly ProvidedTool[] }
   >()
   private readonly reported = new Map<McpConnection, string>()
+  private readonly roots = new WeakMap<AgentHandle, string>()
   readonly provider: ToolProvider
+  private readonly secrets: SecretFilter
   /** `mcp_list_resources` and `mcp_read_resource`, offered while a visible server has resources. */
   private readonly resourceTools: readonly ProvidedTool[]
 
@@ -71,6 +71,7 @@ export class McpManager extends Service {
     private readonly config: McpManagerConfig,
   ) {
     super(ctx, 'mcp')
+    this.secrets = createSecretFilter(config.secrets)
     for (const [name, server] of Object.entries(config.servers ?? {})) {
       this.user.set(
         name,
@@ -134,6 +135,8 @@ export class McpManager extends Service {
   async prepare(agent: AgentHandle): Promise<void> {
     const connections = await this.visible(agent)
     for (const connection of connections) void connection.start()
+    // A tools/list_changed announced during the last step is reflected in this request.
+    await Promise.all(connections.map((connection) => connection.settled()))
     if (this.waited.has(agent)) return
     this.waited.add(agent)
     await Promise.all(connections.map((connection) => connection.ready()))
@@ -144,12 +147,25 @@ export class McpManager extends Service {
   async visible(agent: AgentHandle): Promise<McpConnection[]> {
     const byName = new Map<string, McpConnection>()
     for (const [name, connection] of this.user) byName.set(name, connection)
-    const project = this.projectScope(agent.cwd)
+    const project = this.projectScope(agent.cwd, this.rootOf(agent))
     if (project.connections.size > 0 && (await project.decision)) {
       for (const [name, connection] of project.connections) byName.set(name, connection)
     }
     for (const [name, connection] of this.sessionFor(agent)) byName.set(name, connection)
     return [...byName.values()]
+  }
+
+  /**
+   * Starts every server `cwd` sees without an agent (`dsh mcp list`): the user's, and the
+   * project's when trusted; waits for each up to its start-up timeout.
+   */
+  async check(cwd: string): Promise<McpServerStatus[]> {
+    const project = this.projectScope(cwd)
+    const connections = [...this.user.values()]
+    if (project.connections.size > 0 && (await project.decision))
+      connections.push(...project.connections.values())
+    await Promise.all(connections.map((connection) => connection.ready()))
+    return this.status(cwd)
   }
 
   /** Every server known for `cwd` (user, that folder's project, live sessions') with its state. */
@@ -237,7 +253,7 @@ export class McpManager extends Service {
   private visibleNow(agent: AgentHandle): McpConnection[] {
     const byName = new Map<string, McpConnection>()
     for (const [name, connection] of this.user) byName.set(name, connection)
-    const project = this.projects.get(findProjectRoot(agent.cwd))
+    const project = this.projects.get(this.rootOf(agent))
     if (project && this.trustedNow.has(project)) {
       for (const [name, connection] of project.connections) byName.set(name, connection)
     }
@@ -256,8 +272,17 @@ export class McpManager extends Service {
     return this.sessionScopes.get(owner) ?? new Map()
   }
 
-  private projectScope(cwd: string): ProjectScope {
-    const root = findProjectRoot(cwd)
+  /** An agent's project root, found once (its cwd never changes). */
+  private rootOf(agent: AgentHandle): string {
+    let root = this.roots.get(agent)
+    if (root === undefined) {
+      root = findProjectRoot(agent.cwd)
+      this.roots.set(agent, root)
+    }
+    return root
+  }
+
+  private projectScope(cwd: string, root = findProjectRoot(cwd)): ProjectScope {
     const project = this.projects.get(root)
     if (project) return project
     const read = readProjectServers(root)
@@ -267,7 +292,9 @@ export class McpManager extends Service {
     }
     const problems = read?.problems ?? []
     for (const problem of problems) this.ctx.logger('mcp').warn('%s', problem)
-    const ask = this.config.projectTrust
+    // The one trust decision (`ctx.projectTrust`, asked at most once per folder); without the
+    // service nothing a project brings is started.
+    const trust = this.ctx.get('projectTrust')
     const brings = [...connections.keys()].map((name) => `MCP server ${name}`)
     const created: ProjectScope = {
       root,
@@ -277,10 +304,10 @@ export class McpManager extends Service {
       decision: Promise.resolve(false),
     }
     created.decision =
-      connections.size === 0 || !ask
+      connections.size === 0 || !trust
         ? Promise.resolve(false)
-        : ask(root, brings).then(
-            (trusted) => {
+        : trust.decide(root, brings).then(
+            ({ trusted }) => {
               if (trusted) this.trustedNow.add(created)
               else
                 this.ctx
@@ -313,6 +340,8 @@ export class McpManager extends Service {
       home: this.config.home,
       cwd,
       ...(this.config.env ? { env: this.config.env } : {}),
+      secrets: this.secrets,
+      spill: () => this.ctx.get('spill'),
       onProgress: (progress: McpProgress) => this.ctx.emit('mcp/progress', progress),
       onChange: () => this.ctx.emit('mcp/changed', name),
     })

@@ -1,23 +1,28 @@
-// Long MCP results: the model gets the head and the path of a file holding all of it.
-// A simple private folder under the harness home until the shared spill store lands (#14).
+// Long MCP results: the model gets the head and the path of a file holding all of it, in
+// the one spill store (`$DSH_HOME/spill/<session>/`). A call without a session (a command,
+// a test) has no spill folder; its result is cut and says so.
 
-import { randomUUID } from 'node:crypto'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import type { SpillStore } from '../spill/index.js'
 
 /** The same cap the bash tool keeps per stream. */
 export const MAX_RESULT_CHARS = 30_000
 
-/** The text itself when short; otherwise its head, and the whole text written to a file. */
-export function spillLongResult(text: string, home: string, sessionId: string | undefined): string {
+/** The text itself when short; otherwise its head, and the whole text in a spill file. */
+export async function spillLongResult(
+  text: string,
+  store: SpillStore | undefined,
+  sessionId: string | undefined,
+  label: string,
+): Promise<string> {
   if (text.length <= MAX_RESULT_CHARS) return text
-  const folder = join(home, 'spill', 'mcp', sessionId ? encodeURIComponent(sessionId) : '_no-session')
+  const head = text.slice(0, MAX_RESULT_CHARS)
+  if (!store || sessionId === undefined) {
+    return `${head}\n[output truncated after ${MAX_RESULT_CHARS} of ${text.length} characters; no session to keep the rest]`
+  }
   try {
-    mkdirSync(folder, { recursive: true, mode: 0o700 })
-    const file = join(folder, `${randomUUID()}.txt`)
-    writeFileSync(file, text, { mode: 0o600 })
-    return `${text.slice(0, MAX_RESULT_CHARS)}\n[output truncated; full output: ${file}]`
+    const path = await store.write(sessionId, label, text)
+    return `${head}\n[output truncated; full output: ${path}]`
   } catch (error) {
-    return `${text.slice(0, MAX_RESULT_CHARS)}\n[output truncated; the full output could not be saved: ${(error as Error).message}]`
+    return `${head}\n[output truncated; the full output could not be saved: ${(error as Error).message}]`
   }
 }

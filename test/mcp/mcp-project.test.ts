@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { mcpProjectTrust, mcpToolName, mcpToolsPlugin } from '../../src/mcp/index.js'
+import { mcpToolName, mcpToolsPlugin } from '../../src/mcp/index.js'
 import {
   evaluateRules,
   matchesRule,
@@ -43,9 +43,12 @@ describe('project .mcp.json', () => {
       const { root, sub } = makeProject()
       const asked: [string, readonly string[]][] = []
       const { harness, model } = await start({
-        projectTrust: async (folder, brings) => {
-          asked.push([folder, brings])
-          return true
+        trust: {
+          frontEnd: 'interactive',
+          ask: async (folder, brings) => {
+            asked.push([folder, brings])
+            return true
+          },
         },
         script: [{ text: 'one' }, { text: 'two' }],
       })
@@ -63,7 +66,10 @@ describe('project .mcp.json', () => {
 
   it('starts nothing from a project the user declined, and says so', async () => {
     const { root } = makeProject()
-    const { harness, model } = await start({ projectTrust: async () => false, script: [{ text: 'ok' }] })
+    const { harness, model } = await start({
+      trust: { frontEnd: 'interactive', ask: async () => false },
+      script: [{ text: 'ok' }],
+    })
     const agent = await harness.agents.create({ sessionId: 'declined', meta: { cwd: root } })
     await agent.prompt('hi')
     expect(offered(model.requests[0]!).some((name) => name.startsWith('mcp__'))).toBe(false)
@@ -81,7 +87,7 @@ describe('project .mcp.json', () => {
     const home = tempDir()
     const { harness, model } = await start({
       home,
-      projectTrust: mcpProjectTrust({ home: join(root, '.dsh-not-home'), frontEnd: 'interactive' }),
+      trust: { frontEnd: 'interactive' },
       script: [{ text: 'ok' }],
     })
     const agent = await harness.agents.create({ sessionId: 'no-bypass', meta: { cwd: root } })
@@ -97,7 +103,7 @@ describe('project .mcp.json', () => {
       new ProjectTrustStore(home).trust(root)
       const { harness, model } = await start({
         home,
-        projectTrust: mcpProjectTrust({ home, frontEnd: 'interactive' }),
+        trust: { frontEnd: 'interactive' },
         script: [{ text: 'ok' }],
       })
       const agent = await harness.agents.create({ sessionId: 'remembered', meta: { cwd: root } })
@@ -114,7 +120,7 @@ describe('project .mcp.json', () => {
       join(root, '.mcp.json'),
       JSON.stringify({ mcpServers: { bad: { type: 'http' }, good: { command: 'node', args: ['-e', '0'] } } }),
     )
-    const { harness } = await start({ projectTrust: async () => true, script: [{ text: 'ok' }] })
+    const { harness } = await start({ trust: { frontEnd: 'headless' }, script: [{ text: 'ok' }] })
     expect(harness.ctx.mcp.projectProblems(root)).toEqual([expect.stringContaining('mcpServers.bad')])
     expect(harness.ctx.mcp.status(root).map((row) => row.name)).toEqual(['good'])
   })

@@ -24,7 +24,7 @@ describe('SpillStore', () => {
     const home = tempDir()
     const spill = await store(home)
     const path = await spill.write('s-1', 'mcp result/x', 'hello')
-    expect(path.startsWith(join(home, 'spill', 's-1') + '/')).toBe(true)
+    expect(path.startsWith(`${join(home, 'spill', 's-1')}/`)).toBe(true)
     expect(path).toMatch(/-mcp_result_x\.txt$/)
     expect(readFileSync(path, 'utf8')).toBe('hello')
     expect(statSync(path).mode & 0o777).toBe(0o600)
@@ -73,7 +73,7 @@ describe('bash output spill', () => {
     }
     const path = /\[output truncated; full output: (.+)\]/.exec(result.content)?.[1]
     expect(path, result.content.slice(-300)).toBeDefined()
-    expect(path!.startsWith(join(test.home, 'spill', 'spilled') + '/')).toBe(true)
+    expect(path!.startsWith(`${join(test.home, 'spill', 'spilled')}/`)).toBe(true)
     await test.harness.dispose()
     expect(readFileSync(path!, 'utf8')).toBe(`${'a'.repeat(40000)}END\n`)
 

@@ -24,8 +24,8 @@ export interface TestHarnessOptions {
   webTools?: WebToolsStandIn
   /** The front end's permission settings, as `dsh run`/chat pass them. */
   permissions?: HarnessOptions['permissions']
-  /** The front end's trust check for project `.mcp.json` servers (default: none load). */
-  projectTrust?: HarnessOptions['projectTrust']
+  /** How project folders are trusted (default: interactive, nobody to ask). */
+  trust?: HarnessOptions['trust']
 }
 
 export interface TestHarness {
@@ -52,7 +52,7 @@ export async function startTestHarness(options: TestHarnessOptions = {}): Promis
     config: resolveConfig(file, {}),
     model: { baseUrl: model.baseUrl, apiKey: 'test-key' },
     ...(options.permissions ? { permissions: options.permissions } : {}),
-    ...(options.projectTrust ? { projectTrust: options.projectTrust } : {}),
+    ...(options.trust ? { trust: options.trust } : {}),
   })
   let closed = false
   return {

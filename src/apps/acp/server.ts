@@ -25,6 +25,7 @@ import type { AgentHandle } from '../../agent/types.js'
 import { DshError, isDshError } from '../../core/errors.js'
 import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
+import { ACP_MCP_CAPABILITIES, fromAcpServers } from '../../mcp/index.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
 import { SessionErrorCode } from '../../session/errors.js'
 import type { SessionId } from '../../session/types.js'
@@ -110,20 +111,19 @@ export class AcpServer {
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: false, sse: false },
+        mcpCapabilities: { ...ACP_MCP_CAPABILITIES },
       },
       agentInfo: { name: 'dsh', title: 'dsh', version: packageVersion() },
       authMethods: [],
     }
   }
 
-  /** MCP servers are accepted and ignored: dsh has no MCP client. */
+  /** The client's `mcpServers` belong to this session (and its sub-agents) and stop with it. */
   private async newSession(params: NewSessionRequest): Promise<NewSessionResponse> {
     await assertDirectory(params.cwd)
-    const agent = await this.options.harness.agents.create({
-      sessionId: mintSessionId(ACP_AGENT_LABEL),
-      meta: { cwd: params.cwd },
-    })
+    const sessionId = mintSessionId(ACP_AGENT_LABEL)
+    await this.useMcpServers(sessionId, params)
+    const agent = await this.options.harness.agents.create({ sessionId, meta: { cwd: params.cwd } })
     this.sessions.set(agent.id, { agent, remembered: new Map() })
     return { sessionId: agent.id }
   }
@@ -135,10 +135,12 @@ export class AcpServer {
   private async loadSession(params: LoadSessionRequest): Promise<LoadSessionResponse> {
     await assertDirectory(params.cwd)
     let served = this.sessions.get(params.sessionId)
+    await this.useMcpServers(params.sessionId, params)
     if (!served) {
       const agent = await this.options.harness.agents
         .resume({ resumeSessionId: params.sessionId })
-        .catch((error) => {
+        .catch(async (error) => {
+          await this.options.harness.ctx.get('mcp')?.setSessionServers(params.sessionId, {}, params.cwd)
           if (
             isDshError(error, PersistenceErrorCode.NotFound) ||
             isDshError(error, SessionErrorCode.NotFound)
@@ -209,6 +211,15 @@ export class AcpServer {
       stop()
       served.running = undefined
     }
+  }
+
+  private async useMcpServers(
+    sessionId: SessionId,
+    params: NewSessionRequest | LoadSessionRequest,
+  ): Promise<void> {
+    const mcp = this.options.harness.ctx.get('mcp')
+    if (!mcp) return
+    await mcp.setSessionServers(sessionId, fromAcpServers(params.mcpServers ?? []), params.cwd)
   }
 
   private cancel(sessionId: SessionId): void {

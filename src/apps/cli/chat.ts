@@ -13,6 +13,7 @@ import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
 import { INIT_PROMPT } from '../../instructions/index.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
+import { expandPromptCommand, promptCommands, statusLine } from '../../mcp/index.js'
 import { describePermissions, isPermissionMode, PERMISSION_MODES } from '../../permissions/index.js'
 import { type CustomCommand, discoverCommands, expandCommand } from '../../skills/index.js'
 import { describeRewind, FileHistoryStore, rewindSession } from '../../tools/fs/index.js'
@@ -36,15 +37,27 @@ const HELP = `commands:
   /permissions [<mode>]  show the permission mode and rules; switch mode (auto, default, acceptEdits, plan, bypassPermissions)
   /rewind [<turn>] restore files the file tools changed in that turn and later (default: the last turn)
   /<command> [args] a custom command from .dsh/commands or .claude/commands (listed by /help)
+  /mcp             MCP servers: state, tools, where each came from
+  /mcp__<server>__<prompt> [args]   send an MCP server's prompt
   /exit            leave (so do Ctrl-D, and Ctrl-C on an empty prompt)
 Ctrl-C while the agent works interrupts the turn; the session stays valid.`
 
 export async function chatCommand(options: AgentOptions): Promise<number> {
   const plan = planAgent(options)
-  const harness = await openHarness(plan, { canAsk: true })
+  let chat: Chat | undefined
+  // A project's hooks, .mcp.json servers, allow rules and skills load only once the user
+  // trusts the folder (asked once).
+  const harness = await openHarness(plan, {
+    canAsk: true,
+    trust: {
+      frontEnd: 'interactive',
+      ask: (folder, brings) => chat?.askTrust(folder, brings) ?? Promise.resolve(false),
+    },
+  })
   try {
     const started = await startAgent(harness, plan, options)
-    return await new Chat(harness, plan, started).run()
+    chat = new Chat(harness, plan, started)
+    return await chat.run()
   } finally {
     await harness.dispose()
   }
@@ -136,6 +149,28 @@ class Chat {
     })
   }
 
+  /** Asks whether a project folder may bring its own MCP servers; Ctrl-C or anything but yes is no. */
+  askTrust(folder: string, brings: readonly string[]): Promise<boolean> {
+    const signal = this.running?.signal
+    return new Promise((resolve) => {
+      const finish = (line: string | undefined) => {
+        this.pendingAnswer = undefined
+        signal?.removeEventListener('abort', onAbort)
+        const trusted = /^y(es)?$/i.test(line?.trim() ?? '')
+        this.say(this.colors.dim(trusted ? 'trusted (remembered for this folder)' : 'not trusted'))
+        resolve(trusted)
+      }
+      const onAbort = () => finish(undefined)
+      if (signal?.aborted) return finish(undefined)
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.pendingAnswer = finish
+      const { colors } = this
+      process.stdout.write(
+        `\n${colors.yellow('?')} ${colors.bold(toTerminalText(folder))} brings its own ${toTerminalText(brings.join(', '))} (.mcp.json).\n  Trust this folder? ${colors.dim('[y/N]')} `,
+      )
+    })
+  }
+
   private interrupt(): void {
     const rl = this.rl!
     if (this.running) {
@@ -156,7 +191,8 @@ class Chat {
   private async handle(line: string): Promise<void> {
     try {
       if (line === '') return
-      if (line.startsWith('/')) await this.command(line)
+      if (line.startsWith('/mcp__')) await this.mcpPrompt(line)
+      else if (line.startsWith('/')) await this.command(line)
       else await this.turn(line)
     } catch (error) {
       reportError(error) // one line; the chat goes on with the current session
@@ -225,6 +261,9 @@ class Chat {
           'new',
         )
         return
+      case 'mcp':
+        await this.describeMcp()
+        return
       case 'exit':
       case 'quit':
         this.rl!.close()
@@ -286,6 +325,31 @@ class Chat {
     this.agent = next
     await this.harness.agents.dispose(previous.id)
     this.say(this.colors.dim(`session ${next.id} (${how})`))
+  }
+
+  private async describeMcp(): Promise<void> {
+    const mcp = this.harness.ctx.get('mcp')
+    // Starts what this session sees (and asks about the project once), then lists it.
+    if (mcp) await mcp.prepare(this.agent)
+    const rows = mcp?.status(this.agent.cwd) ?? []
+    if (rows.length === 0) this.say(this.colors.dim('no MCP servers (add one with `dsh mcp add`)'))
+    for (const row of rows) this.say(statusLine(row))
+    for (const command of mcp ? await promptCommands(mcp, this.agent) : []) {
+      this.say(
+        this.colors.dim(`/${command.name} ${command.argumentNames.map((name) => `<${name}>`).join(' ')}`),
+      )
+    }
+  }
+
+  private async mcpPrompt(line: string): Promise<void> {
+    const mcp = this.harness.ctx.get('mcp')
+    if (mcp) await mcp.prepare(this.agent)
+    const text = mcp ? await expandPromptCommand(mcp, this.agent, line) : undefined
+    if (text === undefined) {
+      this.say(this.colors.yellow(`unknown command ${line.split(/\s+/)[0]} (try /mcp)`))
+      return
+    }
+    await this.turn(text)
   }
 
   private describeSession(): void {

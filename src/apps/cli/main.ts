@@ -182,6 +182,44 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./servers.js')).acpCommand(options)))
 
+  const mcp = program.command('mcp').description('MCP servers: list, add, remove').helpCommand(false)
+  mcp
+    .command('list')
+    .description('the MCP servers this folder sees: state, tool count, where each came from')
+    .option('-C, --cwd <dir>', 'list for this folder instead')
+    .option('--json', 'print a JSON array')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./mcp.js')).mcpListCommand(options)))
+  mcp
+    .command('add')
+    .description(
+      'add an MCP server: `dsh mcp add db -- npx db-server --ro`, `dsh mcp add -t http docs https://…`',
+    )
+    .argument('<name>', 'server name (letters, digits, _ and -)')
+    .argument('<commandOrUrl>', 'the command (stdio) or the URL (http, sse)')
+    .argument('[args...]', 'arguments of the command')
+    .option('-t, --transport <kind>', 'stdio, http or sse', 'stdio')
+    .option('-e, --env <NAME=VALUE...>', 'environment of a stdio server')
+    .option('-H, --header <Name: value...>', 'HTTP header of an http or sse server')
+    .option(
+      '-s, --scope <scope>',
+      'user (the config file) or project (.mcp.json at the project root)',
+      'user',
+    )
+    .option('--config <file>', 'config file')
+    .action(
+      act(async (name: string, target: string, args: string[], options) =>
+        (await import('./mcp.js')).mcpAddCommand(name, target, args, options),
+      ),
+    )
+  mcp
+    .command('remove')
+    .description('remove an MCP server')
+    .argument('<name>', 'server name')
+    .option('-s, --scope <scope>', 'user (the config file) or project (.mcp.json)', 'user')
+    .option('--config <file>', 'config file')
+    .action(act(async (name: string, options) => (await import('./mcp.js')).mcpRemoveCommand(name, options)))
+
   program
     .command('demo')
     .description('a complete turn with the built-in scripted model over loopback HTTP (no API key needed)')

@@ -3,6 +3,7 @@
 // and exit 130, 143 and 129.
 
 import type { AgentOutput, TurnResult } from '../../agent/types.js'
+import { progressLine } from '../../mcp/index.js'
 import { formatUsageLine, resolvePriceTable, usageReport } from '../../usage/index.js'
 import { ExitCode, usageError } from './errors.js'
 import type { AgentOptions } from './options.js'
@@ -24,7 +25,8 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
   const termination = handleTermination(() => interrupt.abort())
   let harness: Awaited<ReturnType<typeof openHarness>>
   try {
-    harness = await openHarness(plan, { canAsk: false })
+    // Headless, like Claude Code's non-interactive mode: the project's own files are trusted.
+    harness = await openHarness(plan, { canAsk: false, trust: { frontEnd: 'headless' } })
   } catch (error) {
     termination.dispose()
     throw error
@@ -47,11 +49,25 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
 
     const render = options.json ? (output: AgentOutput) => jsonLine(output) : progressRenderer()
     const unsubscribe = agent.onOutput(render)
+    // MCP servers' progress notifications, one line each (a JSON line with --json).
+    const progress = harness.ctx.plugin({
+      name: 'run-mcp-progress',
+      apply: (ctx) => {
+        ctx.on('mcp/progress', (event) => {
+          if (event.execution.agent?.id !== agent.id) return
+          if (options.json) {
+            const { execution, ...rest } = event
+            jsonLine({ type: 'mcp-progress', callId: execution.callId, ...rest })
+          } else process.stderr.write(`${progressLine(event)}\n`)
+        })
+      },
+    })
     let result: TurnResult
     try {
       result = await agent.prompt(prompt, { signal: interrupt.signal })
     } finally {
       unsubscribe()
+      await progress.dispose()
     }
     const report = usageReport(agent.session.events, result.turn, resolvePriceTable(harness.config.pricing))
     emit({ type: 'result', sessionId: agent.id, ...result, ...report })

@@ -3,6 +3,7 @@
 
 import { loadConfig } from '../../config/load.js'
 import { createHarness, type Harness } from '../../harness/compose.js'
+import type { TrustFrontEnd } from '../../trust/index.js'
 import { ExitCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
 import { permissionFlags } from './options.js'
@@ -27,7 +28,7 @@ export async function stdioCommand(options: StdioOptions): Promise<number> {
     if (problem !== undefined) throw usageError(`--session-id: invalid session id: ${problem}`)
   }
   const { runStdioServer } = await import('../stdio/index.js')
-  return serve(options, false, (harness) =>
+  return serve(options, false, 'headless', (harness) =>
     runStdioServer({
       harness,
       input: process.stdin,
@@ -39,7 +40,8 @@ export async function stdioCommand(options: StdioOptions): Promise<number> {
 
 export async function acpCommand(options: { config?: string } & PermissionOptions): Promise<number> {
   const { runAcpServer } = await import('../acp/index.js')
-  return serve(options, true, (harness) =>
+  // An editor cannot be asked mid-protocol: only folders the user already trusts bring servers.
+  return serve(options, true, 'interactive', (harness) =>
     runAcpServer({ harness, input: process.stdin, output: process.stdout }),
   )
 }
@@ -52,6 +54,7 @@ export async function acpCommand(options: { config?: string } & PermissionOption
 async function serve(
   options: { config?: string } & PermissionOptions,
   canAsk: boolean,
+  frontEnd: TrustFrontEnd,
   run: (harness: Harness) => Promise<void>,
 ): Promise<number> {
   const permissions = permissionFlags(options)
@@ -59,7 +62,8 @@ async function serve(
   checkApiKey(config)
   const harness = await createHarness({
     config,
-    permissions: { ...permissions, canAsk, frontEnd: canAsk ? 'interactive' : 'headless' },
+    permissions: { ...permissions, canAsk, frontEnd },
+    trust: { frontEnd },
   })
   logToStderr(harness.ctx)
   let stopping: Promise<void> | undefined

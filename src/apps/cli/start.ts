@@ -10,7 +10,7 @@ import type { ResolvedConfig } from '../../config/load.js'
 import { loadConfig } from '../../config/load.js'
 import type { AgentRowConfig } from '../../config/schema.js'
 import { DshError, isDshError } from '../../core/errors.js'
-import { createHarness, type Harness } from '../../harness/compose.js'
+import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
 import { absolutePath } from '../../home/resolve-home.js'
 import type { ModelChoice } from '../../llm/adapter.js'
 import { parseEffort } from '../../llm/deepseek/effort.js'
@@ -84,9 +84,13 @@ export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = pro
 
 /**
  * Composes the harness from the plan's config, its log messages going to stderr. `canAsk`:
- * whether this front end can put an `ask` to the user (chat) or must deny it (`dsh run`).
+ * whether this front end can put an `ask` to the user (chat) or must deny it (`dsh run`);
+ * `trust`: how project folders are trusted to bring hooks, MCP servers, rules and skills.
  */
-export async function openHarness(plan: AgentPlan, front: { canAsk: boolean }): Promise<Harness> {
+export async function openHarness(
+  plan: AgentPlan,
+  front: { canAsk: boolean; trust?: HarnessOptions['trust'] },
+): Promise<Harness> {
   const mode = plan.permissions.mode ?? plan.config.permissions.mode
   if (mode === 'bypassPermissions') {
     process.stderr.write(
@@ -100,6 +104,7 @@ export async function openHarness(plan: AgentPlan, front: { canAsk: boolean }): 
       canAsk: front.canAsk,
       frontEnd: front.canAsk ? 'interactive' : 'headless',
     },
+    ...(front.trust ? { trust: front.trust } : {}),
   })
   logToStderr(harness.ctx)
   return harness

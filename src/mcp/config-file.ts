@@ -1,0 +1,132 @@
+// `dsh mcp add/remove`: edits the `mcpServers` map of dsh's config file (YAML, comments
+// kept) or of a project's `.mcp.json`. Every edit is validated before it is written.
+
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { DshError } from '../core/errors.js'
+import { type McpServerConfig, mcpServerConfigSchema, PROJECT_MCP_FILE, SERVER_NAME } from './config.js'
+import { McpErrorCode } from './errors.js'
+
+export type McpConfigScope = 'user' | 'project'
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw new DshError(`cannot read ${file}: ${(error as Error).message}`, McpErrorCode.InvalidConfig, {
+      userFacing: true,
+    })
+  }
+}
+
+function writeAtomically(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+  const temp = `${file}.${process.pid}.tmp`
+  writeFileSync(temp, text, { mode: 0o600 })
+  renameSync(temp, file)
+}
+
+function checkEntry(name: string, entry: McpServerConfig): McpServerConfig {
+  if (!SERVER_NAME.test(name)) {
+    throw new DshError(
+      `invalid server name ${JSON.stringify(name)}: use letters, digits, _ and - (at most 64)`,
+      McpErrorCode.InvalidConfig,
+      { userFacing: true },
+    )
+  }
+  const result = mcpServerConfigSchema.safeParse(entry)
+  if (!result.success) {
+    throw new DshError(`server ${name}: ${result.error.issues[0]?.message}`, McpErrorCode.InvalidConfig, {
+      userFacing: true,
+    })
+  }
+  return result.data
+}
+
+/** Adds a server to the config file (YAML); refuses a name that is already there. */
+export function addToConfigFile(
+  file: string,
+  name: string,
+  entry: McpServerConfig,
+  validate: (raw: unknown) => void,
+): void {
+  checkEntry(name, entry)
+  const { parseDocument } = createRequire(import.meta.url)('yaml') as typeof import('yaml')
+  const document = parseDocument(readText(file) ?? '')
+  if (document.errors.length > 0) {
+    throw new DshError(
+      `${file}: invalid YAML: ${document.errors[0]!.message.split('\n')[0]}`,
+      McpErrorCode.InvalidConfig,
+      {
+        userFacing: true,
+      },
+    )
+  }
+  if (document.hasIn(['mcpServers', name])) {
+    throw new DshError(`MCP server ${name} already exists in ${file}`, McpErrorCode.NameTaken, {
+      userFacing: true,
+    })
+  }
+  if (document.contents === null) document.contents = document.createNode({}) as never
+  document.setIn(['mcpServers', name], document.createNode(entry))
+  validate(document.toJS())
+  writeAtomically(file, String(document))
+}
+
+/** Removes a server from the config file; an unknown name is an error. */
+export function removeFromConfigFile(file: string, name: string): void {
+  const { parseDocument } = createRequire(import.meta.url)('yaml') as typeof import('yaml')
+  const text = readText(file)
+  const document = parseDocument(text ?? '')
+  if (text === undefined || !document.hasIn(['mcpServers', name])) {
+    throw new DshError(`no MCP server ${name} in ${file}`, McpErrorCode.UnknownServer, { userFacing: true })
+  }
+  document.deleteIn(['mcpServers', name])
+  writeAtomically(file, String(document))
+}
+
+function readProjectFile(file: string): { mcpServers: Record<string, unknown> } & Record<string, unknown> {
+  const text = readText(file)
+  if (text === undefined) return { mcpServers: {} }
+  try {
+    const parsed = JSON.parse(text) as Record<string, unknown>
+    const servers = parsed.mcpServers
+    return {
+      ...parsed,
+      mcpServers: typeof servers === 'object' && servers !== null ? (servers as Record<string, unknown>) : {},
+    }
+  } catch (error) {
+    throw new DshError(`${file}: not JSON (${(error as Error).message})`, McpErrorCode.InvalidConfig, {
+      userFacing: true,
+    })
+  }
+}
+
+/** Adds a server to `<root>/.mcp.json` (created when missing). */
+export function addToProjectFile(root: string, name: string, entry: McpServerConfig): string {
+  const file = join(root, PROJECT_MCP_FILE)
+  checkEntry(name, entry)
+  const project = readProjectFile(file)
+  if (name in project.mcpServers) {
+    throw new DshError(`MCP server ${name} already exists in ${file}`, McpErrorCode.NameTaken, {
+      userFacing: true,
+    })
+  }
+  project.mcpServers[name] = entry
+  writeAtomically(file, `${JSON.stringify(project, null, 2)}\n`)
+  return file
+}
+
+/** Removes a server from `<root>/.mcp.json`. */
+export function removeFromProjectFile(root: string, name: string): string {
+  const file = join(root, PROJECT_MCP_FILE)
+  const project = readProjectFile(file)
+  if (!(name in project.mcpServers)) {
+    throw new DshError(`no MCP server ${name} in ${file}`, McpErrorCode.UnknownServer, { userFacing: true })
+  }
+  delete project.mcpServers[name]
+  writeAtomically(file, `${JSON.stringify(project, null, 2)}\n`)
+  return file
+}

@@ -1,0 +1,48 @@
+// One readable line per MCP server, shared by `dsh mcp list` and `/mcp` in chat.
+
+import { toTerminalText } from '../core/terminal-text.js'
+import type { McpServerSource } from './config.js'
+import type { McpServerStatus } from './manager.js'
+
+export function describeSource(source: McpServerSource): string {
+  switch (source.kind) {
+    case 'user':
+      return source.file ? `config ${source.file}` : 'config'
+    case 'project':
+      return `project ${source.file}`
+    case 'session':
+      return `session ${source.sessionId}`
+  }
+}
+
+const STATE_WORDS: Record<McpServerStatus['state'], string> = {
+  idle: 'not started',
+  starting: 'starting',
+  connected: 'connected',
+  failed: 'failed',
+  crashed: 'crashed',
+  closed: 'stopped',
+  untrusted: 'not loaded: folder not trusted',
+}
+
+/** `name  state · N tools · source` plus the error, made safe for a terminal. */
+export function statusLine(status: McpServerStatus): string {
+  const tools = status.state === 'connected' ? ` · ${status.tools} tool${status.tools === 1 ? '' : 's'}` : ''
+  const error = status.error ? ` — ${status.error}` : ''
+  return toTerminalText(
+    `${status.name}  ${STATE_WORDS[status.state]}${tools} · ${describeSource(status.source)}${error}`,
+  )
+}
+
+/** `  ⋯ server: message (3/10)` for a progress notification, terminal-safe. */
+export function progressLine(progress: {
+  server: string
+  progress: number
+  total?: number
+  message?: string
+}): string {
+  const amount =
+    progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`
+  const text = progress.message ? `${progress.message} (${amount})` : amount
+  return toTerminalText(`  ⋯ ${progress.server}: ${text}`.replace(/\s*\n\s*/g, ' '))
+}
