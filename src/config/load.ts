@@ -66,6 +66,7 @@ export function resolveConfig(file: DshConfigFile, env: NodeJS.ProcessEnv, sourc
       file: file.persistence.file !== undefined ? inFile(file.persistence.file) : join(home, 'sessions.db'),
     },
     hooks: {
+      ...file.hooks,
       claudeCode: file.hooks.claudeCode.map(inFile),
       codex: file.hooks.codex.map(inFile),
     },

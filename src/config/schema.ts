@@ -38,6 +38,12 @@ export const hooksConfigSchema = z
     claudeCode: z.array(z.string().min(1)).default([]),
     /** Codex hooks.json files. */
     codex: z.array(z.string().min(1)).default([]),
+    /** Also read the user's own `~/.claude/settings.json` (off by default). */
+    claudeCodeUserSettings: z.boolean().default(false),
+    /** Also read the user's own `~/.codex/hooks.json` (off by default). */
+    codexUserHooks: z.boolean().default(false),
+    /** Read each session's project files (`.claude/settings.json`, `.claude/settings.local.json`, `.codex/hooks.json`) when the project is trusted. */
+    projectFiles: z.boolean().default(true),
   })
   .strict()
 
@@ -60,7 +66,13 @@ export const configSchema = z
     dshHome: z.string().min(1).optional(),
     model: modelConfigSchema.default({ provider: 'openai', apiKeyEnv: DEFAULT_API_KEY_ENV }),
     persistence: persistenceConfigSchema.default({ backend: 'jsonl' }),
-    hooks: hooksConfigSchema.default({ claudeCode: [], codex: [] }),
+    hooks: hooksConfigSchema.default({
+      claudeCode: [],
+      codex: [],
+      claudeCodeUserSettings: false,
+      codexUserHooks: false,
+      projectFiles: true,
+    }),
     agents: z.array(agentRowSchema).default([]),
     agent: z
       .object({

@@ -1,10 +1,12 @@
 // The composition root: loads every plugin of a harness from one resolved config.
 // The CLI, stdio, ACP, the demo and the integration tests all compose through here.
 
+import { homedir } from 'node:os'
+import { join } from 'node:path'
 import { Context } from 'cordis'
 import { AgentRegistry } from '../agent/registry.js'
 import type { ResolvedConfig } from '../config/load.js'
-import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
+import { claudeCodeHooksPlugin, codexHooksPlugin, HOOK_FILE_LOCATIONS } from '../hooks/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
 import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
@@ -12,11 +14,19 @@ import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } fro
 import { BashToolPlugin } from '../tools/bash/index.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { acpSubagentToolPlugin, subagentToolPlugin } from '../tools/subagent/index.js'
+import { type ProjectTrustConfig, ProjectTrustService } from '../trust/index.js'
 
 export interface HarnessOptions {
   config: ResolvedConfig
   /** Model endpoint overrides (the demo and tests point at a loopback server). */
   model?: { baseUrl?: string; apiKey?: string }
+  /**
+   * How project folders are trusted to bring their own hooks (and later MCP servers, rules,
+   * skills): `headless` trusts (`dsh run`, `dsh stdio`), `interactive` asks with `ask` (chat,
+   * ACP); `disabled` is `--no-project-config`. Default: interactive without a way to ask,
+   * so nothing a project brings loads unless its folder was trusted before.
+   */
+  trust?: Omit<ProjectTrustConfig, 'home'>
 }
 
 export interface Harness {
@@ -31,6 +41,9 @@ export interface Harness {
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const { config } = options
   const ctx = new Context()
+  const interactive = (options.trust?.frontEnd ?? 'interactive') === 'interactive'
+  const projectFiles = config.hooks.projectFiles && options.trust?.disabled !== true
+  const home = homedir()
   const fibers = [
     ctx.plugin(SessionStore),
     await loadPersistenceBackend(ctx, config.persistence),
@@ -46,10 +59,23 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
-    ...(config.hooks.claudeCode.length > 0
-      ? [ctx.plugin(claudeCodeHooksPlugin, { files: config.hooks.claudeCode })]
-      : []),
-    ...(config.hooks.codex.length > 0 ? [ctx.plugin(codexHooksPlugin, { files: config.hooks.codex })] : []),
+    ctx.plugin(ProjectTrustService, { home: config.home, ...options.trust }),
+    ctx.plugin(claudeCodeHooksPlugin, {
+      files: [
+        ...(config.hooks.claudeCodeUserSettings ? [join(home, HOOK_FILE_LOCATIONS['claude-code'].user)] : []),
+        ...config.hooks.claudeCode,
+      ],
+      projectFiles,
+      interactive,
+    }),
+    ctx.plugin(codexHooksPlugin, {
+      files: [
+        ...(config.hooks.codexUserHooks ? [join(home, HOOK_FILE_LOCATIONS.codex.user)] : []),
+        ...config.hooks.codex,
+      ],
+      projectFiles,
+      interactive,
+    }),
     ctx.plugin(subagentToolPlugin, { maxDepth: config.subagents.enabled ? config.subagents.maxDepth : 0 }),
     ...(config.subagents.acp && config.subagents.enabled
       ? [ctx.plugin(acpSubagentToolPlugin, { ...config.subagents.acp, maxDepth: config.subagents.maxDepth })]

@@ -7,7 +7,7 @@ export { CLAUDE_CODE_TOOL_NAMES, claudeCodeToolName } from './claude-code/tool-n
 export { CODEX_TOOL_NAMES, codexDialect, codexToolName } from './codex/dialect.js'
 export { codexHooksPlugin } from './codex/plugin.js'
 export type { HookBridgeConfig } from './protocol/bridge.js'
-export { createHookBridgePlugin } from './protocol/bridge.js'
+export { createHookBridgePlugin, HOOK_FILE_LOCATIONS } from './protocol/bridge.js'
 export { loadHookFiles, parseHookSettings, resolveHookFilePath } from './protocol/config.js'
 export type { HookDialect, HookFacts, PayloadServices } from './protocol/dialect.js'
 export type { CompiledGroup, HookDispatch, HookTable } from './protocol/dispatch.js'

@@ -4,7 +4,7 @@
 import { afterEach } from 'vitest'
 import type { DshConfigFile } from '../../src/config/index.js'
 import { resolveConfig, validateConfig } from '../../src/config/index.js'
-import { createHarness, type Harness } from '../../src/harness/index.js'
+import { createHarness, type Harness, type HarnessOptions } from '../../src/harness/index.js'
 import { type LoopbackModel, type Script, startLoopbackModel } from '../../src/llm/index.js'
 import { createTempDir, removeTempDir } from './temp-dir.js'
 
@@ -15,6 +15,8 @@ export interface TestHarnessOptions {
   home?: string
   /** Extra config fields (validated like a config file). */
   config?: Record<string, unknown>
+  /** How project folders are trusted (default: interactive, nobody to ask). */
+  trust?: HarnessOptions['trust']
 }
 
 export interface TestHarness {
@@ -37,6 +39,7 @@ export async function startTestHarness(options: TestHarnessOptions = {}): Promis
   const harness = await createHarness({
     config: resolveConfig(file, {}),
     model: { baseUrl: model.baseUrl, apiKey: 'test-key' },
+    ...(options.trust ? { trust: options.trust } : {}),
   })
   let closed = false
   return {

@@ -15,6 +15,7 @@ import type { AgentOptions } from './options.js'
 import { type Colors, colorsFor, createStreamRenderer } from './render.js'
 import { type AgentPlan, forkStored, openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
 import { formatAge } from './transcript.js'
+import { askProjectTrust } from './trust-prompt.js'
 
 const HELP = `commands:
   /help            this list
@@ -27,7 +28,11 @@ Ctrl-C while the agent works interrupts the turn; the session stays valid.`
 
 export async function chatCommand(options: AgentOptions): Promise<number> {
   const plan = planAgent(options)
-  const harness = await openHarness(plan)
+  const harness = await openHarness(plan, {
+    frontEnd: 'interactive',
+    disabled: options.projectConfig === false,
+    ask: askProjectTrust,
+  })
   try {
     const started = await startAgent(harness, plan, options)
     return await new Chat(harness, plan, started).run()

@@ -122,12 +122,14 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .description('serve JSON-RPC 2.0 on stdin/stdout (initialize, session/prompt, session/cancel, shutdown)')
     .option('--config <file>', 'config file')
     .option('--session-id <id>', 'the exact session id initialize uses when it names none (resume-or-create)')
+    .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
     .action(act(async (options) => (await import('./servers.js')).stdioCommand(options)))
 
   program
     .command('acp')
     .description('serve the Agent Client Protocol on stdin/stdout, for editors')
     .option('--config <file>', 'config file')
+    .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
     .action(act(async (options) => (await import('./servers.js')).acpCommand(options)))
 
   program

@@ -23,7 +23,8 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
     interrupt.abort()
   }
   process.on('SIGINT', onSigint)
-  const harness = await openHarness(plan)
+  // Headless, like Claude Code's non-interactive mode: the project's own files are trusted.
+  const harness = await openHarness(plan, { frontEnd: 'headless', disabled: options.projectConfig === false })
   try {
     const started = await startAgent(harness, plan, options)
     const { agent } = started

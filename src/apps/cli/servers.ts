@@ -2,7 +2,7 @@
 // server. Only protocol messages reach stdout; diagnostics go to stderr.
 
 import { loadConfig } from '../../config/load.js'
-import { createHarness, type Harness } from '../../harness/compose.js'
+import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
 import { ExitCode } from './errors.js'
 import { logToStderr } from './logging.js'
 import { checkApiKey } from './start.js'
@@ -10,11 +10,15 @@ import { checkApiKey } from './start.js'
 export interface StdioOptions {
   config?: string
   sessionId?: string
+  /** `--no-project-config`. */
+  projectConfig?: boolean
 }
 
 export async function stdioCommand(options: StdioOptions): Promise<number> {
   const { runStdioServer } = await import('../stdio/index.js')
-  return serve(options.config, (harness) =>
+  // Headless, like Claude Code's non-interactive mode: the project's own files are trusted.
+  const trust = { frontEnd: 'headless' as const, disabled: options.projectConfig === false }
+  return serve(options.config, trust, (harness) =>
     runStdioServer({
       harness,
       input: process.stdin,
@@ -24,9 +28,12 @@ export async function stdioCommand(options: StdioOptions): Promise<number> {
   )
 }
 
-export async function acpCommand(options: { config?: string }): Promise<number> {
+export async function acpCommand(options: { config?: string; projectConfig?: boolean }): Promise<number> {
   const { runAcpServer } = await import('../acp/index.js')
-  return serve(options.config, (harness) =>
+  // An editor cannot be asked before its first session exists: only folders trusted before
+  // (in chat) bring their own configuration.
+  const trust = { frontEnd: 'interactive' as const, disabled: options.projectConfig === false }
+  return serve(options.config, trust, (harness) =>
     runAcpServer({ harness, input: process.stdin, output: process.stdout }),
   )
 }
@@ -37,11 +44,12 @@ export async function acpCommand(options: { config?: string }): Promise<number> 
  */
 async function serve(
   configFile: string | undefined,
+  trust: HarnessOptions['trust'],
   run: (harness: Harness) => Promise<void>,
 ): Promise<number> {
   const config = loadConfig(configFile !== undefined ? { file: configFile } : {})
   checkApiKey(config)
-  const harness = await createHarness({ config })
+  const harness = await createHarness({ config, ...(trust ? { trust } : {}) })
   logToStderr(harness.ctx)
   let stopping: Promise<void> | undefined
   const stop = (code: number) => () => {

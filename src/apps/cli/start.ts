@@ -9,7 +9,7 @@ import type { ResolvedConfig } from '../../config/load.js'
 import { loadConfig } from '../../config/load.js'
 import type { AgentRowConfig } from '../../config/schema.js'
 import { DshError, isDshError } from '../../core/errors.js'
-import { createHarness, type Harness } from '../../harness/compose.js'
+import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
 import { absolutePath } from '../../home/resolve-home.js'
 import type { ModelChoice } from '../../llm/adapter.js'
 import { LlmErrorCode } from '../../llm/errors.js'
@@ -69,8 +69,8 @@ export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = pro
 }
 
 /** Composes the harness from the plan's config, its log messages going to stderr. */
-export async function openHarness(plan: AgentPlan): Promise<Harness> {
-  const harness = await createHarness({ config: plan.config })
+export async function openHarness(plan: AgentPlan, trust?: HarnessOptions['trust']): Promise<Harness> {
+  const harness = await createHarness({ config: plan.config, ...(trust ? { trust } : {}) })
   logToStderr(harness.ctx)
   return harness
 }
