@@ -13,6 +13,8 @@ export type { HookDialect, HookFacts, PayloadServices } from './protocol/dialect
 export type { CompiledGroup, HookDispatch, HookTable } from './protocol/dispatch.js'
 export { compileHookTable, dispatchHooks } from './protocol/dispatch.js'
 export { HookErrorCode } from './protocol/errors.js'
+export type { HookListing, HookListRow, ListHooksOptions } from './protocol/listing.js'
+export { DOCUMENTED_EVENTS, listHooks } from './protocol/listing.js'
 export type { CompiledMatcher } from './protocol/matcher.js'
 export { compileMatcher } from './protocol/matcher.js'
 export { mergeOutcomes } from './protocol/merge.js'

@@ -15,7 +15,7 @@ export type TranscriptMessage =
 
 /**
  * The message an event stands for: user prompts (a string, as Claude Code writes them),
- * assistant text, tool calls (`tool_use`) and tool results (`tool_result`); undefined for
+ * non-empty assistant text, tool calls (`tool_use`) and tool results (`tool_result`); undefined for
  * every other event.
  */
 export function transcriptMessage(event: Pick<SessionEvent, 'type' | 'data'>): TranscriptMessage | undefined {
@@ -23,8 +23,9 @@ export function transcriptMessage(event: Pick<SessionEvent, 'type' | 'data'>): T
     case 'user/message':
       return { role: 'user', content: (event.data as SessionEventMap['user/message']).text }
     case 'assistant/message': {
+      // Text only: a reply that only called tools has its tool_use lines instead.
       const { content } = (event.data as SessionEventMap['assistant/message']).message
-      return { role: 'assistant', content: content === '' ? [] : [{ type: 'text', text: content }] }
+      return content === '' ? undefined : { role: 'assistant', content: [{ type: 'text', text: content }] }
     }
     case 'tool/call': {
       const call = event.data as SessionEventMap['tool/call']

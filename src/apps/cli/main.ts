@@ -104,11 +104,30 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .action(act(async (id: string, options) => (await import('./sessions.js')).showCommand(id, options)))
   sessions
+    .command('export')
+    .description('print a session as a Claude Code transcript, Markdown, or dsh JSON lines')
+    .argument('<id>', 'session id')
+    .option('--format <format>', 'claude-code, markdown or jsonl', 'claude-code')
+    .option('--config <file>', 'config file')
+    .action(act(async (id: string, options) => (await import('./sessions.js')).exportCommand(id, options)))
+  sessions
     .command('path')
     .description("print where a session's log file is (or say it has none)")
     .argument('<id>', 'session id')
     .option('--config <file>', 'config file')
     .action(act(async (id: string, options) => (await import('./sessions.js')).pathCommand(id, options)))
+
+  program
+    .command('hooks')
+    .description('hook handlers from Claude Code and Codex files')
+    .helpCommand(false)
+    .command('list')
+    .description('every hook handler a session in this folder runs, with its file, event, matcher and if')
+    .option('-C, --cwd <dir>', 'the folder whose project files count (default: the current folder)')
+    .option('--json', 'print JSON')
+    .option('--no-project-config', "leave out the project folder's own files")
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./hooks.js')).hooksListCommand(options)))
 
   program
     .command('env')

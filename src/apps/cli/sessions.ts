@@ -4,7 +4,7 @@
 import { loadConfig, type ResolvedConfig } from '../../config/load.js'
 import type { SessionLocation } from '../../persistence/types.js'
 import type { SessionSummary } from '../../session/types.js'
-import { ExitCode } from './errors.js'
+import { ExitCode, usageError } from './errors.js'
 import { resolveCwd } from './options.js'
 import { colorsFor } from './render.js'
 import { openStorage, type Storage } from './storage.js'
@@ -67,6 +67,23 @@ export async function showCommand(id: string, options: ShowOptions): Promise<num
     const location = persistence.locate(header)
     const where = location?.path ?? '(no dedicated file)'
     process.stdout.write(formatTranscript(header, events, colorsFor(process.stdout), where))
+    return ExitCode.Ok
+  })
+}
+
+export interface ExportOptions extends ConfigOption {
+  format?: string
+}
+
+/** `sessions export <id>`: the session in another shape on stdout (read-only). */
+export async function exportCommand(id: string, options: ExportOptions): Promise<number> {
+  const { EXPORT_FORMATS, exportSession } = await import('./export.js')
+  const format = options.format ?? 'claude-code'
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format))
+    throw usageError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got ${JSON.stringify(format)})`)
+  return withStorage(options, async ({ persistence }) => {
+    const { header, events } = await persistence.load(id)
+    process.stdout.write(exportSession(header, events, format as (typeof EXPORT_FORMATS)[number]))
     return ExitCode.Ok
   })
 }
