@@ -88,13 +88,15 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
 
       session.append('step/start', { turn, step })
       openStep = step
-      logRequestConfig(session, {
-        ...(settings.model.model !== undefined ? { model: settings.model.model } : {}),
-        system: settings.systemPrompt,
-        tools: services.tools()?.schemas() ?? [],
-      })
       const llm = services.llm()
       if (!llm) return await end('error', 'no model adapter is loaded')
+      // The effective model and effort are logged, so every request can be rebuilt from the log.
+      logRequestConfig(session, {
+        model: settings.model.model ?? llm.defaultModel,
+        effort: settings.model.effort ?? llm.defaultEffort,
+        system: settings.systemPrompt,
+        tools: services.tools()?.schemasFor(agent) ?? [],
+      })
       // Durability checkpoint: the log is on disk before every model request.
       await services.sessions()?.flush(session)
 

@@ -65,6 +65,12 @@ export function resolveConfig(file: DshConfigFile, env: NodeJS.ProcessEnv, sourc
       root: file.persistence.root !== undefined ? inFile(file.persistence.root) : join(home, 'sessions'),
       file: file.persistence.file !== undefined ? inFile(file.persistence.file) : join(home, 'sessions.db'),
     },
+    mcpServers: Object.fromEntries(
+      Object.entries(file.mcpServers).map(([name, server]) => [
+        name,
+        'cwd' in server && server.cwd !== undefined ? { ...server, cwd: inFile(server.cwd) } : server,
+      ]),
+    ),
     hooks: {
       ...file.hooks,
       claudeCode: file.hooks.claudeCode.map(inFile),

@@ -2,7 +2,9 @@
 // written here, once.
 
 import { z } from 'zod'
+import { DEFAULT_EFFORT, EFFORTS } from '../llm/deepseek/effort.js'
 import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
+import { mcpServersSchema } from '../mcp/config.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 
 const sessionId = z.string().min(1, 'must be a non-empty session id')
@@ -12,6 +14,8 @@ export const modelConfigSchema = z
     /** `openai` speaks the OpenAI-compatible Chat Completions protocol (DeepSeek by default). */
     provider: z.enum(['openai']).default('openai'),
     name: z.string().min(1).optional(),
+    /** Thinking effort: `off` disables thinking mode. */
+    effort: z.enum(EFFORTS).default(DEFAULT_EFFORT),
     /** Default: $DEEPSEEK_BASE_URL, else https://api.deepseek.com */
     baseUrl: z.url().optional(),
     /** The environment variable that holds the API key. */
@@ -19,6 +23,8 @@ export const modelConfigSchema = z
     temperature: z.number().min(0).max(2).optional(),
     maxTokens: z.number().int().positive().optional(),
     maxRetries: z.number().int().min(0).max(20).optional(),
+    /** Stream idle deadline in ms: a request that sends nothing (not even keep-alives) this long fails and is retried. */
+    streamIdleTimeoutMs: z.number().int().positive().optional(),
   })
   .strict()
 
@@ -64,7 +70,11 @@ export const agentRowSchema = z
 export const configSchema = z
   .object({
     dshHome: z.string().min(1).optional(),
-    model: modelConfigSchema.default({ provider: 'openai', apiKeyEnv: DEFAULT_API_KEY_ENV }),
+    model: modelConfigSchema.default({
+      provider: 'openai',
+      apiKeyEnv: DEFAULT_API_KEY_ENV,
+      effort: DEFAULT_EFFORT,
+    }),
     persistence: persistenceConfigSchema.default({ backend: 'jsonl' }),
     hooks: hooksConfigSchema.default({
       claudeCode: [],
@@ -98,6 +108,8 @@ export const configSchema = z
       })
       .strict()
       .default({ enabled: true, maxDepth: DEFAULT_MAX_DELEGATION_DEPTH }),
+    /** MCP servers (Claude Code's `mcpServers` shape): stdio, `type: http` or `type: sse`. */
+    mcpServers: mcpServersSchema.default({}),
     skills: z
       .object({ dshHome: z.string().min(1).optional() })
       .strict()

@@ -8,10 +8,12 @@ import { AgentRegistry } from '../agent/registry.js'
 import type { ResolvedConfig } from '../config/load.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin, HOOK_FILE_LOCATIONS } from '../hooks/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
+import { mcpPlugin, type ProjectTrustCheck } from '../mcp/index.js'
 import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
+import { FsToolsPlugin } from '../tools/fs/index.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { acpSubagentToolPlugin, subagentToolPlugin } from '../tools/subagent/index.js'
 import { type ProjectTrustConfig, ProjectTrustService } from '../trust/index.js'
@@ -21,12 +23,15 @@ export interface HarnessOptions {
   /** Model endpoint overrides (the demo and tests point at a loopback server). */
   model?: { baseUrl?: string; apiKey?: string }
   /**
-   * How project folders are trusted to bring their own hooks (and later MCP servers, rules,
-   * skills): `headless` trusts (`dsh run`, `dsh stdio`), `interactive` asks with `ask` (chat,
-   * ACP); `disabled` is `--no-project-config`. Default: interactive without a way to ask,
-   * so nothing a project brings loads unless its folder was trusted before.
+   * How project folders are trusted to bring their own hooks and MCP servers (and later
+   * rules, skills): `headless` trusts (`dsh run`, `dsh stdio`), `interactive` asks with
+   * `ask` (chat, ACP); `disabled` is `--no-project-config`. Default: interactive without a
+   * way to ask, so nothing a project brings loads unless its folder was trusted before.
+   * One decision per folder and process, shared by hooks and MCP (`ctx.projectTrust`).
    */
   trust?: Omit<ProjectTrustConfig, 'home'>
+  /** Overrides the MCP servers' trust check (tests); default: `ctx.projectTrust`. */
+  projectTrust?: ProjectTrustCheck
 }
 
 export interface Harness {
@@ -52,13 +57,19 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       apiKey: options.model?.apiKey,
       apiKeyEnv: config.model.apiKeyEnv,
       model: config.model.name,
+      effort: config.model.effort,
+      ...(config.model.maxTokens !== undefined ? { maxTokens: config.model.maxTokens } : {}),
       maxRetries: config.model.maxRetries,
+      ...(config.model.streamIdleTimeoutMs !== undefined
+        ? { requestTimeoutMs: config.model.streamIdleTimeoutMs }
+        : {}),
     }),
     ctx.plugin(ToolRegistry),
     ctx.plugin(LocalShellExecutor),
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
+    ctx.plugin(FsToolsPlugin, { home: config.home }),
     ctx.plugin(ProjectTrustService, { home: config.home, ...options.trust }),
     ctx.plugin(claudeCodeHooksPlugin, {
       files: [
@@ -80,11 +91,21 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ...(config.subagents.acp && config.subagents.enabled
       ? [ctx.plugin(acpSubagentToolPlugin, { ...config.subagents.acp, maxDepth: config.subagents.maxDepth })]
       : []),
+    ctx.plugin(mcpPlugin, {
+      servers: config.mcpServers,
+      home: config.home,
+      ...(config.source !== undefined ? { configFile: config.source } : {}),
+      projectTrust:
+        options.projectTrust ??
+        (async (root: string, brings: readonly string[]) =>
+          (await ctx.projectTrust.decide(root, brings)).trusted),
+    }),
     ctx.plugin(AgentRegistry, {
       systemPrompt: config.agent.systemPrompt,
       maxStepsPerTurn: config.agent.maxStepsPerTurn,
       model: {
         ...(config.model.name !== undefined ? { model: config.model.name } : {}),
+        effort: config.model.effort,
         ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
         ...(config.model.maxTokens !== undefined ? { maxTokens: config.model.maxTokens } : {}),
       },

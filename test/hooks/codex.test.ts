@@ -50,7 +50,7 @@ describe('codex payloads', () => {
         session_id: 'codex-jsonl',
         transcript_path: location.path,
         cwd: r.cwd,
-        model: 'loopback-1',
+        model: 'deepseek-flash',
         permission_mode: 'default',
       })
     }

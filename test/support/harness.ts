@@ -17,6 +17,8 @@ export interface TestHarnessOptions {
   config?: Record<string, unknown>
   /** How project folders are trusted (default: interactive, nobody to ask). */
   trust?: HarnessOptions['trust']
+  /** The front end's trust check for project `.mcp.json` servers (default: none load). */
+  projectTrust?: HarnessOptions['projectTrust']
 }
 
 export interface TestHarness {
@@ -29,7 +31,7 @@ export interface TestHarness {
 
 export async function startTestHarness(options: TestHarnessOptions = {}): Promise<TestHarness> {
   const home = options.home ?? createTempDir()
-  const model = await startLoopbackModel(options.script ?? [])
+  const model = await startLoopbackModel(options.script ?? [], { strict: true })
   const file = validateConfig('test-config', {
     dshHome: home,
     persistence: { backend: options.backend ?? 'jsonl' },
@@ -40,6 +42,7 @@ export async function startTestHarness(options: TestHarnessOptions = {}): Promis
     config: resolveConfig(file, {}),
     model: { baseUrl: model.baseUrl, apiKey: 'test-key' },
     ...(options.trust ? { trust: options.trust } : {}),
+    ...(options.projectTrust ? { projectTrust: options.projectTrust } : {}),
   })
   let closed = false
   return {

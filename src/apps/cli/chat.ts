@@ -11,6 +11,7 @@ import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
 import { ExitCode, reportError } from './errors.js'
+import { changeModelChoice } from './model-choice.js'
 import type { AgentOptions } from './options.js'
 import { type Colors, colorsFor, createStreamRenderer } from './render.js'
 import { type AgentPlan, forkStored, openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
@@ -22,6 +23,8 @@ const HELP = `commands:
   /session         the session id and where its log file is
   /resume [<id>]   switch to a stored session (without an id: list this folder's recent ones)
   /fork            continue in a new session seeded with this one's completed turns
+  /model [<name>]  show or change the model for the next turn (dsh models lists them)
+  /effort [<level>] show or change the thinking effort: off, low, high or max
   /new             start a new session
   /exit            leave (so do Ctrl-D, and Ctrl-C on an empty prompt)
 Ctrl-C while the agent works interrupts the turn; the session stays valid.`
@@ -189,6 +192,10 @@ class Chat {
         await this.switchTo(() => forkStored(this.harness, parent, this.plan.model), `forked from ${parent}`)
         return
       }
+      case 'model':
+      case 'effort':
+        this.say(this.colors.dim(changeModelChoice(this.agent, this.plan, name, argument)))
+        return
       case 'new':
         await this.switchTo(
           () => startAgent(this.harness, this.plan, {}).then((started) => started.agent),
