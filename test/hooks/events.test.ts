@@ -118,7 +118,8 @@ describe('turn and session events', () => {
     for (let i = 0; i < 100 && readRecords(out).length < 2; i++)
       await new Promise((done) => setTimeout(done, 50))
     const [start, failure] = readRecords(out).map((run) => run.payload)
-    expect(start).toMatchObject({ hook_event_name: 'SessionStart', model: 'loopback-1' })
+    expect(start).toMatchObject({ hook_event_name: 'SessionStart', model: r.root.get('llm')!.defaultModel })
+    expect(String(start!.model)).not.toBe('')
     expect(failure).toMatchObject({ hook_event_name: 'StopFailure', session_id: 'fails' })
   })
 
