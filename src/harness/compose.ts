@@ -2,16 +2,21 @@
 // The CLI, stdio, ACP, the demo and the integration tests all compose through here.
 
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { Context } from 'cordis'
 import { AgentRegistry } from '../agent/registry.js'
+import { readApiKeyFile } from '../config/api-key-file.js'
 import type { ResolvedConfig } from '../config/load.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin, HOOK_FILE_LOCATIONS } from '../hooks/index.js'
+import { InstructionsPlugin } from '../instructions/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
 import { mcpPlugin, type ProjectTrustCheck } from '../mcp/index.js'
+import { PermissionPolicy, type PermissionPolicyConfig } from '../permissions/index.js'
 import { loadPersistenceBackend } from '../persistence/index.js'
 import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
+import { SkillsPlugin } from '../skills/index.js'
+import { SpillStore } from '../spill/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
 import { FsToolsPlugin } from '../tools/fs/index.js'
 import { ToolRegistry } from '../tools/registry.js'
@@ -22,6 +27,11 @@ export interface HarnessOptions {
   config: ResolvedConfig
   /** Model endpoint overrides (the demo and tests point at a loopback server). */
   model?: { baseUrl?: string; apiKey?: string }
+  /** The front end's permission settings: flags (`--permission-mode`, `--allowed-tools`, ...), whether it can ask. */
+  permissions?: Pick<
+    PermissionPolicyConfig,
+    'mode' | 'allowedTools' | 'disallowedTools' | 'canAsk' | 'frontEnd' | 'projectTrusted'
+  >
   /**
    * How project folders are trusted to bring their own hooks and MCP servers (and later
    * rules, skills): `headless` trusts (`dsh run`, `dsh stdio`), `interactive` asks with
@@ -54,7 +64,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     await loadPersistenceBackend(ctx, config.persistence),
     ctx.plugin(OpenAiCompatibleAdapter, {
       baseUrl: options.model?.baseUrl ?? config.model.baseUrl,
-      apiKey: options.model?.apiKey,
+      apiKey: options.model?.apiKey ?? (config.model.apiKeyFile && readApiKeyFile(config.model.apiKeyFile)),
       apiKeyEnv: config.model.apiKeyEnv,
       model: config.model.name,
       effort: config.model.effort,
@@ -65,11 +75,14 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
         : {}),
     }),
     ctx.plugin(ToolRegistry),
-    ctx.plugin(LocalShellExecutor),
+    ctx.plugin(LocalShellExecutor, { secrets: config.secrets }),
+    ctx.plugin(SpillStore, { home: config.home }),
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
     ctx.plugin(FsToolsPlugin, { home: config.home }),
+    ctx.plugin(InstructionsPlugin, { home: config.home }),
+    ctx.plugin(SkillsPlugin, { home: config.home, includeUserClaude: config.skills.includeUserClaude }),
     ctx.plugin(ProjectTrustService, { home: config.home, ...options.trust }),
     ctx.plugin(claudeCodeHooksPlugin, {
       files: [
@@ -86,6 +99,17 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       ],
       projectFiles,
       interactive,
+    }),
+    // After the hook bridges: PreToolUse hooks run before the permission check.
+    ctx.plugin(PermissionPolicy, {
+      mode: config.permissions.mode,
+      allow: config.permissions.allow,
+      ask: config.permissions.ask,
+      deny: config.permissions.deny,
+      additionalDirectories: config.permissions.additionalDirectories,
+      ...(config.source !== undefined ? { baseDir: dirname(config.source) } : {}),
+      home: config.home,
+      ...options.permissions,
     }),
     ctx.plugin(subagentToolPlugin, { maxDepth: config.subagents.enabled ? config.subagents.maxDepth : 0 }),
     ...(config.subagents.acp && config.subagents.enabled

@@ -17,6 +17,8 @@ export interface TestHarnessOptions {
   config?: Record<string, unknown>
   /** How project folders are trusted (default: interactive, nobody to ask). */
   trust?: HarnessOptions['trust']
+  /** The front end's permission settings, as `dsh run`/chat pass them. */
+  permissions?: HarnessOptions['permissions']
   /** The front end's trust check for project `.mcp.json` servers (default: none load). */
   projectTrust?: HarnessOptions['projectTrust']
 }
@@ -42,6 +44,7 @@ export async function startTestHarness(options: TestHarnessOptions = {}): Promis
     config: resolveConfig(file, {}),
     model: { baseUrl: model.baseUrl, apiKey: 'test-key' },
     ...(options.trust ? { trust: options.trust } : {}),
+    ...(options.permissions ? { permissions: options.permissions } : {}),
     ...(options.projectTrust ? { projectTrust: options.projectTrust } : {}),
   })
   let closed = false

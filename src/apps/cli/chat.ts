@@ -6,15 +6,22 @@ import { existsSync } from 'node:fs'
 import { createInterface, type Interface } from 'node:readline'
 import type { Context } from 'cordis'
 import type { ToolCallInfo } from '../../agent/pipeline.js'
+import { nextTurnNumber } from '../../agent/turn-runner.js'
 import type { AgentHandle } from '../../agent/types.js'
+import { toTerminalText } from '../../core/terminal-text.js'
 import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
+import { INIT_PROMPT } from '../../instructions/index.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
+import { describePermissions, isPermissionMode, PERMISSION_MODES } from '../../permissions/index.js'
+import { type CustomCommand, discoverCommands, expandCommand } from '../../skills/index.js'
+import { describeRewind, FileHistoryStore, rewindSession } from '../../tools/fs/index.js'
 import { ExitCode, reportError } from './errors.js'
-import { changeModelChoice } from './model-choice.js'
+import { changeModelChoice, turnUsageLine } from './model-choice.js'
 import type { AgentOptions } from './options.js'
 import { type Colors, colorsFor, createStreamRenderer } from './render.js'
 import { type AgentPlan, forkStored, openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
+import { handleTermination } from './termination.js'
 import { formatAge } from './transcript.js'
 import { askProjectTrust } from './trust-prompt.js'
 
@@ -26,16 +33,20 @@ const HELP = `commands:
   /model [<name>]  show or change the model for the next turn (dsh models lists them)
   /effort [<level>] show or change the thinking effort: off, low, high or max
   /new             start a new session
+  /init            ask the model to write a starter AGENTS.md for this project
+  /permissions [<mode>]  show the permission mode and rules; switch mode (auto, default, acceptEdits, plan, bypassPermissions)
+  /rewind [<turn>] restore files the file tools changed in that turn and later (default: the last turn)
+  /<command> [args] a custom command from .dsh/commands or .claude/commands (listed by /help)
   /exit            leave (so do Ctrl-D, and Ctrl-C on an empty prompt)
 Ctrl-C while the agent works interrupts the turn; the session stays valid.`
 
 export async function chatCommand(options: AgentOptions): Promise<number> {
   const plan = planAgent(options)
-  const harness = await openHarness(plan, {
-    frontEnd: 'interactive',
-    disabled: options.projectConfig === false,
-    ask: askProjectTrust,
-  })
+  const harness = await openHarness(
+    plan,
+    { canAsk: true },
+    { frontEnd: 'interactive', disabled: options.projectConfig === false, ask: askProjectTrust },
+  )
   try {
     const started = await startAgent(harness, plan, options)
     return await new Chat(harness, plan, started).run()
@@ -74,6 +85,8 @@ class Chat {
     const onInterrupt = () => this.interrupt()
     rl.on('SIGINT', onInterrupt)
     process.on('SIGINT', onInterrupt) // without a terminal, Ctrl-C arrives as a signal
+    // SIGTERM/SIGHUP end the chat: the turn is cancelled, then the harness cleans up.
+    const termination = handleTermination(() => rl.close(), { signals: ['SIGTERM', 'SIGHUP'] })
     // A tool call a policy or hook marked `ask` is put to the user (no answer is no).
     const approvals = this.harness.ctx.plugin({
       name: 'chat-approval',
@@ -97,9 +110,10 @@ class Chat {
         this.running?.abort()
         process.off('SIGINT', onInterrupt)
         void queue.then(async () => {
+          termination.dispose()
           await approvals.dispose()
-          process.stdout.write('\n')
-          resolve(ExitCode.Ok)
+          if (termination.signal === undefined) process.stdout.write('\n')
+          resolve(termination.exitCode ?? ExitCode.Ok)
         })
       })
       rl.prompt()
@@ -161,7 +175,8 @@ class Chat {
     this.running = controller
     const unsubscribe = this.agent.onOutput(createStreamRenderer(process.stdout, this.colors))
     try {
-      await this.agent.prompt(prompt, { signal: controller.signal })
+      const result = await this.agent.prompt(prompt, { signal: controller.signal })
+      this.say(this.colors.dim(turnUsageLine(this.agent, result.turn, this.harness.config.pricing)))
     } finally {
       unsubscribe()
       this.running = undefined
@@ -175,6 +190,19 @@ class Chat {
       case 'help':
       case '?':
         this.say(HELP)
+        for (const command of this.commands())
+          this.say(
+            `  /${command.name}${command.argumentHint ? ` ${command.argumentHint}` : ''}  ${command.description ?? command.path}`,
+          )
+        return
+      case 'init':
+        await this.turn(INIT_PROMPT)
+        return
+      case 'permissions':
+        this.permissions(argument)
+        return
+      case 'rewind':
+        await this.rewind(argument)
         return
       case 'session':
         this.describeSession()
@@ -206,9 +234,54 @@ class Chat {
       case 'quit':
         this.rl!.close()
         return
-      default:
-        this.say(this.colors.yellow(`unknown command /${name} (try /help)`))
+      default: {
+        const custom = this.commands().find((command) => command.name === name)
+        if (custom) await this.turn(expandCommand(custom, argument))
+        else this.say(this.colors.yellow(`unknown command /${name} (try /help)`))
+      }
     }
+  }
+
+  /** The custom commands of this session's project and the harness home. */
+  private commands(): CustomCommand[] {
+    const policy = this.harness.ctx.get('permissions')
+    return discoverCommands({
+      home: this.plan.config.home,
+      cwd: this.agent.cwd,
+      projectTrusted: policy?.projectTrusted(this.agent.cwd) ?? false,
+      includeUserClaude: this.plan.config.skills.includeUserClaude,
+    })
+  }
+
+  private permissions(argument: string): void {
+    const policy = this.harness.ctx.get('permissions')
+    if (!policy) {
+      this.say(this.colors.yellow('no permission policy is loaded'))
+      return
+    }
+    if (argument !== '') {
+      if (!isPermissionMode(argument)) {
+        this.say(this.colors.yellow(`unknown mode ${argument}; modes: ${PERMISSION_MODES.join(', ')}`))
+        return
+      }
+      policy.setMode(this.agent, argument)
+      if (argument === 'bypassPermissions')
+        this.say(
+          this.colors.yellow('warning: every tool call now runs without asking, also outside the project'),
+        )
+    }
+    for (const line of describePermissions(policy.stateOf(this.agent))) this.say(toTerminalText(line))
+  }
+
+  private async rewind(argument: string): Promise<void> {
+    const last = nextTurnNumber(this.agent.session.events) - 1
+    const turn = argument === '' ? last : Number(argument)
+    if (!Number.isInteger(turn) || turn < 1 || turn > last) {
+      this.say(this.colors.yellow(`/rewind <turn>: a turn from 1 to ${last}`))
+      return
+    }
+    const outcome = await rewindSession(this.agent.session, turn, new FileHistoryStore(this.plan.config.home))
+    for (const line of describeRewind(turn, outcome)) this.say(toTerminalText(line))
   }
 
   /** Starts the next agent first, so a failure (unknown id) keeps the current one. */

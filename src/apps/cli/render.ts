@@ -2,6 +2,7 @@
 // streams, compact tool lines, the streamed chat view and the headless progress view.
 
 import type { AgentOutput } from '../../agent/types.js'
+import { DIFF_TOOLS, renderDiffView } from './diff-view.js'
 
 export interface Colors {
   readonly enabled: boolean
@@ -45,7 +46,13 @@ export function describeToolCall(name: string, argumentsJson: string): string {
     return `${name}  ${clip(argumentsJson, CALL_SUMMARY_CHARS)}`
   }
   const fields = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {}
-  const main = fields.command ?? fields.description ?? fields.prompt
+  const main =
+    fields.command ??
+    fields.description ??
+    fields.prompt ??
+    fields.file_path ??
+    fields.pattern ??
+    fields.skill
   if (typeof main === 'string') {
     const lines = main.trim().split('\n')
     const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : ''
@@ -138,7 +145,12 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
         return
       case 'tool-end':
         write(resultBlock(output.content, output.isError, STREAM_RESULT_LINES, out, colors))
+        if (!output.isError && DIFF_TOOLS.has(output.name)) write(renderDiffView(output.content, colors))
         afterTool = true
+        return
+      case 'retry':
+        newline()
+        write(`${colors.yellow(output.message)}\n`)
         return
       case 'turn-end':
         newline()
@@ -169,6 +181,10 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
         return
       case 'tool-end':
         err.write(resultBlock(output.content, output.isError, 1, err, colors))
+        if (!output.isError && DIFF_TOOLS.has(output.name)) err.write(renderDiffView(output.content, colors))
+        return
+      case 'retry':
+        err.write(`${colors.yellow(output.message)}\n`)
         return
       case 'turn-end':
         pending = ''

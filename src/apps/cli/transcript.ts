@@ -2,6 +2,7 @@
 // transcript of `sessions show`.
 
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
+import { DEFAULT_PRICE_TABLE, deriveUsage, formatUsageLine, type PriceTable } from '../../usage/index.js'
 import { type Colors, clip, describeToolCall } from './render.js'
 
 /** `42s`, `5m`, `3h`, `12d`: how long ago `time` was. */
@@ -35,7 +36,9 @@ export function formatTranscript(
   events: readonly SessionEvent[],
   colors: Colors,
   location: string,
+  table: PriceTable = DEFAULT_PRICE_TABLE,
 ): string {
+  const usage = deriveUsage(events, table)
   const out: string[] = []
   out.push(colors.bold(`session ${header.id}`))
   out.push(colors.dim(`  created  ${new Date(header.createdAt).toISOString()}`))
@@ -45,9 +48,14 @@ export function formatTranscript(
     out.push(colors.dim(`  ${origin} ${header.parentSession} (${header.seedLength ?? 0} events copied)`))
   }
   out.push(colors.dim(`  log      ${location}`))
+  out.push(colors.dim(`  usage    ${formatUsageLine(usage.session, table.currency)}`))
   for (const event of events) {
     const line = formatEvent(event, colors)
     if (line !== undefined) out.push(line)
+    if (event.type === 'turn/end') {
+      const turn = usage.turns.get(data<'turn/end'>(event).turn)
+      if (turn) out.push(colors.dim(`  usage ${formatUsageLine(turn, table.currency)}`))
+    }
   }
   const open = openTurn(events)
   if (open !== undefined) {
@@ -57,7 +65,8 @@ export function formatTranscript(
   return `${out.join('\n')}\n`
 }
 
-function formatEvent(event: SessionEvent, colors: Colors): string | undefined {
+/** One event as transcript lines, or undefined for events a reader does not need to see. */
+export function formatEvent(event: SessionEvent, colors: Colors): string | undefined {
   switch (event.type) {
     case 'turn/start':
       return `\n${colors.dim(`── turn ${data<'turn/start'>(event).turn} ──`)}`

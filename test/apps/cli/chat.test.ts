@@ -7,12 +7,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, expect, it } from 'vitest'
 import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { itRequires } from '../../support/requires.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, CLI, type CliWorld, jsonLines, makeWorld, runCli } from './cli.js'
 
 const TMUX = '/usr/bin/tmux'
 const hasTmux = spawnSync(TMUX, ['-V']).status === 0
-if (!hasTmux) console.warn(`chat.test.ts: ${TMUX} is missing; the pseudo-terminal chat test is skipped`)
+const itWithTmux = itRequires(hasTmux, TMUX)
 
 const makeDir = useTempDirs('dsh-cli-chat-')
 let model: LoopbackModel | undefined
@@ -59,7 +60,7 @@ async function startChat(w: CliWorld): Promise<void> {
   await waitFor('/help for commands')
 }
 
-it.skipIf(!hasTmux)('streams answers, survives Ctrl-C during a turn, and exits on Ctrl-D', async () => {
+itWithTmux('streams answers, survives Ctrl-C during a turn, and exits on Ctrl-D', async () => {
   const slow = Array.from({ length: 30 }, (_, i) => `word${i + 1}`).join(' ')
   model = await startLoopbackModel([
     { text: 'Hello from the loopback model.', delayMs: 10 },
@@ -101,41 +102,38 @@ it.skipIf(!hasTmux)('streams answers, survives Ctrl-C during a turn, and exits o
   expect(model.requests[2]!.messages.map((message) => message.content)).toContain('count slowly')
 })
 
-it.skipIf(!hasTmux)(
-  '/fork continues in a seeded session; Ctrl-C clears a typed line, then exits',
-  async () => {
-    model = await startLoopbackModel([{ text: 'The first answer.' }, { text: 'Answer in the fork.' }])
-    const w = makeWorld(makeDir(), model.baseUrl)
-    await startChat(w)
-    tmux('send-keys', '-t', 'chat', 'remember the word walnut', 'Enter')
-    await waitFor('The first answer.')
-    tmux('send-keys', '-t', 'chat', '/fork', 'Enter')
-    const forked = await waitFor('(forked from ')
-    const [, childId, parentId] = /session (\S+) \(forked from (\S+)\)/.exec(forked)!
-    tmux('send-keys', '-t', 'chat', 'a line I regret', 'C-c')
-    await waitFor('a line I regret^C')
-    tmux('send-keys', '-t', 'chat', 'what was the word?', 'Enter')
-    await waitFor('Answer in the fork.')
-    tmux('send-keys', '-t', 'chat', 'C-c')
-    await waitFor('dsh-exit=0')
+itWithTmux('/fork continues in a seeded session; Ctrl-C clears a typed line, then exits', async () => {
+  model = await startLoopbackModel([{ text: 'The first answer.' }, { text: 'Answer in the fork.' }])
+  const w = makeWorld(makeDir(), model.baseUrl)
+  await startChat(w)
+  tmux('send-keys', '-t', 'chat', 'remember the word walnut', 'Enter')
+  await waitFor('The first answer.')
+  tmux('send-keys', '-t', 'chat', '/fork', 'Enter')
+  const forked = await waitFor('(forked from ')
+  const [, childId, parentId] = /session (\S+) \(forked from (\S+)\)/.exec(forked)!
+  tmux('send-keys', '-t', 'chat', 'a line I regret', 'C-c')
+  await waitFor('a line I regret^C')
+  tmux('send-keys', '-t', 'chat', 'what was the word?', 'Enter')
+  await waitFor('Answer in the fork.')
+  tmux('send-keys', '-t', 'chat', 'C-c')
+  await waitFor('dsh-exit=0')
 
-    // The fork's request carried the parent's turn; the cleared line was never sent.
-    const contents = model.requests[1]!.messages.map((message) => message.content)
-    expect(contents).toEqual(expect.arrayContaining(['remember the word walnut', 'The first answer.']))
-    expect(contents.join('\n')).not.toContain('regret')
-    const rows = JSON.parse(
-      (await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })).stdout,
-    )
-    expect(rows).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ id: childId, parentSession: parentId, turns: 2 }),
-        expect.objectContaining({ id: parentId, parentSession: null, turns: 1 }),
-      ]),
-    )
-  },
-)
+  // The fork's request carried the parent's turn; the cleared line was never sent.
+  const contents = model.requests[1]!.messages.map((message) => message.content)
+  expect(contents).toEqual(expect.arrayContaining(['remember the word walnut', 'The first answer.']))
+  expect(contents.join('\n')).not.toContain('regret')
+  const rows = JSON.parse(
+    (await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })).stdout,
+  )
+  expect(rows).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ id: childId, parentSession: parentId, turns: 2 }),
+      expect.objectContaining({ id: parentId, parentSession: null, turns: 1 }),
+    ]),
+  )
+})
 
-it.skipIf(!hasTmux)('asks before a tool call a hook marks "ask": yes runs it, no denies it', async () => {
+itWithTmux('asks before a tool call a hook marks "ask": yes runs it, no denies it', async () => {
   model = await startLoopbackModel([
     { toolCalls: [{ name: 'bash', arguments: { command: 'echo approved-ran > approved.txt' } }] },
     { text: 'First call done.' },
