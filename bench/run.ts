@@ -17,6 +17,7 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'fs-tools', load: () => import('./fs-tools.bench.js') },
   { name: 'web', load: () => import('./web.bench.js') },
   { name: 'mcp', load: () => import('./mcp.bench.js') },
+  { name: 'hooks', load: () => import('./hooks.bench.js') },
 ]
 
 function table(rows: BenchRow[]): string {

@@ -3,6 +3,7 @@
 
 import type { Context } from 'cordis'
 import { DshError } from '../core/errors.js'
+import { hasListeners } from '../core/service-ref.js'
 import type { ModelChoice } from '../llm/adapter.js'
 import type { Session } from '../session/session.js'
 import type { SessionId } from '../session/types.js'
@@ -75,7 +76,7 @@ export class Agent implements AgentHandle {
     const cancellation = new TurnCancellation(options.signal)
     this.running = cancellation
     try {
-      return await runTurn({
+      const result = await runTurn({
         ctx: this.ctx,
         services: this.services,
         agent: this,
@@ -85,6 +86,8 @@ export class Agent implements AgentHandle {
         signal: cancellation.signal,
         emit: (output) => this.emit(output),
       })
+      if (hasListeners(this.ctx, 'agent/turn-ended')) this.ctx.emit('agent/turn-ended', this, result)
+      return result
     } finally {
       cancellation.release()
       this.running = undefined

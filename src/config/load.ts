@@ -84,6 +84,7 @@ export function resolveConfig(file: DshConfigFile, env: NodeJS.ProcessEnv, sourc
       ]),
     ),
     hooks: {
+      ...file.hooks,
       claudeCode: file.hooks.claudeCode.map(inFile),
       codex: file.hooks.codex.map(inFile),
     },

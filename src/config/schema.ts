@@ -91,6 +91,12 @@ export const hooksConfigSchema = z
     claudeCode: z.array(z.string().min(1)).default([]),
     /** Codex hooks.json files. */
     codex: z.array(z.string().min(1)).default([]),
+    /** Also read the user's own `~/.claude/settings.json` (off by default). */
+    claudeCodeUserSettings: z.boolean().default(false),
+    /** Also read the user's own `~/.codex/hooks.json` (off by default). */
+    codexUserHooks: z.boolean().default(false),
+    /** Read each session's project files (`.claude/settings.json`, `.claude/settings.local.json`, `.codex/hooks.json`) when the project is trusted. */
+    projectFiles: z.boolean().default(true),
   })
   .strict()
 
@@ -151,8 +157,14 @@ export const configSchema = z
       effort: DEFAULT_EFFORT,
     }),
     persistence: persistenceConfigSchema.default({ backend: 'jsonl' }),
+    hooks: hooksConfigSchema.default({
+      claudeCode: [],
+      codex: [],
+      claudeCodeUserSettings: false,
+      codexUserHooks: false,
+      projectFiles: true,
+    }),
     pricing: pricingConfigSchema.default({}),
-    hooks: hooksConfigSchema.default({ claudeCode: [], codex: [] }),
     agents: z.array(agentRowSchema).default([]),
     agent: z
       .object({

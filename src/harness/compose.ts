@@ -1,12 +1,13 @@
 // The composition root: loads every plugin of a harness from one resolved config.
 // The CLI, stdio, ACP, the demo and the integration tests all compose through here.
 
-import { dirname } from 'node:path'
+import { homedir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { Context } from 'cordis'
 import { AgentRegistry } from '../agent/registry.js'
 import { readApiKeyFile } from '../config/api-key-file.js'
 import type { ResolvedConfig } from '../config/load.js'
-import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
+import { claudeCodeHooksPlugin, codexHooksPlugin, HOOK_FILE_LOCATIONS } from '../hooks/index.js'
 import { InstructionsPlugin } from '../instructions/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/index.js'
 import { resolveOpenAiConfig } from '../llm/openai/config.js'
@@ -34,10 +35,11 @@ export interface HarnessOptions {
     'mode' | 'allowedTools' | 'disallowedTools' | 'canAsk' | 'frontEnd' | 'projectTrusted'
   >
   /**
-   * How project folders are trusted to bring their own hooks and MCP servers: `headless`
-   * trusts (`dsh run`, `dsh stdio`), `interactive` asks with `ask` (chat, ACP); `disabled` is
-   * `--no-project-config`. Default: interactive without a way to ask, so nothing a project
-   * brings loads unless its folder was trusted before.
+   * How project folders are trusted to bring their own hooks and MCP servers (and later
+   * rules, skills): `headless` trusts (`dsh run`, `dsh stdio`), `interactive` asks with
+   * `ask` (chat, ACP); `disabled` is `--no-project-config`. Default: interactive without a
+   * way to ask, so nothing a project brings loads unless its folder was trusted before.
+   * One decision per folder and process, shared by hooks and MCP (`ctx.projectTrust`).
    */
   trust?: Omit<ProjectTrustConfig, 'home'>
 }
@@ -64,6 +66,9 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     apiKey: () => endpoint.apiKey ?? (process.env[endpoint.apiKeyEnv]?.trim() || undefined),
     apiKeyEnv: endpoint.apiKeyEnv,
   })
+  const interactive = (options.trust?.frontEnd ?? 'interactive') === 'interactive'
+  const projectFiles = config.hooks.projectFiles && options.trust?.disabled !== true
+  const home = homedir()
   const fibers = [
     ctx.plugin(SessionStore),
     await loadPersistenceBackend(ctx, config.persistence),
@@ -89,10 +94,23 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(FsToolsPlugin, { home: config.home }),
     ctx.plugin(InstructionsPlugin, { home: config.home }),
     ctx.plugin(SkillsPlugin, { home: config.home, includeUserClaude: config.skills.includeUserClaude }),
-    ...(config.hooks.claudeCode.length > 0
-      ? [ctx.plugin(claudeCodeHooksPlugin, { files: config.hooks.claudeCode })]
-      : []),
-    ...(config.hooks.codex.length > 0 ? [ctx.plugin(codexHooksPlugin, { files: config.hooks.codex })] : []),
+    ctx.plugin(ProjectTrustService, { home: config.home, ...options.trust }),
+    ctx.plugin(claudeCodeHooksPlugin, {
+      files: [
+        ...(config.hooks.claudeCodeUserSettings ? [join(home, HOOK_FILE_LOCATIONS['claude-code'].user)] : []),
+        ...config.hooks.claudeCode,
+      ],
+      projectFiles,
+      interactive,
+    }),
+    ctx.plugin(codexHooksPlugin, {
+      files: [
+        ...(config.hooks.codexUserHooks ? [join(home, HOOK_FILE_LOCATIONS.codex.user)] : []),
+        ...config.hooks.codex,
+      ],
+      projectFiles,
+      interactive,
+    }),
     // After the hook bridges: PreToolUse hooks run before the permission check.
     ctx.plugin(PermissionPolicy, {
       mode: config.permissions.mode,

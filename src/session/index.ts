@@ -12,6 +12,7 @@ export { findNonJson } from './plain-json.js'
 export { Session, validateEvent, validateSessionId } from './session.js'
 export type { CreateSessionInit } from './store.js'
 export { completedPrefixLength, forkSeed, SessionStore } from './store.js'
+export { type TranscriptBlock, type TranscriptMessage, transcriptMessage } from './transcript-message.js'
 export type {
   AssistantMessageData,
   CoreEventType,

@@ -29,7 +29,13 @@ describe('loadConfig', () => {
     })
     expect(config.model).toMatchObject({ provider: 'openai', apiKeyEnv: 'DEEPSEEK_API_KEY' })
     expect(config.subagents).toEqual({ enabled: true, maxDepth: 2 })
-    expect(config.hooks).toEqual({ claudeCode: [], codex: [] })
+    expect(config.hooks).toEqual({
+      claudeCode: [],
+      codex: [],
+      claudeCodeUserSettings: false,
+      codexUserHooks: false,
+      projectFiles: true,
+    })
   })
 
   it('reads $DSH_HOME/config.yaml and resolves relative paths against the file', () => {

@@ -34,6 +34,8 @@ export interface RigOptions {
   /** Settings files passed to the bridge instead of the written one. */
   files?: string[]
   backend?: 'jsonl' | 'sqlite'
+  /** The front end can ask the user (PermissionRequest and permission Notifications fire). */
+  interactive?: boolean
 }
 
 export interface Rig {
@@ -86,7 +88,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     writeFileSync(file, JSON.stringify({ hooks: options.hooks ?? {} }))
     files = [file]
   }
-  const config: HookBridgeConfig = { files }
+  const config: HookBridgeConfig = { files, ...(options.interactive ? { interactive: true } : {}) }
   const bridge = root.plugin(BRIDGES[options.dialect], config)
   await bridge.await()
   return {

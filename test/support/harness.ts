@@ -51,8 +51,8 @@ export async function startTestHarness(options: TestHarnessOptions = {}): Promis
   const harness = await createHarness({
     config: resolveConfig(file, {}),
     model: { baseUrl: model.baseUrl, apiKey: 'test-key' },
-    ...(options.permissions ? { permissions: options.permissions } : {}),
     ...(options.trust ? { trust: options.trust } : {}),
+    ...(options.permissions ? { permissions: options.permissions } : {}),
   })
   let closed = false
   return {

@@ -24,6 +24,7 @@ import { type Colors, colorsFor, createStreamRenderer } from './render.js'
 import { type AgentPlan, forkStored, openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
 import { handleTermination } from './termination.js'
 import { formatAge } from './transcript.js'
+import { askProjectTrust } from './trust-prompt.js'
 
 const HELP = `commands:
   /help            this list
@@ -46,12 +47,14 @@ export async function chatCommand(options: AgentOptions): Promise<number> {
   const plan = planAgent(options)
   let chat: Chat | undefined
   // A project's hooks, .mcp.json servers, allow rules and skills load only once the user
-  // trusts the folder (asked once).
+  // trusts the folder (asked once): before the chat's prompt exists on a plain terminal
+  // question, after that inside the chat.
   const harness = await openHarness(plan, {
     canAsk: true,
     trust: {
       frontEnd: 'interactive',
-      ask: (folder, brings) => chat?.askTrust(folder, brings) ?? Promise.resolve(false),
+      disabled: options.projectConfig === false,
+      ask: (folder, brings) => (chat ? chat.askTrust(folder, brings) : askProjectTrust(folder, brings)),
     },
   })
   try {
@@ -166,7 +169,7 @@ class Chat {
       this.pendingAnswer = finish
       const { colors } = this
       process.stdout.write(
-        `\n${colors.yellow('?')} ${colors.bold(toTerminalText(folder))} brings its own ${toTerminalText(brings.join(', '))} (.mcp.json).\n  Trust this folder? ${colors.dim('[y/N]')} `,
+        `\n${colors.yellow('?')} ${colors.bold(toTerminalText(folder))} brings its own ${toTerminalText(brings.join(', '))}.\n  Trust this folder? ${colors.dim('[y/N]')} `,
       )
     })
   }

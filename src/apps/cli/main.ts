@@ -106,6 +106,13 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .action(act(async (id: string, options) => (await import('./sessions.js')).showCommand(id, options)))
   sessions
+    .command('export')
+    .description('print a session as a Claude Code transcript, Markdown, or dsh JSON lines')
+    .argument('<id>', 'session id')
+    .option('--format <format>', 'claude-code, markdown or jsonl', 'claude-code')
+    .option('--config <file>', 'config file')
+    .action(act(async (id: string, options) => (await import('./sessions.js')).exportCommand(id, options)))
+  sessions
     .command('path')
     .description("print where a session's log file is (or say it has none)")
     .argument('<id>', 'session id')
@@ -165,6 +172,18 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .action(act(async (options) => (await import('./db.js')).dbMigrateCommand(options)))
 
   program
+    .command('hooks')
+    .description('hook handlers from Claude Code and Codex files')
+    .helpCommand(false)
+    .command('list')
+    .description('every hook handler a session in this folder runs, with its file, event, matcher and if')
+    .option('-C, --cwd <dir>', 'the folder whose project files count (default: the current folder)')
+    .option('--json', 'print JSON')
+    .option('--no-project-config', "leave out the project folder's own files")
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./hooks.js')).hooksListCommand(options)))
+
+  program
     .command('env')
     .description('the managed DSH_* variables every bash command gets, with descriptions')
     .option('--json', 'print a JSON array')
@@ -175,11 +194,13 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .description('serve JSON-RPC 2.0 on stdin/stdout (initialize, session/prompt, session/cancel, shutdown)')
     .option('--config <file>', 'config file')
     .option('--session-id <id>', 'the exact session id initialize uses when it names none (resume-or-create)')
+    .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
     .action(act(async (options) => (await import('./servers.js')).stdioCommand(options)))
 
   addPermissionOptions(program.command('acp'))
     .description('serve the Agent Client Protocol on stdin/stdout, for editors')
     .option('--config <file>', 'config file')
+    .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
     .action(act(async (options) => (await import('./servers.js')).acpCommand(options)))
 
   const mcp = program.command('mcp').description('MCP servers: list, add, remove').helpCommand(false)

@@ -19,6 +19,8 @@ export interface AgentOptions {
   continue?: boolean
   fork?: string
   agent?: string
+  /** `--no-project-config`: commander's negation sets it false. */
+  projectConfig?: boolean
   permissionMode?: string
   allowedTools?: string[]
   disallowedTools?: string[]
@@ -108,6 +110,7 @@ export function addAgentOptions(command: Command): Command {
     .option('-c, --continue', 'resume the most recent session of this folder')
     .option('--fork <id>', "start a new session seeded with a stored session's completed turns")
     .option('--agent <label>', 'use the agents[] row with this id from the config')
+    .option('--no-project-config', 'load nothing the project folder brings (its hooks), and ask nothing')
 }
 
 /** Rejects combinations of session flags that cannot both hold. */

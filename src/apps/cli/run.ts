@@ -26,7 +26,10 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
   let harness: Awaited<ReturnType<typeof openHarness>>
   try {
     // Headless, like Claude Code's non-interactive mode: the project's own files are trusted.
-    harness = await openHarness(plan, { canAsk: false, trust: { frontEnd: 'headless' } })
+    harness = await openHarness(plan, {
+      canAsk: false,
+      trust: { frontEnd: 'headless', disabled: options.projectConfig === false },
+    })
   } catch (error) {
     termination.dispose()
     throw error

@@ -2,8 +2,7 @@
 // server. Only protocol messages reach stdout; diagnostics go to stderr.
 
 import { loadConfig } from '../../config/load.js'
-import { createHarness, type Harness } from '../../harness/compose.js'
-import type { TrustFrontEnd } from '../../trust/index.js'
+import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
 import { ExitCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
 import { permissionFlags } from './options.js'
@@ -13,6 +12,8 @@ import { handleTermination } from './termination.js'
 export interface StdioOptions extends PermissionOptions {
   config?: string
   sessionId?: string
+  /** `--no-project-config`. */
+  projectConfig?: boolean
 }
 
 export interface PermissionOptions {
@@ -28,7 +29,9 @@ export async function stdioCommand(options: StdioOptions): Promise<number> {
     if (problem !== undefined) throw usageError(`--session-id: invalid session id: ${problem}`)
   }
   const { runStdioServer } = await import('../stdio/index.js')
-  return serve(options, false, 'headless', (harness) =>
+  // Headless, like Claude Code's non-interactive mode: the project's own files are trusted.
+  const trust = { frontEnd: 'headless' as const, disabled: options.projectConfig === false }
+  return serve(options, false, trust, (harness) =>
     runStdioServer({
       harness,
       input: process.stdin,
@@ -38,10 +41,14 @@ export async function stdioCommand(options: StdioOptions): Promise<number> {
   )
 }
 
-export async function acpCommand(options: { config?: string } & PermissionOptions): Promise<number> {
+export async function acpCommand(
+  options: { config?: string; projectConfig?: boolean } & PermissionOptions,
+): Promise<number> {
   const { runAcpServer } = await import('../acp/index.js')
-  // An editor cannot be asked mid-protocol: only folders the user already trusts bring servers.
-  return serve(options, true, 'interactive', (harness) =>
+  // An editor cannot be asked before its first session exists: only folders trusted before
+  // (in chat) bring their own configuration.
+  const trust = { frontEnd: 'interactive' as const, disabled: options.projectConfig === false }
+  return serve(options, true, trust, (harness) =>
     runAcpServer({ harness, input: process.stdin, output: process.stdout }),
   )
 }
@@ -54,7 +61,7 @@ export async function acpCommand(options: { config?: string } & PermissionOption
 async function serve(
   options: { config?: string } & PermissionOptions,
   canAsk: boolean,
-  frontEnd: TrustFrontEnd,
+  trust: HarnessOptions['trust'],
   run: (harness: Harness) => Promise<void>,
 ): Promise<number> {
   const permissions = permissionFlags(options)
@@ -62,8 +69,8 @@ async function serve(
   checkApiKey(config)
   const harness = await createHarness({
     config,
-    permissions: { ...permissions, canAsk, frontEnd },
-    trust: { frontEnd },
+    permissions: { ...permissions, canAsk, frontEnd: canAsk ? 'interactive' : 'headless' },
+    ...(trust ? { trust } : {}),
   })
   logToStderr(harness.ctx)
   let stopping: Promise<void> | undefined

@@ -117,6 +117,23 @@ export async function showCommand(id: string, options: ShowOptions): Promise<num
   })
 }
 
+export interface ExportOptions extends ConfigOption {
+  format?: string
+}
+
+/** `sessions export <id>`: the session in another shape on stdout (read-only). */
+export async function exportCommand(id: string, options: ExportOptions): Promise<number> {
+  const { EXPORT_FORMATS, exportSession } = await import('./export.js')
+  const format = options.format ?? 'claude-code'
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format))
+    throw usageError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got ${JSON.stringify(format)})`)
+  return withStorage(options, async ({ persistence }) => {
+    const { header, events } = await persistence.load(id)
+    process.stdout.write(exportSession(header, events, format as (typeof EXPORT_FORMATS)[number]))
+    return ExitCode.Ok
+  })
+}
+
 export async function pathCommand(id: string, options: ConfigOption): Promise<number> {
   return withStorage(options, async ({ persistence }, config) => {
     const { header } = await persistence.load(id)

@@ -2,6 +2,7 @@
 // attaches listeners to the loop's pipeline events and fires the dialect's events from
 // them. Unloading the bridge removes the listeners and kills hooks still running.
 
+import { homedir } from 'node:os'
 import type { Context } from 'cordis'
 import type { ToolCallInfo } from '../../agent/pipeline.js'
 import type { AgentHandle } from '../../agent/types.js'
@@ -119,6 +120,8 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
   const projectOf = (agent: AgentHandle): Promise<ProjectHooks> | undefined => {
     if (!config.projectFiles) return undefined
     const root = rootOf(agent.cwd)
+    // The home folder is never a project: its `.claude/settings.json` is the user-level file.
+    if (root === homedir()) return undefined
     let project = projects.get(root)
     if (!project) {
       project = loadProjectHooks(root, base, discovery)

@@ -1,6 +1,8 @@
 // Line codec of stored logs: the header line `{"type":"session", ...header}` and one
-// event per line.
+// event per line; message events also carry a top-level `message` in the Messages shape
+// for transcript readers written for Claude Code (ignored when loading).
 
+import { transcriptMessage } from '../../session/transcript-message.js'
 import type { SessionEvent, SessionHeader } from '../../session/types.js'
 
 export { parseStoredHeader } from '../../session/header-schema.js'
@@ -21,7 +23,9 @@ export function eventLines(events: readonly SessionEvent[]): string {
   let text = ''
   for (const { seq, type, time, data, ignorable } of events) {
     const flag = ignorable ? ',"ignorable":true' : ''
-    text += `{"seq":${seq},"type":${JSON.stringify(type)},"time":${time}${flag},"data":${JSON.stringify(data)}}\n`
+    const message = transcriptMessage({ type, data })
+    const tail = message === undefined ? '' : `,"message":${JSON.stringify(message)}`
+    text += `{"seq":${seq},"type":${JSON.stringify(type)},"time":${time}${flag},"data":${JSON.stringify(data)}${tail}}\n`
   }
   return text
 }

@@ -126,7 +126,11 @@ class LogScanner {
           : { seq, type, time, data: null, ignorable },
         this.events.length,
       )
-      this.events.push(event)
+      // The line's `message` (the Messages-shape copy for transcript readers) is not part of the event.
+      const { data } = event
+      this.events.push(
+        ignorable === undefined ? { seq, type, time, data } : { seq, type, time, data, ignorable },
+      )
       return undefined
     } catch (error) {
       return errorMessage(error)

@@ -168,9 +168,13 @@ describe('bash tool results', () => {
       'out\n[stderr]\nerr\n[exit code: 3]',
     )
     const silent = await test.runTool('bash', { command: 'true' })
-    expect(silent).toEqual({ content: '(no output)' })
+    expect(silent).toMatchObject({ content: '(no output)' })
+    expect(silent.isError).toBeUndefined()
     const failed = await test.runTool('bash', { command: 'exit 1' })
-    expect(failed).toEqual({ content: '(no output)\n[exit code: 1]' })
+    expect(failed).toMatchObject({ content: '(no output)\n[exit code: 1]' })
+    expect(failed.isError).toBeUndefined()
+    // Structured facts for hooks (never sent to the model).
+    expect(failed.details).toMatchObject({ stdout: '', stderr: '', exitCode: 1, interrupted: false })
   })
 
   it('marks timeouts and the killing signal', async () => {
