@@ -2,6 +2,12 @@
 // streams, compact tool lines, the streamed chat view and the headless progress view.
 
 import type { AgentOutput } from '../../agent/types.js'
+import { toTerminalText } from '../../core/terminal-text.js'
+
+/** Model and tool text as the terminal may show it (escape sequences shown escaped). */
+function safe(text: string): string {
+  return toTerminalText(text, { keepTabs: false })
+}
 
 export interface Colors {
   readonly enabled: boolean
@@ -11,6 +17,10 @@ export interface Colors {
   green(text: string): string
   yellow(text: string): string
   cyan(text: string): string
+  magenta(text: string): string
+  italic(text: string): string
+  underline(text: string): string
+  strike(text: string): string
 }
 
 /** Colours for `stream`: on only for a terminal, and never when NO_COLOR is set (non-empty) or TERM=dumb. */
@@ -26,6 +36,10 @@ export function colorsFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = p
     green: wrap(32, 39),
     yellow: wrap(33, 39),
     cyan: wrap(36, 39),
+    magenta: wrap(35, 39),
+    italic: wrap(3, 23),
+    underline: wrap(4, 24),
+    strike: wrap(9, 29),
   }
 }
 
@@ -81,7 +95,7 @@ function resultBlock(
   const paint = isError ? colors.red : colors.dim
   const columns = (out as NodeJS.WriteStream).columns
   const maxChars = columns ? Math.max(40, columns - 6) : WIDE_RESULT_CHARS
-  return describeToolResult(content, maxLines, maxChars)
+  return describeToolResult(safe(content), maxLines, maxChars)
     .map((line, index) => `  ${index === 0 ? colors.dim('⎿') : ' '} ${paint(line)}\n`)
     .join('')
 }
@@ -118,7 +132,7 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
           newline()
           inReasoning = true
         }
-        write(colors.dim(output.text))
+        write(colors.dim(safe(output.text)))
         return
       case 'text-delta':
         if (inReasoning) {
@@ -129,12 +143,12 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
           write('\n')
           afterTool = false
         }
-        write(output.text)
+        write(safe(output.text))
         return
       case 'tool-start':
         inReasoning = false
         newline()
-        write(`${colors.cyan('●')} ${colors.bold(describeToolCall(output.name, output.arguments))}\n`)
+        write(`${colors.cyan('●')} ${colors.bold(safe(describeToolCall(output.name, output.arguments)))}\n`)
         return
       case 'tool-end':
         write(resultBlock(output.content, output.isError, STREAM_RESULT_LINES, out, colors))
@@ -163,9 +177,9 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
         pending += output.text
         return
       case 'tool-start':
-        if (pending.trim() !== '') err.write(`${colors.dim(pending.trim())}\n`)
+        if (pending.trim() !== '') err.write(`${colors.dim(safe(pending.trim()))}\n`)
         pending = ''
-        err.write(`${colors.cyan('●')} ${describeToolCall(output.name, output.arguments)}\n`)
+        err.write(`${colors.cyan('●')} ${safe(describeToolCall(output.name, output.arguments))}\n`)
         return
       case 'tool-end':
         err.write(resultBlock(output.content, output.isError, 1, err, colors))
@@ -183,5 +197,5 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
 }
 
 function turnEndLine(result: { reason: string; error?: string }): string {
-  return `turn ended: ${result.reason}${result.error ? ` — ${clip(result.error, 300)}` : ''}`
+  return `turn ended: ${result.reason}${result.error ? ` — ${safe(clip(result.error, 300))}` : ''}`
 }

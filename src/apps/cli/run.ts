@@ -2,6 +2,7 @@
 // (or JSON lines with --json); Ctrl-C cancels the turn and exits 130.
 
 import type { AgentOutput, TurnResult } from '../../agent/types.js'
+import { toTerminalText } from '../../core/terminal-text.js'
 import { ExitCode, usageError } from './errors.js'
 import type { AgentOptions } from './options.js'
 import { colorsFor, createProgressRenderer } from './render.js'
@@ -50,9 +51,9 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
     }
     emit({ type: 'result', sessionId: agent.id, ...result })
     if (!options.json && result.reason === 'completed') {
-      process.stdout.write(
-        result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`,
-      )
+      // A terminal gets the answer sanitized; a file or pipe gets the model's bytes as they are.
+      const text = process.stdout.isTTY ? toTerminalText(result.text) : result.text
+      process.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`)
     }
     if (result.reason === 'completed') return ExitCode.Ok
     return interrupt.signal.aborted ? ExitCode.Interrupted : ExitCode.Failure

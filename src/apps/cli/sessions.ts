@@ -2,6 +2,7 @@
 // persistence backend without starting an agent.
 
 import { loadConfig, type ResolvedConfig } from '../../config/load.js'
+import { toTerminalText } from '../../core/terminal-text.js'
 import type { SessionLocation } from '../../persistence/types.js'
 import type { SessionSummary } from '../../session/types.js'
 import { ExitCode } from './errors.js'
@@ -42,9 +43,9 @@ export async function listCommand(options: ListOptions): Promise<number> {
     const now = Date.now()
     const header = options.all ? ['ID', 'AGE', 'TURNS', 'FOLDER', 'TITLE'] : ['ID', 'AGE', 'TURNS', 'TITLE']
     const table = rows.map((row) => {
-      const cells = [row.id, formatAge(row.lastActivity, now), String(row.turns)]
-      if (options.all) cells.push(row.cwd ?? '-')
-      cells.push(row.title ?? colors.dim('(no prompt yet)'))
+      const cells = [safe(row.id), formatAge(row.lastActivity, now), String(row.turns)]
+      if (options.all) cells.push(row.cwd !== null ? safe(row.cwd) : '-')
+      cells.push(row.title !== null ? safe(row.title) : colors.dim('(no prompt yet)'))
       return cells
     })
     process.stdout.write(`${formatTable(table, colors, header)}\n`)
@@ -126,4 +127,9 @@ async function withStorage(
   } finally {
     await storage.dispose()
   }
+}
+
+/** Stored text as the terminal may show it: escape sequences appear escaped. */
+function safe(text: string): string {
+  return toTerminalText(text, { keepTabs: false })
 }

@@ -1,6 +1,7 @@
 // Plain-text views of stored sessions: the `sessions list` table and the readable
 // transcript of `sessions show`.
 
+import { toTerminalText } from '../../core/terminal-text.js'
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
 import { type Colors, clip, describeToolCall } from './render.js'
 
@@ -37,14 +38,16 @@ export function formatTranscript(
   location: string,
 ): string {
   const out: string[] = []
-  out.push(colors.bold(`session ${header.id}`))
+  out.push(colors.bold(`session ${safe(header.id)}`))
   out.push(colors.dim(`  created  ${new Date(header.createdAt).toISOString()}`))
-  if (header.cwd !== undefined) out.push(colors.dim(`  folder   ${header.cwd}`))
+  if (header.cwd !== undefined) out.push(colors.dim(`  folder   ${safe(header.cwd)}`))
   if (header.parentSession !== undefined) {
     const origin = header.origin === 'subagent' ? 'sub-agent of' : 'forked from'
-    out.push(colors.dim(`  ${origin} ${header.parentSession} (${header.seedLength ?? 0} events copied)`))
+    out.push(
+      colors.dim(`  ${origin} ${safe(header.parentSession)} (${header.seedLength ?? 0} events copied)`),
+    )
   }
-  out.push(colors.dim(`  log      ${location}`))
+  out.push(colors.dim(`  log      ${safe(location)}`))
   for (const event of events) {
     const line = formatEvent(event, colors)
     if (line !== undefined) out.push(line)
@@ -59,22 +62,22 @@ function formatEvent(event: SessionEvent, colors: Colors): string | undefined {
     case 'user/message': {
       const { text, origin } = data<'user/message'>(event)
       const who = origin === 'hook' ? 'hook' : origin === 'subagent' ? 'parent' : 'user'
-      return `${colors.green(`${who}>`)} ${indent(text)}`
+      return `${colors.green(`${who}>`)} ${indent(safe(text))}`
     }
     case 'assistant/message': {
       const { message } = data<'assistant/message'>(event)
       const parts: string[] = []
-      if (message.reasoning) parts.push(colors.dim(`(thinking) ${clip(message.reasoning, 200)}`))
-      if (message.content.trim() !== '') parts.push(message.content.trimEnd())
+      if (message.reasoning) parts.push(colors.dim(`(thinking) ${safe(clip(message.reasoning, 200))}`))
+      if (message.content.trim() !== '') parts.push(safe(message.content.trimEnd()))
       return parts.length > 0 ? parts.join('\n') : undefined
     }
     case 'tool/call': {
       const call = data<'tool/call'>(event)
-      return `${colors.cyan('●')} ${describeToolCall(call.name, call.arguments)}`
+      return `${colors.cyan('●')} ${safe(describeToolCall(call.name, call.arguments))}`
     }
     case 'tool/result': {
       const result = data<'tool/result'>(event)
-      const lines = result.content.trimEnd().split('\n')
+      const lines = safe(result.content.trimEnd()).split('\n')
       const shown = lines.slice(0, RESULT_PREVIEW_LINES)
       if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more lines`)
       const body = shown.map((line, index) => `${index === 0 ? '  ⎿ ' : '    '}${line}`).join('\n')
@@ -82,13 +85,15 @@ function formatEvent(event: SessionEvent, colors: Colors): string | undefined {
     }
     case 'hook/result': {
       const hook = data<'hook/result'>(event)
-      return colors.dim(`  hook ${hook.dialect} ${hook.event}: ${hook.decision} (${clip(hook.command, 60)})`)
+      return colors.dim(
+        `  hook ${hook.dialect} ${hook.event}: ${hook.decision} (${safe(clip(hook.command, 60))})`,
+      )
     }
     case 'context/added':
       return colors.dim(`  + context from ${data<'context/added'>(event).source}`)
     case 'turn/end': {
       const end = data<'turn/end'>(event)
-      const text = `(turn ${end.turn} ${end.reason}${end.error ? `: ${clip(end.error, 200)}` : ''})`
+      const text = `(turn ${end.turn} ${end.reason}${end.error ? `: ${safe(clip(end.error, 200))}` : ''})`
       return end.reason === 'completed' ? colors.dim(text) : colors.yellow(text)
     }
     default:
@@ -98,6 +103,11 @@ function formatEvent(event: SessionEvent, colors: Colors): string | undefined {
 
 function data<K extends keyof SessionEventMap>(event: SessionEvent): SessionEventMap[K] {
   return event.data as SessionEventMap[K]
+}
+
+/** Stored text as the terminal may show it: escape sequences appear escaped. */
+function safe(text: string): string {
+  return toTerminalText(text, { keepTabs: false })
 }
 
 function indent(text: string): string {

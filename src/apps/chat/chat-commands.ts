@@ -1,0 +1,202 @@
+// What each slash command does in the interactive chat: switch, fork and describe
+// sessions, show tokens and hooks. Output goes above the input through `chat.say`.
+
+import { existsSync } from 'node:fs'
+import type { AgentHandle } from '../../agent/types.js'
+import type { SessionEvent } from '../../session/types.js'
+import { type AgentPlan, forkStored, startAgent } from '../cli/start.js'
+import { formatAge } from '../cli/transcript.js'
+import type { TerminalChat } from './chat.js'
+import { safe } from './chat.js'
+import { closestCommand, findCommand, helpText } from './commands.js'
+import { formatTokens } from './status-line.js'
+
+/** Turns of a resumed session recapped after `/resume`. */
+const RECAP_TURNS = 2
+
+export async function runChatCommand(chat: TerminalChat, line: string): Promise<void> {
+  const [typed = '', ...rest] = line.slice(1).split(/\s+/)
+  const argument = rest.join(' ').trim()
+  const command = findCommand(typed)
+  const { colors } = chat
+  switch (command?.name) {
+    case 'help':
+      chat.say(helpText())
+      return
+    case 'session':
+      describeSession(chat)
+      return
+    case 'sessions':
+      await listRecent(chat)
+      return
+    case 'resume':
+      if (argument === '') await listRecent(chat)
+      else await resume(chat, argument)
+      return
+    case 'fork': {
+      const parent = chat.agent.id
+      await switchTo(chat, () => forkStored(chat.harness, parent, chat.plan.model), `forked from ${parent}`)
+      return
+    }
+    case 'clear':
+      await switchTo(
+        chat,
+        () => startAgent(chat.harness, chat.plan, {}).then((started) => started.agent),
+        'new',
+      )
+      return
+    case 'model':
+      chat.say(`model  ${safe(modelOf(chat.agent, chat.plan))}`)
+      chat.say(colors.dim('start with `dsh -m <name>` (or model.name in the config) to use another'))
+      return
+    case 'cost': {
+      const tokens = chat.sessionTokens
+      chat.say(
+        `tokens  ${formatTokens(tokens.total)} in this session: ${formatTokens(tokens.prompt)} prompt ` +
+          `(${formatTokens(tokens.cached)} from cache), ${formatTokens(tokens.completion)} completion`,
+      )
+      chat.say(`context ${formatTokens(tokens.context)} in the last request`)
+      return
+    }
+    case 'hooks':
+      describeHooks(chat)
+      return
+    case 'exit':
+      chat.exit()
+      return
+    default: {
+      const suggestion = closestCommand(typed)
+      chat.say(
+        colors.yellow(`unknown command /${safe(typed)}`) +
+          (suggestion !== undefined
+            ? colors.yellow(` — did you mean /${suggestion}?`)
+            : colors.dim(' (try /help)')),
+      )
+    }
+  }
+}
+
+function modelOf(agent: AgentHandle, plan: AgentPlan): string {
+  return agent.model.model ?? plan.config.model.name ?? 'the default model'
+}
+
+/** Starts the next agent first, so a failure (unknown id) keeps the current one. */
+async function switchTo(chat: TerminalChat, start: () => Promise<AgentHandle>, how: string): Promise<void> {
+  const previous = chat.agent
+  const next = await start()
+  chat.setAgent(next)
+  await chat.harness.agents.dispose(previous.id)
+  chat.say(chat.colors.dim(`session ${next.id} (${how})`))
+}
+
+async function resume(chat: TerminalChat, argument: string): Promise<void> {
+  let id = argument
+  if (/^\d+$/.test(argument)) {
+    const here = await recentSessions(chat)
+    const picked = here[Number(argument) - 1]
+    if (!picked) {
+      chat.say(chat.colors.yellow(`no session number ${argument} (see /resume)`))
+      return
+    }
+    id = picked.header.id
+  }
+  if (id === chat.agent.id) {
+    chat.say(chat.colors.dim('already in that session'))
+    return
+  }
+  await switchTo(
+    chat,
+    () => chat.harness.agents.resume({ resumeSessionId: id, model: chat.plan.model }),
+    'resumed',
+  )
+  for (const line of recap(chat, chat.agent.session.events)) chat.say(line)
+}
+
+/** The last turns of a session: each prompt and the first lines of its answer. */
+function recap(chat: TerminalChat, events: readonly SessionEvent[]): string[] {
+  const { colors } = chat
+  const turns: { prompt: string; answer: string }[] = []
+  for (const event of events) {
+    if (event.type === 'user/message') {
+      const text = (event.data as { text?: unknown }).text
+      turns.push({ prompt: typeof text === 'string' ? text : '', answer: '' })
+    } else if (event.type === 'assistant/message' && turns.length > 0) {
+      const message = (event.data as { message?: { content?: unknown } }).message
+      if (typeof message?.content === 'string' && message.content.trim() !== '')
+        turns.at(-1)!.answer = message.content
+    }
+  }
+  if (turns.length === 0) return [colors.dim('(no turns yet)')]
+  const shown = turns.slice(-RECAP_TURNS)
+  const lines = [colors.dim(`recap: the last ${shown.length} of ${turns.length} turns`)]
+  for (const turn of shown) {
+    lines.push(`${colors.bold(colors.green('> '))}${safe(firstLine(turn.prompt))}`)
+    const answer = turn.answer.split('\n').filter((line) => line.trim() !== '')
+    for (const line of answer.slice(0, 3)) lines.push(`  ${safe(line)}`)
+    if (answer.length > 3) lines.push(colors.dim(`  … +${answer.length - 3} lines`))
+  }
+  return lines
+}
+
+function firstLine(text: string): string {
+  const lines = text.split('\n')
+  return lines.length > 1 ? `${lines[0]} …` : text
+}
+
+async function recentSessions(chat: TerminalChat) {
+  const stored = await chat.harness.sessions.listStored()
+  return stored
+    .filter((summary) => summary.header.cwd === chat.agent.cwd && summary.header.origin !== 'subagent')
+    .slice(0, 20)
+}
+
+async function listRecent(chat: TerminalChat): Promise<void> {
+  const here = await recentSessions(chat)
+  const { colors } = chat
+  if (here.length === 0) {
+    chat.say(colors.dim('no stored sessions in this folder'))
+    return
+  }
+  const now = Date.now()
+  here.forEach((summary, index) => {
+    const mark = summary.header.id === chat.agent.id ? '*' : ' '
+    const title = safe(summary.title ?? '(no prompt yet)')
+    chat.say(
+      `${mark}${String(index + 1).padStart(3)}  ${safe(summary.header.id)}  ${colors.dim(formatAge(summary.lastActivity, now).padEnd(4))} ${summary.turns ?? 0} turns  ${title}`,
+    )
+  })
+  chat.say(colors.dim('/resume <n> or /resume <id> switches to one, with a recap'))
+}
+
+function describeSession(chat: TerminalChat): void {
+  const agent = chat.agent
+  const header = agent.session.header
+  const location = chat.harness.ctx.get('sessionPersistence')?.locate(header)
+  chat.say(`session  ${safe(agent.id)}`)
+  chat.say(`folder   ${safe(agent.cwd)}`)
+  if (header.parentSession !== undefined) chat.say(`parent   ${safe(header.parentSession)}`)
+  if (!location) {
+    chat.say(`log      no dedicated file (the ${chat.plan.config.persistence.backend} backend keeps none)`)
+    return
+  }
+  const pending = existsSync(location.path)
+    ? ''
+    : chat.colors.dim(' (not written yet: the first turn creates it)')
+  chat.say(`log      ${safe(location.path)}${pending}`)
+}
+
+function describeHooks(chat: TerminalChat): void {
+  const { claudeCode, codex } = chat.plan.config.hooks
+  const files = [
+    ...claudeCode.map((file) => ({ dialect: 'Claude Code', file })),
+    ...codex.map((file) => ({ dialect: 'Codex', file })),
+  ]
+  if (files.length === 0) {
+    chat.say(chat.colors.dim('no hook files configured (hooks.claudeCode / hooks.codex in the config)'))
+    return
+  }
+  for (const { dialect, file } of files) {
+    const state = existsSync(file) ? '' : chat.colors.yellow(' (missing)')
+    chat.say(`${dialect.padEnd(12)} ${safe(file)}${state}`)
+  }
+}
