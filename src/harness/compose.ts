@@ -4,14 +4,13 @@
 import { Context } from 'cordis'
 import { AgentRegistry } from '../agent/registry.js'
 import type { ResolvedConfig } from '../config/load.js'
-import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
-import { OpenAiCompatibleAdapter } from '../llm/index.js'
-import { loadPersistenceBackend } from '../persistence/index.js'
+import { OpenAiCompatibleAdapter } from '../llm/openai/openai-adapter.js'
+import { loadPersistenceBackend } from '../persistence/load-backend.js'
 import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
 import { ToolRegistry } from '../tools/registry.js'
-import { acpSubagentToolPlugin, subagentToolPlugin } from '../tools/subagent/index.js'
+import { subagentToolPlugin } from '../tools/subagent/subagent-tool.js'
 
 export interface HarnessOptions {
   config: ResolvedConfig
@@ -30,6 +29,15 @@ export interface Harness {
 
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const { config } = options
+  // Optional plugins are imported only when configured: start-up pays for what it uses.
+  const hooks =
+    config.hooks.claudeCode.length > 0 || config.hooks.codex.length > 0
+      ? await import('../hooks/index.js')
+      : undefined
+  const acp =
+    config.subagents.acp && config.subagents.enabled
+      ? await import('../tools/subagent/acp-backend.js')
+      : undefined
   const ctx = new Context()
   const fibers = [
     ctx.plugin(SessionStore),
@@ -46,13 +54,20 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
-    ...(config.hooks.claudeCode.length > 0
-      ? [ctx.plugin(claudeCodeHooksPlugin, { files: config.hooks.claudeCode })]
+    ...(hooks && config.hooks.claudeCode.length > 0
+      ? [ctx.plugin(hooks.claudeCodeHooksPlugin, { files: config.hooks.claudeCode })]
       : []),
-    ...(config.hooks.codex.length > 0 ? [ctx.plugin(codexHooksPlugin, { files: config.hooks.codex })] : []),
+    ...(hooks && config.hooks.codex.length > 0
+      ? [ctx.plugin(hooks.codexHooksPlugin, { files: config.hooks.codex })]
+      : []),
     ctx.plugin(subagentToolPlugin, { maxDepth: config.subagents.enabled ? config.subagents.maxDepth : 0 }),
-    ...(config.subagents.acp && config.subagents.enabled
-      ? [ctx.plugin(acpSubagentToolPlugin, { ...config.subagents.acp, maxDepth: config.subagents.maxDepth })]
+    ...(acp && config.subagents.acp
+      ? [
+          ctx.plugin(acp.acpSubagentToolPlugin, {
+            ...config.subagents.acp,
+            maxDepth: config.subagents.maxDepth,
+          }),
+        ]
       : []),
     ctx.plugin(AgentRegistry, {
       systemPrompt: config.agent.systemPrompt,
