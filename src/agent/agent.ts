@@ -37,6 +37,10 @@ export class Agent implements AgentHandle {
     return this.settings.model
   }
 
+  setModel(choice: ModelChoice): void {
+    this.settings.model = { ...this.settings.model, ...choice }
+  }
+
   get busy(): boolean {
     return this.running !== undefined
   }

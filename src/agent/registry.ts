@@ -27,7 +27,8 @@ export interface AgentRegistryConfig {
 }
 
 export const DEFAULT_MAX_STEPS_PER_TURN = 100
-export const DEFAULT_MAX_STOP_CONTINUATIONS = 3
+/** A backstop only: hook bridges end their own Stop loops first (Claude Code's cap is 8, configurable). */
+export const DEFAULT_MAX_STOP_CONTINUATIONS = 50
 
 export class AgentRegistry extends Service {
   private readonly agents = new Map<SessionId, Agent>()
@@ -82,18 +83,11 @@ export class AgentRegistry extends Service {
   /**
    * Creates an agent on a fork of a live or stored session: a new id (and so a new
    * location), seeded with the source's completed turns, with `parentSession` lineage and
-   * the source's cwd. A stored source is opened and closed again unchanged.
+   * the source's cwd. A stored source is only read (never repaired or locked).
    */
   async fork(options: ForkAgentOptions): Promise<AgentHandle> {
-    const sessions = this.sessions()
-    const live = sessions.get(options.sourceSessionId)
-    const source = live ?? (await sessions.open(options.sourceSessionId))
-    let seed: SessionEvent[]
-    try {
-      seed = forkSeed(source, options.boundary)
-    } finally {
-      if (!live) await sessions.close(source)
-    }
+    const source = await this.sessions().read(options.sourceSessionId)
+    const seed: SessionEvent[] = forkSeed(source, options.boundary)
     const { header } = source
     return this.create({
       sessionId: options.sessionId ?? randomUUID(),
@@ -179,7 +173,9 @@ export class AgentRegistry extends Service {
         defaultSystemPrompt({
           cwd: session.header.cwd ?? process.cwd(),
           platform: `${process.platform} ${process.arch}`,
-          date: new Date().toISOString().slice(0, 10),
+          // The session's start, not today: the system prompt stays byte-stable for its whole
+          // life (resumed on another day too), so the server's prefix cache keeps hitting.
+          date: new Date(session.header.createdAt).toISOString().slice(0, 10),
         }),
       model: { ...this.config.model, ...model },
       maxStepsPerTurn: this.config.maxStepsPerTurn ?? DEFAULT_MAX_STEPS_PER_TURN,

@@ -2,6 +2,7 @@
 // prompt, tools and model that go with it are logged (when they change) first.
 
 import type { ModelChoice, ModelRequest } from '../llm/adapter.js'
+import type { Effort } from '../llm/deepseek/effort.js'
 import type { ToolSchema } from '../llm/types.js'
 import { deriveHistory } from '../session/history.js'
 import type { Session } from '../session/session.js'
@@ -9,6 +10,7 @@ import type { SessionEventMap } from '../session/types.js'
 
 export interface RequestConfig {
   model?: string
+  effort?: Effort
   system: string
   tools: readonly ToolSchema[]
 }
@@ -23,6 +25,7 @@ export function logRequestConfig(session: Session, config: RequestConfig): void 
     cached &&
     cached.system === config.system &&
     cached.model === config.model &&
+    cached.effort === config.effort &&
     cached.tools === config.tools
   ) {
     return
@@ -30,6 +33,7 @@ export function logRequestConfig(session: Session, config: RequestConfig): void 
   lastLogged.set(session, config)
   const data: SessionEventMap['request/config'] = { system: config.system, tools: [...config.tools] }
   if (config.model !== undefined) data.model = config.model
+  if (config.effort !== undefined) data.effort = config.effort
   const last = lastRequestConfig(session)
   if (last && JSON.stringify(last) === JSON.stringify(data)) return
   session.append('request/config', data)
@@ -45,6 +49,7 @@ export function buildModelRequest(session: Session, choice: ModelChoice, signal:
     signal,
   }
   if (config?.model !== undefined) request.model = config.model
+  if (config?.effort !== undefined) request.effort = config.effort
   return request
 }
 

@@ -88,13 +88,15 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
 
       session.append('step/start', { turn, step })
       openStep = step
+      const llm = services.llm()
+      if (!llm) return await end('error', 'no model adapter is loaded')
+      // The effective model and effort are logged, so every request can be rebuilt from the log.
       logRequestConfig(session, {
-        ...(settings.model.model !== undefined ? { model: settings.model.model } : {}),
+        model: settings.model.model ?? llm.defaultModel,
+        effort: settings.model.effort ?? llm.defaultEffort,
         system: settings.systemPrompt,
         tools: services.tools()?.schemas() ?? [],
       })
-      const llm = services.llm()
-      if (!llm) return await end('error', 'no model adapter is loaded')
       // Durability checkpoint: the log is on disk before every model request.
       await services.sessions()?.flush(session)
 
@@ -125,7 +127,11 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       session.append('step/end', { turn, step, ...stepFinish(reply.finishReason) })
       openStep = undefined
       const stopping: TurnStoppingState = { agent, turn, text, continued, signal }
-      await ctx.serial('agent/turn-stopping', stopping)
+      if (hasListeners(ctx, 'agent/turn-stopping')) {
+        // Durability checkpoint: Stop hooks read the transcript, final answer included.
+        await services.sessions()?.flush(session)
+        await ctx.serial('agent/turn-stopping', stopping)
+      }
       if (
         stopping.continueWith !== undefined &&
         continuations < settings.maxStopContinuations &&

@@ -69,6 +69,8 @@ export interface AgentHandle {
   /** The working directory: the session cwd. */
   readonly cwd: string
   readonly model: ModelChoice
+  /** Changes the model choice (model, effort, ...) from the next step on; unset fields keep their value. */
+  setModel(choice: ModelChoice): void
   /** True while a turn runs. */
   readonly busy: boolean
   /** Queues a user message and runs one turn for it; resolves with how the turn ended. */

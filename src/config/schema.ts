@@ -2,6 +2,7 @@
 // written here, once.
 
 import { z } from 'zod'
+import { DEFAULT_EFFORT, EFFORTS } from '../llm/deepseek/effort.js'
 import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 
@@ -12,6 +13,8 @@ export const modelConfigSchema = z
     /** `openai` speaks the OpenAI-compatible Chat Completions protocol (DeepSeek by default). */
     provider: z.enum(['openai']).default('openai'),
     name: z.string().min(1).optional(),
+    /** Thinking effort: `off` disables thinking mode. */
+    effort: z.enum(EFFORTS).default(DEFAULT_EFFORT),
     /** Default: $DEEPSEEK_BASE_URL, else https://api.deepseek.com */
     baseUrl: z.url().optional(),
     /** The environment variable that holds the API key. */
@@ -19,6 +22,8 @@ export const modelConfigSchema = z
     temperature: z.number().min(0).max(2).optional(),
     maxTokens: z.number().int().positive().optional(),
     maxRetries: z.number().int().min(0).max(20).optional(),
+    /** Stream idle deadline in ms: a request that sends nothing (not even keep-alives) this long fails and is retried. */
+    streamIdleTimeoutMs: z.number().int().positive().optional(),
   })
   .strict()
 
@@ -58,7 +63,11 @@ export const agentRowSchema = z
 export const configSchema = z
   .object({
     dshHome: z.string().min(1).optional(),
-    model: modelConfigSchema.default({ provider: 'openai', apiKeyEnv: DEFAULT_API_KEY_ENV }),
+    model: modelConfigSchema.default({
+      provider: 'openai',
+      apiKeyEnv: DEFAULT_API_KEY_ENV,
+      effort: DEFAULT_EFFORT,
+    }),
     persistence: persistenceConfigSchema.default({ backend: 'jsonl' }),
     hooks: hooksConfigSchema.default({ claudeCode: [], codex: [] }),
     agents: z.array(agentRowSchema).default([]),

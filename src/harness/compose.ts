@@ -9,6 +9,7 @@ import { loadPersistenceBackend } from '../persistence/load-backend.js'
 import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
+import { FsToolsPlugin } from '../tools/fs/index.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { subagentToolPlugin } from '../tools/subagent/subagent-tool.js'
 
@@ -47,13 +48,19 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       apiKey: options.model?.apiKey,
       apiKeyEnv: config.model.apiKeyEnv,
       model: config.model.name,
+      effort: config.model.effort,
+      ...(config.model.maxTokens !== undefined ? { maxTokens: config.model.maxTokens } : {}),
       maxRetries: config.model.maxRetries,
+      ...(config.model.streamIdleTimeoutMs !== undefined
+        ? { requestTimeoutMs: config.model.streamIdleTimeoutMs }
+        : {}),
     }),
     ctx.plugin(ToolRegistry),
     ctx.plugin(LocalShellExecutor),
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
+    ctx.plugin(FsToolsPlugin, { home: config.home }),
     ...(hooks && config.hooks.claudeCode.length > 0
       ? [ctx.plugin(hooks.claudeCodeHooksPlugin, { files: config.hooks.claudeCode })]
       : []),
@@ -74,6 +81,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       maxStepsPerTurn: config.agent.maxStepsPerTurn,
       model: {
         ...(config.model.name !== undefined ? { model: config.model.name } : {}),
+        effort: config.model.effort,
         ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
         ...(config.model.maxTokens !== undefined ? { maxTokens: config.model.maxTokens } : {}),
       },

@@ -1,11 +1,14 @@
 // The model seam: `ctx.llm` streams one chat completion. Providers extend LlmAdapter.
 
 import { type Context, Service } from 'cordis'
+import { DEFAULT_EFFORT, type Effort } from './deepseek/effort.js'
 import type { ChatMessage, ToolCallRequest, ToolSchema, Usage } from './types.js'
 
 /** Which model an agent talks to, and how. Unset fields fall back to the adapter's defaults. */
 export interface ModelChoice {
   model?: string
+  /** Thinking effort; `off` disables thinking mode. Default DEFAULT_EFFORT (`high`). */
+  effort?: Effort
   temperature?: number
   maxTokens?: number
 }
@@ -31,6 +34,11 @@ export abstract class LlmAdapter extends Service {
 
   /** The model used when a request names none. */
   abstract readonly defaultModel: string
+
+  /** The thinking effort used when a request names none. */
+  get defaultEffort(): Effort {
+    return DEFAULT_EFFORT
+  }
 
   /**
    * Streams one completion. Rejects (or throws while iterating) with a DshError of

@@ -7,4 +7,6 @@ export const LlmErrorCode = {
   Protocol: 'LLM_PROTOCOL',
   Aborted: 'LLM_ABORTED',
   ScriptExhausted: 'LLM_SCRIPT_EXHAUSTED',
+  BadEffort: 'LLM_BAD_EFFORT',
+  BadBaseUrl: 'LLM_BAD_BASE_URL',
 } as const

@@ -1,11 +1,14 @@
 // The persistence seam: the one service that decides where sessions live.
 // Backends extend SessionPersistence and register as `ctx.sessionPersistence`.
+// Reading (`load`, `list`, `locate`) never writes; writing a stored session starts
+// with `open` (lease + crash repair) and ends with `release`. See docs/persistence.md.
 
 import { randomUUID } from 'node:crypto'
 import { type Context, Service } from 'cordis'
 import { DshError } from '../core/errors.js'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../session/types.js'
 import { PersistenceErrorCode } from './errors.js'
+import type { WriterOwner } from './owner.js'
 import type { LoadedSession, SessionLocation } from './types.js'
 
 export abstract class SessionPersistence extends Service {
@@ -28,8 +31,23 @@ export abstract class SessionPersistence extends Service {
   /** Appends events; resolves once they are durable. The first seq must follow the stored tail. */
   abstract append(id: SessionId, events: SessionEvent[]): Promise<void>
 
-  /** Loads a stored session, repairing a crashed tail. Rejects with NotFound when absent. */
+  /**
+   * Read-only load (`sessions show/path`, hook transcript lookups, the source of a
+   * fork): never writes and takes no lease. A torn tail is left out of the result and
+   * an open turn is returned open, as stored. Rejects with NotFound when absent.
+   */
   abstract load(id: SessionId): Promise<LoadedSession>
+
+  /**
+   * Opens a stored session for writing (resume). Takes the session's writer lease —
+   * rejects with PERSISTENCE_LOCKED, naming the holder, while a live process (or
+   * another backend instance) holds it; a lease whose owner is provably gone is
+   * taken over — then repairs a crash durably: a torn tail is cut and an open turn is
+   * closed with `closersForOpenTurn`. The returned events include the closers. The
+   * lease is kept, and later `append`s use it, until `release(id)`.
+   * Rejects with NotFound when absent.
+   */
+  abstract open(id: SessionId): Promise<LoadedSession>
 
   /** Summaries of every stored session. */
   abstract list(): Promise<SessionSummary[]>
@@ -45,8 +63,22 @@ export abstract class SessionPersistence extends Service {
     }
   }
 
-  /** Releases whatever the backend holds for a session it was writing (locks, handles). */
+  /**
+   * Releases the writer lease (and handles) of a session this instance created or
+   * opened; a lease no longer ours is left alone. Idempotent.
+   */
   async release(_id: SessionId): Promise<void> {}
+
+  /**
+   * `dsh sessions unlock`: removes a writer lease left behind by a process that is
+   * gone. Rejects with PERSISTENCE_LOCKED while the holder provably or possibly runs
+   * (another host, unknown), unless `force` — and even then never a lease of this
+   * process. Resolves with the holder removed, or undefined when there was none.
+   */
+  async unlock(id: SessionId, _options: { force?: boolean } = {}): Promise<WriterOwner | undefined> {
+    if (!(await this.exists(id))) throw notFound(id)
+    return undefined
+  }
 }
 
 export function notFound(id: SessionId): DshError {

@@ -16,6 +16,10 @@ const CORE_EVENT_TYPES: Record<CoreEventType, true> = {
   'hook/result': true,
   'context/added': true,
   'request/config': true,
+  'file/read': true,
+  'file/change': true,
+  'todo/update': true,
+  'instructions/loaded': true,
 }
 
 export function isKnownEventType(type: string): type is CoreEventType {

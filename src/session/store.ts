@@ -79,7 +79,11 @@ export class SessionStore extends Service {
     return session
   }
 
-  /** Loads a stored session (repairing a crashed tail) and makes it live. */
+  /**
+   * Opens a stored session for writing and makes it live: the backend takes its
+   * writer lease (PERSISTENCE_LOCKED while another process writes it) and repairs a
+   * crashed tail. `close` releases it.
+   */
   async open(id: SessionId): Promise<Session> {
     validateSessionId(id)
     this.assertNotLive(id)
@@ -93,12 +97,37 @@ export class SessionStore extends Service {
         },
       )
     }
-    const loaded = await backend.load(id)
-    this.assertNotLive(id)
+    const loaded = await backend.open(id)
+    if (this.live.has(id)) {
+      await backend.release(id)
+      this.assertNotLive(id)
+    }
     const session = new Session(loaded.header, loaded.events)
     const log = this.newLog(session, { backend, count: loaded.events.length })
     this.live.set(id, { session, log })
     return session
+  }
+
+  /**
+   * A snapshot of a session, live here or stored, for reading only (the source of a
+   * fork): nothing is written, no lease taken, an open turn stays open. Not made live.
+   */
+  async read(id: SessionId): Promise<Session> {
+    validateSessionId(id)
+    const live = this.live.get(id)
+    if (live) return live.session
+    const backend = this.backend()
+    if (!backend) {
+      throw new DshError(
+        `cannot read session ${JSON.stringify(id)}: no persistence backend`,
+        SessionErrorCode.NotFound,
+        {
+          userFacing: true,
+        },
+      )
+    }
+    const loaded = await backend.load(id)
+    return new Session(loaded.header, loaded.events)
   }
 
   /** Whether a session is live here or stored by the current backend. */

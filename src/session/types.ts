@@ -50,6 +50,8 @@ export interface HookResultData {
   timedOut?: boolean
   reason?: string
   stderr?: string
+  /** The tool input a hook asked for instead (`updatedInput`), in the hook's field names. */
+  updatedInput?: Record<string, unknown>
   durationMs: number
 }
 
@@ -67,8 +69,37 @@ export interface SessionEventMap {
   'hook/result': HookResultData
   /** Extra context (from hooks or policies) that reaches the model on its next request. */
   'context/added': { source: string; text: string }
-  /** The system prompt, tool schemas and model of the following requests; logged when they change. */
-  'request/config': { model?: string; system: string; tools: unknown[] }
+  /** The system prompt, tool schemas, model and effort of the following requests; logged when they change. */
+  'request/config': {
+    model?: string
+    effort?: 'off' | 'low' | 'high' | 'max'
+    system: string
+    tools: unknown[]
+  }
+  /** A file tool read (or wrote) a file: its real path, mtime (epoch ms), size and SHA-256. */
+  'file/read': { path: string; mtimeMs: number; size: number; sha256: string }
+  /**
+   * A file tool changed a file. `before` is the SHA-256 of the previous content (kept in the
+   * file history under the harness home), null when the file did not exist.
+   */
+  'file/change': {
+    turn: number
+    callId: string
+    tool: string
+    path: string
+    before: string | null
+    after: string
+  }
+  /** The model's task list (todo_write), as one whole snapshot. */
+  'todo/update': { todos: TodoItem[] }
+  /** Project instructions (AGENTS.md / CLAUDE.md) the model is given as its first context message. */
+  'instructions/loaded': { files: string[]; text: string }
+}
+
+export interface TodoItem {
+  content: string
+  status: 'pending' | 'in_progress' | 'completed'
+  activeForm?: string
 }
 
 export type CoreEventType = keyof SessionEventMap

@@ -21,6 +21,29 @@ export interface ToolOutput {
   content: string
   /** True when the call failed (bad arguments, denied, crashed) rather than produced a result. */
   isError?: boolean
+  /**
+   * Structured facts about the result for hooks and front ends, never sent to the model
+   * (bash: `stdout`, `stderr`, `exitCode`, `interrupted`, `timedOut`). A non-zero `exitCode`
+   * or `interrupted` makes hooks see the call as failed (PostToolUseFailure).
+   */
+  details?: Readonly<Record<string, unknown>>
+}
+
+/**
+ * How a tool looks to hooks written for another agent: its name there (`Bash`), other names
+ * matchers also accept (`Task` for `Agent`), and input fields it renames (dsh field → theirs,
+ * e.g. `timeout_ms` → `timeout`). Unlisted fields keep their names.
+ */
+export interface HookToolShape {
+  readonly name: string
+  readonly aliases?: readonly string[]
+  readonly fields?: Readonly<Record<string, string>>
+}
+
+/** A tool's shapes per hook dialect; a tool without one keeps its dsh name and fields. */
+export interface ToolHookNames {
+  readonly claudeCode?: HookToolShape
+  readonly codex?: HookToolShape
 }
 
 export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
@@ -28,5 +51,7 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   /** Model-facing text; keep it in a prompt file next to the tool. */
   description: string
   parameters: Schema
+  /** How Claude Code and Codex hooks see this tool (name, field names); see HookToolShape. */
+  hookNames?: ToolHookNames
   execute(args: z.infer<Schema>, execution: ToolExecution): Promise<ToolOutput>
 }

@@ -252,11 +252,24 @@ describe.each<DialectLabel>(['claude-code', 'codex'])('%s bridge', (dialect) => 
     expect(agent.session.events.some((event) => event.type.startsWith('hook/'))).toBe(false)
   })
 
-  it('runs matching hooks in config order and skips hooks whose matcher does not match', async () => {
+  it('runs matching hooks at once (each waits for a file the other makes), identical handlers once, others skipped', async () => {
     const dir = tempDir()
     const out = join(dir, 'order.txt')
-    const first = writeScript(dir, 'first.sh', `cat >/dev/null\necho first >> ${JSON.stringify(out)}`)
-    const second = writeScript(dir, 'second.sh', `cat >/dev/null\necho second >> ${JSON.stringify(out)}`)
+    // Each hook creates its own file, then waits (up to 20 s) for the other's: run one after
+    // the other they would both time out at 5 s and fail; only run together do both finish.
+    const waiter = (mine: string, theirs: string) =>
+      writeScript(
+        dir,
+        `${mine}.sh`,
+        [
+          'cat >/dev/null',
+          `touch ${JSON.stringify(join(dir, mine))}`,
+          `for i in $(seq 1 200); do [ -e ${JSON.stringify(join(dir, theirs))} ] && { echo ${mine} >> ${JSON.stringify(out)}; exit 0; }; sleep 0.1; done`,
+          'exit 1',
+        ].join('\n'),
+      )
+    const first = waiter('first', 'second')
+    const second = waiter('second', 'first')
     const other = writeScript(dir, 'other.sh', `cat >/dev/null\necho other >> ${JSON.stringify(out)}`)
     const r = await rig({
       dialect,
@@ -264,15 +277,19 @@ describe.each<DialectLabel>(['claude-code', 'codex'])('%s bridge', (dialect) => 
       script: [{ toolCalls: [{ name: 'bash', arguments: { command: 'true' } }] }, { text: 'ok' }],
       hooks: {
         PreToolUse: [
-          { matcher: 'Bash', hooks: [{ command: first }] },
+          { matcher: 'Bash', hooks: [{ command: first, timeout: 5 }] },
           { matcher: 'Write', hooks: [{ command: other }] },
-          { hooks: [{ command: second }] },
+          { hooks: [{ command: second, timeout: 5 }] },
+          { matcher: 'Bash', hooks: [{ command: first, timeout: 5 }] },
         ],
       },
     })
     const agent = await r.agents.create({ sessionId: `order-${dialect}`, meta: { cwd: r.cwd } })
     await agent.prompt('go')
     const { readFileSync } = await import('node:fs')
-    expect(readFileSync(out, 'utf8')).toBe('first\nsecond\n')
+    expect(readFileSync(out, 'utf8').split('\n').filter(Boolean).sort()).toEqual(['first', 'second'])
+    const results = hookResults(r, agent.id)
+    expect(results.map((result) => result.exitCode)).toEqual([0, 0])
+    expect(results.map((result) => result.command).sort()).toEqual([first, second].sort())
   })
 })

@@ -52,7 +52,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
   const { dir } = options
   const cwd = join(dir, 'work')
   mkdirSync(cwd, { recursive: true })
-  const model = await startLoopbackModel(options.script, { apiKey: 'test' })
+  const model = await startLoopbackModel(options.script, { apiKey: 'test', strict: true })
   const root = new Context()
   const warnings: string[] = []
   root.logger.exporter({
@@ -69,7 +69,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     root.plugin(OpenAiCompatibleAdapter, {
       baseUrl: model.baseUrl,
       apiKey: 'test',
-      model: 'loopback-1',
+      model: 'deepseek-flash',
       maxRetries: 0,
     }),
     root.plugin(ToolRegistry),

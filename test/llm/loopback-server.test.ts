@@ -103,7 +103,7 @@ describe('startLoopbackModel', () => {
         })
       ).status,
     ).toBe(400)
-    expect((await fetch(`${server!.baseUrl}/models`)).status).toBe(404)
+    expect((await fetch(`${server!.baseUrl}/embeddings`)).status).toBe(404)
     expect(server?.requests).toHaveLength(0)
   })
 

@@ -126,7 +126,7 @@ describe('OpenAiCompatibleAdapter over loopback HTTP', () => {
   })
 
   it('sends the conversation, tools and streaming options in the OpenAI shape', async () => {
-    const { llm, server } = await setup([{ text: 'done' }], { model: 'deepseek-reasoner' })
+    const { llm, server } = await setup([{ text: 'done' }], { model: 'deepseek-v4-pro' })
     await collect(
       llm.stream({
         messages: [
@@ -147,7 +147,7 @@ describe('OpenAiCompatibleAdapter over loopback HTTP', () => {
     )
     expect(server.requests).toEqual([
       {
-        model: 'deepseek-reasoner',
+        model: 'deepseek-v4-pro',
         messages: [
           { role: 'system', content: 'You are terse.' },
           { role: 'user', content: 'read it' },
@@ -168,15 +168,17 @@ describe('OpenAiCompatibleAdapter over loopback HTTP', () => {
         tools: [{ type: 'function', function: readFile }],
         stream: true,
         stream_options: { include_usage: true },
-        temperature: 0.2,
         max_tokens: 100,
+        // Thinking by default; temperature is left out, as DeepSeek ignores it in thinking mode.
+        thinking: { type: 'enabled' },
+        reasoning_effort: 'high',
       },
     ])
   })
 
   it('uses the model named in the request over the default', async () => {
     const { llm, server } = await setup([{ text: 'a' }])
-    expect(llm.defaultModel).toBe('deepseek-chat')
+    expect(llm.defaultModel).toBe('deepseek-flash')
     await collect(llm.stream(userRequest('hi', { model: 'other-model' })))
     expect(server.requests[0]?.model).toBe('other-model')
     expect(server.requests[0]).not.toHaveProperty('tools')

@@ -159,14 +159,28 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       ])
     })
 
-    it('repairs a crashed open turn with synthetic closers and persists them', async () => {
+    it('read-only load reports a crashed open turn as open and writes nothing', async () => {
+      let harness = await start()
+      const log = new LogBuilder().completedTurn(0, 'done').openTurn(1, 'cut short')
+      await harness.backend().create(makeHeader('crashed'))
+      await harness.backend().append('crashed', log.events)
+      harness = await restart(harness)
+      for (let i = 0; i < 2; i++) {
+        expect(plain((await harness.backend().load('crashed')).events)).toEqual(log.events)
+      }
+      expect(await harness.backend().exists('crashed')).toBe(true)
+      const [summary] = await harness.backend().list()
+      expect(summary!.eventCount).toBe(log.events.length)
+    })
+
+    it('open (for writing) repairs a crashed open turn with synthetic closers and persists them', async () => {
       let harness = await start()
       const log = new LogBuilder().completedTurn(0, 'done').openTurn(1, 'cut short')
       await harness.backend().create(makeHeader('crashed'))
       await harness.backend().append('crashed', log.events)
       harness = await restart(harness)
 
-      const loaded = await harness.backend().load('crashed')
+      const loaded = await harness.backend().open('crashed')
       const closers = plain(loaded.events.slice(log.events.length))
       const n = log.events.length
       expect(plain(loaded.events.slice(0, n))).toEqual(log.events)
@@ -185,12 +199,46 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
         },
         { seq: n + 2, type: 'turn/end', time: expect.any(Number), data: { turn: 1, reason: 'interrupted' } },
       ])
+      // Opened for writing: appends continue after the closers.
+      await harness.backend().append('crashed', new LogBuilder(n + 3).add('turn/start', { turn: 2 }).events)
+      await harness.backend().release('crashed')
 
       harness = await restart(harness)
       const again = await harness.backend().load('crashed')
-      expect(plain(again.events)).toEqual(plain(loaded.events))
+      expect(plain(again.events.slice(0, n + 3))).toEqual(plain(loaded.events))
       const [summary] = await harness.backend().list()
-      expect(summary!.eventCount).toBe(n + 3)
+      expect(summary!.eventCount).toBe(n + 4)
+    })
+
+    it('open takes the writer lease: a second open is refused until release', async () => {
+      let harness = await start()
+      const log = new LogBuilder().completedTurn(0, 'done')
+      await harness.backend().create(makeHeader('leased'))
+      await harness.backend().append('leased', log.events)
+      harness = await restart(harness)
+      await harness.backend().open('leased')
+      const error = await rejectsWith(harness.backend().open('leased'), PersistenceErrorCode.Locked)
+      expect(error.message).toContain('leased')
+      // Reading is never refused.
+      expect(plain((await harness.backend().load('leased')).events)).toEqual(log.events)
+      await harness.backend().release('leased')
+      await harness.backend().release('leased') // idempotent
+      await harness.backend().open('leased')
+      await harness.backend().release('leased')
+      await rejectsWith(harness.backend().open('missing'), PersistenceErrorCode.NotFound)
+    })
+
+    it('a fork of a stored session reads its source: an open turn stays open there', async () => {
+      let harness = await start()
+      const log = new LogBuilder().completedTurn(0, 'done').openTurn(1, 'cut short')
+      await harness.backend().create(makeHeader('source'))
+      await harness.backend().append('source', log.events)
+      harness = await restart(harness)
+      const source = await harness.store().read('source')
+      expect(harness.store().get('source')).toBeUndefined()
+      const child = await harness.store().fork(source, undefined, 'forked')
+      expect(child.length).toBe(9)
+      expect(plain((await harness.backend().load('source')).events)).toEqual(log.events)
     })
 
     it('leaves a closed log untouched on load', async () => {

@@ -27,7 +27,7 @@ export interface TestHarness {
 
 export async function startTestHarness(options: TestHarnessOptions = {}): Promise<TestHarness> {
   const home = options.home ?? createTempDir()
-  const model = await startLoopbackModel(options.script ?? [])
+  const model = await startLoopbackModel(options.script ?? [], { strict: true })
   const file = validateConfig('test-config', {
     dshHome: home,
     persistence: { backend: options.backend ?? 'jsonl' },

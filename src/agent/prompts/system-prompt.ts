@@ -9,6 +9,6 @@ export function defaultSystemPrompt(facts: { cwd: string; platform: string; date
     '',
     `Working directory: ${facts.cwd}`,
     `Platform: ${facts.platform}`,
-    `Today: ${facts.date}`,
+    `Session started: ${facts.date}`,
   ].join('\n')
 }

@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs'
 import type { AgentHandle } from '../../agent/types.js'
 import type { SessionEvent } from '../../session/types.js'
-import { type AgentPlan, forkStored, startAgent } from '../cli/start.js'
+import { changeModelChoice } from '../cli/model-choice.js'
+import { forkStored, startAgent } from '../cli/start.js'
 import { formatAge } from '../cli/transcript.js'
 import type { TerminalChat } from './chat.js'
 import { safe } from './chat.js'
@@ -46,8 +47,9 @@ export async function runChatCommand(chat: TerminalChat, line: string): Promise<
       )
       return
     case 'model':
-      chat.say(`model  ${safe(modelOf(chat.agent, chat.plan))}`)
-      chat.say(colors.dim('start with `dsh -m <name>` (or model.name in the config) to use another'))
+    case 'effort':
+      chat.say(safe(changeModelChoice(chat.agent, chat.plan, command.name, argument)))
+      chat.refresh()
       return
     case 'cost': {
       const tokens = chat.sessionTokens
@@ -74,10 +76,6 @@ export async function runChatCommand(chat: TerminalChat, line: string): Promise<
       )
     }
   }
-}
-
-function modelOf(agent: AgentHandle, plan: AgentPlan): string {
-  return agent.model.model ?? plan.config.model.name ?? 'the default model'
 }
 
 /** Starts the next agent first, so a failure (unknown id) keeps the current one. */

@@ -8,7 +8,7 @@ import type { AgentHandle } from '../../agent/types.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
-import { DEFAULT_MODEL } from '../../llm/openai/config.js'
+import { currentEffort, currentModel } from '../cli/model-choice.js'
 import { type Colors, colorsFor } from '../cli/render.js'
 import type { AgentPlan, StartedAgent } from '../cli/start.js'
 import { attachFiles } from './attachments.js'
@@ -94,7 +94,7 @@ export class TerminalChat {
   attach(session: ChatSession): Promise<number> {
     this.session = session
     const { colors } = this
-    const model = session.plan.model.model ?? session.plan.config.model.name ?? DEFAULT_MODEL
+    const model = currentModel(session.started.agent, session.plan)
     this.say(
       colors.bold(`dsh ${packageVersion()}`) + colors.dim(` · ${model} · ${safe(session.started.agent.cwd)}`),
     )
@@ -133,6 +133,11 @@ export class TerminalChat {
 
   get sessionTokens(): SessionTokens {
     return this.tokens
+  }
+
+  /** Redraws the live region (status line) soon. */
+  refresh(): void {
+    this.screen.schedule()
   }
 
   /** Prints finished lines above the input. */
@@ -325,10 +330,11 @@ export class TerminalChat {
   private statusLine(): string {
     const agent = this.agentHandle
     if (!agent || !this.session) return this.colors.dim('starting…')
-    const model = agent.model.model ?? this.session.plan.config.model.name ?? DEFAULT_MODEL
+    const { plan } = this.session
     return renderStatusLine(
       {
-        model: safe(model),
+        model: safe(currentModel(agent, plan)),
+        effort: safe(currentEffort(agent, plan)),
         sessionId: agent.id,
         tokens: this.tokens,
         cwd: safe(agent.cwd),

@@ -28,7 +28,16 @@ export const COMMANDS: readonly CommandInfo[] = [
     description: "continue in a new session seeded with this one's completed turns",
   },
   { name: 'session', usage: '/session', description: 'the session id, folder and log file' },
-  { name: 'model', usage: '/model', description: 'the model this session uses' },
+  {
+    name: 'model',
+    usage: '/model [<name>]',
+    description: 'show or change the model from the next turn on (dsh models lists them)',
+  },
+  {
+    name: 'effort',
+    usage: '/effort [<level>]',
+    description: 'show or change the thinking effort: off, low, high or max',
+  },
   { name: 'cost', usage: '/cost', description: 'tokens used by this session so far' },
   { name: 'hooks', usage: '/hooks', description: 'the hook files in use' },
   {

@@ -43,6 +43,7 @@ export function formatTokens(count: number): string {
 
 export interface StatusFacts {
   model: string
+  effort: string
   sessionId: string
   tokens: SessionTokens
   cwd: string
@@ -54,7 +55,7 @@ export function renderStatusLine(facts: StatusFacts, colors: Colors, columns: nu
   const home = homedir()
   const cwd = facts.cwd.startsWith(home) ? `~${facts.cwd.slice(home.length)}` : facts.cwd
   const parts = [
-    facts.model,
+    `${facts.model} (${facts.effort})`,
     `session ${facts.sessionId.slice(0, 8)}`,
     `ctx ${formatTokens(facts.tokens.context)}`,
     `${formatTokens(facts.tokens.total)} tokens`,

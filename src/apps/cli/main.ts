@@ -125,6 +125,13 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .argument('<id>', 'session id')
     .option('--config <file>', 'config file')
     .action(act(async (id: string, options) => (await import('./sessions.js')).pathCommand(id, options)))
+  sessions
+    .command('unlock')
+    .description('remove the writer lock of a session whose writing process is gone')
+    .argument('<id>', 'session id')
+    .option('--force', 'also when the holder cannot be proved gone (another host, an old lock)')
+    .option('--config <file>', 'config file')
+    .action(act(async (id: string, options) => (await import('./sessions.js')).unlockCommand(id, options)))
 
   program
     .command('env')

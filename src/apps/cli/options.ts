@@ -10,6 +10,7 @@ import { CliError, CliErrorCode, usageError } from './errors.js'
 export interface AgentOptions {
   config?: string
   model?: string
+  effort?: string
   cwd?: string
   sessionId?: string
   resume?: string
@@ -22,7 +23,8 @@ export interface AgentOptions {
 export function addAgentOptions(command: Command): Command {
   return command
     .option('--config <file>', 'config file (default: $DSH_HOME/config.yaml)')
-    .option('-m, --model <name>', 'model name (default: model.name from the config, else deepseek-chat)')
+    .option('-m, --model <name>', 'model name (default: model.name from the config, else deepseek-flash)')
+    .option('--effort <level>', 'thinking effort: off, low, high or max (default: model.effort, else high)')
     .option('-C, --cwd <dir>', 'working folder of a new session (default: the current folder)')
     .option('--session-id <id>', 'use this exact session id: resume it when stored, create it otherwise')
     .option('-r, --resume <id>', 'resume a stored session')

@@ -1,5 +1,5 @@
-// `dsh sessions list|show|path`: stored sessions, read through the configured
-// persistence backend without starting an agent.
+// `dsh sessions list|show|path|unlock`: stored sessions, read through the configured
+// persistence backend without starting an agent. Only `unlock` ever writes.
 
 import { loadConfig, type ResolvedConfig } from '../../config/load.js'
 import { toTerminalText } from '../../core/terminal-text.js'
@@ -83,6 +83,23 @@ export async function pathCommand(id: string, options: ConfigOption): Promise<nu
     const { backend, file } = config.persistence
     const store = backend === 'sqlite' ? ` (it is stored in the database ${file})` : ''
     process.stdout.write(`session ${id} has no dedicated file: the ${backend} backend keeps none${store}\n`)
+    return ExitCode.Ok
+  })
+}
+
+export interface UnlockOptions extends ConfigOption {
+  force?: boolean
+}
+
+/** `dsh sessions unlock <id>`: removes a writer lock or lease whose holder is gone. */
+export async function unlockCommand(id: string, options: UnlockOptions): Promise<number> {
+  return withStorage(options, async ({ persistence }) => {
+    const holder = await persistence.unlock(id, { force: options.force ?? false })
+    process.stdout.write(
+      holder
+        ? `unlocked session ${id} (it was held by process ${holder.pid} on ${holder.hostname})\n`
+        : `session ${id} was not locked\n`,
+    )
     return ExitCode.Ok
   })
 }

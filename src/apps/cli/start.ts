@@ -12,6 +12,7 @@ import { DshError, isDshError } from '../../core/errors.js'
 import { createHarness, type Harness } from '../../harness/compose.js'
 import { absolutePath } from '../../home/resolve-home.js'
 import type { ModelChoice } from '../../llm/adapter.js'
+import { parseEffort } from '../../llm/deepseek/effort.js'
 import { LlmErrorCode } from '../../llm/errors.js'
 import { requireApiKey, resolveOpenAiConfig } from '../../llm/openai/config.js'
 import type { SessionId } from '../../session/types.js'
@@ -36,6 +37,7 @@ export interface AgentPlan {
  */
 export function planAgent(options: AgentOptions, env: NodeJS.ProcessEnv = process.env): AgentPlan {
   checkSessionFlags(options)
+  const effort = options.effort === undefined ? undefined : parseEffort(options.effort)
   const config = loadConfig({ ...(options.config !== undefined ? { file: options.config } : {}), env })
   const row = options.agent === undefined ? undefined : findRow(config, options.agent)
   // A row's relative cwd is relative to the config file, like every path in it.
@@ -48,7 +50,7 @@ export function planAgent(options: AgentOptions, env: NodeJS.ProcessEnv = proces
     config,
     cwd,
     cwdGiven: cwdOption !== undefined,
-    model: name !== undefined ? { model: name } : {},
+    model: { ...(name !== undefined ? { model: name } : {}), ...(effort !== undefined ? { effort } : {}) },
     row,
   }
 }
@@ -59,7 +61,10 @@ export function planAgent(options: AgentOptions, env: NodeJS.ProcessEnv = proces
  */
 export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): void {
   try {
-    requireApiKey(resolveOpenAiConfig({ apiKeyEnv: config.model.apiKeyEnv }, env), env)
+    requireApiKey(
+      resolveOpenAiConfig({ apiKeyEnv: config.model.apiKeyEnv, baseUrl: config.model.baseUrl }, env),
+      env,
+    )
   } catch (error) {
     if (!isDshError(error, LlmErrorCode.NoApiKey)) throw error
     throw new DshError(`${error.message} (or try \`dsh demo\`, which needs none)`, error.code, {

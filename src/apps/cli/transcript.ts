@@ -52,6 +52,11 @@ export function formatTranscript(
     const line = formatEvent(event, colors)
     if (line !== undefined) out.push(line)
   }
+  const open = openTurn(events)
+  if (open !== undefined) {
+    // Read-only: the turn is shown as stored, never closed here (resuming closes it).
+    out.push(colors.yellow(`(turn ${open} open: still running, or interrupted and not yet resumed)`))
+  }
   return `${out.join('\n')}\n`
 }
 
@@ -99,6 +104,16 @@ function formatEvent(event: SessionEvent, colors: Colors): string | undefined {
     default:
       return undefined
   }
+}
+
+/** The number of the turn left open at the end of `events`, if any. */
+function openTurn(events: readonly SessionEvent[]): number | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!
+    if (event.type === 'turn/end') return undefined
+    if (event.type === 'turn/start') return data<'turn/start'>(event).turn
+  }
+  return undefined
 }
 
 function data<K extends keyof SessionEventMap>(event: SessionEvent): SessionEventMap[K] {

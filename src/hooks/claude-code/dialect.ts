@@ -1,10 +1,12 @@
-// The Claude Code dialect: settings.json hooks, `tool_name` mapped to Claude Code's names,
+// The Claude Code dialect: settings.json hooks, Claude Code's tool and field names,
 // `transcript_path` a string ('' without a dedicated file), CLAUDE_PROJECT_DIR in the env.
 
 import type { AgentHandle } from '../../agent/types.js'
-import type { HookDialect, HookFacts, PayloadServices } from '../protocol/dialect.js'
+import type { ToolOutput } from '../../tools/types.js'
+import type { HookDialect, PayloadServices } from '../protocol/dialect.js'
+import { toHookInput, toolCandidates } from '../protocol/tool-shape.js'
 import type { HookEventName } from '../protocol/types.js'
-import { claudeCodeToolName } from './tool-names.js'
+import { CLAUDE_CODE_TOOL_NAMES } from './tool-names.js'
 
 /** `agent_type` of dsh sub-agents: the `subagent` tool works like Claude Code's general-purpose agent. */
 export const CLAUDE_CODE_SUBAGENT_TYPE = 'general-purpose'
@@ -15,20 +17,30 @@ export const claudeCodeDialect: HookDialect = {
     'SessionStart',
     'UserPromptSubmit',
     'PreToolUse',
+    'PermissionRequest',
     'PostToolUse',
+    'PostToolUseFailure',
+    'Notification',
     'Stop',
+    'StopFailure',
     'SubagentStart',
     'SubagentStop',
     'SessionEnd',
   ],
   subagentEvents: true,
   plainStdoutContext: ['SessionStart', 'UserPromptSubmit'],
+  canAsk: true,
+  fallbackToolNames: CLAUDE_CODE_TOOL_NAMES,
 
-  matchTarget(event, facts) {
+  matchTarget(event, facts, services) {
     switch (event) {
       case 'PreToolUse':
+      case 'PermissionRequest':
       case 'PostToolUse':
-        return toolCandidates(facts)
+      case 'PostToolUseFailure': {
+        const tool = facts.tool!
+        return toolCandidates(services.toolShape(tool.name), tool.name)
+      }
       case 'SessionStart':
         return [facts.source ?? 'startup']
       case 'SubagentStart':
@@ -36,35 +48,61 @@ export const claudeCodeDialect: HookDialect = {
         return [CLAUDE_CODE_SUBAGENT_TYPE]
       case 'SessionEnd':
         return [facts.reason ?? 'other']
+      case 'Notification':
+        return [facts.notification?.type ?? '']
+      case 'StopFailure':
+        return [facts.error ?? 'unknown']
       default:
         return undefined
     }
   },
 
+  denyMessage: (reason) => reason,
+
   payload(event, facts, services) {
     const base = basePayload(event, facts.agent, services)
     switch (event) {
       case 'SessionStart':
-        return { ...base, source: facts.source ?? 'startup' }
+        return { ...base, source: facts.source ?? 'startup', model: services.modelOf(facts.agent) }
       case 'UserPromptSubmit':
         return { ...base, prompt: facts.prompt ?? '' }
       case 'PreToolUse':
-      case 'PostToolUse': {
+      case 'PermissionRequest':
+      case 'PostToolUse':
+      case 'PostToolUseFailure': {
         const tool = facts.tool!
+        const shape = services.toolShape(tool.name)
         const payload: Record<string, unknown> = {
           ...base,
-          tool_name: claudeCodeToolName(tool.name),
-          tool_input: toolInput(tool.input),
+          tool_name: shape.name,
+          tool_input: toHookInput(shape, tool.input),
           tool_use_id: tool.callId,
         }
-        if (event === 'PostToolUse' && tool.output)
-          payload.tool_response = toolResponse(tool.name, tool.output)
+        if (event === 'PermissionRequest') payload.permission_suggestions = []
+        if (event === 'PostToolUse' && tool.output) payload.tool_response = toolResponse(tool.output)
+        if (event === 'PostToolUseFailure') {
+          payload.error = facts.error ?? ''
+          payload.is_interrupt = facts.interrupted === true
+        }
         return payload
       }
+      case 'Notification':
+        return {
+          ...base,
+          message: facts.notification?.message ?? '',
+          ...(facts.notification?.title !== undefined ? { title: facts.notification.title } : {}),
+          notification_type: facts.notification?.type ?? '',
+        }
       case 'Stop':
         return {
           ...base,
           stop_hook_active: facts.stopHookActive === true,
+          last_assistant_message: facts.lastAssistantMessage ?? '',
+        }
+      case 'StopFailure':
+        return {
+          ...base,
+          error: facts.error ?? 'unknown',
           last_assistant_message: facts.lastAssistantMessage ?? '',
         }
       case 'SubagentStart':
@@ -88,7 +126,7 @@ export const claudeCodeDialect: HookDialect = {
   },
 
   env(facts) {
-    return { CLAUDE_PROJECT_DIR: (facts.child ?? facts.agent).cwd }
+    return { CLAUDE_PROJECT_DIR: facts.projectDir ?? (facts.child ?? facts.agent).cwd }
   },
 }
 
@@ -97,39 +135,40 @@ function basePayload(
   agent: AgentHandle,
   services: PayloadServices,
 ): Record<string, unknown> {
+  const transcript = services.locate(agent.session.header)?.path ?? ''
   const payload: Record<string, unknown> = {
     session_id: agent.id,
-    transcript_path: services.locate(agent.session.header)?.path ?? '',
+    transcript_path: transcript,
     cwd: agent.cwd,
-    permission_mode: 'default',
+    permission_mode: services.permissionMode(agent),
     hook_event_name: event,
   }
-  // Hooks fired inside a sub-agent's own session say which sub-agent it is.
-  if (agent.session.header.origin === 'subagent') {
+  // Hooks fired inside a sub-agent's own session: `session_id` and `transcript_path` are the
+  // sub-agent's (dsh's rule); Claude Code's sub-agent fields say which sub-agent and whose child.
+  const header = agent.session.header
+  if (header.origin === 'subagent') {
     payload.agent_id = agent.id
     payload.agent_type = CLAUDE_CODE_SUBAGENT_TYPE
+    payload.agent_transcript_path = transcript
+    if (header.parentSession !== undefined) payload.parent_session_id = header.parentSession
   }
   return payload
 }
 
-function toolCandidates(facts: HookFacts): string[] {
-  const name = facts.tool!.name
-  const mapped = claudeCodeToolName(name)
-  return mapped === name ? [name] : [mapped, name]
-}
-
-/** The parsed arguments object; arguments that are not a JSON object become `{}`. */
-function toolInput(input: unknown): Record<string, unknown> {
-  return input !== null && typeof input === 'object' && !Array.isArray(input)
-    ? (input as Record<string, unknown>)
-    : {}
-}
-
 /**
- * Claude Code's Bash response is `{stdout, stderr, interrupted, isImage}`; dsh's bash result
- * is one text (stdout, then a `[stderr]` section and markers), sent as `stdout`.
+ * Claude Code's Bash response is `{stdout, stderr, interrupted, isImage}`; dsh adds `exit_code`.
+ * Tools without structured details send their text as `content`.
  */
-function toolResponse(name: string, output: { content: string; isError?: boolean }): Record<string, unknown> {
-  if (name === 'bash') return { stdout: output.content, stderr: '', interrupted: false, isImage: false }
-  return { content: output.content, is_error: output.isError === true }
+function toolResponse(output: ToolOutput): Record<string, unknown> {
+  const details = output.details
+  if (details && typeof details.stdout === 'string') {
+    return {
+      stdout: details.stdout,
+      stderr: typeof details.stderr === 'string' ? details.stderr : '',
+      interrupted: details.interrupted === true,
+      isImage: false,
+      exit_code: details.exitCode ?? null,
+    }
+  }
+  return { ...(details ?? {}), content: output.content, is_error: output.isError === true }
 }

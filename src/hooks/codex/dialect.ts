@@ -1,30 +1,44 @@
 // The Codex dialect: hooks.json hooks, always-regex matchers, `transcript_path` a string
 // or null, and `model`, `permission_mode` and `turn_id` in every turn-scoped payload.
+// Codex's PreToolUse cannot ask: an `ask` is denied (see the bridge), never run.
 
 import type { HookDialect, HookFacts } from '../protocol/dialect.js'
+import { toHookInput, toolCandidates } from '../protocol/tool-shape.js'
 
-/** `tool_name` of dsh tools as Codex names them; others keep their dsh name. */
+/** `tool_name` of dsh tools that declare no Codex shape; others keep their dsh name. */
 export const CODEX_TOOL_NAMES: Readonly<Record<string, string>> = { bash: 'Bash' }
 
 export const codexDialect: HookDialect = {
   name: 'codex',
-  events: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],
+  events: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop'],
   subagentEvents: false,
   plainStdoutContext: ['SessionStart', 'UserPromptSubmit'],
+  canAsk: false,
+  fallbackToolNames: CODEX_TOOL_NAMES,
 
-  matchTarget(event, facts) {
+  matchTarget(event, facts, services) {
     switch (event) {
       case 'PreToolUse':
+      case 'PermissionRequest':
       case 'PostToolUse': {
         const name = facts.tool!.name
-        const mapped = codexToolName(name)
-        return mapped === name ? [name] : [mapped, name]
+        return toolCandidates(services.toolShape(name), name)
       }
       case 'SessionStart':
         return [facts.source ?? 'startup']
       default:
         return undefined
     }
+  },
+
+  /** Codex's own wording for a PreToolUse block. */
+  denyMessage(reason, facts, services) {
+    const tool = facts.tool
+    const name = tool ? services.toolShape(tool.name).name : 'unknown'
+    const command = toolInput(facts, services).command
+    if (name === 'Bash' && typeof command === 'string')
+      return `Command blocked by PreToolUse hook: ${reason}. Command: ${command}`
+    return `Tool call blocked by PreToolUse hook: ${reason}. Tool: ${name}`
   },
 
   payload(event, facts, services) {
@@ -35,7 +49,7 @@ export const codexDialect: HookDialect = {
       cwd: agent.cwd,
       hook_event_name: event,
       model: services.modelOf(agent),
-      permission_mode: 'default',
+      permission_mode: services.permissionMode(agent),
     }
     if (facts.turn !== undefined) payload.turn_id = turnId(facts)
     switch (event) {
@@ -46,10 +60,11 @@ export const codexDialect: HookDialect = {
         payload.prompt = facts.prompt ?? ''
         break
       case 'PreToolUse':
+      case 'PermissionRequest':
       case 'PostToolUse': {
         const tool = facts.tool!
-        payload.tool_name = codexToolName(tool.name)
-        payload.tool_input = toolInput(tool.name, tool.input)
+        payload.tool_name = services.toolShape(tool.name).name
+        payload.tool_input = toolInput(facts, services)
         payload.tool_use_id = tool.callId
         if (event === 'PostToolUse' && tool.output) payload.tool_response = tool.output.content
         break
@@ -78,12 +93,13 @@ function turnId(facts: HookFacts): string {
   return `${facts.agent.id}:turn-${facts.turn}`
 }
 
-/** Codex sends `{ command }` for its shell tool; other tools get their parsed arguments. */
-function toolInput(name: string, input: unknown): Record<string, unknown> {
-  const object =
-    input !== null && typeof input === 'object' && !Array.isArray(input)
-      ? (input as Record<string, unknown>)
-      : {}
-  if (name === 'bash') return { command: typeof object.command === 'string' ? object.command : '' }
-  return object
+/** Codex sends `{ command }` for its shell tool; other tools get their arguments in their declared field names. */
+function toolInput(
+  facts: HookFacts,
+  services: Parameters<HookDialect['payload']>[2],
+): Record<string, unknown> {
+  const tool = facts.tool!
+  const input = toHookInput(services.toolShape(tool.name), tool.input)
+  if (tool.name === 'bash') return { command: typeof input.command === 'string' ? input.command : '' }
+  return input
 }

@@ -1,25 +1,72 @@
-// The wiring shared by both bridges: loads the settings files, then attaches one
-// listener per event that has hooks to the loop's pipeline events. Unloading the
-// bridge removes the listeners and kills hooks still running.
+// The wiring shared by both bridges: finds the hook files (config, user, project), then
+// attaches listeners to the loop's pipeline events and fires the dialect's events from
+// them. Unloading the bridge removes the listeners and kills hooks still running.
 
 import type { Context } from 'cordis'
 import type { ToolCallInfo } from '../../agent/pipeline.js'
 import type { AgentHandle } from '../../agent/types.js'
 import { errorMessage } from '../../core/errors.js'
-import type { Session } from '../../session/session.js'
+import { findProjectRoot } from '../../core/project-root.js'
+import { toTerminalText } from '../../core/terminal-text.js'
 import type { SessionHeader, SessionId } from '../../session/types.js'
-import type { ToolOutput } from '../../tools/types.js'
 import { loadHookFiles } from './config.js'
 import type { HookDialect, HookFacts, PayloadServices } from './dialect.js'
-import { compileHookTable, dispatchHooks } from './dispatch.js'
+import {
+  changedProjectFiles,
+  compileFor,
+  type DiscoveryOptions,
+  loadProjectHooks,
+  type ProjectHooks,
+} from './discovery.js'
+import { dispatchHooks, type HookTable } from './dispatch.js'
 import { HookErrorCode } from './errors.js'
-import { type HookRecord, type HookRecordSink, sessionSink } from './records.js'
+import { attachLifecycleHooks } from './lifecycle.js'
+import { mergeOutcomes } from './merge.js'
+import type { HookRecordSink } from './records.js'
+import { sessionSink } from './records.js'
+import { attachToolHooks } from './tool-hooks.js'
+import { resolveToolShape, toHookInput } from './tool-shape.js'
 import type { HookEventName, HookWarn, MergedOutcome } from './types.js'
 
-/** Config of a bridge plugin: the settings files to read, in order. */
+/** Config of a bridge plugin. */
 export interface HookBridgeConfig {
+  /** Settings files always read, in order (dsh's config, and the user-level file when opted in). */
   files: string[]
+  /** Also read each session's project files (`.claude/settings*.json`, `.codex/hooks.json`), when the project is trusted. */
+  projectFiles?: boolean
+  /** The front end can ask the user (chat, ACP): PermissionRequest and permission Notifications fire only then. */
+  interactive?: boolean
 }
+
+/** What the event wiring (tool-hooks.ts, lifecycle.ts) needs from the bridge. */
+export interface BridgeRuntime {
+  ctx: Context
+  dialect: HookDialect
+  config: HookBridgeConfig
+  services: PayloadServices
+  warn: HookWarn
+  /** A line the user must see (sanitized for the terminal). */
+  notify: (message: string) => void
+  /** Fires one event for the facts' agent; resolves with the merged outcome (none when nothing matched). */
+  fire(event: HookEventName, facts: HookFacts, record?: HookRecordSink): Promise<MergedOutcome>
+  /** Whether any hook for the event could run for this agent (config or its project). */
+  has(event: HookEventName, agent: AgentHandle): Promise<boolean>
+  /** Claude Code gives sub-agent sessions Subagent* events instead of their own lifecycle events. */
+  isSubagent(agent: AgentHandle): boolean
+  /** `continue: false` from a tool hook: the agent stops before its next model request. */
+  requestStop(agent: AgentHandle, outcome: MergedOutcome): void
+  /** Calls a hook or later policy denied: PostToolUse only runs for tools that ran. */
+  denied: WeakSet<ToolCallInfo>
+}
+
+/** The default locations of each dialect's files. */
+export const HOOK_FILE_LOCATIONS = {
+  'claude-code': {
+    project: ['.claude/settings.json', '.claude/settings.local.json'],
+    user: '.claude/settings.json',
+  },
+  codex: { project: ['.codex/hooks.json'], user: '.codex/hooks.json' },
+} as const
 
 /** Builds the Cordis plugin of one dialect (name `hooks-<dialect>`). */
 export function createHookBridgePlugin(dialect: HookDialect) {
@@ -34,22 +81,52 @@ export function createHookBridgePlugin(dialect: HookDialect) {
 function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfig | undefined): void {
   const logger = ctx.logger(`hooks:${dialect.name}`)
   // Messages hold commands (`date +%s`): pass them as arguments, never as format strings.
-  const warn: HookWarn = (message, code) => logger.warn('[%s] %s', code, message)
+  const warn: HookWarn = (message, code) => logger.warn('[%s] %s', code, toTerminalText(message))
+  const notify = (message: string) => logger.warn('%s', toTerminalText(message))
   const files = config?.files
-  if (!Array.isArray(files) || files.some((file) => typeof file !== 'string')) {
+  if (!config || !Array.isArray(files) || files.some((file) => typeof file !== 'string')) {
     warn(
       'hook bridge config needs `files`: a list of settings file paths; no hooks registered',
       HookErrorCode.BadConfig,
     )
     return
   }
-  const settings = loadHookFiles(files, warn)
-  const table = compileHookTable(settings, dialect.name, dialect.events, warn, (m) => logger.info('%s', m))
-  if (table.size === 0) return
+  const discovery: DiscoveryOptions = {
+    dialect: dialect.name,
+    supported: dialect.events,
+    locations: HOOK_FILE_LOCATIONS[dialect.name],
+    warn,
+    notify,
+    trust: () => ctx.get('projectTrust'),
+  }
+  const base = compileFor(loadHookFiles(files, warn), discovery)
+  if (base.size === 0 && !config.projectFiles) return
 
   // One controller per bridge: aborting it kills every hook this bridge still runs.
   const controller = new AbortController()
   ctx.effect(() => () => controller.abort(), `hooks-${dialect.name}: kill running hooks`)
+
+  const projects = new Map<string, Promise<ProjectHooks>>()
+  const roots = new Map<string, string>()
+  const rootOf = (cwd: string) => {
+    let root = roots.get(cwd)
+    if (root === undefined) {
+      root = findProjectRoot(cwd)
+      roots.set(cwd, root)
+    }
+    return root
+  }
+  const projectOf = (agent: AgentHandle): Promise<ProjectHooks> | undefined => {
+    if (!config.projectFiles) return undefined
+    const root = rootOf(agent.cwd)
+    let project = projects.get(root)
+    if (!project) {
+      project = loadProjectHooks(root, base, discovery)
+      projects.set(root, project)
+    }
+    return project
+  }
+  const tableOf = async (agent: AgentHandle): Promise<HookTable> => (await projectOf(agent))?.table ?? base
 
   const services: PayloadServices = {
     locate(header: Readonly<SessionHeader>) {
@@ -61,167 +138,79 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
       }
     },
     modelOf: (agent) => agent.model.model ?? ctx.get('llm')?.defaultModel ?? '',
+    toolShape: (name) => resolveToolShape(dialect.name, name, ctx.get('tools'), dialect.fallbackToolNames),
+    // dsh has no permission modes of its own yet: every session runs in the default mode.
+    permissionMode: () => 'default',
   }
 
-  const fire = (event: HookEventName, facts: HookFacts, record: HookRecordSink): Promise<MergedOutcome> =>
-    dispatchHooks({
-      dialect: dialect.name,
-      event,
-      groups: table.get(event) ?? [],
-      candidates: dialect.matchTarget(event, facts),
-      payload: () => dialect.payload(event, facts, services),
-      record,
-      cwd: (facts.child ?? facts.agent).cwd,
-      env: dialect.env(facts),
-      shell: () => ctx.get('shell'),
-      signal: facts.signal ? AbortSignal.any([controller.signal, facts.signal]) : controller.signal,
-      plainStdoutIsContext: dialect.plainStdoutContext.includes(event),
-      warn,
-      notify: (message) => logger.info('%s', message),
-    })
-  const has = (event: HookEventName) => table.has(event)
-  /** Claude Code gives sub-agent sessions Subagent* events instead of their own lifecycle events. */
-  const isSubagent = (agent: AgentHandle) =>
-    dialect.subagentEvents && agent.session.header.origin === 'subagent'
-  const addContext = (session: Session, event: HookEventName, texts: readonly string[]) => {
-    for (const text of texts) session.append('context/added', { source: `${dialect.name}/${event}`, text })
-  }
-
-  // `continue: false` from a tool hook stops the agent before its next model request.
+  const onceRan = new Set<string>()
   const stopRequests = new Map<SessionId, string>()
-  const requestStop = (agent: AgentHandle, outcome: MergedOutcome) => {
-    if (outcome.stop) stopRequests.set(agent.id, outcome.stop.reason || `stopped by a ${dialect.name} hook`)
+  const runtime: BridgeRuntime = {
+    ctx,
+    dialect,
+    config,
+    services,
+    warn,
+    notify,
+    denied: new WeakSet(),
+    isSubagent: (agent) => dialect.subagentEvents && agent.session.header.origin === 'subagent',
+    async has(event, agent) {
+      return (await tableOf(agent)).has(event)
+    },
+    async fire(event, facts, record) {
+      const owner = facts.child ?? facts.agent
+      const groups = (await tableOf(owner)).get(event)
+      if (!groups) return mergeOutcomes([])
+      const scoped = { ...facts, projectDir: rootOf(owner.cwd) }
+      const tool = facts.tool
+      const shape = tool ? services.toolShape(tool.name) : undefined
+      return dispatchHooks({
+        dialect: dialect.name,
+        event,
+        groups,
+        candidates: dialect.matchTarget(event, scoped, services),
+        ...(tool && shape
+          ? { subject: { tool: shape.name, input: toHookInput(shape, tool.input), cwd: owner.cwd } }
+          : {}),
+        payload: () => dialect.payload(event, scoped, services),
+        record: record ?? sessionSink(facts.agent.session),
+        cwd: owner.cwd,
+        env: dialect.env(scoped),
+        shell: () => ctx.get('shell'),
+        signal: facts.signal ? AbortSignal.any([controller.signal, facts.signal]) : controller.signal,
+        plainStdoutIsContext: dialect.plainStdoutContext.includes(event),
+        warn,
+        notify,
+        once: (key) => {
+          const id = `${owner.id}\0${key}`
+          if (onceRan.has(id)) return true
+          onceRan.add(id)
+          return false
+        },
+      })
+    },
+    requestStop(agent, outcome) {
+      if (!outcome.stop) return
+      const reason = outcome.stop.reason || `stopped by a ${dialect.name} hook`
+      notify(`${dialect.name} hook stopped the agent: ${reason}`)
+      stopRequests.set(agent.id, reason)
+    },
   }
-  // Calls this bridge (or a later policy) denied: PostToolUse only runs for tools that ran.
-  const denied = new WeakSet<ToolCallInfo>()
-  // SessionStart of a session whose log is still empty: its records and context wait for the
-  // first turn, so hooks never make an otherwise abandoned session write a file.
-  const pendingStarts = new Map<SessionId, { records: HookRecord[]; context: string[] }>()
 
-  if (has('SessionStart')) {
-    ctx.on('agent/created', async (agent, info) => {
-      if (isSubagent(agent)) return
-      const facts: HookFacts = { agent, source: info.source === 'resume' ? 'resume' : 'startup' }
-      if (agent.session.length > 0) {
-        const outcome = await fire('SessionStart', facts, sessionSink(agent.session))
-        addContext(agent.session, 'SessionStart', outcome.context)
-        return
-      }
-      const pending = { records: [] as HookRecord[], context: [] as string[] }
-      pendingStarts.set(agent.id, pending)
-      const outcome = await fire('SessionStart', facts, (record) => pending.records.push(record))
-      pending.context.push(...outcome.context)
-    })
-    ctx.on('agent/turn-starting', (state) => {
-      const pending = pendingStarts.get(state.agent.id)
-      if (!pending) return
-      pendingStarts.delete(state.agent.id)
-      pending.records.forEach(sessionSink(state.agent.session))
-      addContext(state.agent.session, 'SessionStart', pending.context)
-    })
-  }
+  attachToolHooks(runtime)
+  attachLifecycleHooks(runtime)
 
-  if (has('UserPromptSubmit')) {
+  // Project files that appeared or changed after they were read are reported at the next turn.
+  if (config.projectFiles) {
     ctx.on('agent/turn-starting', async (state) => {
-      if (isSubagent(state.agent)) return
-      const facts: HookFacts = {
-        agent: state.agent,
-        turn: state.turn,
-        prompt: state.prompt,
-        signal: state.signal,
-      }
-      const outcome = await fire('UserPromptSubmit', facts, sessionSink(state.agent.session))
-      if (outcome.stop) state.block = outcome.stop.reason || 'stopped by a UserPromptSubmit hook'
-      else if (outcome.decision === 'deny')
-        state.block = outcome.reason ?? 'blocked by a UserPromptSubmit hook'
-      state.context.push(...outcome.context)
+      const project = await projectOf(state.agent)
+      if (!project) return
+      for (const file of changedProjectFiles(project))
+        notify(
+          `hook file ${file} changed after this session loaded its hooks; the change is not loaded until dsh restarts`,
+        )
     })
   }
-
-  if (has('PreToolUse')) {
-    ctx.on('tools/pre-execute', async (call, next) => {
-      const facts: HookFacts = { agent: call.agent, turn: call.turn, tool: toolOf(call), signal: call.signal }
-      const outcome = await fire('PreToolUse', facts, sessionSink(call.agent.session))
-      addContext(call.agent.session, 'PreToolUse', outcome.context)
-      requestStop(call.agent, outcome)
-      if (outcome.decision === 'deny' || outcome.stop) {
-        denied.add(call)
-        return {
-          kind: 'deny',
-          reason: outcome.reason ?? outcome.stop?.reason ?? 'denied by a PreToolUse hook',
-        }
-      }
-      const downstream = await next()
-      if (downstream.kind === 'deny') denied.add(call)
-      if (outcome.decision === 'ask' && downstream.kind !== 'deny') {
-        return { kind: 'ask', reason: outcome.reason ?? 'a PreToolUse hook asks for approval' }
-      }
-      return downstream
-    })
-  }
-
-  if (has('PostToolUse')) {
-    ctx.on('tools/post-execute', async (state) => {
-      if (denied.has(state.call) || !state.executed) return
-      const { agent, turn } = state.call
-      const facts: HookFacts = {
-        agent,
-        turn,
-        tool: toolOf(state.call, state.output),
-        signal: state.call.signal,
-      }
-      const outcome = await fire('PostToolUse', facts, sessionSink(agent.session))
-      if (outcome.decision === 'deny')
-        state.feedback.push(`PostToolUse hook feedback:\n${outcome.reason ?? 'blocked'}`)
-      state.context.push(...outcome.context)
-      requestStop(agent, outcome)
-    })
-  }
-
-  if (has('Stop') || has('SubagentStop')) {
-    ctx.on('agent/turn-stopping', async (state) => {
-      const child = isSubagent(state.agent) ? state.agent : undefined
-      const event: HookEventName = child ? 'SubagentStop' : 'Stop'
-      if (!has(event)) return
-      const parent = child ? ctx.get('agents')?.get(child.session.header.parentSession ?? '') : undefined
-      const facts: HookFacts = {
-        agent: parent ?? state.agent,
-        turn: state.turn,
-        stopHookActive: state.continued,
-        lastAssistantMessage: state.text,
-        signal: state.signal,
-        ...(child ? { child } : {}),
-      }
-      const outcome = await fire(event, facts, sessionSink(state.agent.session))
-      addContext(state.agent.session, event, outcome.context)
-      // `continue: false` takes precedence over a block: the agent stops.
-      if (outcome.stop || outcome.decision !== 'deny') return
-      state.continueWith = outcome.reason ?? `A ${event} hook asked you to continue.`
-    })
-  }
-
-  if (has('SubagentStart')) {
-    // Logged in the sub-agent's session, where its context lands.
-    ctx.on('subagent/start', async (parent, child) => {
-      const outcome = await fire('SubagentStart', { agent: parent, child }, sessionSink(child.session))
-      addContext(child.session, 'SubagentStart', outcome.context)
-    })
-  }
-
-  if (has('SessionEnd')) {
-    ctx.on('agent/disposed', async (agent) => {
-      if (isSubagent(agent)) return
-      // A session that never ran a turn stays unwritten: its SessionEnd runs are only logged here.
-      const record: HookRecordSink =
-        agent.session.length > 0 ? sessionSink(agent.session) : (entry) => logger.debug('%o', entry)
-      // SessionEnd hooks cannot change anything; their outcome is only recorded.
-      await fire('SessionEnd', { agent, reason: 'other' }, record)
-    })
-  }
-
-  ctx.on('agent/disposed', (agent) => {
-    pendingStarts.delete(agent.id)
-  })
   ctx.on('agent/pre-step', (state) => {
     const reason = stopRequests.get(state.agent.id)
     if (reason === undefined) return
@@ -231,8 +220,7 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
   ctx.on('agent/turn-ended', (agent) => {
     stopRequests.delete(agent.id)
   })
-}
-
-function toolOf(call: ToolCallInfo, output?: ToolOutput): NonNullable<HookFacts['tool']> {
-  return { name: call.name, callId: call.callId, input: call.input, ...(output ? { output } : {}) }
+  ctx.on('agent/disposed', (agent) => {
+    for (const id of onceRan) if (id.startsWith(`${agent.id}\0`)) onceRan.delete(id)
+  })
 }

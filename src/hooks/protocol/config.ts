@@ -14,6 +14,10 @@ const seconds = z.number().positive().finite()
 const handlerSchema = z.looseObject({
   type: z.string().optional(),
   command: z.unknown().optional(),
+  args: z.array(z.string()).optional(),
+  if: z.string().optional(),
+  async: z.boolean().optional(),
+  once: z.boolean().optional(),
   timeout: seconds.optional(),
   timeoutSec: seconds.optional(),
 })
@@ -48,7 +52,7 @@ export function parseHookSettings(value: unknown, source: string, warn: HookWarn
         const type = handler.type ?? 'command'
         if (type !== 'command') {
           warn(
-            `hook file ${source}: ${event}[${index}] has a hook of type ${JSON.stringify(type)}; only "command" hooks run`,
+            `hook file ${source}: ${event}[${index}] has a hook of type ${JSON.stringify(type)} that dsh does not run (only "command" hooks run); it is skipped`,
             HookErrorCode.UnsupportedType,
           )
           continue
@@ -61,9 +65,13 @@ export function parseHookSettings(value: unknown, source: string, warn: HookWarn
           return undefined
         }
         const timeoutSec = handler.timeout ?? handler.timeoutSec
-        hooks.push(
-          timeoutSec === undefined ? { command: handler.command } : { command: handler.command, timeoutSec },
-        )
+        const hook: HookCommand = { command: handler.command }
+        if (handler.args !== undefined) hook.args = handler.args
+        if (timeoutSec !== undefined) hook.timeoutSec = timeoutSec
+        if (handler.if !== undefined && handler.if.trim() !== '') hook.if = handler.if
+        if (handler.async === true) hook.async = true
+        if (handler.once === true) hook.once = true
+        hooks.push(hook)
       }
       if (hooks.length === 0) continue
       kept.push(group.matcher === undefined ? { hooks, source } : { matcher: group.matcher, hooks, source })

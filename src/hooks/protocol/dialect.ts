@@ -4,7 +4,7 @@
 import type { AgentHandle } from '../../agent/types.js'
 import type { SessionLocation } from '../../persistence/types.js'
 import type { SessionHeader } from '../../session/types.js'
-import type { ToolOutput } from '../../tools/types.js'
+import type { HookToolShape, ToolOutput } from '../../tools/types.js'
 import type { HookDialectName, HookEventName } from './types.js'
 
 /** Dialect-neutral facts about one event, gathered by the bridge from the loop. */
@@ -22,6 +22,14 @@ export interface HookFacts {
   reason?: string
   /** SubagentStart/SubagentStop: the sub-agent. */
   child?: AgentHandle
+  /** PostToolUseFailure and StopFailure: what went wrong. */
+  error?: string
+  /** PostToolUseFailure: the call was interrupted (cancelled, timed out, killed). */
+  interrupted?: boolean
+  /** Notification: what dsh waits for. */
+  notification?: { type: string; message: string; title?: string }
+  /** The project root (CLAUDE_PROJECT_DIR). */
+  projectDir?: string
   /** The running turn's signal: cancelling the turn kills its hooks. */
   signal?: AbortSignal
 }
@@ -32,6 +40,10 @@ export interface PayloadServices {
   locate(header: Readonly<SessionHeader>): SessionLocation | undefined
   /** The model name the agent talks to. */
   modelOf(agent: AgentHandle): string
+  /** How this dialect's hooks see a dsh tool (name, aliases, field names). */
+  toolShape(name: string): HookToolShape
+  /** The agent's permission mode in the dialect's words (`default` until modes exist). */
+  permissionMode(agent: AgentHandle): string
 }
 
 export interface HookDialect {
@@ -45,8 +57,14 @@ export interface HookDialect {
   subagentEvents: boolean
   /** Events whose exit-0 plain (non-JSON) stdout is additional context. */
   plainStdoutContext: readonly HookEventName[]
+  /** Whether a PreToolUse `ask` can be put to the user (Claude Code) or is unsupported (Codex). */
+  canAsk: boolean
+  /** Dsh tool names for tools that declare no shape of their own. */
+  fallbackToolNames: Readonly<Record<string, string>>
   /** The names an event's matchers test, or undefined when the event ignores matchers. */
-  matchTarget(event: HookEventName, facts: HookFacts): string[] | undefined
+  matchTarget(event: HookEventName, facts: HookFacts, services: PayloadServices): string[] | undefined
+  /** The text the model sees when a PreToolUse hook denies a call. */
+  denyMessage(reason: string, facts: HookFacts, services: PayloadServices): string
   /** The JSON sent on the hook's stdin. */
   payload(event: HookEventName, facts: HookFacts, services: PayloadServices): Record<string, unknown>
   /** Extra environment for the hook process (ordinary variables only). */

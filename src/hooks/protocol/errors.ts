@@ -10,6 +10,8 @@ export const HookErrorCode = {
   BadConfig: 'HOOK_BAD_CONFIG',
   /** A handler of a type other than `command`; it is skipped. */
   UnsupportedType: 'HOOK_UNSUPPORTED_TYPE',
+  /** A handler's `if` is not a permission rule, or sits on an event without tool calls. */
+  InvalidIf: 'HOOK_INVALID_IF',
   /** A matcher is not a valid regular expression; it never matches. */
   InvalidMatcher: 'HOOK_INVALID_MATCHER',
   /** A hook's stdout started like JSON but was malformed or wrongly shaped; it is ignored. */

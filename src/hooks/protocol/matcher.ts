@@ -1,5 +1,6 @@
-// Matchers per dialect. Claude Code: empty or `*` matches all, `[A-Za-z0-9_|]+` is an exact
-// name with `|` alternation, anything else a regex. Codex: always an unanchored regex.
+// Matchers per dialect. Claude Code: empty or `*` matches all, names made of letters, digits
+// and `_` separated by `|` or `,` (whitespace around them ignored) are exact names, anything
+// else a regex. Codex: always an unanchored regex.
 
 import { HookErrorCode } from './errors.js'
 import type { HookDialectName, HookWarn } from './types.js'
@@ -7,7 +8,7 @@ import type { HookDialectName, HookWarn } from './types.js'
 /** Answers whether any of the candidate names (e.g. the dsh and the dialect tool name) matches. */
 export type CompiledMatcher = (candidates: readonly string[]) => boolean
 
-const EXACT_NAMES = /^[A-Za-z0-9_|]+$/
+const EXACT_NAMES = /^[A-Za-z0-9_|,\s]+$/
 
 const matchAll: CompiledMatcher = () => true
 const matchNone: CompiledMatcher = () => false
@@ -18,9 +19,14 @@ export function compileMatcher(
   dialect: HookDialectName,
   warn: HookWarn,
 ): CompiledMatcher {
-  if (matcher === undefined || matcher === '' || matcher === '*') return matchAll
+  if (matcher === undefined || matcher.trim() === '' || matcher.trim() === '*') return matchAll
   if (dialect === 'claude-code' && EXACT_NAMES.test(matcher)) {
-    const names = new Set(matcher.split('|').filter((name) => name !== ''))
+    const names = new Set(
+      matcher
+        .split(/[|,]/)
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    )
     return (candidates) => candidates.some((candidate) => names.has(candidate))
   }
   let pattern: RegExp

@@ -1,5 +1,6 @@
 // Merging the outcomes of several hooks for one event: deny (or block) > ask > allow,
-// the reasons of the winning rank, and every context in run order.
+// the reasons of the winning rank, every context in configuration order, and the
+// `updatedInput` of the last hook in configuration order that gave one.
 
 import type { HookDecision, HookOutcome, MergedDecision, MergedOutcome } from './types.js'
 
@@ -14,6 +15,12 @@ export function mergeOutcomes(outcomes: readonly HookOutcome[]): MergedOutcome {
     systemMessages: outcomes.flatMap((outcome) =>
       outcome.systemMessage !== undefined ? [outcome.systemMessage] : [],
     ),
+    updatedInputCount: 0,
+  }
+  for (const outcome of outcomes) {
+    if (outcome.updatedInput === undefined) continue
+    merged.updatedInput = outcome.updatedInput
+    merged.updatedInputCount += 1
   }
   if (top > 0) {
     const reasons = outcomes

@@ -20,6 +20,15 @@ const hookOutputSchema = z.looseObject({
       permissionDecision: z.enum(['allow', 'deny', 'ask', 'defer']).optional(),
       permissionDecisionReason: z.string().optional(),
       additionalContext: z.string().optional(),
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+      /** PermissionRequest: the answer to the permission prompt. */
+      decision: z
+        .looseObject({
+          behavior: z.enum(['allow', 'deny']),
+          updatedInput: z.record(z.string(), z.unknown()).optional(),
+          message: z.string().optional(),
+        })
+        .optional(),
     })
     .optional(),
 })
@@ -35,6 +44,8 @@ export interface InterpretOptions {
 export function interpretHookRun(run: HookRun, options: InterpretOptions): HookOutcome {
   const outcome: HookOutcome = { decision: 'none', context: [], warnings: [] }
   if (run.error !== undefined) return { ...outcome, decision: 'error', reason: run.error }
+  if (run.notStarted !== undefined)
+    return { ...outcome, decision: 'error', reason: `could not start (${run.notStarted})` }
   if (run.timedOut) return { ...outcome, decision: 'error', reason: `timed out after ${run.durationMs} ms` }
   if (run.killed) return { ...outcome, decision: 'error', reason: 'killed' }
   if (run.exitCode === 2) {
@@ -45,6 +56,11 @@ export function interpretHookRun(run: HookRun, options: InterpretOptions): HookO
     }
   }
   if (run.exitCode !== 0) {
+    // The docs read JSON only on exit 0; say so rather than drop it without a word.
+    if (run.stdout.trim().startsWith('{'))
+      outcome.warnings.push(
+        `JSON on stdout ignored: hooks are read as JSON only when they exit 0 (this one exited ${run.exitCode ?? 'by a signal'})`,
+      )
     const detail = run.stderr.trim()
     const ended = run.exitCode === null ? 'ended by a signal' : `exited with code ${run.exitCode}`
     return { ...outcome, decision: 'error', reason: detail ? `${ended}: ${clip(detail)}` : ended }
@@ -99,6 +115,14 @@ function fromJson(output: HookOutput): Omit<HookOutcome, 'warnings'> {
     if (output.reason !== undefined) outcome.reason = clip(output.reason)
     else if (output.decision === 'block') outcome.reason = 'blocked by hook'
   }
+  const answer = specific?.decision
+  if (answer !== undefined) {
+    outcome.decision = answer.behavior
+    if (answer.message !== undefined) outcome.reason = clip(answer.message)
+    if (answer.updatedInput !== undefined) outcome.updatedInput = answer.updatedInput
+  }
+  if (specific?.updatedInput !== undefined) outcome.updatedInput = specific.updatedInput
+  if (output.suppressOutput === true) outcome.suppressOutput = true
   if (specific?.additionalContext !== undefined && specific.additionalContext.trim() !== '') {
     outcome.context.push(clip(specific.additionalContext))
   }

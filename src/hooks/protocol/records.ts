@@ -47,6 +47,7 @@ export function hookResultRecord(info: HookRecordInfo, run: HookRun, outcome: Ho
   }
   if (run.timedOut) data.timedOut = true
   if (outcome.reason) data.reason = truncateUtf8(outcome.reason, MAX_STDERR_SUMMARY_BYTES)
+  if (outcome.updatedInput !== undefined) data.updatedInput = outcome.updatedInput
   const stderr = run.stderr.trim()
   if (stderr) data.stderr = truncateUtf8(stderr, MAX_STDERR_SUMMARY_BYTES)
   return { type: 'hook/result', data }

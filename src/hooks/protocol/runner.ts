@@ -1,5 +1,6 @@
-// Runs one command hook through the shell executor: `bash -c`, the JSON payload on
-// stdin, in the session cwd, killed at its timeout or when the bridge's signal aborts.
+// Runs one command hook through the shell executor, the JSON payload on stdin, in the
+// session cwd, killed at its timeout or when the bridge's signal aborts. Shell form is
+// `bash -c <command>`; exec form (`args`) execs the program with exactly those arguments.
 
 import { errorMessage } from '../../core/errors.js'
 import type { ShellExecutor } from '../../shell/executor.js'
@@ -12,6 +13,8 @@ export interface HookRunRequest {
   /** The current executor (`ctx.get('shell')` at call time); undefined → an error run. */
   shell: ShellExecutor | undefined
   command: string
+  /** Exec form: the program's arguments (no shell interprets them). */
+  args?: readonly string[]
   /** Absolute working directory: the session cwd. */
   cwd: string
   /** Sent as JSON on stdin. */
@@ -40,14 +43,14 @@ export async function runHookCommand(request: HookRunRequest): Promise<HookRun> 
   if (request.signal.aborted) return failed('the hook bridge was unloaded')
   try {
     const result = await request.shell.run({
-      command: request.command,
+      command: request.args ? execLine(request.command, request.args) : request.command,
       workdir: request.cwd,
       timeoutMs: request.timeoutSec !== undefined ? request.timeoutSec * 1000 : DEFAULT_HOOK_TIMEOUT_MS,
       signal: request.signal,
       stdin: JSON.stringify(request.payload),
       ...(request.env ? { env: request.env } : {}),
     })
-    return {
+    const run: HookRun = {
       exitCode: result.exitCode,
       // The executor keeps only a capped tail of each stream; only that is ever parsed.
       stdout: result.stdout.text,
@@ -56,7 +59,35 @@ export async function runHookCommand(request: HookRunRequest): Promise<HookRun> 
       killed: result.killed,
       durationMs: result.durationMs,
     }
+    const notStarted = notStartedReason(run, request.args !== undefined)
+    if (notStarted !== undefined) run.notStarted = notStarted
+    return run
   } catch (error) {
     return failed(errorMessage(error))
   }
+}
+
+/** `exec 'program' 'arg' …`: bash only execs; every word is single-quoted, so argv is exactly as given. */
+export function execLine(program: string, args: readonly string[]): string {
+  return ['exec', ...[program, ...args].map(singleQuote)].join(' ')
+}
+
+function singleQuote(word: string): string {
+  return `'${word.replace(/'/g, "'\\''")}'`
+}
+
+/**
+ * Bash answers 127 when the program is not found and 126 when it cannot be executed. In
+ * exec form those codes can only mean that; in shell form only together with bash's own message.
+ */
+function notStartedReason(run: HookRun, execForm: boolean): string | undefined {
+  if (run.exitCode !== 127 && run.exitCode !== 126) return undefined
+  const stderr = run.stderr.trim()
+  const bashSaid = /(command not found|No such file or directory|Permission denied|cannot execute)/.test(
+    stderr,
+  )
+  if (!execForm && !bashSaid) return undefined
+  const why = run.exitCode === 127 ? 'not found' : 'not executable'
+  const detail = stderr.split('\n').at(-1) ?? ''
+  return detail ? `${why}: ${detail}` : why
 }

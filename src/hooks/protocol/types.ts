@@ -11,17 +11,38 @@ export type HookEventName =
   | 'SessionStart'
   | 'UserPromptSubmit'
   | 'PreToolUse'
+  | 'PermissionRequest'
   | 'PostToolUse'
+  | 'PostToolUseFailure'
+  | 'Notification'
   | 'Stop'
+  | 'StopFailure'
   | 'SubagentStart'
   | 'SubagentStop'
   | 'SessionEnd'
 
+/** Events whose hooks see a tool call (matcher = tool name, `if` filters apply). */
+export const TOOL_EVENTS: ReadonlySet<string> = new Set([
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PostToolUseFailure',
+])
+
 /** One command hook from a settings file. */
 export interface HookCommand {
+  /** Shell form: a bash command line. Exec form (with `args`): the program, found on PATH. */
   command: string
+  /** Exec form: the program's arguments, passed as given, no shell. */
+  args?: string[]
   /** Per-hook timeout in seconds (`timeout`, or Codex's `timeoutSec`); unset → the default. */
   timeoutSec?: number
+  /** A permission rule (`Bash(git push *)`): on tool events the hook runs only when it matches. */
+  if?: string
+  /** Runs in the background: its output decides nothing. */
+  async?: boolean
+  /** Runs at most once per session. */
+  once?: boolean
 }
 
 /** A matcher group: the hooks that run when `matcher` matches, in config order. */
@@ -53,6 +74,8 @@ export interface HookRun {
   durationMs: number
   /** Set when the hook could not run at all (no shell, spawn failure). */
   error?: string
+  /** Set when the program could not be started (not found, not executable): bash's 127/126. */
+  notStarted?: string
 }
 
 /** The decision one hook expressed. `deny` and `block` have the same (top) rank. */
@@ -69,6 +92,10 @@ export interface HookOutcome {
   stop?: { reason: string }
   /** `systemMessage`: shown to the user, never to the model. */
   systemMessage?: string
+  /** `hookSpecificOutput.updatedInput` (PreToolUse) or `decision.updatedInput` (PermissionRequest). */
+  updatedInput?: Record<string, unknown>
+  /** `suppressOutput: true`. */
+  suppressOutput?: boolean
   /** Problems with the output (malformed JSON, bad fields); already non-fatal. */
   warnings: string[]
 }
@@ -86,4 +113,8 @@ export interface MergedOutcome {
   /** The first `continue: false` (its reason, or the joined reasons of all that asked). */
   stop?: { reason: string }
   systemMessages: string[]
+  /** The `updatedInput` of the last hook in configuration order that gave one. */
+  updatedInput?: Record<string, unknown>
+  /** How many hooks gave an `updatedInput` (more than one earns a warning). */
+  updatedInputCount: number
 }

@@ -2,6 +2,8 @@
 // defaults, and resolution into a complete spec. The API key is looked up per request.
 
 import { DshError } from '../../core/errors.js'
+import { DEFAULT_EFFORT, type Effort } from '../deepseek/effort.js'
+import { DEEPSEEK_DEFAULT_MODEL } from '../deepseek/models.js'
 import { LlmErrorCode } from '../errors.js'
 
 export interface OpenAiCompatibleConfig {
@@ -13,6 +15,10 @@ export interface OpenAiCompatibleConfig {
   apiKeyEnv?: string
   /** Model used when a request names none. Default DEFAULT_MODEL. */
   model?: string
+  /** Thinking effort used when a request names none. Default DEFAULT_EFFORT. */
+  effort?: Effort
+  /** `max_tokens` sent when a request names none. Default DEFAULT_MAX_TOKENS. */
+  maxTokens?: number
   /** Retries after the first attempt, for 429, 5xx and dropped connections. Default 4. */
   maxRetries?: number
   /** First backoff step; doubles per retry, jittered. Default 500 ms. */
@@ -21,14 +27,23 @@ export interface OpenAiCompatibleConfig {
   maxBackoffMs?: number
   /** Cap on a server's `Retry-After`. Default 60 000 ms. */
   maxRetryAfterMs?: number
-  /** Longest wait for response headers or between two pieces of the stream. Default 300 000 ms. */
+  /**
+   * Stream idle deadline: the longest wait for response headers or between two pieces of
+   * the stream (keep-alive comments count). Default 300 000 ms.
+   */
   requestTimeoutMs?: number
 }
 
 export const DEFAULT_BASE_URL = 'https://api.deepseek.com'
 export const DEFAULT_API_KEY_ENV = 'DEEPSEEK_API_KEY'
 export const BASE_URL_ENV = 'DEEPSEEK_BASE_URL'
-export const DEFAULT_MODEL = 'deepseek-chat'
+export const DEFAULT_MODEL = DEEPSEEK_DEFAULT_MODEL
+/**
+ * Output budget sent with every request. DeepSeek's own default output limit is far below
+ * the 384K its models allow, so thinking plus a long answer would be cut ("length");
+ * billing counts only the tokens produced, so a generous cap costs nothing.
+ */
+export const DEFAULT_MAX_TOKENS = 131_072
 export const DEFAULT_MAX_RETRIES = 4
 export const DEFAULT_INITIAL_BACKOFF_MS = 500
 export const DEFAULT_MAX_BACKOFF_MS = 20_000
@@ -36,11 +51,15 @@ export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000
 export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000
 
 export interface ResolvedOpenAiConfig {
+  /** The server root without a trailing slash. */
+  baseUrl: string
   /** The full endpoint, `{baseUrl}/chat/completions`. */
   endpoint: string
   apiKey: string | undefined
   apiKeyEnv: string
   model: string
+  effort: Effort
+  maxTokens: number
   maxRetries: number
   initialBackoffMs: number
   maxBackoffMs: number
@@ -53,12 +72,20 @@ export function resolveOpenAiConfig(
   config: OpenAiCompatibleConfig = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedOpenAiConfig {
-  const baseUrl = nonBlank(config.baseUrl) ?? nonBlank(env[BASE_URL_ENV]) ?? DEFAULT_BASE_URL
+  const fromConfig = nonBlank(config.baseUrl)
+  const given = fromConfig ?? nonBlank(env[BASE_URL_ENV]) ?? DEFAULT_BASE_URL
+  const baseUrl = checkBaseUrl(given, fromConfig !== undefined ? 'model.baseUrl' : BASE_URL_ENV).replace(
+    /\/+$/,
+    '',
+  )
   return {
-    endpoint: `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
+    baseUrl,
+    endpoint: `${baseUrl}/chat/completions`,
     apiKey: nonBlank(config.apiKey),
     apiKeyEnv: nonBlank(config.apiKeyEnv) ?? DEFAULT_API_KEY_ENV,
     model: nonBlank(config.model) ?? DEFAULT_MODEL,
+    effort: config.effort ?? DEFAULT_EFFORT,
+    maxTokens: config.maxTokens ?? DEFAULT_MAX_TOKENS,
     maxRetries: config.maxRetries ?? DEFAULT_MAX_RETRIES,
     initialBackoffMs: config.initialBackoffMs ?? DEFAULT_INITIAL_BACKOFF_MS,
     maxBackoffMs: config.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS,
@@ -74,6 +101,22 @@ export function requireApiKey(config: ResolvedOpenAiConfig, env: NodeJS.ProcessE
   throw new DshError(
     `no API key for the model: set the ${config.apiKeyEnv} environment variable`,
     LlmErrorCode.NoApiKey,
+    { userFacing: true },
+  )
+}
+
+/** A base URL must be an absolute http(s) URL; anything else fails at once, naming it. */
+function checkBaseUrl(value: string, source: string): string {
+  let url: URL | undefined
+  try {
+    url = new URL(value)
+  } catch {
+    // Reported below.
+  }
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '') return value
+  throw new DshError(
+    `${source}: ${JSON.stringify(value)} is not a usable model server URL (expected http:// or https://, e.g. ${DEFAULT_BASE_URL})`,
+    LlmErrorCode.BadBaseUrl,
     { userFacing: true },
   )
 }

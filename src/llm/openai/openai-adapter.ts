@@ -4,6 +4,7 @@
 import type { Context } from 'cordis'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { LlmAdapter, type ModelRequest, type ModelStreamChunk } from '../adapter.js'
+import type { Effort } from '../deepseek/effort.js'
 import { LlmErrorCode } from '../errors.js'
 import { LlmHttpError } from '../http-error.js'
 import {
@@ -12,7 +13,7 @@ import {
   requireApiKey,
   resolveOpenAiConfig,
 } from './config.js'
-import { buildChatRequest } from './request.js'
+import { encodeChatRequest } from './request.js'
 import { abortedError, backoffDelayMs, isRetryableStatus, parseRetryAfterMs, sleep } from './retry.js'
 import { readSseData } from './sse.js'
 import { ChatStreamAssembler } from './stream-assembler.js'
@@ -42,6 +43,10 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
   readonly defaultModel: string
   private readonly config: ResolvedOpenAiConfig
 
+  override get defaultEffort(): Effort {
+    return this.config.effort
+  }
+
   constructor(ctx: Context, config: OpenAiCompatibleConfig = {}) {
     super(ctx)
     this.config = resolveOpenAiConfig(config)
@@ -59,7 +64,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
     const { signal } = request
     if (signal?.aborted) throw abortedError(signal)
     const apiKey = requireApiKey(config)
-    const body = JSON.stringify(buildChatRequest(request, request.model ?? config.model))
+    const body = encodeChatRequest(request, config)
     for (let attempt = 1; ; attempt++) {
       let yielded = false
       try {

@@ -1,56 +1,142 @@
 // Request building: a ModelRequest becomes the JSON body of a streamed
-// `POST /chat/completions`.
+// `POST /chat/completions`. Each message's JSON text is cached, so building request N
+// of a long session costs about one join of strings, and the bytes of every earlier
+// message are the same from one request to the next (the server's prefix cache hits).
 
 import type { ModelRequest } from '../adapter.js'
+import { DEFAULT_EFFORT, type Effort, effortFields, thinkingEnabled } from '../deepseek/effort.js'
 import type { ChatMessage, ToolSchema } from '../types.js'
 import type { WireChatRequest, WireMessage, WireTool } from './wire-types.js'
 
+export interface WireOptions {
+  /** Thinking mode is on: assistant messages without reasoning carry `reasoning_content: ""`. */
+  thinking: boolean
+}
+
+/** What the adapter fills in for fields a request leaves unset. */
+export interface RequestDefaults {
+  model: string
+  maxTokens: number
+  effort?: Effort
+}
+
+/** The fully resolved request fields that are not messages or tools. */
+interface RequestTail {
+  model: string
+  effort: Effort
+  maxTokens: number
+  temperature?: number
+}
+
 /** The streamed Chat Completions body for `request`, asking for usage in the final chunk. */
-export function buildChatRequest(request: ModelRequest, model: string): WireChatRequest {
+export function buildChatRequest(request: ModelRequest, defaults: RequestDefaults): WireChatRequest {
+  const tail = resolveTail(request, defaults)
   const body: WireChatRequest = {
-    model,
-    messages: toWireMessages(request.messages),
-    stream: true,
-    stream_options: { include_usage: true },
+    model: tail.model,
+    messages: toWireMessages(request.messages, { thinking: thinkingEnabled(tail.effort) }),
   }
   // Some compatible servers reject an empty tools array.
   if (request.tools.length > 0) body.tools = request.tools.map(toWireTool)
-  if (request.temperature !== undefined) body.temperature = request.temperature
-  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens
+  Object.assign(body, tailFields(tail))
   return body
 }
 
 /**
- * Converts the conversation to wire messages. DeepSeek thinking mode needs the
- * `reasoning_content` of the assistant messages of the tool-calling turn in progress
- * (tool calls after the last user message) and must not get it anywhere else.
+ * The same body as JSON text, byte for byte `JSON.stringify(buildChatRequest(...))`,
+ * built from cached per-message JSON.
  */
-export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] {
-  let lastUser = -1
-  messages.forEach((message, index) => {
-    if (message.role === 'user') lastUser = index
-  })
-  return messages.map((message, index) => toWireMessage(message, index > lastUser))
+export function encodeChatRequest(request: ModelRequest, defaults: RequestDefaults): string {
+  const tail = resolveTail(request, defaults)
+  const thinking = thinkingEnabled(tail.effort)
+  const parts = new Array<string>(request.messages.length)
+  for (let i = 0; i < request.messages.length; i++) parts[i] = wireMessageJson(request.messages[i]!, thinking)
+  let text = `{"model":${JSON.stringify(tail.model)},"messages":[${parts.join(',')}]`
+  if (request.tools.length > 0) text += `,"tools":${toolsJson(request.tools)}`
+  return `${text},${JSON.stringify(tailFields(tail)).slice(1)}`
 }
 
-function toWireMessage(message: ChatMessage, inCurrentTurn: boolean): WireMessage {
+function resolveTail(request: ModelRequest, defaults: RequestDefaults): RequestTail {
+  const tail: RequestTail = {
+    model: request.model ?? defaults.model,
+    effort: request.effort ?? defaults.effort ?? DEFAULT_EFFORT,
+    maxTokens: request.maxTokens ?? defaults.maxTokens,
+  }
+  if (request.temperature !== undefined) tail.temperature = request.temperature
+  return tail
+}
+
+function tailFields(tail: RequestTail): Record<string, unknown> {
+  const fields: Record<string, unknown> = {
+    stream: true,
+    stream_options: { include_usage: true },
+    max_tokens: tail.maxTokens,
+    ...effortFields(tail.effort),
+  }
+  // DeepSeek ignores temperature in thinking mode; it is sent only when it can matter.
+  if (tail.temperature !== undefined && tail.effort === 'off') fields.temperature = tail.temperature
+  return fields
+}
+
+/**
+ * Converts the conversation to wire messages. Reasoning passback: every assistant
+ * message that carried reasoning sends it back byte-exact, in every request (DeepSeek
+ * answers 400 when the reasoning of a tool-calling turn is missing). In thinking mode an
+ * assistant message without reasoning (effort off, another model, an older dsh) is sent
+ * with `reasoning_content: ""`, so switching effort mid-session never trips that rule.
+ */
+export function toWireMessages(messages: readonly ChatMessage[], options: WireOptions): WireMessage[] {
+  return messages.map((message) => toWireMessage(message, options.thinking))
+}
+
+function toWireMessage(message: ChatMessage, thinking: boolean): WireMessage {
   if (message.role === 'tool') {
     return { role: 'tool', tool_call_id: message.toolCallId, content: message.content }
   }
   if (message.role !== 'assistant') return { role: message.role, content: message.content }
   const calls = message.toolCalls ?? []
-  if (calls.length === 0) return { role: 'assistant', content: message.content }
   const wire: WireMessage = {
     role: 'assistant',
-    content: message.content === '' ? null : message.content,
-    tool_calls: calls.map((call) => ({
+    content: calls.length > 0 && message.content === '' ? null : message.content,
+  }
+  if (message.reasoning) wire.reasoning_content = message.reasoning
+  else if (thinking) wire.reasoning_content = ''
+  if (calls.length > 0) {
+    wire.tool_calls = calls.map((call) => ({
       id: call.id,
       type: 'function',
       function: { name: call.name, arguments: call.arguments },
-    })),
+    }))
   }
-  if (inCurrentTurn && message.reasoning) wire.reasoning_content = message.reasoning
   return wire
+}
+
+interface CachedJson {
+  thinking: boolean
+  toolCalls: unknown
+  json: string
+}
+
+/** Message objects of a derived history are shared between requests and never change once complete. */
+const messageJson = new WeakMap<ChatMessage, CachedJson>()
+
+function wireMessageJson(message: ChatMessage, thinking: boolean): string {
+  const toolCalls = message.role === 'assistant' ? message.toolCalls : undefined
+  const cached = messageJson.get(message)
+  if (cached && cached.thinking === thinking && cached.toolCalls === toolCalls) return cached.json
+  const json = JSON.stringify(toWireMessage(message, thinking))
+  messageJson.set(message, { thinking, toolCalls, json })
+  return json
+}
+
+const toolListJson = new WeakMap<readonly ToolSchema[], string>()
+
+function toolsJson(tools: readonly ToolSchema[]): string {
+  let json = toolListJson.get(tools)
+  if (json === undefined) {
+    json = JSON.stringify(tools.map(toWireTool))
+    toolListJson.set(tools, json)
+  }
+  return json
 }
 
 export function toWireTool(tool: ToolSchema): WireTool {

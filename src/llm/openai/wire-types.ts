@@ -14,7 +14,7 @@ export type WireMessage =
       role: 'assistant'
       content: string | null
       tool_calls?: WireToolCall[]
-      /** DeepSeek thinking mode: the reasoning that led to these tool calls. */
+      /** DeepSeek thinking mode: the reasoning streamed with this message, sent back byte-exact. */
       reasoning_content?: string
     }
   | { role: 'tool'; tool_call_id: string; content: string }
@@ -32,6 +32,10 @@ export interface WireChatRequest {
   stream_options?: { include_usage?: boolean }
   temperature?: number
   max_tokens?: number
+  /** DeepSeek: thinking mode on or off (on by default). */
+  thinking?: { type: 'enabled' | 'disabled' }
+  /** DeepSeek: `low | high | max` in thinking mode. */
+  reasoning_effort?: string
 }
 
 export interface WireUsage {

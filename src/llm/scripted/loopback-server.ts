@@ -4,6 +4,8 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { DEEPSEEK_MODELS } from '../deepseek/models.js'
+import { DeepSeekRules, type StrictOptions } from '../deepseek/strict.js'
 import { sleep } from '../openai/retry.js'
 import type { WireChatRequest, WireErrorBody } from '../openai/wire-types.js'
 import { type ResolvedReply, type Script, ScriptPlayer } from './script.js'
@@ -15,6 +17,13 @@ export type ReceivedRequest = WireChatRequest
 export interface LoopbackModelOptions {
   /** When set, requests must carry `Authorization: Bearer <apiKey>`, else 401. */
   apiKey?: string
+  /**
+   * Strict DeepSeek mode: refuses what today's DeepSeek API refuses (unknown model ids,
+   * a missing reasoning passback, bad effort values), thinks by default (a reply without
+   * reasoning gets some; thinking disabled drops it), and reports usage with prompt-cache
+   * hits computed from the prefix shared with earlier requests.
+   */
+  strict?: boolean | StrictOptions
 }
 
 export interface LoopbackModel {
@@ -35,10 +44,23 @@ export async function startLoopbackModel(
 ): Promise<LoopbackModel> {
   const player = new ScriptPlayer(script)
   const requests: ReceivedRequest[] = []
+  const rules = options.strict
+    ? new DeepSeekRules(typeof options.strict === 'object' ? options.strict : {})
+    : undefined
   let served = 0
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '').split('?')[0]!
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
+        sendError(res, 401, 'loopback model: invalid API key')
+        return
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      const data = DEEPSEEK_MODELS.map((id) => ({ id, object: 'model', owned_by: 'deepseek' }))
+      res.end(JSON.stringify({ object: 'list', data }))
+      return
+    }
     if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
       sendError(res, 404, `loopback model: no route for ${req.method} ${path}`)
       return
@@ -56,6 +78,11 @@ export async function startLoopbackModel(
     }
     requests.push(body)
     served += 1
+    const refusal = rules?.refuse(body)
+    if (refusal) {
+      sendError(res, refusal.status, refusal.message, undefined, refusal.type)
+      return
+    }
     let step: Awaited<ReturnType<ScriptPlayer['play']>>
     try {
       step = await player.play(decodeWireRequest(body))
@@ -68,9 +95,10 @@ export async function startLoopbackModel(
       return
     }
     if (step.kind === 'http') {
-      sendError(res, step.status, step.message, step.retryAfter)
+      sendError(res, step.status, step.message, step.retryAfter, step.type)
       return
     }
+    if (rules) strictReply(rules, body, step.reply, served)
     const meta = {
       id: `chatcmpl-loopback-${served}`,
       model: body.model,
@@ -129,6 +157,16 @@ async function streamReply(
     Connection: 'keep-alive',
   })
   res.flushHeaders()
+  try {
+    if (reply.stallMs !== undefined) await sleep(reply.stallMs, gone.signal)
+    for (let i = 0; i < (reply.keepAlive?.count ?? 0); i++) {
+      await sleep(reply.keepAlive!.intervalMs, gone.signal)
+      res.write(': keep-alive\n\n')
+    }
+  } catch {
+    // The client went away while the server stalled: nobody is left to write to.
+    return
+  }
   const events = [...encodeReplyChunks(reply, meta).map((chunk) => JSON.stringify(chunk)), '[DONE]']
   for (const [index, data] of events.entries()) {
     if (index === reply.cutAfterChunks) {
@@ -152,9 +190,44 @@ async function streamReply(
   res.end()
 }
 
-function sendError(res: ServerResponse, status: number, message: string, retryAfter?: string): void {
+/** What a strict server does to a scripted reply: thinks (or not), remembers, counts the cache. */
+function strictReply(
+  rules: DeepSeekRules,
+  body: WireChatRequest,
+  reply: ResolvedReply,
+  served: number,
+): void {
+  const tokens = (text: string) => Math.ceil(text.length / 4)
+  if (!rules.thinking(body)) reply.reasoning = ''
+  else if (reply.reasoning === '') reply.reasoning = `Thinking about request ${served}.`
+  rules.recordReply(
+    reply.reasoning,
+    reply.toolCalls.map((call) => call.id),
+  )
+  const reasoningTokens = tokens(reply.reasoning)
+  const completion =
+    reasoningTokens +
+    tokens(reply.text) +
+    reply.toolCalls.reduce((sum, call) => sum + tokens(call.arguments), 0)
+  const usage = rules.usage(body, completion, reasoningTokens)
+  reply.usage = {
+    promptTokens: usage.prompt_tokens!,
+    completionTokens: completion,
+    totalTokens: usage.total_tokens!,
+    cachedTokens: usage.prompt_cache_hit_tokens!,
+    ...(reasoningTokens > 0 ? { reasoningTokens } : {}),
+  }
+}
+
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  retryAfter?: string,
+  type?: string,
+): void {
   const body: WireErrorBody = {
-    error: { message, type: status === 429 ? 'rate_limit_error' : 'loopback_error' },
+    error: { message, type: type ?? (status === 429 ? 'rate_limit_error' : 'loopback_error') },
   }
   const headers: Record<string, string> = { 'Content-Type': 'application/json' }
   if (retryAfter !== undefined) headers['Retry-After'] = retryAfter

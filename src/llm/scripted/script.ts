@@ -1,6 +1,7 @@
 // The script format shared by the in-process ScriptedAdapter and the loopback HTTP
 // model: what a step may say, and the player that resolves steps one request at a time.
 
+import { DEEPSEEK_FAULTS, type DeepSeekFault } from '../deepseek/strict.js'
 import type { ChatMessage, ToolCallRequest, ToolSchema, Usage } from '../types.js'
 
 export interface ScriptToolCall {
@@ -24,6 +25,10 @@ export interface ScriptReply {
   delayMs?: number
   /** Drop the connection after this many SSE events (0: right after the headers). */
   cutAfterChunks?: number
+  /** Before the first chunk, send nothing at all for this long, in ms (a stalled server). */
+  stallMs?: number
+  /** Before the first chunk, send `: keep-alive` comment lines (a busy server). */
+  keepAlive?: { count: number; intervalMs: number }
 }
 
 /** An HTTP failure instead of an answer, e.g. `{ status: 429, retryAfter: 1 }`. */
@@ -34,7 +39,13 @@ export interface ScriptHttpFault {
   message?: string
 }
 
-export type ScriptOutcome = ScriptReply | ScriptHttpFault
+/** One of DeepSeek's error classes, with its status and wording (`DEEPSEEK_FAULTS`). */
+export interface ScriptFault {
+  fault: DeepSeekFault
+  retryAfter?: number | string
+}
+
+export type ScriptOutcome = ScriptReply | ScriptHttpFault | ScriptFault
 
 /** What a step function sees: the request as dsh types, whichever side received it. */
 export interface ScriptRequest {
@@ -57,11 +68,13 @@ export interface ResolvedReply {
   finishReason: string
   delayMs: number
   cutAfterChunks?: number
+  stallMs?: number
+  keepAlive?: { count: number; intervalMs: number }
 }
 
 export type PlayedStep =
   | { kind: 'reply'; reply: ResolvedReply }
-  | { kind: 'http'; status: number; message: string; retryAfter?: string }
+  | { kind: 'http'; status: number; message: string; type?: string; retryAfter?: string }
 
 /** Plays a script: one step per request, in order. Holds all mutable state of a scripted model. */
 export class ScriptPlayer {
@@ -85,6 +98,16 @@ export class ScriptPlayer {
     if (step === undefined) return undefined
     this.position += 1
     const outcome = typeof step === 'function' ? await step(request) : step
+    if ('fault' in outcome) {
+      const fault = DEEPSEEK_FAULTS[outcome.fault]
+      return {
+        kind: 'http',
+        status: fault.status,
+        message: fault.message,
+        type: fault.type,
+        retryAfter: outcome.retryAfter === undefined ? undefined : String(outcome.retryAfter),
+      }
+    }
     if ('status' in outcome) {
       return {
         kind: 'http',
@@ -121,6 +144,8 @@ export class ScriptPlayer {
       delayMs: reply.delayMs ?? 0,
     }
     if (reply.cutAfterChunks !== undefined) resolved.cutAfterChunks = reply.cutAfterChunks
+    if (reply.stallMs !== undefined) resolved.stallMs = reply.stallMs
+    if (reply.keepAlive !== undefined) resolved.keepAlive = reply.keepAlive
     return resolved
   }
 }

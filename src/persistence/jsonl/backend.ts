@@ -4,6 +4,7 @@
 import { resolve } from 'node:path'
 import type { Context } from 'cordis'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
+import type { WriterOwner } from '../owner.js'
 import { SessionPersistence } from '../persistence.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 import { JsonlLogStore } from './log-store.js'
@@ -49,13 +50,19 @@ export class JsonlSessionBackend extends SessionPersistence {
     return this.logs.append(id, events)
   }
 
-  /**
-   * Loads and validates a session, repairing a crash: a torn or damaged open tail
-   * is cut and an open turn closed, durably. When the session is being written
-   * (by another process, or by this one) the repair is skipped: its turn is in progress.
-   */
+  /** Read-only: validates the log and returns its valid events; writes nothing, locks nothing. */
   load(id: SessionId): Promise<LoadedSession> {
     return this.logs.load(id)
+  }
+
+  /** Takes the writer lock (`<log>.lock`), then cuts a torn tail and closes an open turn, durably. */
+  open(id: SessionId): Promise<LoadedSession> {
+    return this.logs.open(id)
+  }
+
+  /** Removes a lock file whose holder is gone (or, forced, any but this process's). */
+  override unlock(id: SessionId, options: { force?: boolean } = {}): Promise<WriterOwner | undefined> {
+    return this.logs.unlock(id, options.force ?? false)
   }
 
   override exists(id: SessionId): Promise<boolean> {

@@ -1,25 +1,14 @@
 // Cross-process writer exclusion for one session log: a lock file `<log>.lock`
-// holding the owner's pid, host and boot id, published atomically with `link`.
+// holding the owner's identity (see owner.ts), published atomically with `link`.
 
-import { randomUUID } from 'node:crypto'
 import { readFileSync, unlinkSync } from 'node:fs'
 import { link, readFile, unlink, writeFile } from 'node:fs/promises'
-import { hostname } from 'node:os'
 import { DshError } from '../../core/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
+import { describeOwner, isOwnerGone, newWriterOwner, parseWriterOwner, type WriterOwner } from '../owner.js'
 import { ioError, isCode } from './file-log.js'
 import { tempSibling } from './layout.js'
-
-export interface LockOwner {
-  pid: number
-  hostname: string
-  /** Linux boot id: a lock from an earlier boot is stale even if its pid is reused. */
-  bootId?: string
-  acquiredAt: number
-  /** Distinguishes this acquisition from any other by the same pid. */
-  nonce: string
-}
 
 const ATTEMPTS = 3
 
@@ -29,23 +18,17 @@ export class WriterLock {
 
   private constructor(
     readonly path: string,
-    readonly owner: LockOwner,
+    readonly owner: WriterOwner,
   ) {}
 
   /**
-   * Takes the lock at `path`. A lock left by a dead process on this host (or by an
-   * earlier boot) is taken over; a lock held by a live process, by another
-   * instance in this process, or by another host rejects with PERSISTENCE_LOCKED.
+   * Takes the lock at `path`. A lock whose holder is provably gone (dead pid, a pid
+   * reused by a later process, an earlier boot) is taken over; a lock held by a live
+   * process, by another instance in this process, or by another host rejects with
+   * PERSISTENCE_LOCKED naming the holder and how to break the lock.
    */
   static async acquire(path: string, sessionId: SessionId): Promise<WriterLock> {
-    const owner: LockOwner = {
-      pid: process.pid,
-      hostname: hostname(),
-      acquiredAt: Date.now(),
-      nonce: randomUUID(),
-    }
-    const bootId = currentBootId()
-    if (bootId) owner.bootId = bootId
+    const owner = newWriterOwner()
     const text = `${JSON.stringify(owner)}\n`
 
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -64,7 +47,7 @@ export class WriterLock {
       const seen = await readText(path)
       if (seen === undefined) continue // released meanwhile: try again
       const holder = parseOwner(seen)
-      if (holder && isAlive(holder)) throw lockedError(sessionId, path, holder)
+      if (holder && !isOwnerGone(holder)) throw lockedError(sessionId, path, holder)
       // Stale: remove it only if it is still the lock we judged, then retry.
       if ((await readText(path)) === seen) await unlink(path).catch(() => {}) // a racing taker removed it first
     }
@@ -97,42 +80,22 @@ export class WriterLock {
   }
 }
 
-function lockedError(sessionId: SessionId, path: string, holder: LockOwner): DshError {
-  const who = holder.pid === process.pid ? 'another backend in this process' : `process ${holder.pid}`
+function lockedError(sessionId: SessionId, path: string, holder: WriterOwner): DshError {
   return new DshError(
-    `session ${JSON.stringify(sessionId)} is being written by ${who} on ${holder.hostname} (lock file ${path}); nothing was written`,
+    `session ${JSON.stringify(sessionId)} is being written by ${describeOwner(holder)} (lock file ${path}); ` +
+      `nothing was written. If that process is gone, run \`dsh sessions unlock ${sessionId}\``,
     PersistenceErrorCode.Locked,
     { userFacing: true },
   )
 }
 
-function isAlive(holder: LockOwner): boolean {
-  if (holder.hostname !== hostname()) return true // cannot see another host's processes
-  const bootId = currentBootId()
-  if (holder.bootId && bootId && holder.bootId !== bootId) return false
-  if (holder.pid === process.pid) return true
+/** The owner recorded in a lock file's text; undefined when unreadable (treated as stale). */
+export function parseOwner(text: string): WriterOwner | undefined {
   try {
-    process.kill(holder.pid, 0)
-    return true
-  } catch (error) {
-    return !isCode(error, 'ESRCH')
-  }
-}
-
-function parseOwner(text: string): LockOwner | undefined {
-  try {
-    const value = JSON.parse(text) as Partial<LockOwner>
-    if (
-      typeof value.pid === 'number' &&
-      typeof value.hostname === 'string' &&
-      typeof value.nonce === 'string'
-    ) {
-      return value as LockOwner
-    }
+    return parseWriterOwner(JSON.parse(text))
   } catch {
-    // An unreadable lock file cannot name a live owner; it is treated as stale.
+    return undefined // an unreadable lock file cannot name a live owner
   }
-  return undefined
 }
 
 async function readText(path: string): Promise<string | undefined> {
@@ -144,14 +107,28 @@ async function readText(path: string): Promise<string | undefined> {
   }
 }
 
-let bootIdCache: string | null | undefined
-function currentBootId(): string | undefined {
-  if (bootIdCache === undefined) {
-    try {
-      bootIdCache = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null
-    } catch {
-      bootIdCache = null // not Linux: staleness falls back to the pid check
-    }
+/**
+ * Breaks a lock left behind: removes `path` when its holder is provably gone, or with
+ * `force` unless the holder is this very process. Resolves with the removed holder
+ * (undefined when there was no lock file); PERSISTENCE_LOCKED while the holder lives.
+ */
+export async function breakLock(
+  path: string,
+  sessionId: SessionId,
+  force: boolean,
+): Promise<WriterOwner | undefined> {
+  const seen = await readText(path)
+  if (seen === undefined) return undefined
+  const holder = parseOwner(seen)
+  const ours = holder?.pid === process.pid && !isOwnerGone(holder)
+  if (holder && !isOwnerGone(holder) && (!force || ours)) {
+    throw new DshError(
+      `session ${JSON.stringify(sessionId)} is held by ${describeOwner(holder)}, which is still running ` +
+        `(lock file ${path}); stop it first${ours ? '' : ', or pass --force if it is not really dsh writing this session'}`,
+      PersistenceErrorCode.Locked,
+      { userFacing: true },
+    )
   }
-  return bootIdCache ?? undefined
+  if ((await readText(path)) === seen) await unlink(path).catch(() => {}) // removed by someone else meanwhile
+  return holder ?? { pid: 0, hostname: '?', acquiredAt: 0, nonce: '' }
 }

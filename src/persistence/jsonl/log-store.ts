@@ -8,6 +8,7 @@ import { dirname } from 'node:path'
 import { DshError } from '../../core/errors.js'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
+import type { WriterOwner } from '../owner.js'
 import { checkContinuation, notFound } from '../persistence.js'
 import { closersForOpenTurn } from '../repair.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
@@ -15,7 +16,7 @@ import { findSessionFile, listSessions } from './catalog.js'
 import { eventLines, headerLine } from './codec.js'
 import { appendAt, ensureDir, ioError, isCode, publishLog, rollbackTo } from './file-log.js'
 import { LOCK_SUFFIX, SessionLayout } from './layout.js'
-import { WriterLock } from './lock.js'
+import { breakLock, WriterLock } from './lock.js'
 import { scanLog } from './reader.js'
 
 /** What this backend knows about one session it created, loaded or writes. */
@@ -30,8 +31,6 @@ interface TrackedSession {
   lock?: WriterLock
   handle?: FileHandle
 }
-
-const LOAD_ATTEMPTS = 3
 
 export class JsonlLogStore {
   private readonly layout: SessionLayout
@@ -71,14 +70,14 @@ export class JsonlLogStore {
    * Appends whole lines and fsyncs; the first append publishes the file. Takes the
    * session's writer lock on first use (PERSISTENCE_LOCKED if another process holds
    * it) and refuses to write if the file changed since this process last saw it.
+   * A session neither created nor opened here is opened first (`open`).
    */
   append(id: SessionId, events: SessionEvent[]): Promise<void> {
     if (events.length === 0) return Promise.resolve()
     return this.serialized(id, async (known) => {
-      // Neither created nor loaded here: load first, which also checks and repairs the file.
       let session = known
       if (!session) {
-        await this.loadTracked(id, undefined)
+        await this.openTracked(id, undefined)
         session = this.tracked.get(id)!
       }
       if (session.pendingHeader) return this.materialize(id, session, events)
@@ -97,13 +96,29 @@ export class JsonlLogStore {
   }
 
   /**
-   * Loads and validates a session, repairing a crash: a torn or damaged open tail
-   * is cut and an open turn closed, durably. When the session is being written
-   * (by another process, or by this one) the repair is skipped and the stored
-   * events are returned as they are: its open turn is in progress.
+   * Read-only load: validates the log and returns its valid events. Never writes and
+   * takes no lock: a torn tail is left out of the result (not cut from the file) and
+   * an open turn is returned open.
    */
   load(id: SessionId): Promise<LoadedSession> {
-    return this.serialized(id, (session) => this.loadTracked(id, session))
+    return this.serialized(id, async (known) => {
+      const path = known && !known.pendingHeader ? known.path : await this.find(id)
+      if (!path) throw notFound(id)
+      const scanned = await scanLog(path)
+      // On a case-insensitive file system another id's file may answer to this name.
+      if (scanned.header.id !== id) throw notFound(id)
+      return { header: scanned.header, events: scanned.events }
+    })
+  }
+
+  /**
+   * Opens a stored session for writing: takes its writer lock (PERSISTENCE_LOCKED,
+   * naming the holder, while another live process or backend holds it), then repairs
+   * a crash durably — a torn or damaged open tail is cut, an open turn closed. The
+   * lock is kept until `release`.
+   */
+  open(id: SessionId): Promise<LoadedSession> {
+    return this.serialized(id, (known) => this.openTracked(id, known))
   }
 
   async exists(id: SessionId): Promise<boolean> {
@@ -120,57 +135,56 @@ export class JsonlLogStore {
     })
   }
 
+  /**
+   * Removes the session's lock file when its holder is provably gone (or, with
+   * `force`, unless this process holds it). Resolves with the removed holder, or
+   * undefined when there was no lock. PERSISTENCE_LOCKED while the holder lives.
+   */
+  async unlock(id: SessionId, force: boolean): Promise<WriterOwner | undefined> {
+    const path = await this.find(id)
+    if (!path) throw notFound(id)
+    if (this.tracked.get(id)?.lock) throw lockedByUs(id, path + LOCK_SUFFIX)
+    return breakLock(path + LOCK_SUFFIX, id, force)
+  }
+
   /** Summaries from each file's head and tail only; see `listSessions`. */
   list(): Promise<SessionSummary[]> {
     return listSessions(this.root)
   }
 
-  private async loadTracked(id: SessionId, known: TrackedSession | undefined): Promise<LoadedSession> {
+  private async openTracked(id: SessionId, known: TrackedSession | undefined): Promise<LoadedSession> {
+    if (known?.lock) throw lockedByUs(id, known.path + LOCK_SUFFIX)
     const path = known && !known.pendingHeader ? known.path : await this.find(id)
     if (!path) throw notFound(id)
-    for (let attempt = 0; attempt < LOAD_ATTEMPTS; attempt++) {
+    // Lock first: every writer takes it, so nothing changes the file while it is repaired.
+    const lock = await WriterLock.acquire(path + LOCK_SUFFIX, id)
+    let handle: FileHandle | undefined
+    try {
       const scanned = await scanLog(path)
       // On a case-insensitive file system another id's file may answer to this name.
       if (scanned.header.id !== id) throw notFound(id)
-      const session = this.track(id, path, scanned.size, scanned.events.length)
+      handle = await open(path, 'r+')
+      let size = scanned.size
+      if (scanned.validEnd !== size) {
+        rollbackTo(handle.fd, scanned.validEnd, path)
+        size = scanned.validEnd
+      }
       const closers = closersForOpenTurn(scanned.events)
-      if (scanned.validEnd === scanned.size && closers.length === 0) {
-        return { header: scanned.header, events: scanned.events }
+      if (closers.length > 0) {
+        const bytes = Buffer.from(eventLines(closers))
+        appendAt(handle.fd, size, bytes, path)
+        size += bytes.length
       }
-
-      // Written by this process right now: its open turn is in progress, not crashed
-      // (our own writes are whole or rolled back, so there is no torn tail either).
-      if (session.lock) return { header: scanned.header, events: scanned.events }
-      let handle: FileHandle
-      try {
-        handle = await this.takeOwnership(id, session)
-      } catch (error) {
-        if (error instanceof DshError && error.code === PersistenceErrorCode.Locked) {
-          // Live elsewhere: its open turn is in progress, not crashed.
-          return { header: scanned.header, events: scanned.events }
-        }
-        if (error instanceof DshError && error.code === PersistenceErrorCode.SeqMismatch) continue
-        throw error
-      }
-      try {
-        if (scanned.validEnd !== scanned.size) rollbackTo(handle.fd, scanned.validEnd, path)
-        session.size = scanned.validEnd
-        if (closers.length > 0) {
-          const bytes = Buffer.from(eventLines(closers))
-          appendAt(handle.fd, session.size, bytes, path)
-          session.size += bytes.length
-          session.count += closers.length
-        }
-      } finally {
-        await this.dropOwnership(session) // taken for the repair only; the next append retakes it
-      }
+      const session = this.track(id, path, size, scanned.events.length + closers.length)
+      session.lock = lock
+      session.handle = handle
       return { header: scanned.header, events: [...scanned.events, ...closers] }
+    } catch (error) {
+      await handle?.close().catch(() => {}) // failed open: nothing was kept
+      await lock.release()
+      if (isCode(error, 'ENOENT')) throw notFound(id)
+      throw error
     }
-    throw new DshError(
-      `session ${JSON.stringify(id)} keeps changing while it is repaired (${path}); another process is writing it`,
-      PersistenceErrorCode.Locked,
-      { userFacing: true },
-    )
   }
 
   private async materialize(id: SessionId, session: TrackedSession, events: SessionEvent[]): Promise<void> {
@@ -269,5 +283,13 @@ function alreadyExists(id: SessionId, path: string): DshError {
     {
       userFacing: true,
     },
+  )
+}
+
+function lockedByUs(id: SessionId, lockPath: string): DshError {
+  return new DshError(
+    `session ${JSON.stringify(id)} is already open for writing in this process (lock file ${lockPath})`,
+    PersistenceErrorCode.Locked,
+    { userFacing: true },
   )
 }

@@ -51,13 +51,23 @@ export class MemorySessionBackend extends SessionPersistence {
   async load(id: SessionId): Promise<LoadedSession> {
     const stored = this.sessions.get(id)
     if (!stored?.materialized) throw notFound(id)
-    if (!this.writing.has(id)) {
-      const closers = closersForOpenTurn(parseLines(stored.lines))
-      if (closers.length > 0) {
-        await this.append(id, closers)
-        this.writing.delete(id)
-      }
+    return { header: structuredClone(stored.header), events: parseLines(stored.lines) }
+  }
+
+  /** The writer lease is this instance's `writing` mark; an open turn is closed. */
+  async open(id: SessionId): Promise<LoadedSession> {
+    const stored = this.sessions.get(id)
+    if (!stored?.materialized) throw notFound(id)
+    if (this.writing.has(id)) {
+      throw new DshError(
+        `session ${JSON.stringify(id)} is already open for writing in this process`,
+        PersistenceErrorCode.Locked,
+        { userFacing: true },
+      )
     }
+    const closers = closersForOpenTurn(parseLines(stored.lines))
+    if (closers.length > 0) await this.append(id, closers)
+    this.writing.add(id)
     return { header: structuredClone(stored.header), events: parseLines(stored.lines) }
   }
 

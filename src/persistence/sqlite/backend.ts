@@ -1,5 +1,6 @@
 // The SQLite persistence backend: every session as rows of one shared database
-// (better-sqlite3, WAL, synchronous=FULL). Sessions have no dedicated file.
+// (better-sqlite3, WAL, synchronous=FULL). Sessions have no dedicated file; a
+// per-session writer lease (lease.ts) keeps a second process from writing one.
 
 import { closeSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
@@ -16,9 +17,19 @@ import type {
   SessionSummary,
 } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
+import { isOwnerGone, newWriterOwner, type WriterOwner } from '../owner.js'
 import { checkContinuation, notFound, SessionPersistence } from '../persistence.js'
 import { closersForOpenTurn, lastTurnNumber, shortenTitle } from '../repair.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
+import {
+  assertLease,
+  LEASE_SCHEMA,
+  type LeaseStatements,
+  leaseHeldError,
+  leaseHolder,
+  prepareLeaseStatements,
+  takeLease,
+} from './lease.js'
 
 export interface SqliteBackendConfig {
   /** The database file; resolved to an absolute path at construction, opened on first use. */
@@ -101,21 +112,22 @@ interface EventRow {
 
 export class SqliteSessionBackend extends SessionPersistence {
   readonly file: string
-  private db: { connection: Database.Database; sql: Statements } | undefined
+  private db: { connection: Database.Database; sql: Statements; lease: LeaseStatements } | undefined
   /** Created sessions whose first append has not happened yet. */
   private readonly pending = new Map<SessionId, SessionHeader>()
-  /** Sessions this instance has appended to since their last release: live here, never "repaired". */
-  private readonly writing = new Set<SessionId>()
+  /** Writer leases this instance holds, by session: the owner record stored in `leases`. */
+  private readonly leases = new Map<SessionId, WriterOwner>()
 
   constructor(ctx: Context, config: SqliteBackendConfig) {
     super(ctx)
     this.file = resolve(config.file)
     ctx.effect(
       () => () => {
+        this.releaseAllSync()
         this.db?.connection.close()
         this.db = undefined
       },
-      'sqlite: close database',
+      'sqlite: release leases, close database',
     )
   }
 
@@ -124,31 +136,30 @@ export class SqliteSessionBackend extends SessionPersistence {
     return undefined
   }
 
-  /** Keeps the header in memory; the first append inserts it. */
+  /** Keeps the header in memory; the first append inserts it and takes the writer lease. */
   async create(header: SessionHeader): Promise<void> {
     validateSessionId(header.id)
-    if (this.database().sql.exists.get(header.id)) {
-      throw new DshError(
-        `session ${JSON.stringify(header.id)} already exists`,
-        PersistenceErrorCode.AlreadyExists,
-        {
-          userFacing: true,
-        },
-      )
-    }
+    if (this.database().sql.exists.get(header.id)) throw alreadyExists(header.id)
     this.pending.set(header.id, structuredClone(header))
   }
 
-  /** Inserts the events (and, first time, the header) in one transaction. */
+  /**
+   * Inserts the events (and, first time, the header) in one write transaction that
+   * also checks this instance still holds the session's lease (taking it on the first
+   * append of a created session). A session neither created nor opened here is opened first.
+   */
   async append(id: SessionId, events: SessionEvent[]): Promise<void> {
     if (events.length === 0) return
-    const { connection, sql } = this.database()
+    if (!this.pending.has(id) && !this.leases.has(id)) await this.open(id)
+    const { connection, sql, lease } = this.database()
+    const owner = this.leases.get(id) ?? newWriterOwner()
     const write = connection.transaction(() => {
       const row = sql.count.get(id) as { event_count: number } | undefined
-      if (!row) {
-        const header = this.pending.get(id)
-        if (!header) throw notFound(id)
+      const header = this.pending.get(id)
+      if (header) {
+        if (row) throw alreadyExists(id)
         checkContinuation(id, 0, events)
+        takeLease(lease, id, owner, this.file)
         sql.insertSession.run(
           id,
           JSON.stringify(header),
@@ -157,57 +168,45 @@ export class SqliteSessionBackend extends SessionPersistence {
           header.createdAt,
         )
       } else {
+        if (!row) throw notFound(id)
+        assertLease(lease, id, owner.nonce, this.file)
         checkContinuation(id, row.event_count, events)
       }
-      for (const event of events) {
-        sql.insertEvent.run(
-          id,
-          event.seq,
-          event.type,
-          event.time,
-          JSON.stringify(event.data),
-          event.ignorable ? 1 : 0,
-        )
-      }
-      const firstUser = events.find((event) => event.type === 'user/message')
-      const title = firstUser && shortenTitle((firstUser.data as SessionEventMap['user/message']).text)
-      sql.updateSession.run(
-        events.at(-1)!.seq + 1,
-        events.at(-1)!.time,
-        title ?? null,
-        lastTurnNumber(events),
-        id,
-      )
+      this.insertEvents(sql, id, events)
     })
     write.immediate()
     this.pending.delete(id)
-    this.writing.add(id)
+    this.leases.set(id, owner)
+  }
+
+  /** Read-only: the stored header and events, as they are; writes nothing. */
+  async load(id: SessionId): Promise<LoadedSession> {
+    const { connection, sql } = this.database()
+    // One read transaction: header and events from the same snapshot.
+    return connection.transaction(() => this.read(sql, id))()
   }
 
   /**
-   * Loads and validates a session; an open turn is closed durably with synthetic
-   * events, unless this instance is writing the session (its turn is in progress).
+   * Takes the writer lease and closes an open turn, in one write transaction. A live
+   * holder rejects with PERSISTENCE_LOCKED before anything is read or written.
    */
-  async load(id: SessionId): Promise<LoadedSession> {
-    const { sql } = this.database()
-    const row = sql.header.get(id) as Pick<SessionRow, 'header'> | undefined
-    if (!row) throw notFound(id)
-    const header = this.parseHeader(id, row.header)
-    const rows = sql.events.all(id) as EventRow[]
-    const events = rows.map((stored, index) => {
-      const event: SessionEvent = { seq: stored.seq, type: stored.type, time: stored.time, data: undefined }
-      if (stored.ignorable) event.ignorable = true
-      try {
-        event.data = JSON.parse(stored.data)
-        validateEvent(event, index)
-      } catch (error) {
-        throw this.corrupt(id, `event ${stored.seq}: ${errorMessage(error)}`)
-      }
-      return event
-    })
-    const closers = this.writing.has(id) ? [] : closersForOpenTurn(events)
-    if (closers.length > 0) await this.append(id, closers)
-    return { header, events: [...events, ...closers] }
+  async open(id: SessionId): Promise<LoadedSession> {
+    validateSessionId(id)
+    const { connection, sql, lease } = this.database()
+    const owner = newWriterOwner()
+    const opened = connection
+      .transaction(() => {
+        if (!sql.exists.get(id)) throw notFound(id)
+        takeLease(lease, id, owner, this.file)
+        const loaded = this.read(sql, id)
+        const closers = closersForOpenTurn(loaded.events)
+        if (closers.length > 0) this.insertEvents(sql, id, closers)
+        return { header: loaded.header, events: [...loaded.events, ...closers] }
+      })
+      .immediate()
+    this.pending.delete(id)
+    this.leases.set(id, owner)
+    return opened
   }
 
   override async exists(id: SessionId): Promise<boolean> {
@@ -228,13 +227,84 @@ export class SqliteSessionBackend extends SessionPersistence {
     })
   }
 
-  /** Forgets a created session that never reached the database; ends this instance's writing. */
+  /** Forgets a created session that never reached the database; drops this instance's lease. */
   override async release(id: SessionId): Promise<void> {
     this.pending.delete(id)
-    this.writing.delete(id)
+    const owner = this.leases.get(id)
+    this.leases.delete(id)
+    if (owner && this.db) this.db.lease.drop.run(id, owner.nonce)
   }
 
-  private database(): { connection: Database.Database; sql: Statements } {
+  /** Deletes a lease whose holder is gone (or, forced, any but this process's). */
+  override async unlock(id: SessionId, options: { force?: boolean } = {}): Promise<WriterOwner | undefined> {
+    const { connection, sql, lease } = this.database()
+    return connection
+      .transaction(() => {
+        if (!sql.exists.get(id)) throw notFound(id)
+        const held = leaseHolder(lease, id)
+        if (!held) return undefined
+        const alive = held.owner !== undefined && !isOwnerGone(held.owner)
+        const ours = alive && held.owner?.pid === process.pid
+        if (alive && (!options.force || ours)) throw leaseHeldError(id, held.owner!, this.file)
+        lease.drop.run(id, held.nonce)
+        return held.owner ?? { pid: 0, hostname: '?', acquiredAt: 0, nonce: held.nonce }
+      })
+      .immediate()
+  }
+
+  private releaseAllSync(): void {
+    for (const [id, owner] of this.leases) {
+      try {
+        this.db?.lease.drop.run(id, owner.nonce)
+      } catch {
+        // Shutdown: a lease left behind names this process, which is gone once it exits.
+      }
+    }
+    this.leases.clear()
+  }
+
+  private read(sql: Statements, id: SessionId): LoadedSession {
+    const row = sql.header.get(id) as Pick<SessionRow, 'header'> | undefined
+    if (!row) throw notFound(id)
+    const header = this.parseHeader(id, row.header)
+    const rows = sql.events.all(id) as EventRow[]
+    const events = rows.map((stored, index) => {
+      const event: SessionEvent = { seq: stored.seq, type: stored.type, time: stored.time, data: undefined }
+      if (stored.ignorable) event.ignorable = true
+      try {
+        event.data = JSON.parse(stored.data)
+        validateEvent(event, index)
+      } catch (error) {
+        throw this.corrupt(id, `event ${stored.seq}: ${errorMessage(error)}`)
+      }
+      return event
+    })
+    return { header, events }
+  }
+
+  private insertEvents(sql: Statements, id: SessionId, events: readonly SessionEvent[]): void {
+    for (const event of events) {
+      sql.insertEvent.run(
+        id,
+        event.seq,
+        event.type,
+        event.time,
+        JSON.stringify(event.data),
+        event.ignorable ? 1 : 0,
+      )
+    }
+    const firstUser = events.find((event) => event.type === 'user/message')
+    const title = firstUser && shortenTitle((firstUser.data as SessionEventMap['user/message']).text)
+    sql.updateSession.run(
+      events.at(-1)!.seq + 1,
+      events.at(-1)!.time,
+      title ?? null,
+      lastTurnNumber(events),
+      id,
+    )
+  }
+
+  private database(): { connection: Database.Database; sql: Statements; lease: LeaseStatements } {
     if (this.db) return this.db
     try {
       mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 })
@@ -244,8 +314,9 @@ export class SqliteSessionBackend extends SessionPersistence {
       db.pragma('synchronous = FULL')
       db.pragma('busy_timeout = 5000')
       db.exec(SCHEMA)
+      db.exec(LEASE_SCHEMA)
       addMissingColumns(db)
-      this.db = { connection: db, sql: prepareStatements(db) }
+      this.db = { connection: db, sql: prepareStatements(db), lease: prepareLeaseStatements(db) }
       return this.db
     } catch (error) {
       throw new DshError(
@@ -277,4 +348,10 @@ export class SqliteSessionBackend extends SessionPersistence {
       { userFacing: true },
     )
   }
+}
+
+function alreadyExists(id: SessionId): DshError {
+  return new DshError(`session ${JSON.stringify(id)} already exists`, PersistenceErrorCode.AlreadyExists, {
+    userFacing: true,
+  })
 }

@@ -26,6 +26,7 @@ export const BashToolPlugin = {
       name: 'bash',
       description: BASH_TOOL_DESCRIPTION,
       parameters: bashParameters,
+      hookNames: BASH_HOOK_NAMES,
       execute: (args, execution) => runBash(services, owners, args, execution),
     })
     ctx.tools.register({
@@ -65,6 +66,12 @@ export const BashToolPlugin = {
   },
 }
 
+/** Claude Code calls it Bash with `timeout` (also in ms); Codex calls its shell tool Bash too. */
+const BASH_HOOK_NAMES = {
+  claudeCode: { name: 'Bash', fields: { timeout_ms: 'timeout' } },
+  codex: { name: 'Bash' },
+} as const
+
 /** The current executor and registry at every call (a swap is seen at once). */
 function currentServices(ctx: Context) {
   const shell = currentService(ctx, 'shell')
@@ -101,7 +108,16 @@ async function runBash(
       dshEnv,
       ...(args.timeout_ms !== undefined ? { timeoutMs: args.timeout_ms } : {}),
     })
-    return { content: renderShellResult(result) }
+    return {
+      content: renderShellResult(result),
+      details: {
+        stdout: result.stdout.text,
+        stderr: result.stderr.text,
+        exitCode: result.exitCode,
+        interrupted: result.killed || result.timedOut || result.signal !== null,
+        timedOut: result.timedOut,
+      },
+    }
   } catch (error) {
     if (isDshError(error)) return { content: `bash: ${error.message}`, isError: true }
     throw error

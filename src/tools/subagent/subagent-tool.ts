@@ -34,6 +34,8 @@ export const subagentToolPlugin = {
       name: 'subagent',
       description: SUBAGENT_DESCRIPTION,
       parameters,
+      // Claude Code's sub-agent tool is `Agent` (formerly `Task`): hooks match either.
+      hookNames: { claudeCode: { name: 'Agent', aliases: ['Task'] } },
       async execute(args, execution): Promise<ToolOutput> {
         const parent = execution.agent
         const agents = ctx.get('agents')

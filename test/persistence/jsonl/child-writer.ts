@@ -1,4 +1,4 @@
-// Drives writer-child.mjs: a real second process using the built JSONL backend.
+// Drives writer-child.mjs: a real second process using the built JSONL (or SQLite) backend.
 
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
@@ -55,8 +55,11 @@ export class ChildWriter {
   }
 
   /** Starts a child over `root`; `fileSizeLimitKb` caps the files it may write (ulimit -f). */
-  static async spawn(root: string, options: { fileSizeLimitKb?: number } = {}): Promise<ChildWriter> {
-    const args = [script, distIndex, root]
+  static async spawn(
+    root: string,
+    options: { fileSizeLimitKb?: number; backend?: 'jsonl' | 'sqlite' } = {},
+  ): Promise<ChildWriter> {
+    const args = [script, distIndex, root, options.backend ?? 'jsonl']
     const child =
       options.fileSizeLimitKb === undefined
         ? spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] })

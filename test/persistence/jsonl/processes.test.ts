@@ -73,10 +73,10 @@ describe('JSONL writer exclusion across processes', () => {
     await child.exit()
     expect(existsSync(`${path}.lock`)).toBe(false)
 
-    // What we read is stale now: the tail re-check refuses to write over it.
+    // What we built on is stale now: the continuation check refuses to write over it.
     const stale = await rejection(harness.backend().append('shared', ours.events))
     expect(isDshError(stale, PersistenceErrorCode.SeqMismatch)).toBe(true)
-    expect((stale as Error).message).toMatch(/changed by another process/)
+    expect((stale as Error).message).toMatch(/does not follow the stored tail/)
     const all = [...first.events, ...more.events]
     expect(plain((await harness.backend().load('shared')).events)).toEqual(all)
 
@@ -93,10 +93,9 @@ describe('JSONL writer exclusion across processes', () => {
     await harness.backend().create(header)
     await harness.backend().append('recheck', base.events)
     await harness.backend().release('recheck')
-    await harness.backend().load('recheck') // tracked again, lock not held
 
     const child = await spawnChild(root)
-    await child.ok('load', { id: 'recheck' })
+    await child.ok('open', { id: 'recheck' })
     const theirs = new LogBuilder(base.events.length).completedTurn(1, 'theirs')
     await child.ok('append', { id: 'recheck', events: theirs.events })
     await child.exit()
@@ -122,8 +121,12 @@ describe('JSONL writer exclusion across processes', () => {
     const harness = await start(root)
     const path = harness.backend().locate(header)!.path
     expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid).toBe(child.pid)
-    const loaded = await harness.backend().load('orphan') // repairs: takes the stale lock
+    const readOnly = await harness.backend().load('orphan') // reads only: the lock stays as it was
+    expect(plain(readOnly.events)).toEqual(log.events)
+    expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid).toBe(child.pid)
+    const loaded = await harness.backend().open('orphan') // takes the stale lock, then repairs
     expect(loaded.events.at(-1)!.type).toBe('turn/end')
+    expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid).toBe(process.pid)
     const next = new LogBuilder(loaded.events.length).completedTurn(2, 'resumed')
     await harness.backend().append('orphan', next.events)
     expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid).toBe(process.pid)

@@ -48,7 +48,11 @@ describe('JSONL crash repair', () => {
     const harness = await start(root)
     for (let cut = lastLineStart; cut < original.length; cut++) {
       writeFileSync(path, original.subarray(0, cut))
-      const loaded = await harness.backend().load('torn')
+      const readOnly = await harness.backend().load('torn')
+      expect(plain(readOnly.events), `read-only at ${cut}`).toEqual(kept)
+      expect(readFileSync(path), 'a read-only load writes nothing').toEqual(original.subarray(0, cut))
+      const loaded = await harness.backend().open('torn')
+      await harness.backend().release('torn')
       const events = plain(loaded.events)
       expect(events.slice(0, kept.length), `cut at ${cut}`).toEqual(kept)
       expect(events.slice(kept.length).map((event) => event.type)).toEqual([
@@ -76,7 +80,10 @@ describe('JSONL crash repair', () => {
     writeFileSync(path, text.join('\n'))
 
     const harness = await start(root)
-    const loaded = await harness.backend().load('open-damage')
+    const before = readFileSync(path)
+    expect(plain((await harness.backend().load('open-damage')).events)).toHaveLength(damagedAt - 1)
+    expect(readFileSync(path)).toEqual(before)
+    const loaded = await harness.backend().open('open-damage')
     const kept = damagedAt - 1 // header is line 0
     expect(plain(loaded.events.slice(0, kept))).toEqual(log.events.slice(0, kept))
     expect(loaded.events.slice(kept).map((event) => event.type)).toEqual([

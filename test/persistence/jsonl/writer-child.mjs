@@ -1,16 +1,19 @@
 // A second OS process for the cross-process tests: loads the built JSONL backend
 // from dist/ and runs one JSON command per stdin line, answering one JSON line each.
-// Usage: node writer-child.mjs <dist persistence index.js> <root>
+// Usage: node writer-child.mjs <dist persistence index.js> <root or database file> [jsonl|sqlite]
 
 import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
 import { Context } from 'cordis'
 
-const [distIndex, root] = process.argv.slice(2)
-const { JsonlSessionBackend } = await import(pathToFileURL(distIndex).href)
+const [distIndex, root, kind = 'jsonl'] = process.argv.slice(2)
+const { JsonlSessionBackend, SqliteSessionBackend } = await import(pathToFileURL(distIndex).href)
 
 const ctx = new Context()
-const fiber = ctx.plugin(JsonlSessionBackend, { root })
+const fiber =
+  kind === 'sqlite'
+    ? ctx.plugin(SqliteSessionBackend, { file: root })
+    : ctx.plugin(JsonlSessionBackend, { root })
 await fiber.await()
 const backend = () => ctx.get('sessionPersistence')
 
@@ -18,7 +21,9 @@ const operations = {
   create: ({ header }) => backend().create(header),
   append: ({ id, events }) => backend().append(id, events),
   load: ({ id }) => backend().load(id),
+  open: ({ id }) => backend().open(id),
   release: ({ id }) => backend().release(id),
+  unlock: ({ id, force }) => backend().unlock(id, { force }),
   exit: async () => {
     await fiber.dispose()
     setImmediate(() => process.exit(0))

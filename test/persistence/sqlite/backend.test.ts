@@ -74,14 +74,20 @@ describe('SQLite backend', () => {
     await harness.dispose()
   })
 
-  it('does not close the open turn of a session it is writing; after release it does', async () => {
+  it('does not close the open turn of a session it is writing; after release, open does', async () => {
     const harness = await start(join(tempDir(), 'sessions.db'))
     const log = new LogBuilder().completedTurn(0, 'x').openTurn(1, 'live')
     await harness.backend().create(makeHeader('live'))
     await harness.backend().append('live', log.events)
     expect((await harness.backend().load('live')).events).toHaveLength(log.events.length)
+    const refused = await harness
+      .backend()
+      .open('live')
+      .catch((reason: unknown) => reason)
+    expect(isDshError(refused, PersistenceErrorCode.Locked)).toBe(true)
     await harness.backend().release('live')
-    expect((await harness.backend().load('live')).events.at(-1)!.type).toBe('turn/end')
+    expect((await harness.backend().load('live')).events).toHaveLength(log.events.length)
+    expect((await harness.backend().open('live')).events.at(-1)!.type).toBe('turn/end')
     await harness.dispose()
   })
 

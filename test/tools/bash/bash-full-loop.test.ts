@@ -42,7 +42,7 @@ afterEach(async () => {
 })
 
 async function start(script: Script, options: { subagents?: boolean } = {}) {
-  const model: LoopbackModel = await startLoopbackModel(script, { apiKey: 'test-key' })
+  const model: LoopbackModel = await startLoopbackModel(script, { apiKey: 'test-key', strict: true })
   const test: ShellTestContext = await startShellTestContext({
     home: tempDir(),
     backend: 'jsonl',

@@ -1,0 +1,39 @@
+// `/model` and `/effort` for chat front ends: show or change the model choice of a live
+// agent from its next step on. Logic only; the chat prints the line it returns.
+
+import type { AgentHandle } from '../../agent/types.js'
+import { DEFAULT_EFFORT, parseEffort } from '../../llm/deepseek/effort.js'
+import { DEFAULT_MODEL } from '../../llm/openai/config.js'
+import type { AgentPlan } from './start.js'
+
+/**
+ * Applies `/model <name>` or `/effort <level>` (no argument: describes the current value).
+ * The plan is updated too, so sessions started later in the chat keep the choice.
+ * Throws a user-facing error for an unknown effort.
+ */
+export function changeModelChoice(
+  agent: AgentHandle,
+  plan: Pick<AgentPlan, 'model' | 'config'>,
+  what: 'model' | 'effort',
+  argument: string,
+): string {
+  if (what === 'model') {
+    if (argument === '') return `model ${currentModel(agent, plan)}`
+    agent.setModel({ model: argument })
+    plan.model = { ...plan.model, model: argument }
+    return `model ${argument} from the next turn on`
+  }
+  if (argument === '') return `effort ${currentEffort(agent, plan)}`
+  const effort = parseEffort(argument, '/effort')
+  agent.setModel({ effort })
+  plan.model = { ...plan.model, effort }
+  return `effort ${effort} from the next turn on`
+}
+
+export function currentModel(agent: AgentHandle, plan: Pick<AgentPlan, 'config'>): string {
+  return agent.model.model ?? plan.config.model.name ?? DEFAULT_MODEL
+}
+
+export function currentEffort(agent: AgentHandle, plan: Pick<AgentPlan, 'config'>): string {
+  return agent.model.effort ?? plan.config.model.effort ?? DEFAULT_EFFORT
+}

@@ -1,0 +1,157 @@
+// Tool events: PreToolUse (before any permission check: deny, ask, allow, updatedInput),
+// PermissionRequest and permission Notifications (where dsh asks the user), PostToolUse
+// for calls that succeeded and PostToolUseFailure for calls that failed.
+
+import type { PostExecuteState, ToolCallInfo } from '../../agent/pipeline.js'
+import type { ToolOutput } from '../../tools/types.js'
+import type { BridgeRuntime } from './bridge.js'
+import type { HookFacts } from './dialect.js'
+import { HookErrorCode } from './errors.js'
+import { rewriteToolInput } from './tool-shape.js'
+import type { MergedOutcome } from './types.js'
+
+export function attachToolHooks(runtime: BridgeRuntime): void {
+  const { ctx, dialect, services, notify, denied } = runtime
+  const addContext = (call: ToolCallInfo, event: string, texts: readonly string[]) => {
+    for (const text of texts)
+      call.agent.session.append('context/added', { source: `${dialect.name}/${event}`, text })
+  }
+
+  /** Replaces the call's input with a hook's `updatedInput`; answers the problem when it is not valid for the tool. */
+  const applyUpdatedInput = (
+    call: ToolCallInfo,
+    event: string,
+    outcome: MergedOutcome,
+  ): string | undefined => {
+    if (outcome.updatedInput === undefined) return undefined
+    if (outcome.updatedInputCount > 1)
+      runtime.warn(
+        `${outcome.updatedInputCount} ${event} hooks rewrote the input of ${call.name}; the last in configuration order wins`,
+        HookErrorCode.BadOutput,
+      )
+    const shape = services.toolShape(call.name)
+    const rewrite = rewriteToolInput(shape, outcome.updatedInput, call.name, ctx.get('tools'))
+    if (!rewrite.ok)
+      return `a ${dialect.name} ${event} hook rewrote the input of ${shape.name} into something the tool refuses (${rewrite.problem})`
+    call.input = rewrite.input
+    call.arguments = JSON.stringify(rewrite.input)
+    return undefined
+  }
+
+  // Prepended: hooks decide before permission rules and modes, as Claude Code documents.
+  ctx.on(
+    'tools/pre-execute',
+    async (call, next) => {
+      const facts = toolFacts(call)
+      const outcome = await runtime.fire('PreToolUse', facts)
+      addContext(call, 'PreToolUse', outcome.context)
+      runtime.requestStop(call.agent, outcome)
+      if (outcome.decision === 'deny' || outcome.stop) {
+        denied.add(call)
+        const reason = outcome.reason ?? outcome.stop?.reason ?? 'denied by a PreToolUse hook'
+        return { kind: 'deny', reason: dialect.denyMessage(reason, facts, services) }
+      }
+      if (outcome.decision === 'ask' && !dialect.canAsk) {
+        // Codex rejects `ask` from PreToolUse as unsupported; dsh will not run the call unasked.
+        denied.add(call)
+        const reason = `a ${dialect.name} PreToolUse hook answered "ask", which ${dialect.name} hooks cannot do, so the call was denied${outcome.reason ? `: ${outcome.reason}` : ''}`
+        notify(reason)
+        return { kind: 'deny', reason: dialect.denyMessage(reason, facts, services) }
+      }
+      const problem = applyUpdatedInput(call, 'PreToolUse', outcome)
+      if (problem !== undefined) {
+        denied.add(call)
+        notify(problem)
+        return { kind: 'deny', reason: problem }
+      }
+      const downstream = await next()
+      if (downstream.kind === 'deny') denied.add(call)
+      if (outcome.decision === 'ask' && downstream.kind !== 'deny')
+        return { kind: 'ask', reason: outcome.reason ?? 'a PreToolUse hook asks for approval' }
+      return downstream
+    },
+    { prepend: true },
+  )
+
+  // Where dsh would ask the user: PermissionRequest hooks may answer first; otherwise a
+  // permission_prompt Notification goes out while the user is asked.
+  if (runtime.config.interactive) {
+    ctx.on(
+      'tools/approve',
+      async (call) => {
+        const facts = toolFacts(call)
+        const outcome = await runtime.fire('PermissionRequest', facts)
+        if (outcome.decision === 'deny') {
+          if (outcome.reason) notify(`PermissionRequest hook denied ${call.name}: ${outcome.reason}`)
+          return false
+        }
+        if (outcome.decision === 'allow') {
+          const problem = applyUpdatedInput(call, 'PermissionRequest', outcome)
+          if (problem === undefined) return true
+          notify(problem)
+          return false
+        }
+        const name = services.toolShape(call.name).name
+        void runtime.fire('Notification', {
+          agent: call.agent,
+          turn: call.turn,
+          signal: call.signal,
+          notification: {
+            type: 'permission_prompt',
+            message: `dsh needs your permission to use ${name}`,
+            title: 'Permission needed',
+          },
+        })
+        return undefined
+      },
+      { prepend: true },
+    )
+  }
+
+  ctx.on('tools/post-execute', async (state: PostExecuteState) => {
+    if (denied.has(state.call) || !state.executed) return
+    const { agent } = state.call
+    const failure = failureOf(state.output)
+    const facts: HookFacts = {
+      ...toolFacts(state.call),
+      tool: { ...toolFacts(state.call).tool!, output: state.output },
+    }
+    if (failure) {
+      const outcome = await runtime.fire('PostToolUseFailure', { ...facts, ...failure })
+      state.context.push(...outcome.context)
+      runtime.requestStop(agent, outcome)
+      return
+    }
+    const outcome = await runtime.fire('PostToolUse', facts)
+    if (outcome.decision === 'deny')
+      state.feedback.push(`PostToolUse hook feedback:\n${outcome.reason ?? 'blocked'}`)
+    state.context.push(...outcome.context)
+    runtime.requestStop(agent, outcome)
+  })
+}
+
+function toolFacts(call: ToolCallInfo): HookFacts {
+  return {
+    agent: call.agent,
+    turn: call.turn,
+    tool: { name: call.name, callId: call.callId, input: call.input },
+    signal: call.signal,
+  }
+}
+
+/**
+ * A call failed when the tool says so, or (bash) when the command exited non-zero or was
+ * interrupted — as Claude Code's Bash tool reports such a command as an error.
+ */
+export function failureOf(output: ToolOutput): { error: string; interrupted: boolean } | undefined {
+  const details = output.details
+  const interrupted = details?.interrupted === true
+  if (output.isError) return { error: output.content, interrupted }
+  const exitCode = details?.exitCode
+  if (typeof exitCode === 'number' && exitCode !== 0) {
+    const stderr = typeof details?.stderr === 'string' ? details.stderr.trim() : ''
+    return { error: `Exit code ${exitCode}${stderr ? `\n${stderr}` : ''}`, interrupted }
+  }
+  if (interrupted) return { error: 'interrupted', interrupted }
+  return undefined
+}

@@ -1,0 +1,85 @@
+// How Bash rules see a command line: split into simple commands at shell operators
+// (`&&`, `||`, `;`, `|`, `&`, newlines), wrappers such as `timeout 5` stripped, so that
+// `Bash(git status *)` never allows `git status && rm -rf ~`.
+
+import { parse } from 'shell-quote'
+
+// Wrappers a rule looks through, with how many leading arguments they take.
+const WRAPPERS: Readonly<Record<string, (args: string[]) => number>> = {
+  nohup: () => 0,
+  time: () => 0,
+  nice: (args) => (args[0] === '-n' ? 2 : args[0]?.startsWith('-') ? 1 : 0),
+  timeout: (args) => {
+    let index = 0
+    while (args[index]?.startsWith('-')) index += args[index] === '-s' || args[index] === '-k' ? 2 : 1
+    return index + 1 // the duration
+  },
+  stdbuf: (args) => {
+    let index = 0
+    while (args[index]?.startsWith('-')) index += 1
+    return index
+  },
+}
+
+const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
+
+/** Command substitution and process substitution run commands no prefix rule can see. */
+export function hasHiddenCommands(command: string): boolean {
+  return /\$\(|`|<\(|>\(/.test(command)
+}
+
+export interface SimpleCommand {
+  /** Words joined by single spaces, wrappers stripped (`timeout 5 npm test` → `npm test`). */
+  readonly text: string
+  /** The same with leading `NAME=value` assignments also stripped (deny rules look through them). */
+  readonly withoutAssignments: string
+}
+
+/** Splits a command line into its simple commands. Unparsable input yields the raw line. */
+export function splitCommand(command: string): SimpleCommand[] {
+  let tokens: ReturnType<typeof parse>
+  try {
+    tokens = parse(command.replace(/\n/g, ' ; '), (name) => `$${name}`)
+  } catch {
+    // shell-quote throws on some malformed input; the raw line is then the only command.
+    const text = command.trim()
+    return [{ text, withoutAssignments: text }]
+  }
+  const commands: SimpleCommand[] = []
+  let words: string[] = []
+  const finish = () => {
+    if (words.length > 0) commands.push(describe(words))
+    words = []
+  }
+  for (const token of tokens) {
+    if (typeof token === 'string') words.push(token)
+    else if ('op' in token && token.op === 'glob') words.push(token.pattern)
+    else if ('op' in token && /^(&&|\|\||;|\||\|&|&|;;|\(|\))$/.test(token.op)) finish()
+    else if ('op' in token)
+      words.push(token.op) // redirections stay part of the command
+    else if ('comment' in token) finish()
+  }
+  finish()
+  return commands
+}
+
+function describe(words: string[]): SimpleCommand {
+  const stripped = stripWrappers(words)
+  let start = 0
+  while (start < stripped.length - 1 && ENV_ASSIGNMENT.test(stripped[start] as string)) start += 1
+  return {
+    text: stripped.join(' '),
+    withoutAssignments: stripWrappers(stripped.slice(start)).join(' '),
+  }
+}
+
+function stripWrappers(words: string[]): string[] {
+  let current = words
+  for (;;) {
+    const head = current[0]
+    const arity = head === undefined ? undefined : WRAPPERS[head]
+    if (arity === undefined || current.length < 2) return current
+    const rest = current.slice(1)
+    current = rest.slice(arity(rest))
+  }
+}

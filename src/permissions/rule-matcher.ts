@@ -1,0 +1,111 @@
+// Matches one parsed rule against one tool call. Bash specifiers are command patterns,
+// file tools' are path patterns, WebFetch's `domain:host`, other tools' a glob over their
+// main argument. `mode` says how a compound command counts: an allow rule must cover every
+// part ('every'); deny, ask and hook `if` filters fire when any part matches ('any').
+
+import picomatch from 'picomatch'
+import { hasHiddenCommands, splitCommand } from './bash-command.js'
+import { candidatePaths, pathMatches } from './path-pattern.js'
+import type { PermissionRule, PermissionSubject } from './types.js'
+
+export type MatchMode = 'any' | 'every'
+
+/** Claude Code applies Edit rules to every tool that edits files, Read rules to every tool that reads. */
+const TOOL_FAMILIES: Readonly<Record<string, ReadonlySet<string>>> = {
+  Edit: new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']),
+  Read: new Set(['Read', 'Grep', 'Glob', 'LS', 'NotebookRead']),
+}
+
+const PATH_FIELDS = ['file_path', 'path', 'notebook_path'] as const
+
+/** The field whose value a specifier of these tools is matched against. */
+const SPECIFIER_FIELDS: Readonly<Record<string, string>> = {
+  Agent: 'subagent_type',
+  Task: 'subagent_type',
+  Skill: 'skill',
+  WebSearch: 'query',
+}
+
+/** Whether the rule's tool part names the subject's tool. */
+export function ruleNamesTool(rule: PermissionRule, tool: string): boolean {
+  if (rule.tool === tool) return true
+  if (TOOL_FAMILIES[rule.tool]?.has(tool)) return true
+  if (rule.tool.includes('*')) return picomatch.isMatch(tool, rule.tool, { dot: true })
+  // `mcp__server` names every tool of that server.
+  return (
+    rule.tool.startsWith('mcp__') && !rule.tool.slice(5).includes('__') && tool.startsWith(`${rule.tool}__`)
+  )
+}
+
+/** Whether `rule` matches the call. A rule whose specifier cannot apply to the input never matches. */
+export function matchesRule(rule: PermissionRule, subject: PermissionSubject, mode: MatchMode): boolean {
+  if (!ruleNamesTool(rule, subject.tool)) return false
+  const specifier = rule.specifier
+  if (specifier === undefined) return true
+  if (subject.tool === 'Bash') return commandMatches(specifier, String(subject.input.command ?? ''), mode)
+  if (rule.tool === 'WebFetch' || subject.tool === 'WebFetch')
+    return domainMatches(specifier, subject.input.url)
+  const path = PATH_FIELDS.map((field) => subject.input[field]).find((value) => typeof value === 'string')
+  if (
+    TOOL_FAMILIES.Edit?.has(subject.tool) ||
+    TOOL_FAMILIES.Read?.has(subject.tool) ||
+    typeof path === 'string'
+  ) {
+    // Glob and Grep without a path search the cwd.
+    const target = typeof path === 'string' && path !== '' ? path : subject.cwd
+    return pathMatches(specifier, candidatePaths(target, subject.cwd), subject.cwd, rule.baseDir)
+  }
+  const field = SPECIFIER_FIELDS[subject.tool]
+  const value = field === undefined ? undefined : subject.input[field]
+  return typeof value === 'string' && globToRegExp(specifier).test(value)
+}
+
+function commandMatches(specifier: string, command: string, mode: MatchMode): boolean {
+  const pattern = commandPattern(specifier)
+  const parts = splitCommand(command)
+  if (mode === 'every') {
+    // What runs inside $(…) or `…` is invisible to a prefix rule: never allow it by one.
+    if (hasHiddenCommands(command) || parts.length === 0) return false
+    return parts.every((part) => pattern.test(part.text))
+  }
+  const whole = command.trim().replace(/\s+/g, ' ')
+  return (
+    pattern.test(whole) ||
+    parts.some((part) => pattern.test(part.text) || pattern.test(part.withoutAssignments))
+  )
+}
+
+function commandPattern(specifier: string): RegExp {
+  // The legacy `prefix:*` form means `prefix *`.
+  const normalized = specifier.endsWith(':*') ? `${specifier.slice(0, -2)} *` : specifier
+  // `ls *` also matches a bare `ls`: the space before a trailing `*` is a word boundary.
+  if (normalized.endsWith(' *')) {
+    const head = globSource(normalized.slice(0, -2))
+    return new RegExp(`^${head}(?: .*)?$`, 's')
+  }
+  return new RegExp(`^${globSource(normalized)}$`, 's')
+}
+
+function globSource(glob: string): string {
+  return glob
+    .split('*')
+    .map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*')
+}
+
+function globToRegExp(glob: string): RegExp {
+  return new RegExp(`^${globSource(glob)}$`, 's')
+}
+
+function domainMatches(specifier: string, url: unknown): boolean {
+  if (!specifier.startsWith('domain:') || typeof url !== 'string') return false
+  let host: string
+  try {
+    host = new URL(url).hostname.toLowerCase()
+  } catch {
+    return false
+  }
+  const domain = specifier.slice('domain:'.length).trim().toLowerCase()
+  if (domain.startsWith('*.')) return host.endsWith(domain.slice(1))
+  return host === domain
+}

@@ -1,0 +1,115 @@
+// The `edit` and `multi_edit` tools: exact replacements on a file the agent has read and
+// that has not changed since; encoding, line endings and final newline kept; atomic write;
+// the result is a unified diff.
+
+import { mkdir, readFile, stat } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { z } from 'zod'
+import type { ToolDefinition, ToolExecution, ToolOutput } from '../types.js'
+import { applyEdits, type EditSpec } from './apply-edits.js'
+import { unifiedDiff } from './diff.js'
+import { outsideNote, realOrSelf } from './paths.js'
+import { EDIT_DESCRIPTION, MULTI_EDIT_DESCRIPTION } from './prompts.js'
+import { commitChange, describeFsError, type FsToolServices, failure, toolPath } from './shared.js'
+import { decodeText, encodeText, fromModelText, looksBinary, toModelText } from './text-file.js'
+
+const editFields = {
+  old_string: z.string().describe('The exact text to replace.'),
+  new_string: z.string().describe('The text to put in its place.'),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe('Replace every occurrence (default false: it must match once).'),
+}
+
+export const editParameters = z.object({
+  file_path: z.string().min(1).describe('The file to edit (absolute, or relative to the working directory).'),
+  ...editFields,
+})
+
+export const multiEditParameters = z.object({
+  file_path: z.string().min(1).describe('The file to edit (absolute, or relative to the working directory).'),
+  edits: z.array(z.object(editFields)).min(1).describe('Replacements applied in order; all or nothing.'),
+})
+
+export function createEditTool(services: FsToolServices): ToolDefinition<typeof editParameters> {
+  return {
+    name: 'edit',
+    description: EDIT_DESCRIPTION,
+    parameters: editParameters,
+    execute: (args, execution) => editFile(services, execution, args.file_path, [args]),
+  }
+}
+
+export function createMultiEditTool(services: FsToolServices): ToolDefinition<typeof multiEditParameters> {
+  return {
+    name: 'multi_edit',
+    description: MULTI_EDIT_DESCRIPTION,
+    parameters: multiEditParameters,
+    execute: (args, execution) => editFile(services, execution, args.file_path, args.edits),
+  }
+}
+
+async function editFile(
+  services: FsToolServices,
+  execution: ToolExecution,
+  filePath: string,
+  edits: readonly EditSpec[],
+): Promise<ToolOutput> {
+  const target = toolPath(execution, filePath)
+  const real = realOrSelf(target.absolute)
+  let before: Buffer
+  try {
+    if ((await stat(real)).isDirectory()) return failure(`${target.display} is a folder, not a file`)
+    before = await readFile(real)
+  } catch (error) {
+    if (
+      (error as NodeJS.ErrnoException).code === 'ENOENT' &&
+      edits.length === 1 &&
+      edits[0]!.old_string === ''
+    ) {
+      return createWithEdit(services, execution, filePath, edits[0]!.new_string)
+    }
+    return failure(describeFsError(error, target.display))
+  }
+  if (looksBinary(before)) return failure(`${target.display} is a binary file; edit only changes text files`)
+  const fresh = await services.reads.checkFresh(execution, real, target.display, before)
+  if (!fresh.ok) return failure(fresh.message)
+  const decoded = decodeText(before)
+  const text = toModelText(decoded)
+  const outcome = applyEdits(text, edits, target.display)
+  if (!outcome.ok) return failure(outcome.message)
+  try {
+    await commitChange(
+      services,
+      execution,
+      target,
+      before,
+      encodeText(fromModelText(outcome.text, decoded.eol), decoded.encoding),
+    )
+  } catch (error) {
+    return failure(describeFsError(error, target.display))
+  }
+  const count = `${outcome.replacements} replacement${outcome.replacements === 1 ? '' : 's'}`
+  return {
+    content: `Edited ${target.display} (${count})${outsideNote(target)}\n${unifiedDiff(target.display, text, outcome.text)}`,
+  }
+}
+
+async function createWithEdit(
+  services: FsToolServices,
+  execution: ToolExecution,
+  filePath: string,
+  content: string,
+): Promise<ToolOutput> {
+  const target = toolPath(execution, filePath)
+  try {
+    await mkdir(dirname(realOrSelf(target.absolute)), { recursive: true })
+    await commitChange(services, execution, target, null, Buffer.from(content, 'utf8'))
+  } catch (error) {
+    return failure(describeFsError(error, target.display))
+  }
+  return {
+    content: `Created ${target.display}${outsideNote(target)}\n${unifiedDiff(target.display, '', content)}`,
+  }
+}

@@ -1,0 +1,70 @@
+// The `glob` tool: files matching a pattern under a folder, .gitignore-aware, newest first,
+// capped with a count of what was left out.
+
+import { stat } from 'node:fs/promises'
+import { isAbsolute } from 'node:path'
+import picomatch from 'picomatch'
+import { z } from 'zod'
+import type { ToolDefinition } from '../types.js'
+import { displayPath, outsideNote } from './paths.js'
+import { GLOB_DESCRIPTION } from './prompts.js'
+import { cwdOf, describeFsError, failure, toolPath } from './shared.js'
+import { walkFiles } from './walk.js'
+
+export const MAX_GLOB_RESULTS = 100
+
+export const globParameters = z.object({
+  pattern: z.string().min(1).describe('The glob, e.g. **/*.ts'),
+  path: z.string().min(1).optional().describe('The folder to search in (default: the working directory).'),
+})
+
+export function createGlobTool(): ToolDefinition<typeof globParameters> {
+  return {
+    name: 'glob',
+    description: GLOB_DESCRIPTION,
+    parameters: globParameters,
+    async execute(args, execution) {
+      const cwd = cwdOf(execution)
+      let pattern = args.pattern
+      let base = args.path
+      if (isAbsolute(pattern)) {
+        // An absolute pattern carries its own base folder.
+        const scanned = picomatch.scan(pattern)
+        base = scanned.base || '/'
+        pattern = scanned.glob || '**'
+      }
+      const folder = toolPath(execution, base ?? '.')
+      try {
+        if (!(await stat(folder.absolute)).isDirectory()) return failure(`${folder.display} is not a folder`)
+      } catch (error) {
+        return failure(describeFsError(error, folder.display))
+      }
+      const matches = picomatch(pattern, { dot: true })
+      const found: string[] = []
+      await walkFiles(folder.absolute, {
+        signal: execution.signal,
+        onFile(entry) {
+          if (matches(entry.relative)) found.push(entry.path)
+          return undefined
+        },
+      })
+      if (found.length === 0) return { content: `No files match ${args.pattern}${outsideNote(folder)}` }
+      const dated = await Promise.all(found.map(async (path) => ({ path, mtimeMs: await mtimeOf(path) })))
+      dated.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path))
+      const shown = dated.slice(0, MAX_GLOB_RESULTS).map((entry) => displayPath(cwd, entry.path))
+      const more = dated.length - shown.length
+      if (more > 0)
+        shown.push(`[${more} more file${more === 1 ? '' : 's'} matched; narrow the pattern or path]`)
+      return { content: shown.join('\n') + outsideNote(folder) }
+    },
+  }
+}
+
+async function mtimeOf(path: string): Promise<number> {
+  try {
+    return (await stat(path)).mtimeMs
+  } catch {
+    // Deleted between the walk and now: sort it last.
+    return 0
+  }
+}

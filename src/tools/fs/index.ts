@@ -1,0 +1,9 @@
+// Public surface of the file tools: read, write, edit, multi_edit, glob, grep, ls, todo_write.
+
+export { applyEdits, type EditOutcome, type EditSpec } from './apply-edits.js'
+export { diffStats, unifiedDiff } from './diff.js'
+export { FILE_HISTORY_FOLDER, FileHistoryStore } from './file-history.js'
+export { findRipgrep } from './grep-rg.js'
+export { FS_TOOL_NAMES, type FsToolsConfig, FsToolsPlugin } from './plugin.js'
+export { renderTodos } from './todo-tool.js'
+export { walkFiles } from './walk.js'

@@ -1,0 +1,113 @@
+// The `read` tool: numbered lines, paged; binary files refused (images described); every
+// read recorded so `write` and `edit` can tell whether the agent saw the current content.
+
+import { stat } from 'node:fs/promises'
+import { z } from 'zod'
+import type { ToolDefinition } from '../types.js'
+import { outsideNote, realOrSelf } from './paths.js'
+import { READ_DESCRIPTION } from './prompts.js'
+import { stampOf } from './read-state.js'
+import { describeFsError, type FsToolServices, failure, toolPath } from './shared.js'
+import { decodeText, looksBinary, readTextFile, toModelText } from './text-file.js'
+
+export const DEFAULT_READ_LINES = 2000
+export const MAX_LINE_CHARS = 2000
+/** Output beyond this many characters stops the page early, with a note how to read on. */
+export const MAX_READ_CHARS = 100_000
+
+export const readParameters = z.object({
+  file_path: z.string().min(1).describe('The file to read (absolute, or relative to the working directory).'),
+  offset: z.number().int().positive().optional().describe('The 1-based line number to start at.'),
+  limit: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(`How many lines to read (default ${DEFAULT_READ_LINES}).`),
+})
+
+const IMAGE_TYPES: readonly [string, (b: Buffer) => boolean][] = [
+  [
+    'PNG image',
+    (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  ],
+  ['JPEG image', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
+  ['GIF image', (b) => b.subarray(0, 4).toString('latin1') === 'GIF8'],
+  [
+    'WebP image',
+    (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  ],
+  ['PDF document', (b) => b.subarray(0, 5).toString('latin1') === '%PDF-'],
+]
+
+export function createReadTool(services: FsToolServices): ToolDefinition<typeof readParameters> {
+  return {
+    name: 'read',
+    description: READ_DESCRIPTION,
+    parameters: readParameters,
+    async execute(args, execution) {
+      const target = toolPath(execution, args.file_path)
+      let loaded: Awaited<ReturnType<typeof readTextFile>>
+      let mtimeMs: number
+      try {
+        const info = await stat(target.absolute)
+        if (info.isDirectory()) return failure(`${target.display} is a folder; use ls to list it`)
+        loaded = await readTextFile(target.absolute)
+        mtimeMs = info.mtimeMs
+      } catch (error) {
+        return failure(describeFsError(error, target.display))
+      }
+      const { bytes } = loaded
+      if (looksBinary(bytes)) {
+        const kind = IMAGE_TYPES.find(([, test]) => test(bytes))?.[0] ?? 'binary file'
+        return failure(
+          `${target.display} is a ${kind} (${formatBytes(bytes.length)}); it is not shown as text.`,
+        )
+      }
+      services.reads.record(execution, stampOf(realOrSelf(target.absolute), bytes, mtimeMs))
+      if (bytes.length === 0) return { content: `(${target.display} is empty)${outsideNote(target)}` }
+      return {
+        content:
+          renderPage(toModelText(decodeText(bytes)), args.offset ?? 1, args.limit, target.display) +
+          outsideNote(target),
+      }
+    },
+  }
+}
+
+/** Lines `offset`.. as `cat -n` would number them, with notes for cut lines and what is left. */
+export function renderPage(text: string, offset: number, limit: number | undefined, display: string): string {
+  const lines = text.split('\n')
+  if (text.endsWith('\n')) lines.pop()
+  const total = lines.length
+  if (offset > total) return `(${display} has ${total} lines; offset ${offset} is past the end)`
+  const want = limit ?? DEFAULT_READ_LINES
+  const out: string[] = []
+  let chars = 0
+  let cut = 0
+  let index = offset - 1
+  for (; index < total && index < offset - 1 + want; index++) {
+    let line = lines[index]!
+    if (line.length > MAX_LINE_CHARS) {
+      line = `${line.slice(0, MAX_LINE_CHARS)} … [line cut: ${line.length} characters]`
+      cut += 1
+    }
+    const numbered = `${String(index + 1).padStart(6)}\t${line}`
+    if (chars + numbered.length > MAX_READ_CHARS && out.length > 0) break
+    chars += numbered.length + 1
+    out.push(numbered)
+  }
+  const notes: string[] = []
+  if (cut > 0)
+    notes.push(`${cut} long line${cut === 1 ? ' was' : 's were'} cut at ${MAX_LINE_CHARS} characters`)
+  if (index < total) {
+    notes.push(`showing lines ${offset}-${index} of ${total}; read on with offset=${index + 1}`)
+  }
+  return notes.length > 0 ? `${out.join('\n')}\n[${notes.join('; ')}]` : out.join('\n')
+}
+
+export function formatBytes(size: number): string {
+  if (size < 1024) return `${size} bytes`
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`
+  return `${(size / 1024 / 1024).toFixed(1)} MB`
+}

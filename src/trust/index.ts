@@ -1,0 +1,12 @@
+// Project trust: which folders may bring their own hooks, MCP servers, allow rules,
+// skills and commands. Deny rules from a project apply whether it is trusted or not.
+
+export {
+  type DecideProjectTrustOptions,
+  decideProjectTrust,
+  type ProjectTrustDecision,
+  type TrustFrontEnd,
+  type TrustReason,
+} from './decide.js'
+export { type ProjectTrustConfig, ProjectTrustService } from './service.js'
+export { ProjectTrustStore, TRUST_FILE_NAME, type TrustEntry, TrustErrorCode } from './trust-store.js'

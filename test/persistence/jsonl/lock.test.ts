@@ -1,0 +1,127 @@
+// The JSONL writer lock's owner identity: pid + process start time + boot id, so a
+// reused pid is stale; the held-lock error names the holder and the way out;
+// `unlock`; a release never removes another owner's lock.
+
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { isDshError } from '../../../src/core/errors.js'
+import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
+import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
+import { WriterLock } from '../../../src/persistence/jsonl/lock.js'
+import { newWriterOwner, processStartTime } from '../../../src/persistence/owner.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { LogBuilder, makeHeader, startHarness, useJsonlHarnesses } from '../fixtures.js'
+
+const tempDir = useTempDirs('dsh-jsonl-lock-')
+const start = useJsonlHarnesses()
+
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  )
+  expect(error, 'expected a rejection').toBeInstanceOf(Error)
+  return error as Error
+}
+
+/** A stored, closed session; resolves with its lock file path. */
+async function stored(root: string, id: string): Promise<string> {
+  const harness = await startHarness({ plugin: JsonlSessionBackend, config: { root }, durable: true })
+  const header = makeHeader(id)
+  await harness.backend().create(header)
+  await harness.backend().append(id, new LogBuilder().completedTurn(0, 'x').events)
+  const path = `${harness.backend().locate(header)!.path}.lock`
+  await harness.dispose()
+  return path
+}
+
+describe('JSONL writer lock identity', () => {
+  it('records pid, start time and boot id', async () => {
+    const root = join(tempDir(), 'sessions')
+    const lockPath = await stored(root, 'who')
+    const harness = await start(root)
+    await harness.backend().open('who')
+    const owner = JSON.parse(readFileSync(lockPath, 'utf8'))
+    expect(owner).toMatchObject({ pid: process.pid, startTime: processStartTime(process.pid) })
+    expect(owner.bootId).toBe(readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim())
+  })
+
+  it('a lock naming a live pid that started at another time (a reused pid) is stale', async () => {
+    const root = join(tempDir(), 'sessions')
+    const lockPath = await stored(root, 'reused')
+    const livePid = process.ppid
+    const started = processStartTime(livePid)
+    expect(started, 'this test needs /proc').toBeDefined()
+    writeFileSync(
+      lockPath,
+      JSON.stringify({ ...newWriterOwner(), pid: livePid, startTime: `${Number(started) + 7}` }),
+    )
+    const harness = await start(root)
+    await harness.backend().open('reused')
+    expect(JSON.parse(readFileSync(lockPath, 'utf8')).pid).toBe(process.pid)
+  })
+
+  it('a lock from an earlier boot is stale even when its pid is this very process', async () => {
+    const root = join(tempDir(), 'sessions')
+    const lockPath = await stored(root, 'rebooted')
+    writeFileSync(lockPath, JSON.stringify({ ...newWriterOwner(), pid: 1, bootId: 'an-earlier-boot' }))
+    const harness = await start(root)
+    await harness.backend().open('rebooted')
+  })
+
+  it('a truly held lock names the holder and `dsh sessions unlock`; unlock refuses, --force breaks it', async () => {
+    const root = join(tempDir(), 'sessions')
+    const lockPath = await stored(root, 'held')
+    const livePid = process.ppid
+    // An old-format lock (no start time) naming a live process cannot be proved stale.
+    const { startTime: _startTime, ...old } = newWriterOwner()
+    writeFileSync(lockPath, JSON.stringify({ ...old, pid: livePid }))
+    const harness = await start(root)
+    const refused = await rejection(harness.backend().open('held'))
+    expect(isDshError(refused, PersistenceErrorCode.Locked)).toBe(true)
+    expect(refused.message).toContain(`process ${livePid}`)
+    expect(refused.message).toContain(lockPath)
+    expect(refused.message).toContain('`dsh sessions unlock held`')
+    expect(refused.message).not.toContain('another backend in this process')
+
+    const unlockRefused = await rejection(harness.backend().unlock('held'))
+    expect(isDshError(unlockRefused, PersistenceErrorCode.Locked)).toBe(true)
+    expect(unlockRefused.message).toContain('--force')
+    expect(await harness.backend().unlock('held', { force: true })).toMatchObject({ pid: livePid })
+    expect(await harness.backend().unlock('held')).toBeUndefined()
+    await harness.backend().open('held')
+    // Our own lock is never broken, even forced.
+    expect(
+      isDshError(
+        await rejection(harness.backend().unlock('held', { force: true })),
+        PersistenceErrorCode.Locked,
+      ),
+    ).toBe(true)
+  })
+
+  it('unlock removes a dead holder without --force', async () => {
+    const root = join(tempDir(), 'sessions')
+    const lockPath = await stored(root, 'dead')
+    writeFileSync(lockPath, JSON.stringify({ ...newWriterOwner(), pid: 999_999_999 }))
+    const harness = await start(root)
+    expect(await harness.backend().unlock('dead')).toMatchObject({ pid: 999_999_999 })
+    expect(isDshError(await rejection(harness.backend().unlock('nope')), PersistenceErrorCode.NotFound)).toBe(
+      true,
+    )
+  })
+
+  it('release leaves a lock that is no longer ours alone', async () => {
+    const path = join(tempDir(), 'x.jsonl.lock')
+    const lock = await WriterLock.acquire(path, 'x')
+    const other = JSON.stringify({ ...newWriterOwner(), pid: 999_999_999 })
+    writeFileSync(path, other) // taken over meanwhile by someone else
+    await lock.release()
+    expect(readFileSync(path, 'utf8')).toBe(other)
+
+    const second = await WriterLock.acquire(join(tempDir(), 'y.jsonl.lock'), 'y')
+    writeFileSync(second.path, other)
+    second.releaseSync()
+    expect(readFileSync(second.path, 'utf8')).toBe(other)
+  })
+})

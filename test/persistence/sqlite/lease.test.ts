@@ -1,0 +1,202 @@
+// The SQLite writer lease with a real second process: a reader never writes and
+// never breaks a live writer; open is refused while the holder lives and takes over
+// once it is provably gone (killed, or its pid reused); unlock; release at close.
+
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { isDshError } from '../../../src/core/errors.js'
+import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
+import { newWriterOwner, processStartTime } from '../../../src/persistence/owner.js'
+import { SqliteSessionBackend } from '../../../src/persistence/sqlite/backend.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { type Harness, LogBuilder, makeHeader, plain, startHarness } from '../fixtures.js'
+import { ChildWriter, ensureBuilt } from '../jsonl/child-writer.js'
+
+const tempDir = useTempDirs('dsh-sqlite-lease-')
+const running: Harness[] = []
+const children: ChildWriter[] = []
+
+beforeAll(() => ensureBuilt(), 180_000)
+
+afterEach(async () => {
+  for (const child of children.splice(0)) await child.kill()
+  for (const harness of running.splice(0).reverse()) await harness.dispose()
+})
+
+async function start(file: string): Promise<Harness> {
+  const harness = await startHarness({ plugin: SqliteSessionBackend, config: { file }, durable: true })
+  running.push(harness)
+  return harness
+}
+
+async function spawnChild(file: string): Promise<ChildWriter> {
+  const child = await ChildWriter.spawn(file, { backend: 'sqlite' })
+  children.push(child)
+  return child
+}
+
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  )
+  expect(error, 'expected a rejection').toBeInstanceOf(Error)
+  return error as Error
+}
+
+function eventCount(file: string, id: string): number {
+  const db = new Database(file, { readonly: true })
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM events WHERE session_id = ?').get(id) as { n: number }).n
+  } finally {
+    db.close()
+  }
+}
+
+function writeLease(file: string, id: string, owner: object): void {
+  const db = new Database(file)
+  try {
+    db.prepare('INSERT OR REPLACE INTO leases (session_id, nonce, owner) VALUES (?, ?, ?)').run(
+      id,
+      'planted',
+      JSON.stringify({ ...owner, nonce: 'planted' }),
+    )
+  } finally {
+    db.close()
+  }
+}
+
+describe('SQLite writer lease', () => {
+  it('a reader never repairs a session another process is writing; that writer keeps going', async () => {
+    const file = join(tempDir(), 'sessions.db')
+    const child = await spawnChild(file)
+    const open = new LogBuilder().completedTurn(0, 'x').openTurn(1, 'running')
+    await child.ok('create', { header: makeHeader('busy') })
+    await child.ok('append', { id: 'busy', events: open.events })
+
+    const harness = await start(file)
+    for (let i = 0; i < 3; i++) {
+      expect(plain((await harness.backend().load('busy')).events)).toEqual(open.events)
+      await harness.backend().list()
+      await harness.backend().exists('busy')
+    }
+    expect(eventCount(file, 'busy')).toBe(open.events.length)
+
+    const refused = await rejection(harness.backend().open('busy'))
+    expect(isDshError(refused, PersistenceErrorCode.Locked)).toBe(true)
+    expect(refused.message).toContain(`process ${child.pid}`)
+    expect(refused.message).toContain('dsh sessions unlock busy')
+    const appendRefused = await rejection(
+      harness
+        .backend()
+        .append('busy', new LogBuilder(open.events.length).add('turn/start', { turn: 9 }).events),
+    )
+    expect(isDshError(appendRefused, PersistenceErrorCode.Locked)).toBe(true)
+    expect(eventCount(file, 'busy')).toBe(open.events.length)
+
+    // The running writer finishes its turn undisturbed.
+    const rest = new LogBuilder(open.events.length)
+      .add('tool/result', { callId: 'b1', content: 'ok' })
+      .add('step/end', { turn: 1, step: 0 })
+      .add('turn/end', { turn: 1, reason: 'completed' })
+    await child.ok('append', { id: 'busy', events: rest.events })
+    await child.exit()
+
+    // Released at close: now it opens, with nothing to repair.
+    const opened = await harness.backend().open('busy')
+    expect(plain(opened.events)).toEqual([...open.events, ...rest.events])
+  })
+
+  it('takes over the lease of a writer that was killed, then repairs its open turn', async () => {
+    const file = join(tempDir(), 'sessions.db')
+    const child = await spawnChild(file)
+    const log = new LogBuilder().completedTurn(0, 'x').openTurn(1, 'killed')
+    await child.ok('create', { header: makeHeader('orphan') })
+    await child.ok('append', { id: 'orphan', events: log.events })
+    await child.kill()
+
+    const harness = await start(file)
+    expect(plain((await harness.backend().load('orphan')).events)).toEqual(log.events)
+    const opened = await harness.backend().open('orphan')
+    expect(opened.events.at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'interrupted' } })
+    expect(eventCount(file, 'orphan')).toBe(opened.events.length)
+  })
+
+  it('treats a lease whose pid now belongs to a later process as stale; a live holder is refused', async () => {
+    const file = join(tempDir(), 'sessions.db')
+    const harness = await start(file)
+    await harness.backend().create(makeHeader('reused'))
+    await harness.backend().append('reused', new LogBuilder().completedTurn(0, 'x').events)
+    await harness.backend().release('reused')
+
+    // The parent of this test runner is alive; a record with another start time is not it.
+    const livePid = process.ppid
+    const start_ = processStartTime(livePid)
+    expect(start_, 'this test needs /proc').toBeDefined()
+    writeLease(file, 'reused', { ...newWriterOwner(), pid: livePid, startTime: `${Number(start_) + 1}` })
+    await harness.backend().open('reused')
+    await harness.backend().release('reused')
+
+    // The same pid with its real start time: alive, refused; unlock refuses too, --force breaks it.
+    writeLease(file, 'reused', { ...newWriterOwner(), pid: livePid, startTime: start_ })
+    const refused = await rejection(harness.backend().open('reused'))
+    expect(isDshError(refused, PersistenceErrorCode.Locked)).toBe(true)
+    expect(refused.message).toContain(`process ${livePid}`)
+    expect(isDshError(await rejection(harness.backend().unlock('reused')), PersistenceErrorCode.Locked)).toBe(
+      true,
+    )
+    expect(await harness.backend().unlock('reused', { force: true })).toMatchObject({ pid: livePid })
+    expect(await harness.backend().unlock('reused')).toBeUndefined()
+    await harness.backend().open('reused')
+  })
+
+  it('two backends in one process: the second cannot open what the first writes; a stolen lease stops writes', async () => {
+    const file = join(tempDir(), 'sessions.db')
+    const first = await start(file)
+    const second = await start(file)
+    const log = new LogBuilder().completedTurn(0, 'x')
+    await first.backend().create(makeHeader('shared'))
+    await first.backend().append('shared', log.events)
+    const refused = await rejection(second.backend().open('shared'))
+    expect(refused.message).toContain('this process')
+    // Unlock never breaks a lease of this very process, even forced.
+    expect(
+      isDshError(
+        await rejection(second.backend().unlock('shared', { force: true })),
+        PersistenceErrorCode.Locked,
+      ),
+    ).toBe(true)
+
+    writeLease(file, 'shared', { ...newWriterOwner(), pid: 999_999_999 }) // a pid that cannot exist
+    const more = new LogBuilder(log.events.length).add('turn/start', { turn: 1 })
+    const stolen = await rejection(first.backend().append('shared', more.events))
+    expect(isDshError(stolen, PersistenceErrorCode.Locked)).toBe(true)
+    expect(stolen.message).toMatch(/writer lease was taken by process 999999999/)
+    expect(eventCount(file, 'shared')).toBe(log.events.length)
+  })
+
+  it('releases the lease when the session is closed and when the backend unloads', async () => {
+    const file = join(tempDir(), 'sessions.db')
+    const harness = await start(file)
+    const session = await harness.store().create({ id: 'closing' })
+    session.append('turn/start', { turn: 0 })
+    await harness.store().flush(session)
+    const leases = () => {
+      const db = new Database(file, { readonly: true })
+      try {
+        return db.prepare('SELECT session_id FROM leases').all()
+      } finally {
+        db.close()
+      }
+    }
+    expect(leases()).toEqual([{ session_id: 'closing' }])
+    await harness.store().close(session)
+    expect(leases()).toEqual([])
+    await harness.store().open('closing')
+    expect(leases()).toEqual([{ session_id: 'closing' }])
+    await harness.dispose()
+    running.splice(0)
+    expect(leases()).toEqual([])
+  })
+})
