@@ -8,6 +8,7 @@ import type { AgentHandle } from '../../agent/types.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
+import { DEFAULT_MAX_RETRIES } from '../../llm/openai/config.js'
 import { currentEffort, currentModel } from '../cli/model-choice.js'
 import { type Colors, colorsFor } from '../cli/render.js'
 import type { AgentPlan, StartedAgent } from '../cli/start.js'
@@ -106,6 +107,11 @@ export class TerminalChat {
       name: 'chat-approval',
       apply: (ctx: Context) => {
         ctx.on('tools/approve', (call, reason) => this.askApproval(call, reason))
+        // The adapter's retry notices (one model request at a time runs in the chat).
+        ctx.on('llm/retry', (info) => {
+          this.transcript.retry(info, session.plan.config.model.maxRetries ?? DEFAULT_MAX_RETRIES)
+          this.screen.schedule()
+        })
       },
     })
     void this.drain()

@@ -26,6 +26,8 @@ export class TranscriptView {
   private busySince: number | undefined
   private waitingSince = 0
   private reasoningLines = 0
+  /** While a retry waits: when it will be sent. */
+  private retryUntil = 0
   showReasoning = true
 
   constructor(
@@ -114,12 +116,22 @@ export class TranscriptView {
       lines.push(`${tool.header} ${colors.dim(`${frame} ${seconds(this.now() - tool.startedAt)}`)}`)
     }
     if (this.tools.size === 0 && this.mode === 'idle') {
-      lines.push(
-        colors.cyan(frame) +
-          colors.dim(` thinking… ${seconds(this.now() - this.waitingSince)} · Ctrl-C interrupts`),
-      )
+      const waiting =
+        this.retryUntil > this.now()
+          ? `retrying in ${Math.ceil((this.retryUntil - this.now()) / 1000)}s…`
+          : `thinking… ${seconds(this.now() - this.waitingSince)}`
+      lines.push(colors.cyan(frame) + colors.dim(` ${waiting} · Ctrl-C interrupts`))
     }
     return lines
+  }
+
+  /** A failed model request will be tried again after `delayMs`: one line, and the spinner says so. */
+  retry(info: { attempt: number; delayMs: number; reason: string }, maxRetries: number): void {
+    const seconds = Math.max(1, Math.round(info.delayMs / 1000))
+    const reason = safe(clip(info.reason, 120))
+    this.commit([this.colors.yellow(`⟳ retrying in ${seconds} s (${info.attempt}/${maxRetries}): ${reason}`)])
+    this.retryUntil = this.now() + info.delayMs
+    this.waitingSince = this.now()
   }
 
   /** Shows or hides reasoning from now on. */

@@ -2,7 +2,8 @@
 // streaming, Ctrl-C, paste, queued typing, markdown, tool failures, the spinner,
 // history across restarts, Tab completion, escape sequences from tools, and /fork.
 
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, beforeAll, expect, it } from 'vitest'
 import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
@@ -225,6 +226,29 @@ it('shows a spinner with elapsed time while the model thinks', async () => {
   expect(done.split('\n').filter((line) => line.includes('thinking…'))).toEqual([])
 })
 
+it('shows a retry notice while a rate-limited request waits, then the answer; /effort changes the status line', async () => {
+  model = await startLoopbackModel([
+    { status: 429, retryAfter: 2, message: 'rate limited' },
+    { text: 'Answer after the retry.' },
+  ])
+  const w = makeWorld(makeDir(), model.baseUrl)
+  const config = join(w.home, 'config.yaml')
+  writeFileSync(config, readFileSync(config, 'utf8').replace('maxRetries: 0', 'maxRetries: 3'))
+  const t = await startChat(w)
+  t.type('hello')
+  t.keys('Enter')
+  const waiting = await t.waitFor(/retrying in 2 s \(1\/3\)/)
+  expect(waiting).toContain('rate limited')
+  await t.waitFor(/retrying in [12]s…/)
+  await t.waitFor('Answer after the retry.')
+  t.type('/effort low')
+  t.keys('Enter')
+  await t.waitFor('effort low from the next turn on')
+  await t.waitFor(/\(low\) · session/)
+  t.keys('C-d')
+  await t.waitFor('dsh-exit=0')
+})
+
 it('history survives a restart (Up recalls it, Ctrl-R finds it); Tab completes /he to /help', async () => {
   model = await startLoopbackModel([{ text: 'First run answer.' }, { text: 'Second run answer.' }])
   const w = makeWorld(makeDir(), model.baseUrl)
@@ -321,8 +345,7 @@ it('asks before a tool call a hook marks "ask", showing exactly what will run: y
     { text: 'Second call done.' },
   ])
   const dir = makeDir()
-  const { writeFileSync, existsSync } = await import('node:fs')
-  const { join } = await import('node:path')
+  const { existsSync } = await import('node:fs')
   const settings = join(dir, 'settings.json')
   const decision = {
     hookSpecificOutput: {
