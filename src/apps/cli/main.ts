@@ -53,7 +53,15 @@ function startsWithChatOption(argv: string[]): boolean {
 }
 
 async function buildProgram(setExitCode: (code: number) => void): Promise<Command> {
-  const { Command } = await import('commander')
+  const { Command, InvalidArgumentError } = await import('commander')
+  /** A positive whole number for a counting flag, or a usage error naming the value. */
+  const parseCount = (value: string): number => {
+    const count = Number(value)
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(count) || count < 1) {
+      throw new InvalidArgumentError(`expected a whole number of at least 1, got ${JSON.stringify(value)}`)
+    }
+    return count
+  }
   const { addAgentOptions } = await import('./options.js')
 
   /** Wraps an action: loads its module lazily and records its exit code. */
@@ -88,6 +96,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
       .argument('<prompt>', 'what to do; `-` reads the prompt from stdin'),
   )
     .option('--json', 'print one JSON object per line (events, then a result line) on stdout')
+    .option('--max-turns <n>', 'end the turn (reason max-steps) after this many model steps', parseCount)
     .action(
       act(async (prompt: string, options: RunOptions) =>
         (await import('./run.js')).runCommand(prompt, options),

@@ -10,6 +10,8 @@ import { openHarness, planAgent, type StartedAgent, startAgent } from './start.j
 
 export interface RunOptions extends AgentOptions {
   json?: boolean
+  /** Model steps the turn may take before it ends `max-steps` (overrides agent.maxStepsPerTurn). */
+  maxTurns?: number
 }
 
 /** Runs one turn; resolves with the exit code (0 only when the turn completed). */
@@ -17,6 +19,8 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
   const prompt = promptArgument === '-' ? await readStdin() : promptArgument
   if (prompt.trim() === '') throw usageError('the prompt is empty')
   const plan = planAgent(options)
+  if (options.maxTurns !== undefined)
+    plan.config.agent = { ...plan.config.agent, maxStepsPerTurn: options.maxTurns }
 
   const interrupt = new AbortController()
   const onSigint = () => {
