@@ -12,6 +12,7 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'agent', load: () => import('./agent.bench.js') },
   { name: 'shell', load: () => import('./shell.bench.js') },
   { name: 'cli', load: () => import('./cli.bench.js') },
+  { name: 'chat', load: () => import('./chat.bench.js') },
 ]
 
 function table(rows: BenchRow[]): string {

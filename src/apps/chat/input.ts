@@ -2,12 +2,12 @@
 // search and Tab completion, and reports what the user asked for (submit, interrupt,
 // exit) to the chat. It draws itself as lines for the screen's live region.
 
-import stringWidth from 'string-width'
 import { toTerminalText } from '../../core/terminal-text.js'
 import type { Colors } from '../cli/render.js'
 import { commonPrefix, complete } from './completion.js'
 import { EditorBuffer } from './editor.js'
 import type { PromptHistory } from './history.js'
+import { displayWidth } from './width.js'
 
 /** A decoded key press (Node's keypress shape) or a whole bracketed paste. */
 export interface KeyPress {
@@ -299,14 +299,14 @@ export class InputBox {
       const shown = safe((match ?? '').split('\n')[0] ?? '')
       return {
         lines: [colors.dim(label) + shown],
-        cursor: { row: 0, column: stringWidth(label) + stringWidth(shown) },
+        cursor: { row: 0, column: displayWidth(label) + displayWidth(shown) },
       }
     }
     const { text, cursor } = this.buffer
     const lines = text.split('\n').map(safe)
     const before = text.slice(0, cursor).split('\n')
     const row = before.length - 1
-    const column = stringWidth(CONTINUATION) + stringWidth(safe(before[row]!))
+    const column = displayWidth(CONTINUATION) + displayWidth(safe(before[row]!))
     return {
       lines: lines.map(
         (line, index) => (index === 0 ? colors.bold(colors.green(PROMPT)) : CONTINUATION) + line,

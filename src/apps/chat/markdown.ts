@@ -5,11 +5,11 @@
 // from marked's inline lexer; code is highlighted by emphasize.
 
 import { Lexer, type Token } from 'marked'
-import stringWidth from 'string-width'
 import wrapAnsi from 'wrap-ansi'
 import { toTerminalText } from '../../core/terminal-text.js'
 import type { Colors } from '../cli/render.js'
 import { highlightLine } from './highlight.js'
+import { displayWidth } from './width.js'
 
 const FENCE = /^\s*(`{3,}|~{3,})\s*([^\s`]*)/
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/
@@ -108,7 +108,7 @@ export class MarkdownStream {
       const marker = /\d/.test(item[2]!) ? item[2]! : '•'
       const body = this.inline(item[3]!)
       const first = `${indent}${colors.cyan(marker)} `
-      out.push(...this.wrap(body, first, ' '.repeat(stringWidth(first))))
+      out.push(...this.wrap(body, first, ' '.repeat(displayWidth(first))))
       return out
     }
     out.push(...this.wrap(this.inline(raw), ''))
@@ -130,17 +130,17 @@ export class MarkdownStream {
       }),
     )
     const widths = Array.from({ length: columns }, (_, column) =>
-      Math.max(3, ...rendered.map((row) => stringWidth(row[column]!))),
+      Math.max(3, ...rendered.map((row) => displayWidth(row[column]!))),
     )
     const { dim } = this.colors
     const line = (row: string[]) =>
-      row.map((cell, column) => cell + ' '.repeat(widths[column]! - stringWidth(cell))).join(dim(' │ '))
+      row.map((cell, column) => cell + ' '.repeat(widths[column]! - displayWidth(cell))).join(dim(' │ '))
     const separator = dim(widths.map((width) => '─'.repeat(width)).join('─┼─'))
     return [line(rendered[0]!), separator, ...rendered.slice(1).map(line)]
   }
 
   private wrap(text: string, first: string, rest = first): string[] {
-    const room = Math.max(10, this.width() - stringWidth(first))
+    const room = Math.max(10, this.width() - displayWidth(first))
     return wrapAnsi(text, room, { hard: true, trim: false })
       .split('\n')
       .map((line, index) => (index === 0 ? first : rest) + line)

@@ -4,7 +4,10 @@
 // redrawn in place. A redraw touches only the live region, so its cost does not grow
 // with the conversation.
 
-import stringWidth from 'string-width'
+import { displayWidth } from './width.js'
+
+/** Shortest time between two redraws of the live region, in ms. */
+const FRAME_MS = 16
 
 /** What the live region shows, top to bottom, and where the cursor goes. */
 export interface LiveFrame {
@@ -21,7 +24,7 @@ export interface Terminal {
 
 /** Rows a line occupies on a terminal `columns` wide. */
 export function rowsOf(line: string, columns: number): number {
-  const width = stringWidth(line)
+  const width = displayWidth(line)
   return Math.max(1, Math.ceil(width / columns))
 }
 
@@ -31,6 +34,7 @@ export class Screen {
   private cursorRow = 0
   private pending: string[] = []
   private scheduled = false
+  private lastRefresh = 0
 
   constructor(
     private readonly out: Terminal,
@@ -52,18 +56,25 @@ export class Screen {
     this.schedule()
   }
 
-  /** Redraws soon (coalesces many updates into one write). */
+  /**
+   * Redraws soon: many updates become one write, and redraws come at most once a frame
+   * (a terminal shows no more than that), so a fast stream costs few redraws.
+   */
   schedule(): void {
     if (this.scheduled) return
     this.scheduled = true
-    setImmediate(() => {
+    const wait = this.lastRefresh + FRAME_MS - performance.now()
+    const run = () => {
       this.scheduled = false
       this.refresh()
-    })
+    }
+    if (wait <= 0) setImmediate(run)
+    else setTimeout(run, wait)
   }
 
   /** Erases the live region, writes committed lines, draws the live region again. */
   refresh(): void {
+    this.lastRefresh = performance.now()
     const columns = this.columns
     let text = this.erase()
     for (const line of this.pending) text += `${line}\r\n`
