@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Under CI=true a skipped test fails the run (test/support/ci-skip-guard.ts).
+    reporters: ['default', './test/support/ci-skip-guard.ts'],
   },
 })

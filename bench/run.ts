@@ -9,6 +9,7 @@ import type { BenchModule, BenchRow } from './types.js'
 /** Every benchmark module, run in this order. Add new ones here. */
 const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'persistence', load: () => import('./persistence.bench.js') },
+  { name: 'postgres', load: () => import('./postgres.bench.js') },
   { name: 'agent', load: () => import('./agent.bench.js') },
   { name: 'shell', load: () => import('./shell.bench.js') },
   { name: 'cli', load: () => import('./cli.bench.js') },

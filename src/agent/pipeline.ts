@@ -64,7 +64,17 @@ export interface TurnStoppingState {
   continueWith?: string
 }
 
+/** Sections plugins add to an agent's system prompt when it is created (stable for its life). */
+export interface SystemPromptState {
+  readonly cwd: string
+  readonly sessionId: string
+  /** Appended after the base prompt, in listener order, separated by blank lines. */
+  sections: string[]
+}
+
 export interface AgentPipelineEvents {
+  /** Synchronous: listeners push sections onto `state.sections` (skills, ...). */
+  'agent/system-prompt'(state: SystemPromptState): void
   /** Runs after setup and before publish; throwing aborts the creation transaction. */
   'agent/setup'(agent: AgentHandle): Promise<void> | void
   'agent/created'(agent: AgentHandle, info: { source: 'new' | 'resume' }): Promise<void> | void

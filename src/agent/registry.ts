@@ -10,6 +10,7 @@ import { forkSeed, type SessionStore } from '../session/store.js'
 import type { SessionEvent, SessionId } from '../session/types.js'
 import { Agent } from './agent.js'
 import { AgentErrorCode } from './errors.js'
+import type { SystemPromptState } from './pipeline.js'
 import { defaultSystemPrompt } from './prompts/system-prompt.js'
 import { createLoopServices } from './services.js'
 import type { TurnSettings } from './turn-runner.js'
@@ -167,16 +168,20 @@ export class AgentRegistry extends Service {
   }
 
   private turnSettings(session: Session, model: ModelChoice | undefined): TurnSettings {
+    const cwd = session.header.cwd ?? process.cwd()
+    const base =
+      this.config.systemPrompt ??
+      defaultSystemPrompt({
+        cwd,
+        platform: `${process.platform} ${process.arch}`,
+        // The session's start, not today: the system prompt stays byte-stable for its whole
+        // life (resumed on another day too), so the server's prefix cache keeps hitting.
+        date: new Date(session.header.createdAt).toISOString().slice(0, 10),
+      })
+    const state: SystemPromptState = { cwd, sessionId: session.id, sections: [] }
+    this.ctx.emit('agent/system-prompt', state)
     return {
-      systemPrompt:
-        this.config.systemPrompt ??
-        defaultSystemPrompt({
-          cwd: session.header.cwd ?? process.cwd(),
-          platform: `${process.platform} ${process.arch}`,
-          // The session's start, not today: the system prompt stays byte-stable for its whole
-          // life (resumed on another day too), so the server's prefix cache keeps hitting.
-          date: new Date(session.header.createdAt).toISOString().slice(0, 10),
-        }),
+      systemPrompt: [base, ...state.sections].join('\n\n'),
       model: { ...this.config.model, ...model },
       maxStepsPerTurn: this.config.maxStepsPerTurn ?? DEFAULT_MAX_STEPS_PER_TURN,
       maxStopContinuations: this.config.maxStopContinuations ?? DEFAULT_MAX_STOP_CONTINUATIONS,

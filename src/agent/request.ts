@@ -1,6 +1,7 @@
 // Request assembly: the model request is built from the session log, and the system
 // prompt, tools and model that go with it are logged (when they change) first.
 
+import { lastInstructions } from '../instructions/log.js'
 import type { ModelChoice, ModelRequest } from '../llm/adapter.js'
 import type { Effort } from '../llm/deepseek/effort.js'
 import type { ToolSchema } from '../llm/types.js'
@@ -42,9 +43,15 @@ export function logRequestConfig(session: Session, config: RequestConfig): void 
 /** Builds the next request entirely from the log: the last logged config plus derived history. */
 export function buildModelRequest(session: Session, choice: ModelChoice, signal: AbortSignal): ModelRequest {
   const config = lastRequestConfig(session)
+  const instructions = lastInstructions(session.events)?.text
   const request: ModelRequest = {
     ...choice,
-    messages: [{ role: 'system', content: config?.system ?? '' }, ...deriveHistory(session.events)],
+    messages: [
+      { role: 'system', content: config?.system ?? '' },
+      // Project instructions: the first context message, the same bytes in every request.
+      ...(instructions ? [{ role: 'user' as const, content: instructions }] : []),
+      ...deriveHistory(session.events),
+    ],
     tools: (config?.tools ?? []) as ToolSchema[],
     signal,
   }

@@ -4,6 +4,7 @@
 import type { Context } from 'cordis'
 import { errorMessage } from '../core/errors.js'
 import { hasListeners } from '../core/service-ref.js'
+import { describeRetry } from '../failures/index.js'
 import type { ModelChoice } from '../llm/adapter.js'
 import type { Session } from '../session/session.js'
 import type { SessionEvent, SessionEventMap, TurnEndReason } from '../session/types.js'
@@ -95,16 +96,14 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
         model: settings.model.model ?? llm.defaultModel,
         effort: settings.model.effort ?? llm.defaultEffort,
         system: settings.systemPrompt,
-        tools: services.tools()?.schemas() ?? [],
+        tools: services.tools()?.schemasFor(agent) ?? [],
       })
       // Durability checkpoint: the log is on disk before every model request.
       await services.sessions()?.flush(session)
 
-      const reply = await assembleReply(
-        llm.stream(buildModelRequest(session, settings.model, signal)),
-        signal,
-        emit,
-      )
+      const request = buildModelRequest(session, settings.model, signal)
+      request.onRetry = (notice) => emit({ type: 'retry', message: describeRetry(notice), notice })
+      const reply = await assembleReply(llm.stream(request), signal, emit)
       if (reply.content || reply.reasoning || reply.toolCalls.length > 0 || !reply.interruption) {
         const message: SessionEventMap['assistant/message']['message'] = { content: reply.content }
         if (reply.reasoning) message.reasoning = reply.reasoning
@@ -113,6 +112,14 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       text = reply.content
       if (reply.interruption?.kind === 'aborted') return await end('aborted')
       if (reply.interruption?.kind === 'error') return await end('error', reply.interruption.message)
+
+      const cut = cutReason(reply.finishReason)
+      if (cut !== undefined) {
+        // A cut answer's tool calls may be incomplete: none of them runs.
+        session.append('step/end', { turn, step, ...stepFinish(reply.finishReason) })
+        openStep = undefined
+        return await end(cut.reason, cut.message)
+      }
 
       if (reply.toolCalls.length > 0) {
         for (const call of reply.toolCalls) {
@@ -181,6 +188,20 @@ function unansweredCalls(events: readonly SessionEvent[]): string[] {
 
 function appendContext(session: Session, source: string, texts: readonly string[]): void {
   for (const text of texts) session.append('context/added', { source, text })
+}
+
+/** Finish reasons that end the turn early, with the reason and the warning to show. */
+function cutReason(finishReason: string | undefined): { reason: TurnEndReason; message: string } | undefined {
+  if (finishReason === 'length') {
+    return {
+      reason: 'length',
+      message: 'the answer was cut at the output limit (model.maxTokens); ask the model to continue',
+    }
+  }
+  if (finishReason === 'content_filter') {
+    return { reason: 'content-filter', message: "the provider's content filter stopped the answer" }
+  }
+  return undefined
 }
 
 function stepFinish(finishReason: string | undefined): { finishReason?: string } {

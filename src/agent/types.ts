@@ -1,5 +1,6 @@
 // Types of the agent seam: the live handle of an agent and the options that create one.
 
+import type { RetryNotice } from '../failures/index.js'
 import type { ModelChoice } from '../llm/adapter.js'
 import type { Session } from '../session/session.js'
 import type { SessionEvent, SessionId, TurnEndReason } from '../session/types.js'
@@ -61,6 +62,8 @@ export type AgentOutput =
   | { type: 'tool-start'; callId: string; name: string; arguments: string }
   | { type: 'tool-end'; callId: string; name: string; content: string; isError: boolean }
   | { type: 'turn-end'; result: TurnResult }
+  /** A model request failed and is retried after a wait; `message` is the line to show. */
+  | { type: 'retry'; message: string; notice: RetryNotice }
 
 /** A live agent. Its id is its session's id, always. */
 export interface AgentHandle {

@@ -7,6 +7,8 @@ import { dirname, join } from 'node:path'
 import type { z } from 'zod'
 import { DshError } from '../core/errors.js'
 import { absolutePath, resolveConfiguredHome, resolveDshHome } from '../home/resolve-home.js'
+import { parsePermissionRule } from '../permissions/rule-parser.js'
+import { assertStoragePath } from '../persistence/storage-path.js'
 import { ConfigErrorCode } from './errors.js'
 import { configSchema, type DshConfigFile } from './schema.js'
 
@@ -56,20 +58,60 @@ export function resolveConfig(file: DshConfigFile, env: NodeJS.ProcessEnv, sourc
     },
     env,
   )
+  const root = file.persistence.root !== undefined ? inFile(file.persistence.root) : join(home, 'sessions')
+  const database =
+    file.persistence.file !== undefined ? inFile(file.persistence.file) : join(home, 'sessions.db')
+  const where = source ?? 'config'
+  if (file.persistence.backend === 'jsonl') assertStoragePath(root, `${where}: persistence.root`, 'folder')
+  if (file.persistence.backend === 'sqlite') assertStoragePath(database, `${where}: persistence.file`, 'file')
   return {
     ...file,
     home,
     ...(source !== undefined ? { source } : {}),
+    model: {
+      ...file.model,
+      ...(file.model.apiKeyFile !== undefined ? { apiKeyFile: inFile(file.model.apiKeyFile) } : {}),
+    },
     persistence: {
       ...file.persistence,
-      root: file.persistence.root !== undefined ? inFile(file.persistence.root) : join(home, 'sessions'),
-      file: file.persistence.file !== undefined ? inFile(file.persistence.file) : join(home, 'sessions.db'),
+      root,
+      file: database,
     },
+    mcpServers: Object.fromEntries(
+      Object.entries(file.mcpServers).map(([name, server]) => [
+        name,
+        'cwd' in server && server.cwd !== undefined ? { ...server, cwd: inFile(server.cwd) } : server,
+      ]),
+    ),
     hooks: {
       claudeCode: file.hooks.claudeCode.map(inFile),
       codex: file.hooks.codex.map(inFile),
     },
+    permissions: {
+      ...checkRules(file.permissions, source ?? 'config'),
+      additionalDirectories: file.permissions.additionalDirectories.map(inFile),
+    },
   }
+}
+
+/** Every permission rule must parse: a broken deny rule is never skipped silently. */
+function checkRules<T extends DshConfigFile['permissions']>(permissions: T, path: string): T {
+  for (const behavior of ['allow', 'ask', 'deny'] as const) {
+    for (const [index, rule] of permissions[behavior].entries()) {
+      try {
+        parsePermissionRule(rule)
+      } catch (error) {
+        throw new DshError(
+          `${path}: permissions.${behavior}[${index}]: ${(error as Error).message}`,
+          ConfigErrorCode.Invalid,
+          {
+            userFacing: true,
+          },
+        )
+      }
+    }
+  }
+  return permissions
 }
 
 function readConfigText(path: string, required: boolean): string | undefined {

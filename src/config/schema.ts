@@ -4,9 +4,15 @@
 import { z } from 'zod'
 import { DEFAULT_EFFORT, EFFORTS } from '../llm/deepseek/effort.js'
 import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
+import { mcpServersSchema } from '../mcp/config.js'
+import { PERMISSION_MODES } from '../permissions/modes.js'
+import { sessionIdProblem } from '../session/id.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 
-const sessionId = z.string().min(1, 'must be a non-empty session id')
+const sessionId = z.string().superRefine((id, context) => {
+  const problem = sessionIdProblem(id)
+  if (problem !== undefined) context.addIssue({ code: 'custom', message: `invalid session id: ${problem}` })
+})
 
 export const modelConfigSchema = z
   .object({
@@ -19,6 +25,8 @@ export const modelConfigSchema = z
     baseUrl: z.url().optional(),
     /** The environment variable that holds the API key. */
     apiKeyEnv: z.string().min(1).default(DEFAULT_API_KEY_ENV),
+    /** A file holding the API key, read at start (never put in the environment); wins over apiKeyEnv. */
+    apiKeyFile: z.string().min(1).optional(),
     temperature: z.number().min(0).max(2).optional(),
     maxTokens: z.number().int().positive().optional(),
     maxRetries: z.number().int().min(0).max(20).optional(),
@@ -27,13 +35,53 @@ export const modelConfigSchema = z
   })
   .strict()
 
+const ratesSchema = z
+  .object({ cacheHit: z.number().min(0), cacheMiss: z.number().min(0), output: z.number().min(0) })
+  .strict()
+
+/** Prices per 1M tokens by model; defaults: DeepSeek's pricing page (src/usage/price-table.ts). */
+export const pricingConfigSchema = z
+  .object({
+    currency: z.string().min(1).optional(),
+    models: z
+      .record(
+        z.string(),
+        z.union([ratesSchema, z.object({ peak: ratesSchema, offPeak: ratesSchema }).strict()]),
+      )
+      .optional(),
+    peakHours: z
+      .object({
+        utcOffsetMinutes: z.number().int(),
+        weekdays: z.array(z.number().int().min(0).max(6)),
+        ranges: z.array(z.tuple([z.number().min(0).max(24), z.number().min(0).max(24)])),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+
 export const persistenceConfigSchema = z
   .object({
-    backend: z.enum(['jsonl', 'sqlite', 'memory']).default('jsonl'),
+    backend: z.enum(['jsonl', 'sqlite', 'postgres', 'memory']).default('jsonl'),
     /** JSONL root. Default: $DSH_HOME/sessions */
     root: z.string().min(1).optional(),
     /** SQLite database file. Default: $DSH_HOME/sessions.db */
     file: z.string().min(1).optional(),
+    /** PostgreSQL: a `postgres://` URL. Default: the standard PG* variables (PGHOST, PGPORT, PGUSER, ...). */
+    url: z.string().min(1).optional(),
+    /** PostgreSQL: the schema holding dsh's tables. Default `dsh`. */
+    schema: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,39}$/, 'must be a lower-case SQL identifier of at most 40 characters')
+      .optional(),
+    /** PostgreSQL: this machine's name in leases and listings. Default: the OS host name. */
+    hostName: z.string().min(1).optional(),
+    /** PostgreSQL: how long a writer lease lasts without a heartbeat, ms. Default 30000. */
+    leaseMs: z.number().int().min(1000).max(3_600_000).optional(),
+    /** PostgreSQL: server-side limit on one statement, ms. Default 30000. */
+    statementTimeoutMs: z.number().int().min(100).optional(),
+    /** PostgreSQL: how long a checkpoint keeps reconnecting to a lost server, ms. Default 30000. */
+    reconnectMs: z.number().int().min(0).optional(),
   })
   .strict()
 
@@ -69,6 +117,7 @@ export const configSchema = z
       effort: DEFAULT_EFFORT,
     }),
     persistence: persistenceConfigSchema.default({ backend: 'jsonl' }),
+    pricing: pricingConfigSchema.default({}),
     hooks: hooksConfigSchema.default({ claudeCode: [], codex: [] }),
     agents: z.array(agentRowSchema).default([]),
     agent: z
@@ -95,10 +144,38 @@ export const configSchema = z
       })
       .strict()
       .default({ enabled: true, maxDepth: DEFAULT_MAX_DELEGATION_DEPTH }),
-    skills: z
-      .object({ dshHome: z.string().min(1).optional() })
+    /** MCP servers (Claude Code's `mcpServers` shape): stdio, `type: http` or `type: sse`. */
+    mcpServers: mcpServersSchema.default({}),
+    /** Environment variables kept from every child (bash, jobs, hooks, MCP servers). */
+    secrets: z
+      .object({
+        /** More names to scrub (`*` globs, case-insensitive), beyond the built-in credential rule. */
+        scrub: z.array(z.string().min(1)).default([]),
+        /** Names passed through although they look secret (exact). */
+        allow: z.array(z.string().min(1)).default([]),
+      })
       .strict()
-      .default({}),
+      .default({ scrub: [], allow: [] }),
+    permissions: z
+      .object({
+        /** The mode sessions start in: auto (dsh's default), default, acceptEdits, plan, bypassPermissions. */
+        mode: z.enum(PERMISSION_MODES).default('auto'),
+        allow: z.array(z.string().min(1)).default([]),
+        ask: z.array(z.string().min(1)).default([]),
+        deny: z.array(z.string().min(1)).default([]),
+        /** Folders besides the project where edits need no approval. */
+        additionalDirectories: z.array(z.string().min(1)).default([]),
+      })
+      .strict()
+      .default({ mode: 'auto', allow: [], ask: [], deny: [], additionalDirectories: [] }),
+    skills: z
+      .object({
+        dshHome: z.string().min(1).optional(),
+        /** Also read skills and commands from ~/.claude and ~/.agents (the user's Claude Code ones). */
+        includeUserClaude: z.boolean().default(false),
+      })
+      .strict()
+      .default({ includeUserClaude: false }),
   })
   .strict()
 

@@ -1,22 +1,40 @@
 // The composition root: loads every plugin of a harness from one resolved config.
 // The CLI, stdio, ACP, the demo and the integration tests all compose through here.
 
+import { dirname } from 'node:path'
 import { Context } from 'cordis'
 import { AgentRegistry } from '../agent/registry.js'
+import { readApiKeyFile } from '../config/api-key-file.js'
 import type { ResolvedConfig } from '../config/load.js'
+import { claudeCodeHooksPlugin, codexHooksPlugin } from '../hooks/index.js'
+import { InstructionsPlugin } from '../instructions/index.js'
 import { OpenAiCompatibleAdapter } from '../llm/openai/openai-adapter.js'
+import { mcpPlugin, type ProjectTrustCheck } from '../mcp/index.js'
+import { PermissionPolicy, type PermissionPolicyConfig } from '../permissions/index.js'
 import { loadPersistenceBackend } from '../persistence/load-backend.js'
 import { SessionStore } from '../session/store.js'
 import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
+import { SkillsPlugin } from '../skills/index.js'
+import { SpillStore } from '../spill/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
 import { FsToolsPlugin } from '../tools/fs/index.js'
 import { ToolRegistry } from '../tools/registry.js'
-import { subagentToolPlugin } from '../tools/subagent/subagent-tool.js'
+import { acpSubagentToolPlugin, subagentToolPlugin } from '../tools/subagent/index.js'
 
 export interface HarnessOptions {
   config: ResolvedConfig
   /** Model endpoint overrides (the demo and tests point at a loopback server). */
   model?: { baseUrl?: string; apiKey?: string }
+  /** The front end's permission settings: flags (`--permission-mode`, `--allowed-tools`, ...), whether it can ask. */
+  permissions?: Pick<
+    PermissionPolicyConfig,
+    'mode' | 'allowedTools' | 'disallowedTools' | 'canAsk' | 'frontEnd' | 'projectTrusted'
+  >
+  /**
+   * Whether a project folder may start the MCP servers of its `.mcp.json` (the front end's
+   * trust decision). Absent: project servers are never started.
+   */
+  projectTrust?: ProjectTrustCheck
 }
 
 export interface Harness {
@@ -30,22 +48,13 @@ export interface Harness {
 
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const { config } = options
-  // Optional plugins are imported only when configured: start-up pays for what it uses.
-  const hooks =
-    config.hooks.claudeCode.length > 0 || config.hooks.codex.length > 0
-      ? await import('../hooks/index.js')
-      : undefined
-  const acp =
-    config.subagents.acp && config.subagents.enabled
-      ? await import('../tools/subagent/acp-backend.js')
-      : undefined
   const ctx = new Context()
   const fibers = [
     ctx.plugin(SessionStore),
     await loadPersistenceBackend(ctx, config.persistence),
     ctx.plugin(OpenAiCompatibleAdapter, {
       baseUrl: options.model?.baseUrl ?? config.model.baseUrl,
-      apiKey: options.model?.apiKey,
+      apiKey: options.model?.apiKey ?? (config.model.apiKeyFile && readApiKeyFile(config.model.apiKeyFile)),
       apiKeyEnv: config.model.apiKeyEnv,
       model: config.model.name,
       effort: config.model.effort,
@@ -56,26 +65,39 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
         : {}),
     }),
     ctx.plugin(ToolRegistry),
-    ctx.plugin(LocalShellExecutor),
+    ctx.plugin(LocalShellExecutor, { secrets: config.secrets }),
+    ctx.plugin(SpillStore, { home: config.home }),
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
     ctx.plugin(FsToolsPlugin, { home: config.home }),
-    ...(hooks && config.hooks.claudeCode.length > 0
-      ? [ctx.plugin(hooks.claudeCodeHooksPlugin, { files: config.hooks.claudeCode })]
+    ctx.plugin(InstructionsPlugin, { home: config.home }),
+    ctx.plugin(SkillsPlugin, { home: config.home, includeUserClaude: config.skills.includeUserClaude }),
+    ...(config.hooks.claudeCode.length > 0
+      ? [ctx.plugin(claudeCodeHooksPlugin, { files: config.hooks.claudeCode })]
       : []),
-    ...(hooks && config.hooks.codex.length > 0
-      ? [ctx.plugin(hooks.codexHooksPlugin, { files: config.hooks.codex })]
-      : []),
+    ...(config.hooks.codex.length > 0 ? [ctx.plugin(codexHooksPlugin, { files: config.hooks.codex })] : []),
+    // After the hook bridges: PreToolUse hooks run before the permission check.
+    ctx.plugin(PermissionPolicy, {
+      mode: config.permissions.mode,
+      allow: config.permissions.allow,
+      ask: config.permissions.ask,
+      deny: config.permissions.deny,
+      additionalDirectories: config.permissions.additionalDirectories,
+      ...(config.source !== undefined ? { baseDir: dirname(config.source) } : {}),
+      home: config.home,
+      ...options.permissions,
+    }),
     ctx.plugin(subagentToolPlugin, { maxDepth: config.subagents.enabled ? config.subagents.maxDepth : 0 }),
-    ...(acp && config.subagents.acp
-      ? [
-          ctx.plugin(acp.acpSubagentToolPlugin, {
-            ...config.subagents.acp,
-            maxDepth: config.subagents.maxDepth,
-          }),
-        ]
+    ...(config.subagents.acp && config.subagents.enabled
+      ? [ctx.plugin(acpSubagentToolPlugin, { ...config.subagents.acp, maxDepth: config.subagents.maxDepth })]
       : []),
+    ctx.plugin(mcpPlugin, {
+      servers: config.mcpServers,
+      home: config.home,
+      ...(config.source !== undefined ? { configFile: config.source } : {}),
+      ...(options.projectTrust ? { projectTrust: options.projectTrust } : {}),
+    }),
     ctx.plugin(AgentRegistry, {
       systemPrompt: config.agent.systemPrompt,
       maxStepsPerTurn: config.agent.maxStepsPerTurn,

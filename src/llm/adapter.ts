@@ -1,6 +1,7 @@
 // The model seam: `ctx.llm` streams one chat completion. Providers extend LlmAdapter.
 
 import { type Context, Service } from 'cordis'
+import type { RetryNotice } from '../failures/index.js'
 import { DEFAULT_EFFORT, type Effort } from './deepseek/effort.js'
 import type { ChatMessage, ToolCallRequest, ToolSchema, Usage } from './types.js'
 
@@ -18,6 +19,8 @@ export interface ModelRequest extends ModelChoice {
   messages: ChatMessage[]
   tools: ToolSchema[]
   signal?: AbortSignal
+  /** Called before the adapter waits and retries a failed attempt, so a front end can say so. */
+  onRetry?: (notice: RetryNotice) => void
 }
 
 /** One piece of a streamed answer. Tool calls arrive whole, in model order. */

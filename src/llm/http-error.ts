@@ -1,22 +1,19 @@
-// The error for a model server's HTTP failure: an LLM_HTTP DshError that carries the status.
+// The error for a model server's HTTP failure: an LLM_HTTP FailureError that carries the status.
 
-import { DshError } from '../core/errors.js'
+import { type Failure, FailureError } from '../failures/index.js'
 import { LlmErrorCode } from './errors.js'
 
-export class LlmHttpError extends DshError {
+export class LlmHttpError extends FailureError {
   readonly status: number
 
-  /** `serverMessage` is the server's own explanation, quoted in the message. */
-  constructor(status: number, serverMessage: string, options: { cause?: unknown; attempts?: number } = {}) {
-    const attempts = options.attempts && options.attempts > 1 ? ` (after ${options.attempts} attempts)` : ''
-    const detail = serverMessage ? `: ${serverMessage}` : ''
-    // Authentication, billing and unknown-model failures are the user's to fix.
-    const userFacing = status === 401 || status === 402 || status === 403 || status === 404
-    super(`model request failed with HTTP ${status}${detail}${attempts}`, LlmErrorCode.Http, {
-      cause: options.cause,
-      userFacing,
+  constructor(failure: Failure, options: { attempts?: number; advice?: string; what?: string } = {}) {
+    super(failure, {
+      code: LlmErrorCode.Http,
+      what: options.what ?? 'model request',
+      ...(options.attempts !== undefined ? { attempts: options.attempts } : {}),
+      ...(options.advice !== undefined ? { advice: options.advice } : {}),
     })
     this.name = 'LlmHttpError'
-    this.status = status
+    this.status = failure.status ?? 0
   }
 }

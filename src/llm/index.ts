@@ -4,12 +4,37 @@
 import type { LlmAdapter } from './adapter.js'
 import type { LlmRetryInfo } from './openai/openai-adapter.js'
 
+export { backoffDelayMs, parseRetryAfterMs } from '../failures/index.js'
 export type { ModelChoice, ModelRequest, ModelStreamChunk } from './adapter.js'
 export { LlmAdapter } from './adapter.js'
+export type { Effort } from './deepseek/effort.js'
+export {
+  DEFAULT_EFFORT,
+  EFFORTS,
+  effortFields,
+  isEffort,
+  parseEffort,
+  thinkingEnabled,
+} from './deepseek/effort.js'
+export {
+  DEEPSEEK_CONTEXT_TOKENS,
+  DEEPSEEK_DEFAULT_MODEL,
+  DEEPSEEK_MAX_OUTPUT_TOKENS,
+  DEEPSEEK_MODELS,
+  RETIRED_DEEPSEEK_MODELS,
+} from './deepseek/models.js'
+export type { DeepSeekFault, StrictOptions, StrictRefusal } from './deepseek/strict.js'
+export {
+  CACHE_UNIT_TOKENS,
+  DEEPSEEK_FAULTS,
+  DeepSeekRules,
+  MODEL_NOT_EXIST_MESSAGE,
+  PASSBACK_MESSAGE,
+  promptText,
+} from './deepseek/strict.js'
 export { LlmErrorCode } from './errors.js'
 export { LlmHttpError } from './http-error.js'
 export type { OpenAiCompatibleConfig, ResolvedOpenAiConfig } from './openai/config.js'
-
 export {
   BASE_URL_ENV,
   DEFAULT_API_KEY_ENV,
@@ -26,13 +51,13 @@ export type { LlmRetryInfo } from './openai/openai-adapter.js'
 export { OpenAiCompatibleAdapter } from './openai/openai-adapter.js'
 export type { RequestDefaults, WireOptions } from './openai/request.js'
 export { buildChatRequest, encodeChatRequest, toWireMessages } from './openai/request.js'
-export { backoffDelayMs, parseRetryAfterMs } from './openai/retry.js'
 export { ChatStreamAssembler } from './openai/stream-assembler.js'
 export type { WireChatChunk, WireChatRequest, WireMessage, WireTool } from './openai/wire-types.js'
 export type { LoopbackModel, LoopbackModelOptions, ReceivedRequest } from './scripted/loopback-server.js'
 export { startLoopbackModel } from './scripted/loopback-server.js'
 export type {
   Script,
+  ScriptFault,
   ScriptHttpFault,
   ScriptOutcome,
   ScriptReply,

@@ -25,6 +25,9 @@ export interface Usage {
   promptTokens: number
   completionTokens: number
   totalTokens: number
+  /** Prompt tokens served from the prompt cache (DeepSeek `prompt_cache_hit_tokens`). */
   cachedTokens?: number
+  /** Prompt tokens not in the cache (DeepSeek `prompt_cache_miss_tokens`). */
+  cacheMissTokens?: number
   reasoningTokens?: number
 }

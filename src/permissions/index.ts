@@ -3,11 +3,28 @@
 // hook `if` filters and by permission rules and modes.
 
 export { hasHiddenCommands, type SimpleCommand, splitCommand } from './bash-command.js'
+export { describePermissions } from './describe.js'
 export { PermissionErrorCode } from './errors.js'
+export {
+  hookPermissionMode,
+  isPermissionMode,
+  PERMISSION_MODE_DESCRIPTIONS,
+  PERMISSION_MODES,
+  type PermissionMode,
+} from './modes.js'
 export { expandPathPattern } from './path-pattern.js'
+export {
+  type AgentPermissions,
+  PermissionPolicy,
+  type PermissionPolicyConfig,
+  PLAN_MODE_CONTEXT,
+} from './plugin.js'
+export { decideToolPermission, type PolicyDecision, type PolicyInput } from './policy.js'
 export { type MatchMode, matchesRule, ruleNamesTool } from './rule-matcher.js'
 export { parsePermissionRule, parsePermissionRules } from './rule-parser.js'
 export { EMPTY_RULE_SET, evaluateRules, mergeRuleSets } from './rule-set.js'
+export { loadProjectPermissions, PROJECT_SETTINGS_FILES, type ProjectPermissions } from './settings.js'
+export { type ToolKind, toolKind } from './tool-kinds.js'
 export type {
   PermissionRule,
   PermissionRuleSet,
@@ -15,3 +32,9 @@ export type {
   RuleBehavior,
   RuleDecision,
 } from './types.js'
+
+declare module 'cordis' {
+  interface Context {
+    permissions: import('./plugin.js').PermissionPolicy
+  }
+}

@@ -9,4 +9,13 @@ export const PersistenceErrorCode = {
   IdTooLong: 'PERSISTENCE_ID_TOO_LONG',
   InvalidId: 'PERSISTENCE_INVALID_ID',
   Io: 'PERSISTENCE_IO',
+  BadPath: 'PERSISTENCE_BAD_PATH',
+  /** The writer lease moved to another owner: this process may no longer append. */
+  LeaseLost: 'PERSISTENCE_LEASE_LOST',
+  /** The database cannot be reached (or stopped answering within its deadlines). */
+  Unavailable: 'PERSISTENCE_UNAVAILABLE',
+  /** The database did not finish a statement within its timeout. */
+  Timeout: 'PERSISTENCE_TIMEOUT',
+  /** The database was migrated by a newer dsh than this one. */
+  SchemaTooNew: 'PERSISTENCE_SCHEMA_TOO_NEW',
 } as const

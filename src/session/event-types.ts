@@ -20,6 +20,7 @@ const CORE_EVENT_TYPES: Record<CoreEventType, true> = {
   'file/change': true,
   'todo/update': true,
   'instructions/loaded': true,
+  'usage/charge': true,
 }
 
 export function isKnownEventType(type: string): type is CoreEventType {

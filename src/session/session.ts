@@ -4,6 +4,7 @@
 import { DshError } from '../core/errors.js'
 import { SessionErrorCode } from './errors.js'
 import { isKnownEventType } from './event-types.js'
+import { sessionIdProblem } from './id.js'
 import { findNonJson } from './plain-json.js'
 import type { SessionEvent, SessionEventMap, SessionHeader, SessionId } from './types.js'
 
@@ -61,12 +62,15 @@ export class Session {
   }
 }
 
+/** Enforces the one id rule (`sessionIdProblem`); SESSION_INVALID_ID otherwise. */
 export function validateSessionId(id: unknown): asserts id is SessionId {
-  if (typeof id !== 'string' || id.length === 0) {
-    throw new DshError('session id must be a non-empty string', SessionErrorCode.InvalidId, {
-      userFacing: true,
-    })
-  }
+  const problem = sessionIdProblem(id)
+  if (problem === undefined) return
+  const shown =
+    typeof id === 'string' ? ` ${JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id)}` : ''
+  throw new DshError(`invalid session id${shown}: ${problem}`, SessionErrorCode.InvalidId, {
+    userFacing: true,
+  })
 }
 
 /** Validates one event against the seq it must carry; used for appends and for stored logs alike. */

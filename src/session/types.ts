@@ -27,7 +27,17 @@ export interface SessionEvent<T = unknown> {
   ignorable?: true
 }
 
-export type TurnEndReason = 'completed' | 'aborted' | 'error' | 'blocked' | 'max-steps' | 'interrupted'
+export type TurnEndReason =
+  | 'completed'
+  | 'aborted'
+  | 'error'
+  | 'blocked'
+  | 'max-steps'
+  | 'interrupted'
+  /** The model's answer was cut at the output limit (finish_reason `length`). */
+  | 'length'
+  /** The provider's content filter stopped the answer (finish_reason `content_filter`). */
+  | 'content-filter'
 
 export interface AssistantMessageData {
   content: string
@@ -69,6 +79,11 @@ export interface SessionEventMap {
   'hook/result': HookResultData
   /** Extra context (from hooks or policies) that reaches the model on its next request. */
   'context/added': { source: string; text: string }
+  /**
+   * A cost outside the model's tokens (a paid web search or fetch, ...), added to the
+   * usage totals when its currency is the price table's.
+   */
+  'usage/charge': { source: string; amount: number; currency: string; detail?: string }
   /** The system prompt, tool schemas, model and effort of the following requests; logged when they change. */
   'request/config': {
     model?: string
@@ -113,4 +128,10 @@ export interface SessionSummary {
   title?: string
   /** The number of the last turn started (turns count from 1; 0 when none). */
   turns: number
+  /** The host that last wrote it, from backends that several hosts share (PostgreSQL). */
+  host?: string
+  /** From backends that can tell: a writer holds it (`live`), an open turn nobody writes (`interrupted`), or neither. */
+  status?: SessionStatus
 }
+
+export type SessionStatus = 'live' | 'interrupted' | 'idle'

@@ -14,7 +14,7 @@ export {
 export { ShellErrorCode } from './errors.js'
 export { ShellExecutor } from './executor.js'
 export { defaultBashPath, findExecutable } from './find-shell.js'
-export { buildChildEnv, CREDENTIAL_NAME_PATTERN, TERMINAL_OVERRIDES } from './local/child-env.js'
+export { buildChildEnv, TERMINAL_OVERRIDES } from './local/child-env.js'
 export type { LocalShellExecutorConfig } from './local/local-executor.js'
 export {
   DEFAULT_KILL_GRACE_MS,
@@ -26,6 +26,13 @@ export type { DshEnvKey } from './namespace.js'
 export { BUILTIN_DSH_ENV_KEYS, DSH_ENV_KEY_PATTERN, DSH_ENV_PREFIX, isDshEnvName } from './namespace.js'
 export type { ShellSpec } from './request.js'
 export { DEFAULT_SHELL_TIMEOUT_MS, MAX_SHELL_TIMEOUT_MS, resolveShellRequest } from './request.js'
+export type { SecretFilter, SecretPolicy } from './secrets.js'
+export {
+  CREDENTIAL_NAME_PATTERN,
+  createSecretFilter,
+  DEFAULT_SECRET_FILTER,
+  valueCarriesCredential,
+} from './secrets.js'
 export type {
   CapturedOutput,
   DshEnvSnapshot,

@@ -23,6 +23,7 @@ export interface ShellSpec {
   stdin?: string
   env: Readonly<Record<string, string>>
   dshEnv: DshEnvSnapshot
+  spillPath?: (stream: 'stdout' | 'stderr') => string
 }
 
 /**
@@ -50,6 +51,7 @@ export function resolveShellRequest(
   }
   if (request.signal) spec.signal = request.signal
   if (request.stdin !== undefined) spec.stdin = request.stdin
+  if (request.spillPath !== undefined) spec.spillPath = request.spillPath
   return spec
 }
 

@@ -48,6 +48,12 @@ export interface ShellRequest {
   env?: Readonly<Record<string, string>>
   /** The managed snapshot (`ctx.shellEnv.collect(execution)`), applied last. Only `DSH_*` keys. */
   dshEnv?: DshEnvSnapshot
+  /**
+   * Names a fresh file for a stream's full output once it passes the cap (the session's
+   * spill folder: `ctx.spill.allocate(sessionId, label)`). Default: the executor's own
+   * private folder, which is removed when the executor unloads.
+   */
+  spillPath?: (stream: 'stdout' | 'stderr') => string
 }
 
 /** A background run: like ShellRequest, without a timeout. */

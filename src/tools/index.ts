@@ -4,7 +4,14 @@ import type { ToolRegistry } from './registry.js'
 
 export { ToolErrorCode } from './errors.js'
 export { parseToolArguments, ToolRegistry, toolSchema } from './registry.js'
-export type { CallId, ToolDefinition, ToolExecution, ToolOutput } from './types.js'
+export type {
+  CallId,
+  ProvidedTool,
+  ToolDefinition,
+  ToolExecution,
+  ToolOutput,
+  ToolProvider,
+} from './types.js'
 
 declare module 'cordis' {
   interface Context {

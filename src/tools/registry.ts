@@ -3,10 +3,11 @@
 
 import { type Context, Service } from 'cordis'
 import { z } from 'zod'
+import type { AgentHandle } from '../agent/types.js'
 import { DshError, errorMessage } from '../core/errors.js'
 import type { ToolSchema } from '../llm/types.js'
 import { ToolErrorCode } from './errors.js'
-import type { ToolDefinition, ToolExecution, ToolOutput } from './types.js'
+import type { ProvidedTool, ToolDefinition, ToolExecution, ToolOutput, ToolProvider } from './types.js'
 
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/
 
@@ -14,6 +15,12 @@ export class ToolRegistry extends Service {
   private readonly tools = new Map<string, ToolDefinition>()
   /** The model-facing schemas, rebuilt only when the set of tools changes. */
   private cachedSchemas: readonly ToolSchema[] | undefined
+  private readonly providers = new Set<ToolProvider>()
+  /** Per agent: the provided tool lists the last schemas were built from, and the result. */
+  private readonly agentSchemas = new WeakMap<
+    AgentHandle,
+    { base: readonly ToolSchema[]; parts: (readonly ProvidedTool[])[]; schemas: readonly ToolSchema[] }
+  >()
 
   constructor(ctx: Context) {
     super(ctx, 'tools')
@@ -39,6 +46,16 @@ export class ToolRegistry extends Service {
     }, `tools.register(${definition.name})`)
   }
 
+  /** Registers a provider of agent-dependent tools for the life of the calling plugin (an effect). */
+  registerProvider(provider: ToolProvider): () => Promise<void> {
+    return this.ctx.effect(() => {
+      this.providers.add(provider)
+      return () => {
+        this.providers.delete(provider)
+      }
+    }, `tools.registerProvider(${provider.name})`)
+  }
+
   get(name: string): ToolDefinition | undefined {
     return this.tools.get(name)
   }
@@ -57,17 +74,71 @@ export class ToolRegistry extends Service {
   }
 
   /**
+   * The schemas one agent is offered: the registered tools, then every provider's tools for
+   * it. The same frozen array is returned while neither changed (a stable request prefix).
+   */
+  schemasFor(agent: AgentHandle | undefined): readonly ToolSchema[] {
+    const base = this.schemas()
+    if (this.providers.size === 0) return base
+    const parts = [...this.providers].map((provider) => provider.tools(agent))
+    if (parts.every((part) => part.length === 0)) return base
+    const cached = agent ? this.agentSchemas.get(agent) : undefined
+    if (
+      cached &&
+      cached.base === base &&
+      cached.parts.length === parts.length &&
+      cached.parts.every((part, i) => part === parts[i])
+    ) {
+      return cached.schemas
+    }
+    const names = new Set(base.map((schema) => schema.name))
+    const provided = parts.flat().filter((tool) => !names.has(tool.schema.name))
+    const schemas = Object.freeze([...base, ...provided.map((tool) => tool.schema)])
+    if (agent) this.agentSchemas.set(agent, { base, parts, schemas })
+    return schemas
+  }
+
+  /**
    * Runs a tool by name with the model's raw JSON arguments. An unknown tool, arguments
    * that do not parse or validate, and a throwing body all become error outputs.
    */
   async run(name: string, rawArguments: string | unknown, execution: ToolExecution): Promise<ToolOutput> {
     const tool = this.tools.get(name)
-    if (!tool)
-      return { content: `Unknown tool: ${name}. Available tools: ${this.names().join(', ')}`, isError: true }
+    if (!tool) {
+      const provided = this.provided(name, execution.agent)
+      if (provided) return this.runProvided(name, provided, rawArguments, execution)
+      for (const provider of this.providers) {
+        const why = provider.explain?.(name, execution.agent)
+        if (why !== undefined) return { content: why, isError: true }
+      }
+      const available = this.schemasFor(execution.agent).map((schema) => schema.name)
+      return { content: `Unknown tool: ${name}. Available tools: ${available.join(', ')}`, isError: true }
+    }
     const parsed = parseToolArguments(tool, rawArguments)
     if (!parsed.ok) return { content: parsed.error, isError: true }
     try {
       return await tool.execute(parsed.value, { ...execution, toolName: name })
+    } catch (error) {
+      return { content: `Tool ${name} failed: ${errorMessage(error)}`, isError: true }
+    }
+  }
+
+  private provided(name: string, agent: AgentHandle | undefined): ProvidedTool | undefined {
+    for (const provider of this.providers) {
+      const found = provider.tools(agent).find((tool) => tool.schema.name === name)
+      if (found) return found
+    }
+    return undefined
+  }
+
+  private async runProvided(
+    name: string,
+    tool: ProvidedTool,
+    rawArguments: string | unknown,
+    execution: ToolExecution,
+  ): Promise<ToolOutput> {
+    try {
+      return await tool.run(rawArguments, { ...execution, toolName: name })
     } catch (error) {
       return { content: `Tool ${name} failed: ${errorMessage(error)}`, isError: true }
     }

@@ -2,6 +2,7 @@
 
 import type { z } from 'zod'
 import type { AgentHandle } from '../agent/types.js'
+import type { ToolSchema } from '../llm/types.js'
 
 declare const callIdBrand: unique symbol
 /** The model's id for one tool call; crosses the model, the log and hooks. */
@@ -54,4 +55,26 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   /** How Claude Code and Codex hooks see this tool (name, field names); see HookToolShape. */
   hookNames?: ToolHookNames
   execute(args: z.infer<Schema>, execution: ToolExecution): Promise<ToolOutput>
+}
+
+/**
+ * A tool whose JSON Schema comes from elsewhere (an MCP server): the provider passes the
+ * schema through to the model and validates and runs calls itself.
+ */
+export interface ProvidedTool {
+  readonly schema: ToolSchema
+  /** Runs one call with the model's raw JSON arguments; bad arguments become error outputs. */
+  run(rawArguments: string | unknown, execution: ToolExecution): Promise<ToolOutput>
+}
+
+/**
+ * A source of tools that depend on the agent asking (MCP servers scoped to a session or a
+ * project). `tools(agent)` must return the same array while nothing changed, so the request
+ * prefix stays byte-stable; it is called once per model request and once per call.
+ */
+export interface ToolProvider {
+  readonly name: string
+  tools(agent: AgentHandle | undefined): readonly ProvidedTool[]
+  /** Why a tool name this provider would own is not offered now (its server is down), if it knows. */
+  explain?(name: string, agent: AgentHandle | undefined): string | undefined
 }

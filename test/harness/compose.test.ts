@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { FS_TOOL_NAMES } from '../../src/tools/fs/index.js'
 import { useTestHarnesses } from '../support/harness.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
@@ -14,7 +15,9 @@ describe('createHarness', () => {
   it('loads the shell, the tools, the DSH_* registry and the agent registry by default', async () => {
     const test = await startTestHarness({})
     const { ctx } = test.harness
-    expect(ctx.get('tools')!.names().sort()).toEqual(['bash', 'job_kill', 'job_output', 'subagent'])
+    expect(ctx.get('tools')!.names().sort()).toEqual(
+      ['bash', 'job_kill', 'job_output', 'skill', 'subagent', ...FS_TOOL_NAMES].sort(),
+    )
     expect(
       ctx
         .get('shellEnv')!

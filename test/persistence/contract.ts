@@ -23,13 +23,20 @@ const HOSTILE_IDS: SessionId[] = [
   '.',
   '..',
   '~',
-  'nul\u0000byte',
-  'lone\ud800surrogate',
-  'lone\udc00low',
+  'ctrl\u0001byte',
   'Case',
   'case',
   'x'.repeat(1000),
   '💬 emoji',
+]
+
+/** Refused by the one id rule, identically by every backend. */
+const REFUSED_IDS: SessionId[] = [
+  '',
+  'nul\u0000byte',
+  'lone\ud800surrogate',
+  'lone\udc00low',
+  'x'.repeat(4097),
 ]
 
 async function rejectsWith(promise: Promise<unknown>, code: string): Promise<Error> {
@@ -83,7 +90,7 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       const header = makeHeader('round-trip', { cwd: '/work/project', parentSession: 'p', seedLength: 0 })
       const log = new LogBuilder()
         .completedTurn(0, 'hello')
-        .addIgnorable('x/custom', { any: ['json', 1, null] })
+        .addIgnorable('x/custom', { any: ['json', 1, null, 'a NUL \u0000 in text', { z: 1, a: 2 }] })
       await harness.backend().create(header)
       await harness.backend().append(header.id, log.events.slice(0, 4))
       await harness.backend().append(header.id, log.events.slice(4))
@@ -107,6 +114,23 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       }
       const listed = (await harness.backend().list()).map((summary) => summary.header.id)
       expect(listed.sort()).toEqual([...HOSTILE_IDS].sort())
+    })
+
+    it('refuses the ids the one id rule refuses, and stores nothing', async () => {
+      const harness = await start()
+      for (const id of REFUSED_IDS) {
+        const error = await harness
+          .backend()
+          .create(makeHeader(id))
+          .then(
+            () => undefined,
+            (reason: unknown) => reason,
+          )
+        expect(error, JSON.stringify(id).slice(0, 40)).toBeInstanceOf(Error)
+        expect((error as { userFacing?: boolean }).userFacing).toBe(true)
+        expect((error as Error).message).toMatch(/session id/)
+      }
+      expect(await harness.backend().list()).toEqual([])
     })
 
     it('creates lazily: nothing is stored until the first append', async () => {
@@ -139,9 +163,16 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       await harness.backend().append('two', second.events)
       await harness.backend().create(makeHeader('never-written'))
       harness = await restart(harness)
-      const summaries = plain(await harness.backend().list()).sort((a, b) =>
-        a.header.id.localeCompare(b.header.id),
-      )
+      // The contract's fields only: a backend may add its own (PostgreSQL: host, status).
+      const summaries = plain(await harness.backend().list())
+        .map(({ header, eventCount, lastActivity, title, turns }) => ({
+          header,
+          eventCount,
+          lastActivity,
+          ...(title !== undefined ? { title } : {}),
+          turns,
+        }))
+        .sort((a, b) => a.header.id.localeCompare(b.header.id))
       expect(summaries).toEqual([
         {
           header: makeHeader('one', { cwd: '/a' }),

@@ -4,7 +4,7 @@
 import { afterEach } from 'vitest'
 import type { DshConfigFile } from '../../src/config/index.js'
 import { resolveConfig, validateConfig } from '../../src/config/index.js'
-import { createHarness, type Harness } from '../../src/harness/index.js'
+import { createHarness, type Harness, type HarnessOptions } from '../../src/harness/index.js'
 import { type LoopbackModel, type Script, startLoopbackModel } from '../../src/llm/index.js'
 import { createTempDir, removeTempDir } from './temp-dir.js'
 
@@ -15,6 +15,10 @@ export interface TestHarnessOptions {
   home?: string
   /** Extra config fields (validated like a config file). */
   config?: Record<string, unknown>
+  /** The front end's permission settings, as `dsh run`/chat pass them. */
+  permissions?: HarnessOptions['permissions']
+  /** The front end's trust check for project `.mcp.json` servers (default: none load). */
+  projectTrust?: HarnessOptions['projectTrust']
 }
 
 export interface TestHarness {
@@ -37,6 +41,8 @@ export async function startTestHarness(options: TestHarnessOptions = {}): Promis
   const harness = await createHarness({
     config: resolveConfig(file, {}),
     model: { baseUrl: model.baseUrl, apiKey: 'test-key' },
+    ...(options.permissions ? { permissions: options.permissions } : {}),
+    ...(options.projectTrust ? { projectTrust: options.projectTrust } : {}),
   })
   let closed = false
   return {

@@ -28,6 +28,7 @@ import type { Harness } from '../../harness/compose.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
 import { SessionErrorCode } from '../../session/errors.js'
 import type { SessionId } from '../../session/types.js'
+import { resolvePriceTable, usageReport } from '../../usage/index.js'
 import { AcpErrorCode } from './errors.js'
 import { acpPermissionPlugin, decidePermission, PERMISSION_OPTIONS } from './permission.js'
 import { promptText } from './prompt-text.js'
@@ -41,6 +42,7 @@ import {
   textContent,
   toolKind,
   toolTitle,
+  usageUpdate,
 } from './updates.js'
 
 export interface AcpServerOptions {
@@ -172,9 +174,22 @@ export class AcpServer {
     })
     try {
       const result = await served.agent.prompt(text)
+      const report = usageReport(
+        served.agent.session.events,
+        result.turn,
+        resolvePriceTable(this.options.harness.config.pricing),
+      )
+      this.send(params.sessionId, usageUpdate(served.agent.session.events, report))
       await this.updates
       const meta = {
-        dsh: { turn: result.turn, reason: result.reason, ...(result.error ? { error: result.error } : {}) },
+        dsh: {
+          turn: result.turn,
+          reason: result.reason,
+          ...(result.error ? { error: result.error } : {}),
+          usage: report.usage,
+          sessionUsage: report.sessionUsage,
+          currency: report.currency,
+        },
       }
       if (running.cancelled && result.reason !== 'completed') return { stopReason: 'cancelled', _meta: meta }
       if (result.reason === 'error') {

@@ -14,6 +14,10 @@ const STOP_REASONS: Record<Exclude<TurnEndReason, 'error'>, StopReason> = {
   'max-steps': 'max_turn_requests',
   // A hook or policy refused the prompt: the client drops it from the next prompt's context.
   blocked: 'refusal',
+  // The answer was cut at the output limit.
+  length: 'max_tokens',
+  // The provider's content filter stopped the answer.
+  'content-filter': 'refusal',
 }
 
 export function toStopReason(reason: Exclude<TurnEndReason, 'error'>): StopReason {

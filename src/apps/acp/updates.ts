@@ -3,7 +3,9 @@
 
 import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk'
 import type { AgentOutput } from '../../agent/types.js'
+import { DEEPSEEK_CONTEXT_TOKENS } from '../../llm/deepseek/models.js'
 import type { SessionEvent, SessionEventMap } from '../../session/types.js'
+import type { UsageReport } from '../../usage/index.js'
 
 const TITLE_MAX_CHARS = 80
 
@@ -84,6 +86,12 @@ export function outputUpdate(turn: number, output: AgentOutput): SessionUpdate |
       return toolCallStart(turn, output.callId, output.name, output.arguments)
     case 'tool-end':
       return toolCallEnd(turn, output.callId, output.content, output.isError)
+    case 'retry':
+      // ACP has no slot for a retry notice; a thought line is shown and never becomes history.
+      return {
+        sessionUpdate: 'agent_thought_chunk',
+        content: { type: 'text', text: `(${output.message})\n` },
+      }
     default:
       return undefined
   }
@@ -149,4 +157,31 @@ export function textContent(text: string): ToolCallContent {
 function shorten(text: string): string {
   const line = text.split('\n', 1)[0]!
   return line.length > TITLE_MAX_CHARS || line !== text ? `${line.slice(0, TITLE_MAX_CHARS - 1)}…` : line
+}
+
+/**
+ * ACP's usage slot after a turn: tokens in the context (the last request's prompt and
+ * answer), the model's window, and the session's estimated cost so far.
+ */
+export function usageUpdate(events: readonly SessionEvent[], report: UsageReport): SessionUpdate {
+  let used = 0
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!
+    const usage =
+      event.type === 'assistant/message'
+        ? (event.data as SessionEventMap['assistant/message']).usage
+        : undefined
+    if (usage) {
+      used = usage.promptTokens + usage.completionTokens
+      break
+    }
+  }
+  const { cost } = report.sessionUsage
+  return {
+    sessionUpdate: 'usage_update',
+    used,
+    size: DEEPSEEK_CONTEXT_TOKENS,
+    cost: cost === null ? null : { amount: cost, currency: report.currency },
+    _meta: { dsh: { usage: report.usage, sessionUsage: report.sessionUsage } },
+  }
 }

@@ -2,8 +2,13 @@
 // sessions, show tokens and hooks. Output goes above the input through `chat.say`.
 
 import { existsSync } from 'node:fs'
+import { nextTurnNumber } from '../../agent/turn-runner.js'
 import type { AgentHandle } from '../../agent/types.js'
+import { INIT_PROMPT } from '../../instructions/index.js'
+import { describePermissions, isPermissionMode, PERMISSION_MODES } from '../../permissions/index.js'
 import type { SessionEvent } from '../../session/types.js'
+import { type CustomCommand, discoverCommands, expandCommand } from '../../skills/index.js'
+import { describeRewind, FileHistoryStore, rewindSession } from '../../tools/fs/index.js'
 import { changeModelChoice } from '../cli/model-choice.js'
 import { forkStored, startAgent } from '../cli/start.js'
 import { formatAge } from '../cli/transcript.js'
@@ -23,6 +28,20 @@ export async function runChatCommand(chat: TerminalChat, line: string): Promise<
   switch (command?.name) {
     case 'help':
       chat.say(helpText())
+      for (const custom of customCommands(chat)) {
+        chat.say(
+          `  /${custom.name}${custom.argumentHint ? ` ${custom.argumentHint}` : ''}  ${safe(custom.description ?? custom.path)}`,
+        )
+      }
+      return
+    case 'init':
+      await chat.runPrompt(INIT_PROMPT)
+      return
+    case 'permissions':
+      permissions(chat, argument)
+      return
+    case 'rewind':
+      await rewind(chat, argument)
       return
     case 'session':
       describeSession(chat)
@@ -67,6 +86,11 @@ export async function runChatCommand(chat: TerminalChat, line: string): Promise<
       chat.exit()
       return
     default: {
+      const custom = customCommands(chat).find((candidate) => candidate.name === typed)
+      if (custom) {
+        await chat.runPrompt(expandCommand(custom, argument))
+        return
+      }
       const suggestion = closestCommand(typed)
       chat.say(
         colors.yellow(`unknown command /${safe(typed)}`) +
@@ -197,4 +221,46 @@ function describeHooks(chat: TerminalChat): void {
     const state = existsSync(file) ? '' : chat.colors.yellow(' (missing)')
     chat.say(`${dialect.padEnd(12)} ${safe(file)}${state}`)
   }
+}
+
+/** The custom commands of this session's project and the harness home (.dsh/commands, .claude/commands). */
+function customCommands(chat: TerminalChat): CustomCommand[] {
+  const policy = chat.harness.ctx.get('permissions')
+  return discoverCommands({
+    home: chat.plan.config.home,
+    cwd: chat.agent.cwd,
+    projectTrusted: policy?.projectTrusted(chat.agent.cwd) ?? false,
+    includeUserClaude: chat.plan.config.skills.includeUserClaude,
+  })
+}
+
+function permissions(chat: TerminalChat, argument: string): void {
+  const policy = chat.harness.ctx.get('permissions')
+  if (!policy) {
+    chat.say(chat.colors.yellow('no permission policy is loaded'))
+    return
+  }
+  if (argument !== '') {
+    if (!isPermissionMode(argument)) {
+      chat.say(chat.colors.yellow(`unknown mode ${safe(argument)}; modes: ${PERMISSION_MODES.join(', ')}`))
+      return
+    }
+    policy.setMode(chat.agent, argument)
+    if (argument === 'bypassPermissions')
+      chat.say(
+        chat.colors.yellow('warning: every tool call now runs without asking, also outside the project'),
+      )
+  }
+  for (const line of describePermissions(policy.stateOf(chat.agent))) chat.say(safe(line))
+}
+
+async function rewind(chat: TerminalChat, argument: string): Promise<void> {
+  const last = nextTurnNumber(chat.agent.session.events) - 1
+  const turn = argument === '' ? last : Number(argument)
+  if (!Number.isInteger(turn) || turn < 1 || turn > last) {
+    chat.say(chat.colors.yellow(`/rewind <turn>: a turn from 1 to ${last}`))
+    return
+  }
+  const outcome = await rewindSession(chat.agent.session, turn, new FileHistoryStore(chat.plan.config.home))
+  for (const line of describeRewind(turn, outcome)) chat.say(safe(line))
 }

@@ -9,9 +9,10 @@ import { toTerminalText } from '../../core/terminal-text.js'
 import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
 import { DEFAULT_MAX_RETRIES } from '../../llm/openai/config.js'
-import { currentEffort, currentModel } from '../cli/model-choice.js'
+import { currentEffort, currentModel, turnUsageLine } from '../cli/model-choice.js'
 import { type Colors, colorsFor } from '../cli/render.js'
 import type { AgentPlan, StartedAgent } from '../cli/start.js'
+import { handleTermination } from '../cli/termination.js'
 import { attachFiles } from './attachments.js'
 import { runChatCommand } from './chat-commands.js'
 import { commandNames } from './commands.js'
@@ -114,8 +115,15 @@ export class TerminalChat {
         })
       },
     })
+    // SIGTERM/SIGHUP end the chat: the turn is cancelled, then the harness cleans up.
+    const termination = handleTermination((_signal, exitCode) => this.exit(exitCode), {
+      signals: ['SIGTERM', 'SIGHUP'],
+    })
     void this.drain()
-    return this.finished.finally(() => approvals.dispose())
+    return this.finished.finally(async () => {
+      termination.dispose()
+      await approvals.dispose()
+    })
   }
 
   /** Replaces the live agent (resume, fork, clear); the status line follows it. */
@@ -230,6 +238,11 @@ export class TerminalChat {
     }
   }
 
+  /** Runs a prompt as a turn now (commands such as /init and custom commands). */
+  runPrompt(text: string): Promise<void> {
+    return this.turn(text)
+  }
+
   private async turn(text: string): Promise<void> {
     const agent = this.agent
     const { prompt, attached, skipped } = attachFiles(text, agent.cwd)
@@ -249,7 +262,8 @@ export class TerminalChat {
     })
     this.ticker = setInterval(() => this.screen.schedule(), 100)
     try {
-      await agent.prompt(prompt, { signal: controller.signal })
+      const result = await agent.prompt(prompt, { signal: controller.signal })
+      this.say(this.colors.dim(safe(turnUsageLine(agent, result.turn, this.harness.config.pricing))))
     } catch (error) {
       this.say(this.colors.red(safe(errorLine(error))))
     } finally {

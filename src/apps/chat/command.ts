@@ -23,7 +23,7 @@ export async function chatCommand(options: AgentOptions): Promise<number> {
   chat.listen()
   let harness: Awaited<ReturnType<typeof openHarness>> | undefined
   try {
-    harness = await openHarness(plan)
+    harness = await openHarness(plan, { canAsk: true })
     const started = await startAgent(harness, plan, options)
     // Code highlighting loads in the background: the first answer rarely needs it at once.
     void loadHighlighter()

@@ -38,6 +38,22 @@ export const COMMANDS: readonly CommandInfo[] = [
     usage: '/effort [<level>]',
     description: 'show or change the thinking effort: off, low, high or max',
   },
+  {
+    name: 'init',
+    usage: '/init',
+    description: 'ask the model to write a starter AGENTS.md for this project',
+  },
+  {
+    name: 'permissions',
+    usage: '/permissions [<mode>]',
+    description:
+      'show the permission mode and rules; switch mode (auto, default, acceptEdits, plan, bypassPermissions)',
+  },
+  {
+    name: 'rewind',
+    usage: '/rewind [<turn>]',
+    description: 'restore files the file tools changed in that turn and later',
+  },
   { name: 'cost', usage: '/cost', description: 'tokens used by this session so far' },
   { name: 'hooks', usage: '/hooks', description: 'the hook files in use' },
   {

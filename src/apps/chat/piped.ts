@@ -17,7 +17,7 @@ export async function pipedChat(plan: AgentPlan, options: AgentOptions): Promise
     interrupt.abort()
   }
   process.on('SIGINT', onSigint)
-  const harness = await openHarness(plan)
+  const harness = await openHarness(plan, { canAsk: false })
   try {
     const started = await startAgent(harness, plan, options)
     const { agent } = started

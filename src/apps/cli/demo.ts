@@ -33,7 +33,7 @@ export async function demoCommand(): Promise<number> {
       nodeCommand: nodeOnPath() ? 'node' : JSON.stringify(process.execPath),
       delayMs: DEMO_CHUNK_DELAY_MS,
     }),
-    { apiKey: DEMO_API_KEY },
+    { apiKey: DEMO_API_KEY, strict: true },
   )
   const interrupt = new AbortController()
   const onSigint = () => interrupt.abort()

@@ -62,7 +62,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     }
     return count
   }
-  const { addAgentOptions } = await import('./options.js')
+  const { addAgentOptions, addPermissionOptions } = await import('./options.js')
 
   /** Wraps an action: loads its module lazily and records its exit code. */
   const act =
@@ -118,6 +118,8 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .description('stored sessions of this folder, newest first')
     .option('-a, --all', 'sessions of every folder')
     .option('-C, --cwd <dir>', 'list the sessions of this folder instead')
+    .option('--host <name>', 'only sessions last written from this host (shared backends; every folder)')
+    .option('--status <status>', 'only live, interrupted or idle sessions (shared backends; every folder)')
     .option('--json', 'print a JSON array')
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./sessions.js')).listCommand(options)))
@@ -142,6 +144,51 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .action(act(async (id: string, options) => (await import('./sessions.js')).unlockCommand(id, options)))
 
+  sessions
+    .command('rewind')
+    .description(
+      'restore the files the file tools changed in a turn and later (bash side effects are not undone)',
+    )
+    .argument('<id>', 'session id')
+    .requiredOption('--to-turn <n>', 'restore files to how they were before this turn')
+    .option('--config <file>', 'config file')
+    .action(act(async (id: string, options) => (await import('./rewind.js')).rewindCommand(id, options)))
+
+  program
+    .command('models')
+    .description('list the models the configured endpoint offers; the default is marked')
+    .option('--json', 'print a JSON array')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./models.js')).modelsCommand(options)))
+
+  sessions
+    .command('tail')
+    .description("print a session's latest events; --follow streams new ones live, from any host")
+    .argument('<id>', 'session id')
+    .option('-f, --follow', 'keep printing events as they are committed (Ctrl-C stops)')
+    .option('-n, --lines <count>', 'how many of the latest events to print first, or "all"', '20')
+    .option('--json', 'print events as JSON lines')
+    .option('--config <file>', 'config file')
+    .action(act(async (id: string, options) => (await import('./sessions-tail.js')).tailCommand(id, options)))
+
+  sessions
+    .command('migrate')
+    .description('copy every session from one backend to another, keeping ids (safe to run again)')
+    .requiredOption('--from <backend>', 'jsonl, sqlite or postgres (locations from the config)')
+    .requiredOption('--to <backend>', 'jsonl, sqlite or postgres')
+    .option('--dry-run', 'say what would be copied, copy nothing')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./sessions-migrate.js')).migrateCommand(options)))
+
+  const db = program
+    .command('db')
+    .description('the PostgreSQL session store: schema migrations')
+    .helpCommand(false)
+  db.command('migrate')
+    .description('apply pending schema migrations (dsh also applies them when it starts)')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./db.js')).dbMigrateCommand(options)))
+
   program
     .command('env')
     .description('the managed DSH_* variables every bash command gets, with descriptions')
@@ -149,15 +196,13 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./env.js')).envCommand(options)))
 
-  program
-    .command('stdio')
+  addPermissionOptions(program.command('stdio'))
     .description('serve JSON-RPC 2.0 on stdin/stdout (initialize, session/prompt, session/cancel, shutdown)')
     .option('--config <file>', 'config file')
     .option('--session-id <id>', 'the exact session id initialize uses when it names none (resume-or-create)')
     .action(act(async (options) => (await import('./servers.js')).stdioCommand(options)))
 
-  program
-    .command('acp')
+  addPermissionOptions(program.command('acp'))
     .description('serve the Agent Client Protocol on stdin/stdout, for editors')
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./servers.js')).acpCommand(options)))

@@ -1,9 +1,12 @@
-// `/model` and `/effort` for chat front ends: show or change the model choice of a live
-// agent from its next step on. Logic only; the chat prints the line it returns.
+// Chat front-end pieces kept out of the chat UI: `/model` and `/effort` (show or change the
+// model choice of a live agent from its next step on) and the usage line after a turn.
+// Logic only; the chat prints the lines they return.
 
 import type { AgentHandle } from '../../agent/types.js'
+import type { ResolvedConfig } from '../../config/load.js'
 import { DEFAULT_EFFORT, parseEffort } from '../../llm/deepseek/effort.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
+import { formatCost, formatUsageLine, resolvePriceTable, usageReport } from '../../usage/index.js'
 import type { AgentPlan } from './start.js'
 
 /**
@@ -36,4 +39,11 @@ export function currentModel(agent: AgentHandle, plan: Pick<AgentPlan, 'config'>
 
 export function currentEffort(agent: AgentHandle, plan: Pick<AgentPlan, 'config'>): string {
   return agent.model.effort ?? plan.config.model.effort ?? DEFAULT_EFFORT
+}
+
+/** `turn 3 · 12,345 in (87% cache hit) · 1,234 out · ~$0.0031 · session ~$0.0120` */
+export function turnUsageLine(agent: AgentHandle, turn: number, pricing: ResolvedConfig['pricing']): string {
+  const report = usageReport(agent.session.events, turn, resolvePriceTable(pricing))
+  const session = formatCost(report.sessionUsage.cost, report.currency)
+  return `${formatUsageLine(report.usage, report.currency, `turn ${turn} ·`)} · session ${session}`
 }

@@ -4,6 +4,8 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
+import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../../permissions/modes.js'
+import { parsePermissionRule } from '../../permissions/rule-parser.js'
 import { CliError, CliErrorCode, usageError } from './errors.js'
 
 /** How a command picks its session; at most one of the session flags is set. */
@@ -17,11 +19,86 @@ export interface AgentOptions {
   continue?: boolean
   fork?: string
   agent?: string
+  permissionMode?: string
+  allowedTools?: string[]
+  disallowedTools?: string[]
+}
+
+/**
+ * Splits rule lists as Claude Code's flags take them: separated by commas or spaces, except
+ * inside parentheses (`Bash(git log *),Read` is two rules). Repeated flags add up.
+ */
+export function collectRules(value: string, previous: string[] = []): string[] {
+  const rules: string[] = []
+  let depth = 0
+  let current = ''
+  for (const char of value) {
+    if (char === '(') depth += 1
+    else if (char === ')') depth = Math.max(0, depth - 1)
+    if (depth === 0 && (char === ',' || /\s/.test(char))) {
+      if (current !== '') rules.push(current)
+      current = ''
+    } else current += char
+  }
+  if (current !== '') rules.push(current)
+  return [...previous, ...rules]
+}
+
+/** Declares `--permission-mode`, `--allowed-tools` and `--disallowed-tools`. */
+export function addPermissionOptions(command: Command): Command {
+  return command
+    .option(
+      '--permission-mode <mode>',
+      `how much runs without asking: ${PERMISSION_MODES.join(', ')} (default: permissions.mode from the config, else auto)`,
+    )
+    .option(
+      '--allowed-tools <rules>',
+      'permission rules that allow without asking, e.g. "Bash(npm test *),Edit(src/**)" (repeatable)',
+      collectRules,
+    )
+    .option(
+      '--disallowed-tools <rules>',
+      'permission rules that deny, e.g. "Bash(git push *),WebFetch" (repeatable)',
+      collectRules,
+    )
+}
+
+/** Checks the permission flags; returns them in the harness's shape. */
+export function permissionFlags(
+  options: Pick<AgentOptions, 'permissionMode' | 'allowedTools' | 'disallowedTools'>,
+): {
+  mode?: PermissionMode
+  allowedTools?: string[]
+  disallowedTools?: string[]
+} {
+  const mode = options.permissionMode
+  if (mode !== undefined && !isPermissionMode(mode)) {
+    throw usageError(
+      `--permission-mode ${JSON.stringify(mode)}: expected one of ${PERMISSION_MODES.join(', ')}`,
+    )
+  }
+  for (const [flag, rules] of [
+    ['--allowed-tools', options.allowedTools],
+    ['--disallowed-tools', options.disallowedTools],
+  ] as const) {
+    for (const rule of rules ?? []) {
+      try {
+        parsePermissionRule(rule)
+      } catch (error) {
+        throw usageError(`${flag}: ${(error as Error).message}`)
+      }
+    }
+  }
+  return {
+    ...(mode !== undefined ? { mode } : {}),
+    ...(options.allowedTools ? { allowedTools: options.allowedTools } : {}),
+    ...(options.disallowedTools ? { disallowedTools: options.disallowedTools } : {}),
+  }
 }
 
 /** Declares the agent options on a command. */
 export function addAgentOptions(command: Command): Command {
-  return command
+  return addPermissionOptions(command)
     .option('--config <file>', 'config file (default: $DSH_HOME/config.yaml)')
     .option('-m, --model <name>', 'model name (default: model.name from the config, else deepseek-flash)')
     .option('--effort <level>', 'thinking effort: off, low, high or max (default: model.effort, else high)')

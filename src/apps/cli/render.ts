@@ -9,6 +9,8 @@ function safe(text: string): string {
   return toTerminalText(text, { keepTabs: false })
 }
 
+import { DIFF_TOOLS, renderDiffView } from './diff-view.js'
+
 export interface Colors {
   readonly enabled: boolean
   dim(text: string): string
@@ -59,7 +61,13 @@ export function describeToolCall(name: string, argumentsJson: string): string {
     return `${name}  ${clip(argumentsJson, CALL_SUMMARY_CHARS)}`
   }
   const fields = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {}
-  const main = fields.command ?? fields.description ?? fields.prompt
+  const main =
+    fields.command ??
+    fields.description ??
+    fields.prompt ??
+    fields.file_path ??
+    fields.pattern ??
+    fields.skill
   if (typeof main === 'string') {
     const lines = main.trim().split('\n')
     const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : ''
@@ -152,7 +160,12 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
         return
       case 'tool-end':
         write(resultBlock(output.content, output.isError, STREAM_RESULT_LINES, out, colors))
+        if (!output.isError && DIFF_TOOLS.has(output.name)) write(renderDiffView(output.content, colors))
         afterTool = true
+        return
+      case 'retry':
+        newline()
+        write(`${colors.yellow(output.message)}\n`)
         return
       case 'turn-end':
         newline()
@@ -183,6 +196,10 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
         return
       case 'tool-end':
         err.write(resultBlock(output.content, output.isError, 1, err, colors))
+        if (!output.isError && DIFF_TOOLS.has(output.name)) err.write(renderDiffView(output.content, colors))
+        return
+      case 'retry':
+        err.write(`${colors.yellow(output.message)}\n`)
         return
       case 'turn-end':
         pending = ''

@@ -1,12 +1,15 @@
 // `dsh run`: one headless turn. Progress goes to stderr, the final answer to stdout
-// (or JSON lines with --json); Ctrl-C cancels the turn and exits 130.
+// (or JSON lines with --json); Ctrl-C, SIGTERM and SIGHUP cancel the turn, clean up
+// and exit 130, 143 and 129.
 
 import type { AgentOutput, TurnResult } from '../../agent/types.js'
 import { toTerminalText } from '../../core/terminal-text.js'
+import { formatUsageLine, resolvePriceTable, usageReport } from '../../usage/index.js'
 import { ExitCode, usageError } from './errors.js'
 import type { AgentOptions } from './options.js'
 import { colorsFor, createProgressRenderer } from './render.js'
 import { openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
+import { handleTermination } from './termination.js'
 
 export interface RunOptions extends AgentOptions {
   json?: boolean
@@ -23,12 +26,14 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
     plan.config.agent = { ...plan.config.agent, maxStepsPerTurn: options.maxTurns }
 
   const interrupt = new AbortController()
-  const onSigint = () => {
-    if (interrupt.signal.aborted) process.exit(ExitCode.Interrupted) // a second Ctrl-C: stop waiting
-    interrupt.abort()
+  const termination = handleTermination(() => interrupt.abort())
+  let harness: Awaited<ReturnType<typeof openHarness>>
+  try {
+    harness = await openHarness(plan, { canAsk: false })
+  } catch (error) {
+    termination.dispose()
+    throw error
   }
-  process.on('SIGINT', onSigint)
-  const harness = await openHarness(plan)
   try {
     const started = await startAgent(harness, plan, options)
     const { agent } = started
@@ -43,7 +48,7 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
       ...(started.parent !== undefined ? { parentSession: started.parent } : {}),
     })
     if (!options.json) noticeStart(started, plan.cwdGiven && plan.cwd !== agent.cwd ? plan.cwd : undefined)
-    if (interrupt.signal.aborted) return ExitCode.Interrupted
+    if (interrupt.signal.aborted) return termination.exitCode ?? ExitCode.Interrupted
 
     const render = options.json ? (output: AgentOutput) => jsonLine(output) : progressRenderer()
     const unsubscribe = agent.onOutput(render)
@@ -53,17 +58,22 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
     } finally {
       unsubscribe()
     }
-    emit({ type: 'result', sessionId: agent.id, ...result })
+    const report = usageReport(agent.session.events, result.turn, resolvePriceTable(harness.config.pricing))
+    emit({ type: 'result', sessionId: agent.id, ...result, ...report })
+    if (!options.json && report.usage.inputTokens + report.usage.outputTokens > 0) {
+      const colors = colorsFor(process.stderr)
+      process.stderr.write(`${colors.dim(formatUsageLine(report.usage, report.currency, 'usage'))}\n`)
+    }
     if (!options.json && result.reason === 'completed') {
       // A terminal gets the answer sanitized; a file or pipe gets the model's bytes as they are.
       const text = process.stdout.isTTY ? toTerminalText(result.text) : result.text
       process.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`)
     }
-    if (result.reason === 'completed') return ExitCode.Ok
-    return interrupt.signal.aborted ? ExitCode.Interrupted : ExitCode.Failure
+    if (result.reason === 'completed' && termination.signal === undefined) return ExitCode.Ok
+    return termination.exitCode ?? ExitCode.Failure
   } finally {
     await harness.dispose()
-    process.off('SIGINT', onSigint)
+    termination.dispose()
   }
 }
 

@@ -3,9 +3,17 @@
 
 import { loadConfig, type ResolvedConfig } from '../../config/load.js'
 import { toTerminalText } from '../../core/terminal-text.js'
+import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { SessionLocation } from '../../persistence/types.js'
 import type { SessionSummary } from '../../session/types.js'
-import { ExitCode } from './errors.js'
+import {
+  deriveUsage,
+  formatUsageCell,
+  type PriceTable,
+  resolvePriceTable,
+  type UsageTotals,
+} from '../../usage/index.js'
+import { ExitCode, usageError } from './errors.js'
 import { resolveCwd } from './options.js'
 import { colorsFor } from './render.js'
 import { openStorage, type Storage } from './storage.js'
@@ -19,14 +27,42 @@ export interface ListOptions extends ConfigOption {
   all?: boolean
   cwd?: string
   json?: boolean
+  /** Only sessions last written from this host (backends shared by hosts). */
+  host?: string
+  /** Only sessions in this status: live, interrupted or idle. */
+  status?: string
 }
 
+const STATUSES = ['live', 'interrupted', 'idle']
+
 export async function listCommand(options: ListOptions): Promise<number> {
-  const cwd = options.all ? undefined : resolveCwd(options.cwd)
-  return withStorage(options, async ({ persistence, list }) => {
+  if (options.status !== undefined && !STATUSES.includes(options.status)) {
+    throw usageError(`--status must be one of ${STATUSES.join(', ')} (got ${JSON.stringify(options.status)})`)
+  }
+  // A filter by host or status looks across folders unless --cwd names one.
+  const acrossFolders =
+    options.all || (options.cwd === undefined && (options.host ?? options.status) !== undefined)
+  const cwd = acrossFolders ? undefined : resolveCwd(options.cwd)
+  return withStorage(options, async ({ persistence, list }, config) => {
     const stored = await list()
-    const shown = cwd === undefined ? stored : stored.filter((summary) => summary.header.cwd === cwd)
-    const rows = shown.map((summary) => describe(summary, persistence.locate(summary.header)))
+    const shown = stored.filter(
+      (summary) =>
+        (cwd === undefined || summary.header.cwd === cwd) &&
+        (options.host === undefined || summary.host === options.host) &&
+        (options.status === undefined || summary.status === options.status),
+    )
+    const table = resolvePriceTable(config.pricing)
+    const rows: SessionRow[] = []
+    for (const summary of shown) {
+      rows.push(
+        describe(
+          summary,
+          persistence.locate(summary.header),
+          await sessionUsage(persistence, summary, table),
+        ),
+      )
+    }
+    const shared = stored.some((summary) => summary.host !== undefined)
     if (options.json) {
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`)
       return ExitCode.Ok
@@ -41,14 +77,24 @@ export async function listCommand(options: ListOptions): Promise<number> {
     }
     const colors = colorsFor(process.stdout)
     const now = Date.now()
-    const header = options.all ? ['ID', 'AGE', 'TURNS', 'FOLDER', 'TITLE'] : ['ID', 'AGE', 'TURNS', 'TITLE']
-    const table = rows.map((row) => {
-      const cells = [safe(row.id), formatAge(row.lastActivity, now), String(row.turns)]
-      if (options.all) cells.push(row.cwd !== null ? safe(row.cwd) : '-')
+    const header = ['ID', 'AGE', 'TURNS', 'USAGE']
+    if (shared) header.push('HOST', 'STATUS')
+    if (cwd === undefined) header.push('FOLDER')
+    header.push('TITLE')
+    const lines = rows.map((row) => {
+      const cells = [
+        safe(row.id),
+        formatAge(row.lastActivity, now),
+        String(row.turns),
+        row.usage ? formatUsageCell(row.usage, table.currency) : '?',
+      ]
+      if (shared)
+        cells.push(row.host !== undefined && row.host !== null ? safe(row.host) : '-', row.status ?? '-')
+      if (cwd === undefined) cells.push(row.cwd !== null ? safe(row.cwd) : '-')
       cells.push(row.title !== null ? safe(row.title) : colors.dim('(no prompt yet)'))
       return cells
     })
-    process.stdout.write(`${formatTable(table, colors, header)}\n`)
+    process.stdout.write(`${formatTable(lines, colors, header)}\n`)
     return ExitCode.Ok
   })
 }
@@ -58,7 +104,7 @@ export interface ShowOptions extends ConfigOption {
 }
 
 export async function showCommand(id: string, options: ShowOptions): Promise<number> {
-  return withStorage(options, async ({ persistence }) => {
+  return withStorage(options, async ({ persistence }, config) => {
     const { header, events } = await persistence.load(id)
     if (options.json) {
       process.stdout.write(`${JSON.stringify({ type: 'session', ...header })}\n`)
@@ -67,7 +113,8 @@ export async function showCommand(id: string, options: ShowOptions): Promise<num
     }
     const location = persistence.locate(header)
     const where = location?.path ?? '(no dedicated file)'
-    process.stdout.write(formatTranscript(header, events, colorsFor(process.stdout), where))
+    const table = resolvePriceTable(config.pricing)
+    process.stdout.write(formatTranscript(header, events, colorsFor(process.stdout), where, table))
     return ExitCode.Ok
   })
 }
@@ -81,7 +128,13 @@ export async function pathCommand(id: string, options: ConfigOption): Promise<nu
       return ExitCode.Ok
     }
     const { backend, file } = config.persistence
-    const store = backend === 'sqlite' ? ` (it is stored in the database ${file})` : ''
+    let store = ''
+    if (backend === 'sqlite') store = ` (it is stored in the database ${file})`
+    if (backend === 'postgres') {
+      const { describeTarget } = await import('../../persistence/postgres/config.js')
+      const target = describeTarget({ url: config.persistence.url, env: process.env })
+      store = ` (it is stored in the database ${target}, schema ${config.persistence.schema ?? 'dsh'})`
+    }
     process.stdout.write(`session ${id} has no dedicated file: the ${backend} backend keeps none${store}\n`)
     return ExitCode.Ok
   })
@@ -115,9 +168,32 @@ interface SessionRow {
   title: string | null
   parentSession: string | null
   path: string | null
+  /** Tokens and estimated cost of the whole session; null when its log could not be read. */
+  usage: UsageTotals | null
+  /** Backends shared by hosts only (PostgreSQL). */
+  host?: string
+  status?: string
 }
 
-function describe(summary: SessionSummary, location: SessionLocation | undefined): SessionRow {
+/** The session's usage, derived from its log (read-only); null when the log cannot be read. */
+async function sessionUsage(
+  persistence: SessionPersistence,
+  summary: SessionSummary,
+  table: PriceTable,
+): Promise<UsageTotals | null> {
+  try {
+    return deriveUsage((await persistence.load(summary.header.id)).events, table).session
+  } catch {
+    // A damaged or locked log still lists; its usage shows as unknown.
+    return null
+  }
+}
+
+function describe(
+  summary: SessionSummary,
+  location: SessionLocation | undefined,
+  usage: UsageTotals | null,
+): SessionRow {
   const { header } = summary
   return {
     id: header.id,
@@ -129,6 +205,9 @@ function describe(summary: SessionSummary, location: SessionLocation | undefined
     title: summary.title ?? null,
     parentSession: header.parentSession ?? null,
     path: location?.path ?? null,
+    usage,
+    ...(summary.host !== undefined ? { host: summary.host } : {}),
+    ...(summary.status !== undefined ? { status: summary.status } : {}),
   }
 }
 

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { dirname } from 'node:path'
 import { mintSessionId, startConfiguredAgent } from '../../agent/configured.js'
 import type { AgentHandle } from '../../agent/types.js'
+import { readApiKeyFile } from '../../config/api-key-file.js'
 import type { ResolvedConfig } from '../../config/load.js'
 import { loadConfig } from '../../config/load.js'
 import type { AgentRowConfig } from '../../config/schema.js'
@@ -18,7 +19,7 @@ import { requireApiKey, resolveOpenAiConfig } from '../../llm/openai/config.js'
 import type { SessionId } from '../../session/types.js'
 import { CliError, CliErrorCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
-import { type AgentOptions, checkSessionFlags, resolveCwd } from './options.js'
+import { type AgentOptions, checkSessionFlags, permissionFlags, resolveCwd } from './options.js'
 
 /** Everything a command needs before it composes a harness. */
 export interface AgentPlan {
@@ -29,6 +30,8 @@ export interface AgentPlan {
   cwdGiven: boolean
   model: ModelChoice
   row?: AgentRowConfig
+  /** The permission flags, checked. */
+  permissions: ReturnType<typeof permissionFlags>
 }
 
 /**
@@ -37,6 +40,7 @@ export interface AgentPlan {
  */
 export function planAgent(options: AgentOptions, env: NodeJS.ProcessEnv = process.env): AgentPlan {
   checkSessionFlags(options)
+  const permissions = permissionFlags(options)
   const effort = options.effort === undefined ? undefined : parseEffort(options.effort)
   const config = loadConfig({ ...(options.config !== undefined ? { file: options.config } : {}), env })
   const row = options.agent === undefined ? undefined : findRow(config, options.agent)
@@ -52,6 +56,7 @@ export function planAgent(options: AgentOptions, env: NodeJS.ProcessEnv = proces
     cwdGiven: cwdOption !== undefined,
     model: { ...(name !== undefined ? { model: name } : {}), ...(effort !== undefined ? { effort } : {}) },
     row,
+    permissions,
   }
 }
 
@@ -60,6 +65,10 @@ export function planAgent(options: AgentOptions, env: NodeJS.ProcessEnv = proces
  * checked up front (the adapter's own rule) so no session is created without one.
  */
 export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): void {
+  if (config.model.apiKeyFile !== undefined) {
+    readApiKeyFile(config.model.apiKeyFile)
+    return
+  }
   try {
     requireApiKey(
       resolveOpenAiConfig({ apiKeyEnv: config.model.apiKeyEnv, baseUrl: config.model.baseUrl }, env),
@@ -73,9 +82,25 @@ export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = pro
   }
 }
 
-/** Composes the harness from the plan's config, its log messages going to stderr. */
-export async function openHarness(plan: AgentPlan): Promise<Harness> {
-  const harness = await createHarness({ config: plan.config })
+/**
+ * Composes the harness from the plan's config, its log messages going to stderr. `canAsk`:
+ * whether this front end can put an `ask` to the user (chat) or must deny it (`dsh run`).
+ */
+export async function openHarness(plan: AgentPlan, front: { canAsk: boolean }): Promise<Harness> {
+  const mode = plan.permissions.mode ?? plan.config.permissions.mode
+  if (mode === 'bypassPermissions') {
+    process.stderr.write(
+      'dsh: warning: permission mode bypassPermissions: every tool call runs without asking, also outside the project (deny rules still apply)\n',
+    )
+  }
+  const harness = await createHarness({
+    config: plan.config,
+    permissions: {
+      ...plan.permissions,
+      canAsk: front.canAsk,
+      frontEnd: front.canAsk ? 'interactive' : 'headless',
+    },
+  })
   logToStderr(harness.ctx)
   return harness
 }

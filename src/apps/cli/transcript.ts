@@ -3,6 +3,7 @@
 
 import { toTerminalText } from '../../core/terminal-text.js'
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
+import { DEFAULT_PRICE_TABLE, deriveUsage, formatUsageLine, type PriceTable } from '../../usage/index.js'
 import { type Colors, clip, describeToolCall } from './render.js'
 
 /** `42s`, `5m`, `3h`, `12d`: how long ago `time` was. */
@@ -36,7 +37,9 @@ export function formatTranscript(
   events: readonly SessionEvent[],
   colors: Colors,
   location: string,
+  table: PriceTable = DEFAULT_PRICE_TABLE,
 ): string {
+  const usage = deriveUsage(events, table)
   const out: string[] = []
   out.push(colors.bold(`session ${safe(header.id)}`))
   out.push(colors.dim(`  created  ${new Date(header.createdAt).toISOString()}`))
@@ -48,9 +51,14 @@ export function formatTranscript(
     )
   }
   out.push(colors.dim(`  log      ${safe(location)}`))
+  out.push(colors.dim(`  usage    ${formatUsageLine(usage.session, table.currency)}`))
   for (const event of events) {
     const line = formatEvent(event, colors)
     if (line !== undefined) out.push(line)
+    if (event.type === 'turn/end') {
+      const turn = usage.turns.get(data<'turn/end'>(event).turn)
+      if (turn) out.push(colors.dim(`  usage ${formatUsageLine(turn, table.currency)}`))
+    }
   }
   const open = openTurn(events)
   if (open !== undefined) {
@@ -60,7 +68,8 @@ export function formatTranscript(
   return `${out.join('\n')}\n`
 }
 
-function formatEvent(event: SessionEvent, colors: Colors): string | undefined {
+/** One event as transcript lines, or undefined for events a reader does not need to see. */
+export function formatEvent(event: SessionEvent, colors: Colors): string | undefined {
   switch (event.type) {
     case 'turn/start':
       return `\n${colors.dim(`── turn ${data<'turn/start'>(event).turn} ──`)}`

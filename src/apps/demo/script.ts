@@ -23,6 +23,7 @@ export function demoScript(options: DemoScriptOptions): Script {
   return [
     {
       delayMs,
+      reasoning: 'The user wants to see how I work. I will start with the managed variables of this call.',
       text: 'First, which session am I, and where is it being written? Every bash call gets its own `DSH_*` snapshot.',
       toolCalls: [
         {
@@ -36,6 +37,7 @@ export function demoScript(options: DemoScriptOptions): Script {
     },
     {
       delayMs,
+      reasoning: 'Next, a program that reads the transcript while the turn is running.',
       text: 'Now a small program, written and run in this folder, that reads the transcript of this very session.',
       toolCalls: [
         {
@@ -47,7 +49,7 @@ export function demoScript(options: DemoScriptOptions): Script {
         },
       ],
     },
-    (request) => ({ delayMs, text: summary(request) }),
+    (request) => ({ delayMs, reasoning: 'Both commands ran; time to sum up.', text: summary(request) }),
   ]
 }
 

@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import type { AgentOutput, TurnResult } from '../../agent/types.js'
 import type { SessionEvent, SessionId, TurnEndReason } from '../../session/types.js'
+import type { UsageReport, UsageTotals } from '../../usage/index.js'
 
 /** Bumped only for breaking changes of this protocol. */
 export const STDIO_PROTOCOL_VERSION = 1
@@ -51,6 +52,10 @@ export interface PromptResult {
   reason: TurnEndReason
   text: string
   error?: string
+  /** Tokens and estimated cost of this turn, and of the whole session so far, in `currency`. */
+  usage?: UsageTotals
+  sessionUsage?: UsageTotals
+  currency?: string
 }
 
 export interface CancelResult {
@@ -68,11 +73,12 @@ export interface SessionOutputNotification {
   output: AgentOutput
 }
 
-export function toPromptResult(result: TurnResult): PromptResult {
+export function toPromptResult(result: TurnResult, report?: UsageReport): PromptResult {
   return {
     turn: result.turn,
     reason: result.reason,
     text: result.text,
     ...(result.error !== undefined ? { error: result.error } : {}),
+    ...(report ?? {}),
   }
 }

@@ -8,7 +8,9 @@ import { startConfiguredAgent } from '../../agent/configured.js'
 import type { AgentHandle } from '../../agent/types.js'
 import { DshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
+import { validateSessionId } from '../../session/session.js'
 import type { SessionId } from '../../session/types.js'
+import { resolvePriceTable, usageReport } from '../../usage/index.js'
 import { JsonRpcErrorCode, StdioErrorCode } from './errors.js'
 import {
   errorResponse,
@@ -128,6 +130,14 @@ export class StdioServer {
       )
     }
     const { harness } = this.options
+    const fixed = this.options.sessionId
+    if (params.sessionId !== undefined && fixed !== undefined && params.sessionId !== fixed) {
+      throw new JsonRpcError(
+        JsonRpcErrorCode.InvalidParams,
+        `Invalid params: sessionId ${JSON.stringify(params.sessionId)} conflicts with --session-id ${JSON.stringify(fixed)}`,
+      )
+    }
+    if (params.sessionId !== undefined) validateSessionId(params.sessionId)
     const cwd = resolve(params.cwd ?? process.cwd())
     await assertDirectory(cwd)
     let resumed = false
@@ -139,9 +149,7 @@ export class StdioServer {
       },
       {
         id: STDIO_AGENT_LABEL,
-        ...((params.sessionId ?? this.options.sessionId)
-          ? { sessionId: params.sessionId ?? this.options.sessionId }
-          : {}),
+        ...((params.sessionId ?? fixed) !== undefined ? { sessionId: params.sessionId ?? fixed } : {}),
         meta: { cwd },
         ...(params.model !== undefined ? { model: { model: params.model } } : {}),
       },
@@ -184,7 +192,11 @@ export class StdioServer {
       )
     }
     const response = agent.prompt(text).then(
-      (result): void => this.answer(request, toPromptResult(result) satisfies PromptResult),
+      (result): void => {
+        const table = resolvePriceTable(this.options.harness.config.pricing)
+        const report = usageReport(agent.session.events, result.turn, table)
+        this.answer(request, toPromptResult(result, report) satisfies PromptResult)
+      },
       (error): void => this.fail(request, toErrorObject(error)),
     )
     this.inflight = response.finally(() => {
@@ -207,12 +219,14 @@ export class StdioServer {
   }
 
   /**
-   * Input ended without `shutdown` (`printf ... | dsh stdio`): the running turn still ends
-   * and is answered, then the agent is disposed all the same.
+   * Input ended without `shutdown`: the client is gone, handled like Ctrl-C — the running
+   * turn is cancelled (its commands killed) and answered `aborted`, then the agent is
+   * disposed (flushed, lock released).
    */
   private async finish(): Promise<void> {
     if (this.closed) return
     this.stopping = true
+    this.agent?.cancel()
     if (!this.outputBroken) await this.inflight
     await this.release()
     await this.close()

@@ -139,8 +139,8 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
     },
     modelOf: (agent) => agent.model.model ?? ctx.get('llm')?.defaultModel ?? '',
     toolShape: (name) => resolveToolShape(dialect.name, name, ctx.get('tools'), dialect.fallbackToolNames),
-    // dsh has no permission modes of its own yet: every session runs in the default mode.
-    permissionMode: () => 'default',
+    // The policy's mode in Claude Code's names (dsh's own `auto` is reported as `default`).
+    permissionMode: (agent) => ctx.get('permissions')?.hookModeOf(agent) ?? 'default',
   }
 
   const onceRan = new Set<string>()

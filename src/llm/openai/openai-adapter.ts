@@ -3,8 +3,20 @@
 
 import type { Context } from 'cordis'
 import { DshError, errorMessage } from '../../core/errors.js'
+import {
+  classifyFinishReason,
+  classifyHttp,
+  type Failure,
+  FailureError,
+  parseRetryAfterMs,
+  type RetryNotice,
+  retryDelay,
+} from '../../failures/index.js'
+import { outboundFetch } from '../../net/index.js'
+import { abortedError, sleep } from '../abort.js'
 import { LlmAdapter, type ModelRequest, type ModelStreamChunk } from '../adapter.js'
 import type { Effort } from '../deepseek/effort.js'
+import { MODEL_NOT_EXIST_MESSAGE } from '../deepseek/strict.js'
 import { LlmErrorCode } from '../errors.js'
 import { LlmHttpError } from '../http-error.js'
 import {
@@ -14,27 +26,19 @@ import {
   resolveOpenAiConfig,
 } from './config.js'
 import { encodeChatRequest } from './request.js'
-import { abortedError, backoffDelayMs, isRetryableStatus, parseRetryAfterMs, sleep } from './retry.js'
 import { readSseData } from './sse.js'
 import { ChatStreamAssembler } from './stream-assembler.js'
 import type { WireChatChunk } from './wire-types.js'
 
 /** What `llm/retry` listeners learn before the adapter waits and tries again. */
-export interface LlmRetryInfo {
-  /** The attempt that failed, from 1. */
-  attempt: number
-  delayMs: number
+export interface LlmRetryInfo extends RetryNotice {
+  /** The failure's message. */
   reason: string
 }
 
-type Failure =
-  | { kind: 'http'; status: number; message: string; retryAfterMs?: number }
-  | { kind: 'network'; message: string; cause?: unknown }
-  | { kind: 'protocol'; message: string }
-
-/** One attempt's failure, classified; stays inside this file. */
+/** One attempt's failure: classified, or a malformed stream (never retried). Stays inside this file. */
 class FailedAttempt extends Error {
-  constructor(readonly failure: Failure) {
+  constructor(readonly failure: Failure | { class: 'protocol'; message: string }) {
     super(failure.message)
   }
 }
@@ -65,6 +69,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
     if (signal?.aborted) throw abortedError(signal)
     const apiKey = requireApiKey(config)
     const body = encodeChatRequest(request, config)
+    const model = request.model ?? config.model
     for (let attempt = 1; ; attempt++) {
       let yielded = false
       try {
@@ -77,22 +82,40 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
         if (signal?.aborted) throw abortedError(signal)
         if (!(error instanceof FailedAttempt)) throw error
         const { failure } = error
+        if (failure.class === 'protocol') {
+          throw new DshError(`model stream is malformed: ${failure.message}`, LlmErrorCode.Protocol)
+        }
         if (yielded) {
-          throw new DshError(
-            `the model's stream broke after it had started: ${failure.message}`,
-            LlmErrorCode.Network,
-            { cause: error },
+          // What was shown cannot be taken back, so a broken stream is not retried.
+          throw new FailureError(
+            { ...failure, message: `the stream broke after it had started: ${failure.message}` },
+            { code: LlmErrorCode.Network, what: 'model request', attempts: attempt },
           )
         }
-        if (!isRetryable(failure) || attempt > config.maxRetries) throw toDshError(failure, attempt)
-        const delayMs =
-          failure.kind === 'http' && failure.retryAfterMs !== undefined
-            ? Math.min(failure.retryAfterMs, config.maxRetryAfterMs)
-            : backoffDelayMs(attempt - 1, config.initialBackoffMs, config.maxBackoffMs)
-        this.ctx.emit('llm/retry', { attempt, delayMs, reason: failure.message })
+        const delayMs = retryDelay(config, failure, attempt)
+        if (delayMs === undefined) throw this.failed(failure, attempt, model)
+        const notice: RetryNotice = { attempt, maxAttempts: config.maxRetries + 1, delayMs, failure }
+        request.onRetry?.(notice)
+        this.ctx.emit('llm/retry', { ...notice, reason: failure.message })
         await sleep(delayMs, signal)
       }
     }
+  }
+
+  /** The models the server offers (`GET {baseUrl}/models`), by id. */
+  listModels(signal?: AbortSignal): Promise<string[]> {
+    return listModels(this.config, signal)
+  }
+
+  /** The error for a failure that is not retried (any more). */
+  private failed(failure: Failure, attempts: number, model: string): DshError {
+    const advice = this.advice(failure, model)
+    if (failure.status !== undefined) return new LlmHttpError(failure, { attempts, advice })
+    return new FailureError(failure, { code: LlmErrorCode.Network, what: 'model request', attempts, advice })
+  }
+
+  private advice(failure: Failure, model: string): string | undefined {
+    return adviceFor(this.config, failure, model)
   }
 
   /** One HTTP exchange. Throws FailedAttempt for anything but an abort of `signal`. */
@@ -118,6 +141,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
     let assembler: ChatStreamAssembler | undefined
     try {
       arm()
+      const fetch = await outboundFetch()
       const response = await fetch(endpoint, {
         method: 'POST',
         headers: {
@@ -131,7 +155,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
       if (!response.ok) throw new FailedAttempt(await httpFailure(response))
       if (!response.body || response.headers.get('content-type')?.includes('application/json')) {
         throw new FailedAttempt({
-          kind: 'protocol',
+          class: 'protocol',
           message: 'the model server answered without an event stream (does it support stream: true?)',
         })
       }
@@ -146,11 +170,16 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
         const chunk = parseChunk(data)
         if (chunk.error) {
           throw new FailedAttempt({
-            kind: 'network',
+            class: 'server',
             message: `the model server reported an error in the stream: ${chunk.error.message ?? 'unknown error'}`,
           })
         }
         const out = assembler.push(chunk)
+        const sent = assembler.finishReasonSent
+        const failed = sent === undefined ? undefined : classifyFinishReason(sent)
+        if (failed) {
+          throw new FailedAttempt({ class: failed, message: `the answer ended with finish_reason ${sent}` })
+        }
         // Time spent by the consumer is not server idleness.
         clearTimeout(timer)
         yield* out
@@ -159,7 +188,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
       // Some servers close after the final chunk without [DONE]; before it, the answer is cut.
       if (!assembler.messageFinished) {
         throw new FailedAttempt({
-          kind: 'network',
+          class: 'transport',
           message: 'the connection closed before the answer finished',
         })
       }
@@ -168,7 +197,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
       yield* assembler.finish()
     } catch (error) {
       if (signal?.aborted || error instanceof FailedAttempt) throw error
-      if (error instanceof DshError) throw new FailedAttempt({ kind: 'protocol', message: error.message })
+      if (error instanceof DshError) throw new FailedAttempt({ class: 'protocol', message: error.message })
       if (assembler?.messageFinished) {
         // The message was complete; only the usage chunk or [DONE] was lost with the connection.
         yield* assembler.finish()
@@ -176,11 +205,11 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
       }
       if (timedOut) {
         throw new FailedAttempt({
-          kind: 'network',
+          class: 'stalled',
           message: `no data from the model for ${requestTimeoutMs} ms`,
         })
       }
-      throw new FailedAttempt({ kind: 'network', message: networkMessage(error), cause: error })
+      throw new FailedAttempt(transportFailure(error))
     } finally {
       clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
@@ -191,25 +220,6 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
   }
 }
 
-function isRetryable(failure: Failure): boolean {
-  if (failure.kind === 'http') return isRetryableStatus(failure.status)
-  return failure.kind === 'network'
-}
-
-function toDshError(failure: Failure, attempts: number): DshError {
-  const after = attempts > 1 ? ` (after ${attempts} attempts)` : ''
-  switch (failure.kind) {
-    case 'http':
-      return new LlmHttpError(failure.status, failure.message, { attempts })
-    case 'network':
-      return new DshError(`model request failed: ${failure.message}${after}`, LlmErrorCode.Network, {
-        cause: failure.cause,
-      })
-    case 'protocol':
-      return new DshError(`model stream is malformed: ${failure.message}`, LlmErrorCode.Protocol)
-  }
-}
-
 function parseChunk(data: string): WireChatChunk {
   try {
     const value: unknown = JSON.parse(data)
@@ -217,7 +227,7 @@ function parseChunk(data: string): WireChatChunk {
   } catch {
     // Reported below with the offending text.
   }
-  throw new FailedAttempt({ kind: 'protocol', message: `not a JSON object: ${data.slice(0, 200)}` })
+  throw new FailedAttempt({ class: 'protocol', message: `not a JSON object: ${data.slice(0, 200)}` })
 }
 
 async function httpFailure(response: Response): Promise<Failure> {
@@ -227,12 +237,11 @@ async function httpFailure(response: Response): Promise<Failure> {
   } catch {
     // The body broke while reading an error: the status alone still says what happened.
   }
-  return {
-    kind: 'http',
-    status: response.status,
-    message: serverErrorMessage(text) || response.statusText,
-    retryAfterMs: parseRetryAfterMs(response.headers.get('retry-after')),
-  }
+  const message = serverErrorMessage(text) || response.statusText
+  const failure: Failure = { class: classifyHttp(response.status, message), status: response.status, message }
+  const retryAfterMs = parseRetryAfterMs(response.headers.get('retry-after'))
+  if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs
+  return failure
 }
 
 /** The server's own explanation from an error body: `{error:{message}}`, `{message}`, `{detail}` or text. */
@@ -256,9 +265,73 @@ export function serverErrorMessage(text: string): string {
   return line.length > 500 ? `${line.slice(0, 500)}…` : line
 }
 
+/**
+ * A failure to talk to the server at all. An unknown host or an unusable address cannot
+ * improve by waiting, so it fails at once; a refused or dropped connection is retried.
+ */
+function transportFailure(error: unknown): Failure {
+  const cause =
+    error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined
+  const code = typeof cause?.code === 'string' ? cause.code : ''
+  const unreachable =
+    code === 'ENOTFOUND' ||
+    code === 'ERR_INVALID_URL' ||
+    /bad port|invalid url/i.test(String(cause?.message ?? ''))
+  return {
+    class: 'transport',
+    message: networkMessage(error),
+    cause: error,
+    ...(unreachable ? { retryable: false as const } : {}),
+  }
+}
+
 /** `fetch failed` says little; its cause names the socket error. */
 function networkMessage(error: unknown): string {
   const cause = error instanceof Error ? error.cause : undefined
   const base = errorMessage(error)
   return cause === undefined ? base : `${base} (${errorMessage(cause)})`
+}
+
+/** The models a server offers (`GET {baseUrl}/models`), by id, in the server's order. */
+export async function listModels(config: ResolvedOpenAiConfig, signal?: AbortSignal): Promise<string[]> {
+  const apiKey = requireApiKey(config)
+  const fetch = await outboundFetch()
+  let response: Response
+  try {
+    response = await fetch(`${config.baseUrl}/models`, {
+      headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' },
+      ...(signal ? { signal } : {}),
+    })
+  } catch (error) {
+    const failure = transportFailure(error)
+    throw new FailureError(failure, {
+      code: LlmErrorCode.Network,
+      what: 'listing models',
+      advice: adviceFor(config, failure, ''),
+    })
+  }
+  if (!response.ok) {
+    const failure = await httpFailure(response)
+    throw new LlmHttpError(failure, { what: 'listing models', advice: adviceFor(config, failure, '') })
+  }
+  const body = (await response.json()) as { data?: { id?: unknown }[] }
+  return (body.data ?? []).flatMap((entry) => (typeof entry.id === 'string' ? [entry.id] : []))
+}
+
+/** What the user should do about a failure, naming the key variable, model or URL concerned. */
+function adviceFor(config: ResolvedOpenAiConfig, failure: Failure, model: string): string | undefined {
+  switch (failure.class) {
+    case 'auth':
+      return `check that ${config.apiKeyEnv} holds a valid key for ${config.baseUrl}`
+    case 'balance':
+      return 'top up the balance of the account (DeepSeek: platform.deepseek.com top-up page)'
+    case 'invalid':
+      return failure.status === 404 || failure.message.includes(MODEL_NOT_EXIST_MESSAGE)
+        ? `the server does not offer the model ${JSON.stringify(model)}; \`dsh models\` lists the ones it does`
+        : undefined
+    case 'transport':
+      return `could not reach ${config.baseUrl}: check the URL and the network (and HTTPS_PROXY, if you need one)`
+    default:
+      return undefined
+  }
 }

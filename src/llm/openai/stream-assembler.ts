@@ -22,6 +22,11 @@ export class ChatStreamAssembler {
   private finishReason: string | undefined
   private usage: Usage | undefined
 
+  /** The finish_reason the server sent, once it did. */
+  get finishReasonSent(): string | undefined {
+    return this.finishReason
+  }
+
   /** True once the server sent a finish_reason: the message is complete. */
   get messageFinished(): boolean {
     return this.finishReason !== undefined
@@ -105,6 +110,7 @@ export function mapUsage(wire: WireUsage): Usage {
   }
   const cached = wire.prompt_cache_hit_tokens ?? wire.prompt_tokens_details?.cached_tokens
   if (cached !== undefined) usage.cachedTokens = cached
+  if (wire.prompt_cache_miss_tokens !== undefined) usage.cacheMissTokens = wire.prompt_cache_miss_tokens
   const reasoning = wire.completion_tokens_details?.reasoning_tokens
   if (reasoning !== undefined) usage.reasoningTokens = reasoning
   return usage

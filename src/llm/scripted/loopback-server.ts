@@ -4,9 +4,9 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { sleep } from '../abort.js'
 import { DEEPSEEK_MODELS } from '../deepseek/models.js'
 import { DeepSeekRules, type StrictOptions } from '../deepseek/strict.js'
-import { sleep } from '../openai/retry.js'
 import type { WireChatRequest, WireErrorBody } from '../openai/wire-types.js'
 import { type ResolvedReply, type Script, ScriptPlayer } from './script.js'
 import { decodeWireRequest, encodeCompletion, encodeReplyChunks } from './wire.js'
@@ -19,8 +19,8 @@ export interface LoopbackModelOptions {
   apiKey?: string
   /**
    * Strict DeepSeek mode: refuses what today's DeepSeek API refuses (unknown model ids,
-   * a missing reasoning passback, bad effort values), thinks by default (a reply without
-   * reasoning gets some; thinking disabled drops it), and reports usage with prompt-cache
+   * a missing reasoning passback, bad effort values), thinks by default (with thinking
+   * disabled it drops the script's reasoning), and reports usage with prompt-cache
    * hits computed from the prefix shared with earlier requests.
    */
   strict?: boolean | StrictOptions
@@ -98,7 +98,7 @@ export async function startLoopbackModel(
       sendError(res, step.status, step.message, step.retryAfter, step.type)
       return
     }
-    if (rules) strictReply(rules, body, step.reply, served)
+    if (rules) strictReply(rules, body, step.reply)
     const meta = {
       id: `chatcmpl-loopback-${served}`,
       model: body.model,
@@ -190,16 +190,11 @@ async function streamReply(
   res.end()
 }
 
-/** What a strict server does to a scripted reply: thinks (or not), remembers, counts the cache. */
-function strictReply(
-  rules: DeepSeekRules,
-  body: WireChatRequest,
-  reply: ResolvedReply,
-  served: number,
-): void {
+/** What a strict server does to a scripted reply: drops reasoning when not thinking, remembers it, counts the cache. */
+function strictReply(rules: DeepSeekRules, body: WireChatRequest, reply: ResolvedReply): void {
   const tokens = (text: string) => Math.ceil(text.length / 4)
+  // A server that does not think sends no reasoning, whatever the script says.
   if (!rules.thinking(body)) reply.reasoning = ''
-  else if (reply.reasoning === '') reply.reasoning = `Thinking about request ${served}.`
   rules.recordReply(
     reply.reasoning,
     reply.toolCalls.map((call) => call.id),

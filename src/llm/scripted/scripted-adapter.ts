@@ -3,10 +3,11 @@
 
 import type { Context } from 'cordis'
 import { DshError } from '../../core/errors.js'
+import { classifyHttp } from '../../failures/index.js'
+import { abortedError, sleep } from '../abort.js'
 import { LlmAdapter, type ModelRequest, type ModelStreamChunk } from '../adapter.js'
 import { LlmErrorCode } from '../errors.js'
 import { LlmHttpError } from '../http-error.js'
-import { abortedError, sleep } from '../openai/retry.js'
 import { ChatStreamAssembler } from '../openai/stream-assembler.js'
 import { type Script, ScriptPlayer, type ScriptRequest } from './script.js'
 import { encodeReplyChunks } from './wire.js'
@@ -49,7 +50,14 @@ export class ScriptedAdapter extends LlmAdapter {
     this.requests.push(received)
     const step = await this.player.play(received)
     if (!step) throw new DshError(this.player.exhaustedMessage(), LlmErrorCode.ScriptExhausted)
-    if (step.kind === 'http') throw new LlmHttpError(step.status, step.message)
+    if (step.kind === 'http') {
+      const failure = {
+        class: classifyHttp(step.status, step.message),
+        status: step.status,
+        message: step.message,
+      }
+      throw new LlmHttpError(failure)
+    }
     const { reply } = step
     const meta = { id: `scripted-${this.player.played}`, model: received.model, created: 0 }
     const assembler = new ChatStreamAssembler()

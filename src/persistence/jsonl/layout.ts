@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto'
 import { sep } from 'node:path'
 import { DshError } from '../../core/errors.js'
+import { MAX_SESSION_ID_LENGTH, sessionIdProblem } from '../../session/id.js'
 import type { SessionId } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 
@@ -11,13 +12,8 @@ export const LOG_SUFFIX = '.jsonl'
 export const LOCK_SUFFIX = '.lock'
 export const NO_CWD_BUCKET = '_no-cwd'
 
-/**
- * Longest accepted session id, in UTF-16 code units. Longer ids are refused with
- * PERSISTENCE_ID_TOO_LONG: every id is repeated in headers, hook payloads and
- * `DSH_SESSION_ID`, and a bound keeps those small. The file name never depends
- * on it: see `encodeSessionId`.
- */
-export const MAX_SESSION_ID_LENGTH = 4096
+/** The one id rule (src/session/id.ts); longer ids are refused with PERSISTENCE_ID_TOO_LONG here. */
+export { MAX_SESSION_ID_LENGTH }
 
 /**
  * Longest file-name stem (encoded id) written verbatim. The longest name derived
@@ -89,15 +85,12 @@ function cutEscaped(escaped: string, max: number): string {
  * @throws DshError PERSISTENCE_INVALID_ID for an empty id, PERSISTENCE_ID_TOO_LONG past the maximum.
  */
 export function encodeSessionId(id: SessionId): string {
-  if (typeof id !== 'string' || id.length === 0) {
-    throw new DshError('session id must be a non-empty string', PersistenceErrorCode.InvalidId, {
-      userFacing: true,
-    })
-  }
-  if (id.length > MAX_SESSION_ID_LENGTH) {
+  const problem = sessionIdProblem(id)
+  if (problem !== undefined) {
+    const tooLong = typeof id === 'string' && id.length > MAX_SESSION_ID_LENGTH
     throw new DshError(
-      `session id is ${id.length} characters long; the maximum is ${MAX_SESSION_ID_LENGTH}`,
-      PersistenceErrorCode.IdTooLong,
+      `invalid session id: ${problem}`,
+      tooLong ? PersistenceErrorCode.IdTooLong : PersistenceErrorCode.InvalidId,
       { userFacing: true },
     )
   }

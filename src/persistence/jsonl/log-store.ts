@@ -11,6 +11,7 @@ import { PersistenceErrorCode } from '../errors.js'
 import type { WriterOwner } from '../owner.js'
 import { checkContinuation, notFound } from '../persistence.js'
 import { closersForOpenTurn } from '../repair.js'
+import { assertStoragePath } from '../storage-path.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 import { findSessionFile, listSessions } from './catalog.js'
 import { eventLines, headerLine } from './codec.js'
@@ -36,6 +37,7 @@ export class JsonlLogStore {
   private readonly layout: SessionLayout
   private readonly tracked = new Map<SessionId, TrackedSession>()
   private readonly queues = new Map<SessionId, Promise<void>>()
+  private rootChecked = false
 
   /** @param root an absolute folder. */
   constructor(readonly root: string) {
@@ -192,6 +194,10 @@ export class JsonlLogStore {
     const header = session.pendingHeader!
     const other = await this.find(id)
     if (other && other !== session.path) throw alreadyExists(id, other)
+    if (!this.rootChecked) {
+      assertStoragePath(this.root, 'the sessions folder', 'folder')
+      this.rootChecked = true
+    }
     await ensureDir(dirname(session.path)).catch((error) => {
       throw ioError(`cannot create session folder ${dirname(session.path)}`, error)
     })

@@ -2,6 +2,7 @@
 
 import type { Context } from 'cordis'
 import { DshError } from '../../core/errors.js'
+import { validateSessionId } from '../../session/session.js'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { checkContinuation, notFound, SessionPersistence } from '../persistence.js'
@@ -29,6 +30,7 @@ export class MemorySessionBackend extends SessionPersistence {
   }
 
   async create(header: SessionHeader): Promise<void> {
+    validateSessionId(header.id)
     const existing = this.sessions.get(header.id)
     if (existing?.materialized) {
       throw new DshError(

@@ -20,6 +20,7 @@ import { PersistenceErrorCode } from '../errors.js'
 import { isOwnerGone, newWriterOwner, type WriterOwner } from '../owner.js'
 import { checkContinuation, notFound, SessionPersistence } from '../persistence.js'
 import { closersForOpenTurn, lastTurnNumber, shortenTitle } from '../repair.js'
+import { assertStoragePath } from '../storage-path.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 import {
   assertLease,
@@ -306,6 +307,7 @@ export class SqliteSessionBackend extends SessionPersistence {
 
   private database(): { connection: Database.Database; sql: Statements; lease: LeaseStatements } {
     if (this.db) return this.db
+    assertStoragePath(this.file, 'the session database', 'file')
     try {
       mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 })
       closeSync(openSync(this.file, 'a', 0o600)) // SQLite gives its -wal and -shm files the same mode

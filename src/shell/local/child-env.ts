@@ -1,11 +1,9 @@
 // Builds a child's environment in the one documented order: the process environment
-// scrubbed of managed and credential-looking names, terminal overrides, `env`, `dshEnv`.
+// scrubbed of managed names and secrets (secrets.ts), terminal overrides, `env`, `dshEnv`.
 
 import { DSH_ENV_PREFIX } from '../namespace.js'
+import { DEFAULT_SECRET_FILTER, type SecretFilter } from '../secrets.js'
 import type { DshEnvSnapshot } from '../types.js'
-
-/** Inherited names matching this are dropped: they look like credentials. */
-export const CREDENTIAL_NAME_PATTERN = /KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL/i
 
 /** Keep tools from paging, colouring or drawing for a terminal nobody watches. */
 export const TERMINAL_OVERRIDES: Readonly<Record<string, string>> = Object.freeze({
@@ -24,12 +22,13 @@ export function buildChildEnv(
   inherited: NodeJS.ProcessEnv,
   env: Readonly<Record<string, string>>,
   dshEnv: DshEnvSnapshot,
+  secrets: SecretFilter = DEFAULT_SECRET_FILTER,
 ): Record<string, string> {
   const child: Record<string, string> = {}
   for (const name of Object.keys(inherited)) {
-    if (name.startsWith(DSH_ENV_PREFIX) || CREDENTIAL_NAME_PATTERN.test(name)) continue
+    if (name.startsWith(DSH_ENV_PREFIX)) continue
     const value = inherited[name]
-    if (value !== undefined) child[name] = value
+    if (value !== undefined && !secrets.isSecret(name, value)) child[name] = value
   }
   Object.assign(child, TERMINAL_OVERRIDES, env)
   for (const [name, value] of Object.entries(dshEnv)) {

@@ -10,6 +10,7 @@ import { ShellErrorCode } from '../errors.js'
 import { ShellExecutor } from '../executor.js'
 import { defaultBashPath } from '../find-shell.js'
 import { resolveShellRequest } from '../request.js'
+import { createSecretFilter, type SecretPolicy } from '../secrets.js'
 import type { ShellJobHandle, ShellRequest, ShellResult, ShellStartRequest } from '../types.js'
 import { DEFAULT_MAX_OUTPUT_CHARS } from './output-capture.js'
 import { signalGroup } from './process-group.js'
@@ -26,6 +27,8 @@ export interface LocalShellExecutorConfig {
   outputDir?: string
   /** Finished background jobs remembered for `job()`. Default 50. */
   maxFinishedJobs?: number
+  /** Extra secret names to scrub and names to pass anyway (config `secrets`). */
+  secrets?: SecretPolicy
 }
 
 export const DEFAULT_KILL_GRACE_MS = 2_000
@@ -66,9 +69,10 @@ export class LocalShellExecutor extends ShellExecutor {
       shellPath: this.shellPath,
       maxOutputChars: config.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
       killGraceMs: config.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+      secrets: createSecretFilter(config.secrets),
       spillPath: (stream) => {
         state.outputDir ??= mkdtempSync(join(tmpdir(), 'dsh-shell-'))
-        return join(state.outputDir, `${state.nextSpill++}-${stream}.txt`)
+        return join(state.outputDir, `${state.nextSpill++}-${stream}.txt`) // a fresh folder per executor
       },
     }
     // If the process exits without unloading us, no group may outlive it.
@@ -111,7 +115,8 @@ export class LocalShellExecutor extends ShellExecutor {
   private spawn(spec: ReturnType<typeof resolveShellRequest>): ProcessRun {
     const { state } = this
     if (state.closed) throw new DshError('the shell executor was unloaded', ShellErrorCode.ExecutorClosed)
-    const run = new ProcessRun(spec, this.runOptions)
+    const options = spec.spillPath ? { ...this.runOptions, spillPath: spec.spillPath } : this.runOptions
+    const run = new ProcessRun(spec, options)
     state.runs.add(run)
     void run.done.then(() => state.runs.delete(run))
     return run

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { ShellErrorCode } from '../errors.js'
 import type { ShellSpec } from '../request.js'
+import type { SecretFilter } from '../secrets.js'
 import type { CapturedOutput, ShellJobStatus, ShellResult } from '../types.js'
 import { buildChildEnv } from './child-env.js'
 import { OutputCapture } from './output-capture.js'
@@ -19,6 +20,8 @@ export interface ProcessRunOptions {
   killGraceMs: number
   /** A fresh private file path for a spilled stream. */
   spillPath: (stream: 'stdout' | 'stderr') => string
+  /** Which inherited variables are secrets, kept from the child. */
+  secrets: SecretFilter
 }
 
 export class ProcessRun {
@@ -46,7 +49,7 @@ export class ProcessRun {
   ) {
     this.stdout = new OutputCapture(options.maxOutputChars, () => options.spillPath('stdout'))
     this.stderr = new OutputCapture(options.maxOutputChars, () => options.spillPath('stderr'))
-    this.child = spawnShell(spec, options.shellPath)
+    this.child = spawnShell(spec, options.shellPath, options.secrets)
     this.pid = this.child.pid!
     this.done = this.watch()
     if (spec.timeoutMs !== undefined) {
@@ -174,13 +177,13 @@ function checkWorkdir(workdir: string): void {
   }
 }
 
-function spawnShell(spec: ShellSpec, shellPath: string): ChildProcess {
+function spawnShell(spec: ShellSpec, shellPath: string, secrets: SecretFilter): ChildProcess {
   let child: ChildProcess | undefined
   let failure: unknown
   try {
     child = spawn(shellPath, ['-c', spec.command], {
       cwd: spec.workdir,
-      env: buildChildEnv(process.env, spec.env, spec.dshEnv),
+      env: buildChildEnv(process.env, spec.env, spec.dshEnv, secrets),
       stdio: [spec.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       detached: true,
     })

@@ -76,7 +76,8 @@ const BASH_HOOK_NAMES = {
 function currentServices(ctx: Context) {
   const shell = currentService(ctx, 'shell')
   const shellEnv = currentService(ctx, 'shellEnv')
-  return () => ({ shell: shell(), shellEnv: shellEnv() })
+  const spill = currentService(ctx, 'spill')
+  return () => ({ shell: shell(), shellEnv: shellEnv(), spill: spill() })
 }
 
 async function runBash(
@@ -85,16 +86,22 @@ async function runBash(
   args: BashArguments,
   execution: ToolExecution,
 ): Promise<ToolOutput> {
-  const { shell, shellEnv } = services()
+  const { shell, shellEnv, spill } = services()
   if (!shell || !shellEnv)
     return { content: 'bash is not available: no shell executor is loaded', isError: true }
   const base = execution.agent?.cwd ?? process.cwd()
   const workdir = args.workdir === undefined ? base : resolveWorkdir(base, args.workdir)
   // A contributor failure throws here and fails this call loudly.
   const dshEnv = shellEnv.collect(execution)
+  // Full output is kept with the session, so the path in the log stays valid after exit and on resume.
+  const sessionId = execution.agent?.session.id
+  const spillPath =
+    spill && sessionId !== undefined
+      ? (stream: 'stdout' | 'stderr') => spill.allocate(sessionId, `bash-${stream}`)
+      : undefined
   try {
     if (args.run_in_background) {
-      const job = shell.start({ command: args.command, workdir, dshEnv })
+      const job = shell.start({ command: args.command, workdir, dshEnv, ...(spillPath ? { spillPath } : {}) })
       for (const id of owners.keys()) if (!shell.job(id)) owners.delete(id)
       owners.set(job.id, execution.agent?.id)
       return {
@@ -106,6 +113,7 @@ async function runBash(
       workdir,
       signal: execution.signal,
       dshEnv,
+      ...(spillPath ? { spillPath } : {}),
       ...(args.timeout_ms !== undefined ? { timeoutMs: args.timeout_ms } : {}),
     })
     return {

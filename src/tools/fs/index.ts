@@ -5,5 +5,14 @@ export { diffStats, unifiedDiff } from './diff.js'
 export { FILE_HISTORY_FOLDER, FileHistoryStore } from './file-history.js'
 export { findRipgrep } from './grep-rg.js'
 export { FS_TOOL_NAMES, type FsToolsConfig, FsToolsPlugin } from './plugin.js'
+export {
+  describeRewind,
+  planRewind,
+  type RewindOutcome,
+  type RewindTarget,
+  rewindFiles,
+  rewindNotice,
+  rewindSession,
+} from './rewind.js'
 export { renderTodos } from './todo-tool.js'
 export { walkFiles } from './walk.js'

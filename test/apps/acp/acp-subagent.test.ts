@@ -14,6 +14,7 @@ import {
   acpSubagentToolPlugin,
 } from '../../../src/tools/subagent/acp-backend.js'
 import { type TestHarness, useTestHarnesses } from '../../support/harness.js'
+import { itRequires } from '../../support/requires.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 
 const start = useTestHarnesses()
@@ -110,22 +111,27 @@ describe('ACP sub-agent backend', () => {
 
   const fixture = fileURLToPath(new URL('./fixtures/acp-agent.mjs', import.meta.url))
   const built = existsSync(fileURLToPath(new URL('../../../dist/src/apps/acp/index.js', import.meta.url)))
-  it.skipIf(!built)('delegates to a spawned dsh acp process (the built server)', async () => {
-    const childHome = tempHome()
-    const { parent } = await parentWith(
-      {
-        command: process.execPath,
-        args: [fixture],
-        env: {
-          ACP_FIXTURE_HOME: childHome,
-          ACP_FIXTURE_SCRIPT: JSON.stringify([{ text: 'answer from another process' }]),
+  itRequires(built, 'a build (npm run build)')(
+    'delegates to a spawned dsh acp process (the built server)',
+    async () => {
+      const childHome = tempHome()
+      const { parent } = await parentWith(
+        {
+          command: process.execPath,
+          args: [fixture],
+          env: {
+            ACP_FIXTURE_HOME: childHome,
+            ACP_FIXTURE_SCRIPT: JSON.stringify([{ text: 'answer from another process' }]),
+          },
         },
-      },
-      [delegateCall, (request) => ({ text: toolResult(request) })],
-    )
-    const agent = await parent.harness.agents.create({ sessionId: 'parent-4', meta: { cwd: parent.home } })
-    const result = await agent.prompt('delegate to a process')
-    expect(result.reason).toBe('completed')
-    expect(result.text).toMatch(/^\[acp sub-agent parent-4-acp-[0-9a-f-]{36}\]\nanswer from another process$/)
-  })
+        [delegateCall, (request) => ({ text: toolResult(request) })],
+      )
+      const agent = await parent.harness.agents.create({ sessionId: 'parent-4', meta: { cwd: parent.home } })
+      const result = await agent.prompt('delegate to a process')
+      expect(result.reason).toBe('completed')
+      expect(result.text).toMatch(
+        /^\[acp sub-agent parent-4-acp-[0-9a-f-]{36}\]\nanswer from another process$/,
+      )
+    },
+  )
 })

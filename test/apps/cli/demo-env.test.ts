@@ -77,9 +77,10 @@ describe('dsh env, --version, help', () => {
 })
 
 it('SIGINT while a bash command runs kills it, ends the turn aborted and exits 130', async () => {
-  model = await startLoopbackModel([
-    { toolCalls: [{ name: 'bash', arguments: { command: 'echo started; sleep 30; echo finished' } }] },
-  ])
+  model = await startLoopbackModel(
+    [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo started; sleep 30; echo finished' } }] }],
+    { strict: true },
+  )
   const w = makeWorld(makeDir(), model.baseUrl)
   const started = Date.now()
   const run = spawnCli(['run', '--json', 'wait a while'], { env: w.env, cwd: w.project })

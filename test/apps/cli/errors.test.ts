@@ -17,7 +17,7 @@ afterEach(async () => {
 })
 
 async function world(): Promise<CliWorld> {
-  model = await startLoopbackModel([{ text: 'should not be reached' }])
+  model = await startLoopbackModel([{ text: 'should not be reached' }], { strict: true })
   return makeWorld(makeDir(), model.baseUrl)
 }
 

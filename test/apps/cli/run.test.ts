@@ -1,11 +1,11 @@
 // `dsh run` and `dsh sessions` against a loopback model, through the real built CLI.
 
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type LoopbackModel, type Script, startLoopbackModel } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { assertBuilt, type CliWorld, jsonLines, makeWorld, runCli } from './cli.js'
+import { assertBuilt, type CliWorld, cliEnv, jsonLines, makeWorld, runCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-')
 let model: LoopbackModel | undefined
@@ -17,7 +17,7 @@ afterEach(async () => {
 })
 
 async function world(script: Script): Promise<CliWorld> {
-  model = await startLoopbackModel(script)
+  model = await startLoopbackModel(script, { strict: true })
   return makeWorld(makeDir(), model.baseUrl)
 }
 
@@ -26,6 +26,87 @@ function sessionLines(path: string): Record<string, unknown>[] {
 }
 
 describe('dsh run', () => {
+  it('works with no --model and no config file at all: deepseek-flash, thinking on, effort high', async () => {
+    model = await startLoopbackModel([{ reasoning: 'Easy.', text: 'Hello from flash.' }], { strict: true })
+    const dir = realpathSync(makeDir())
+    mkdirSync(join(dir, 'home'))
+    const env = cliEnv({
+      DSH_HOME: join(dir, 'home'),
+      DEEPSEEK_API_KEY: 'k',
+      DEEPSEEK_BASE_URL: model.baseUrl,
+    })
+    const result = await runCli(['run', 'hi'], { env, cwd: dir })
+    expect(result.stderr).not.toContain('turn ended')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe('Hello from flash.\n')
+    expect(model.requests[0]).toMatchObject({
+      model: 'deepseek-flash',
+      thinking: { type: 'enabled' },
+      reasoning_effort: 'high',
+    })
+  })
+
+  it('reports usage equal to the sums of the per-step usage in the log: stderr, --json, sessions show and list', async () => {
+    const w = await world([
+      { reasoning: 'Look first.', toolCalls: [{ name: 'bash', arguments: { command: 'echo hi' } }] },
+      { reasoning: 'Done.', text: 'Said hi.' },
+      { reasoning: 'Again.', text: 'Second turn.' },
+    ])
+    const first = await runCli(['run', '--session-id', 'usage-1', 'say hi'], { env: w.env, cwd: w.project })
+    expect(first.code).toBe(0)
+    expect(first.stderr).toMatch(
+      /^usage [\d,]+ in \(\d+% cache hit\) · [\d,]+ out \([\d,]+ reasoning\) · ~\$[\d.]+$/m,
+    )
+    const second = await runCli(['run', '--json', '--session-id', 'usage-1', 'again'], {
+      env: w.env,
+      cwd: w.project,
+    })
+    const result = jsonLines(second.stdout).at(-1)!
+    const log = jsonLines(
+      (await runCli(['sessions', 'show', '--json', 'usage-1'], { env: w.env, cwd: w.project })).stdout,
+    )
+    const steps = log
+      .filter((line) => line.type === 'assistant/message')
+      .map((line) => line.data as { usage: Record<string, number> })
+    const sum = (from: number, key: string) =>
+      steps.slice(from).reduce((total, step) => total + (step.usage[key] ?? 0), 0)
+    expect(steps).toHaveLength(3)
+    expect(result.usage).toMatchObject({
+      inputTokens: sum(2, 'promptTokens'),
+      outputTokens: sum(2, 'completionTokens'),
+    })
+    const session = result.sessionUsage as Record<string, number>
+    expect(session).toMatchObject({
+      inputTokens: sum(0, 'promptTokens'),
+      cacheHitTokens: sum(0, 'cachedTokens'),
+      outputTokens: sum(0, 'completionTokens'),
+      reasoningTokens: sum(0, 'reasoningTokens'),
+    })
+    expect(session.cacheHitTokens).toBeGreaterThan(0)
+    expect(session.cacheHitTokens + session.cacheMissTokens).toBe(session.inputTokens)
+    expect(session.cost).toBeGreaterThan(0)
+    const list = JSON.parse(
+      (await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })).stdout,
+    ) as { usage: unknown }[]
+    expect(list[0]!.usage).toEqual(session)
+    const table = (await runCli(['sessions', 'list'], { env: w.env, cwd: w.project })).stdout
+    expect(table).toMatch(/USAGE/)
+    expect(table).toMatch(/usage-1 .* \d[\d.]*k? tok ~\$[\d.]+ /)
+    const show = (await runCli(['sessions', 'show', 'usage-1'], { env: w.env, cwd: w.project })).stdout
+    expect(show).toContain(`usage    ${session.inputTokens.toLocaleString('en-US')} in`)
+  })
+
+  it('--effort off sends thinking disabled; a bad --effort is one line before any request', async () => {
+    const w = await world([{ text: 'Quick answer.' }])
+    const off = await runCli(['run', '--effort', 'off', 'hi'], { env: w.env, cwd: w.project })
+    expect(off.code).toBe(0)
+    expect(model!.requests[0]!.thinking).toEqual({ type: 'disabled' })
+    const bad = await runCli(['run', '--effort', 'medium', 'hi'], { env: w.env, cwd: w.project })
+    expect(bad.code).not.toBe(0)
+    expect(bad.stderr).toBe('dsh: --effort: unknown effort "medium" (use one of off, low, high, max)\n')
+    expect(model!.requests).toHaveLength(1)
+  })
+
   it('prints the final answer, writes a session, and sessions list/show/path find it', async () => {
     const w = await world([{ text: 'The answer is 42.' }])
     const run = await runCli(['run', 'what is the answer?'], { env: w.env, cwd: w.project })
@@ -155,7 +236,7 @@ describe('dsh run', () => {
     const w = await world([{ text: 'as the reviewer' }, { text: 'again' }])
     writeFileSync(
       join(w.home, 'config.yaml'),
-      `model:\n  baseUrl: ${model!.baseUrl}\nagents:\n  - id: reviewer\n    model: reviewer-model\n    cwd: ../project\n    sessionId: review-1\n`,
+      `model:\n  baseUrl: ${model!.baseUrl}\nagents:\n  - id: reviewer\n    model: deepseek-v4-pro\n    cwd: ../project\n    sessionId: review-1\n`,
     )
     const first = await runCli(['run', '--json', '--agent', 'reviewer', 'review'], {
       env: w.env,
@@ -163,7 +244,7 @@ describe('dsh run', () => {
     })
     expect(first.code).toBe(0)
     expect(jsonLines(first.stdout)[0]).toMatchObject({ sessionId: 'review-1', how: 'new', cwd: w.project })
-    expect(model!.requests[0]!.model).toBe('reviewer-model')
+    expect(model!.requests[0]!.model).toBe('deepseek-v4-pro')
     const second = await runCli(['run', '--agent', 'reviewer', '-m', 'other-model', 'more'], {
       env: w.env,
       cwd: w.home,

@@ -22,7 +22,7 @@ const request = (id: number, method: string, params: unknown) =>
 
 describe('dsh stdio', () => {
   it('answers initialize and session/prompt with JSON-RPC only on stdout', async () => {
-    model = await startLoopbackModel([{ text: 'served over stdio' }])
+    model = await startLoopbackModel([{ text: 'served over stdio' }], { strict: true })
     const w = makeWorld(makeDir(), model.baseUrl)
     const input =
       request(1, 'initialize', { sessionId: 'stdio-exact', cwd: w.project }) +
@@ -44,7 +44,7 @@ describe('dsh stdio', () => {
   })
 
   it('fails up front, in one line, without an API key', async () => {
-    model = await startLoopbackModel([])
+    model = await startLoopbackModel([], { strict: true })
     const w = makeWorld(makeDir(), model.baseUrl)
     const env = { ...w.env }
     delete env.DEEPSEEK_API_KEY
@@ -60,7 +60,7 @@ describe('dsh stdio', () => {
 
 describe('dsh acp', () => {
   it('answers initialize and session/new with the dsh session id', async () => {
-    model = await startLoopbackModel([])
+    model = await startLoopbackModel([], { strict: true })
     const w = makeWorld(makeDir(), model.baseUrl)
     const server = spawnCli(['acp'], { env: w.env, cwd: w.project, openStdin: true })
     const answer = async (id: number) => {
@@ -85,7 +85,7 @@ describe('dsh acp', () => {
 })
 
 it('plugin warnings (a missing hook file) go to stderr and the run still completes', async () => {
-  model = await startLoopbackModel([{ text: 'done anyway' }])
+  model = await startLoopbackModel([{ text: 'done anyway' }], { strict: true })
   const w = makeWorld(makeDir(), model.baseUrl)
   const missing = join(w.home, 'no-such-settings.json')
   writeFileSync(

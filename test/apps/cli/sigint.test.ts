@@ -26,7 +26,9 @@ async function until(condition: () => boolean, what: string, timeoutMs = 10_000)
 
 it('SIGINT during a streaming reply aborts the turn, exits 130, and the session stays loadable', async () => {
   const slow = 'one two three four five six seven eight nine ten eleven twelve'
-  model = await startLoopbackModel([{ text: slow, delayMs: 200 }, { text: 'after the interruption' }])
+  model = await startLoopbackModel([{ text: slow, delayMs: 200 }, { text: 'after the interruption' }], {
+    strict: true,
+  })
   const w = makeWorld(makeDir(), model.baseUrl)
   const run = spawnCli(['run', '--json', 'count slowly'], { env: w.env, cwd: w.project })
   await until(() => run.stdout().includes('"text-delta"'), 'the first streamed text')

@@ -210,16 +210,17 @@ describe('dsh stdio', () => {
     }
   })
 
-  it('lets the running turn finish and answers it when the input ends, then disposes the agent', async () => {
-    const { harness } = await start({ script: [{ text: 'ok', delayMs: 50 }] })
+  it('cancels the running turn when the input ends (like Ctrl-C), answers it, then disposes the agent', async () => {
+    const { harness } = await start({ script: [{ text: 'one two three four five six', delayMs: 100 }] })
     const client = startStdioClient(harness)
     await client.request('initialize', { sessionId: 'eof' })
     const answer = client.request('session/prompt', { text: 'hello' })
+    await new Promise((resolve) => setTimeout(resolve, 150))
     client.end()
     await client.done
-    expect((await answer).result).toEqual({ turn: 1, reason: 'completed', text: 'ok' })
+    expect((await answer).result).toMatchObject({ turn: 1, reason: 'aborted' })
     expect(harness.agents.get('eof')).toBeUndefined()
     const reloaded = await harness.agents.resume({ resumeSessionId: 'eof' })
-    expect(reloaded.session.events.at(-1)?.data).toEqual({ turn: 1, reason: 'completed' })
+    expect(reloaded.session.events.at(-1)?.data).toEqual({ turn: 1, reason: 'aborted' })
   })
 })

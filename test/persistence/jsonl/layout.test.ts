@@ -16,12 +16,13 @@ import {
   NO_CWD_BUCKET,
   SessionLayout,
 } from '../../../src/persistence/jsonl/layout.js'
+import { sessionIdProblem } from '../../../src/session/id.js'
 import { thrownBy } from '../../support/thrown.js'
 
 const ROOT = '/srv/dsh/sessions'
 const SAFE_NAME = /^[A-Za-z0-9._~-]+$/
 
-/** Any UTF-16 string, lone surrogates and NUL included; sometimes long. */
+/** Any UTF-16 string the id rule accepts (no NUL, no lone surrogate); sometimes long. */
 const anyId = fc
   .oneof(
     { weight: 4, arbitrary: fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 1, maxLength: 40 }) },
@@ -37,7 +38,12 @@ const anyId = fc
       }),
     },
   )
-  .map((codes) => String.fromCharCode(...codes))
+  // NUL and surrogates are outside the id rule: moved to other units, keeping the shape.
+  .map((codes) =>
+    String.fromCharCode(...codes.map((c) => (c === 0 ? 0x41 : c >= 0xd800 && c <= 0xdfff ? c + 0x800 : c))),
+  )
+  .map((id) => (id.length % 7 === 3 ? `${id}\ud83d\udcac` : id))
+  .filter((id) => sessionIdProblem(id) === undefined)
 
 describe('encodeSessionId', () => {
   it('keeps [A-Za-z0-9._-] and escapes every other UTF-16 unit as ~XXXX', () => {
@@ -45,8 +51,16 @@ describe('encodeSessionId', () => {
     expect(encodeSessionId('~')).toBe('~007E')
     expect(encodeSessionId('a/b')).toBe('a~002Fb')
     expect(encodeSessionId('../../etc/passwd')).toBe('..~002F..~002Fetc~002Fpasswd')
-    expect(encodeSessionId('nul\u0000')).toBe('nul~0000')
-    expect(encodeSessionId('\ud800')).toBe('~D800')
+    expect(encodeSessionId('a\u0001')).toBe('a~0001')
+    for (const bad of ['nul\u0000', '\ud800', 'a\udc00']) {
+      expect(
+        isDshError(
+          thrownBy(() => encodeSessionId(bad)),
+          PersistenceErrorCode.InvalidId,
+        ),
+        bad,
+      ).toBe(true)
+    }
     expect(encodeSessionId('💬')).toBe('~D83D~DCAC')
   })
 
@@ -128,6 +142,8 @@ describe('encodeSessionId', () => {
           const a = base + String.fromCharCode(x)
           const b = base + String.fromCharCode(y)
           fc.pre(a.length <= MAX_SESSION_ID_LENGTH)
+          const valid = (id: string) => sessionIdProblem(id) === undefined
+          fc.pre([a, b, String.fromCharCode(x) + base, String.fromCharCode(y) + base].every(valid))
           expect(encodeSessionId(a)).not.toBe(encodeSessionId(b))
           expect(encodeSessionId(String.fromCharCode(x) + base)).not.toBe(
             encodeSessionId(String.fromCharCode(y) + base),

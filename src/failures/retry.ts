@@ -1,13 +1,8 @@
-// Retry policy: which failures are worth another attempt, how long to wait
-// (exponential backoff with jitter, or the server's Retry-After), and an abortable sleep.
+// Retry timing: the server's Retry-After, jittered exponential backoff, and an abortable sleep.
 
-import { DshError } from '../../core/errors.js'
-import { LlmErrorCode } from '../errors.js'
+import { DshError } from '../core/errors.js'
 
-/** HTTP statuses that mean "try again later": timeouts, rate limits, server errors. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500
-}
+export const ABORTED_CODE = 'ABORTED'
 
 /**
  * Milliseconds a `Retry-After` header asks for: delta-seconds (fractions tolerated) or
@@ -38,16 +33,23 @@ export function backoffDelayMs(
   return Math.round(step / 2 + random() * (step / 2))
 }
 
-/** Resolves after `ms`; rejects with LLM_ABORTED as soon as `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/**
+ * Resolves after `ms`; rejects as soon as `signal` aborts, with `abortError(signal)`
+ * (default: an ABORTED DshError).
+ */
+export function sleep(
+  ms: number,
+  signal?: AbortSignal,
+  abortError: (signal: AbortSignal) => Error = abortedError,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
-      reject(abortedError(signal))
+      reject(abortError(signal))
       return
     }
     const onAbort = () => {
       clearTimeout(timer)
-      reject(abortedError(signal!))
+      reject(abortError(signal!))
     }
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort)
@@ -58,5 +60,5 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export function abortedError(signal: AbortSignal): DshError {
-  return new DshError('model request aborted', LlmErrorCode.Aborted, { cause: signal.reason })
+  return new DshError('request aborted', ABORTED_CODE, { cause: signal.reason })
 }

@@ -1,0 +1,144 @@
+// MCP server entries as users already write them (Claude Code's `mcpServers` shape, in
+// dsh's config and in a project's `.mcp.json`), validated, and `${VAR}` expansion.
+
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { DshError } from '../core/errors.js'
+import { McpErrorCode } from './errors.js'
+
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000
+export const DEFAULT_TOOL_TIMEOUT_MS = 600_000
+export const PROJECT_MCP_FILE = '.mcp.json'
+
+const timeouts = {
+  /** How long the first model request waits for this server to start. */
+  startupTimeoutMs: z.number().int().positive().optional(),
+  /** How long one tool call may run without progress. */
+  toolTimeoutMs: z.number().int().positive().optional(),
+}
+
+const stdioServerSchema = z
+  .object({
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().min(1).optional(),
+    ...timeouts,
+  })
+  .strict()
+
+const remoteServerSchema = z
+  .object({
+    type: z.enum(['http', 'sse']),
+    url: z.string().min(1),
+    headers: z.record(z.string(), z.string()).default({}),
+    ...timeouts,
+  })
+  .strict()
+
+/** One server entry: stdio (`type` may be omitted), `http` (Streamable HTTP) or legacy `sse`. */
+export const mcpServerConfigSchema = z.union([stdioServerSchema, remoteServerSchema])
+export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>
+export type McpStdioServerConfig = z.infer<typeof stdioServerSchema>
+export type McpRemoteServerConfig = z.infer<typeof remoteServerSchema>
+
+export const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/
+export const mcpServersSchema = z.record(
+  z.string().regex(SERVER_NAME, 'server names use letters, digits, _ and - (at most 64)'),
+  mcpServerConfigSchema,
+)
+
+export function isStdio(config: McpServerConfig): config is McpStdioServerConfig {
+  return config.type === undefined || config.type === 'stdio'
+}
+
+/** Where a server entry came from, for `dsh mcp list` and messages. */
+export type McpServerSource =
+  | { kind: 'user'; file?: string }
+  | { kind: 'project'; file: string }
+  | { kind: 'session'; sessionId: string }
+
+export interface ProjectServers {
+  file: string
+  servers: Record<string, McpServerConfig>
+  /** Entries that were skipped, one line each. */
+  problems: string[]
+}
+
+/**
+ * Reads `<root>/.mcp.json`. Missing file: undefined. A file that is not JSON, or has no
+ * `mcpServers` object, is one problem; each bad entry is skipped with its own problem line.
+ */
+export function readProjectServers(root: string): ProjectServers | undefined {
+  const file = join(root, PROJECT_MCP_FILE)
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    return { file, servers: {}, problems: [`${file}: ${(error as Error).message}`] }
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    return { file, servers: {}, problems: [`${file}: not JSON (${(error as Error).message})`] }
+  }
+  const map = (parsed as { mcpServers?: unknown } | null)?.mcpServers
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) {
+    return { file, servers: {}, problems: [`${file}: expected an object "mcpServers"`] }
+  }
+  const servers: Record<string, McpServerConfig> = {}
+  const problems: string[] = []
+  for (const [name, entry] of Object.entries(map)) {
+    if (!SERVER_NAME.test(name)) {
+      problems.push(`${file}: mcpServers.${name}: server names use letters, digits, _ and -`)
+      continue
+    }
+    const result = mcpServerConfigSchema.safeParse(entry)
+    if (result.success) servers[name] = result.data
+    else problems.push(`${file}: mcpServers.${name}: ${result.error.issues[0]?.message ?? 'invalid'}`)
+  }
+  return { file, servers, problems }
+}
+
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g
+
+/** Expands `${VAR}` and `${VAR:-default}`; an unset variable without a default throws. */
+export function expandVariables(text: string, env: NodeJS.ProcessEnv, where: string): string {
+  return text.replace(VARIABLE, (_match, name: string, fallback: string | undefined) => {
+    const value = env[name]
+    if (value !== undefined && value !== '') return value
+    if (fallback !== undefined) return fallback
+    throw new DshError(`${where}: \${${name}} is not set`, McpErrorCode.MissingVariable, { userFacing: true })
+  })
+}
+
+/** The entry with `${VAR}` expanded in `env`, `args`, `url` and `headers` (and `command`, `cwd`). */
+export function expandServerConfig(
+  name: string,
+  config: McpServerConfig,
+  env: NodeJS.ProcessEnv,
+): McpServerConfig {
+  const at = (field: string) => `MCP server ${name}: ${field}`
+  const map = (record: Record<string, string>, field: string) =>
+    Object.fromEntries(
+      Object.entries(record).map(([key, value]) => [key, expandVariables(value, env, at(`${field}.${key}`))]),
+    )
+  if (isStdio(config)) {
+    return {
+      ...config,
+      command: expandVariables(config.command, env, at('command')),
+      args: config.args.map((arg, i) => expandVariables(arg, env, at(`args[${i}]`))),
+      env: map(config.env, 'env'),
+      ...(config.cwd !== undefined ? { cwd: expandVariables(config.cwd, env, at('cwd')) } : {}),
+    }
+  }
+  return {
+    ...config,
+    url: expandVariables(config.url, env, at('url')),
+    headers: map(config.headers, 'headers'),
+  }
+}

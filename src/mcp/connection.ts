@@ -1,0 +1,438 @@
+// One MCP server: starting it (the SDK is imported here, lazily), its state, its tools
+// as model tools, tool calls with progress and cancellation, one restart after a crash.
+
+import type { Readable } from 'node:stream'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
+import { errorMessage } from '../core/errors.js'
+import { packageVersion } from '../core/version.js'
+import { buildChildEnv } from '../shell/index.js'
+import type { ProvidedTool, ToolExecution, ToolOutput } from '../tools/types.js'
+import {
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  expandServerConfig,
+  isStdio,
+  type McpServerConfig,
+  type McpServerSource,
+} from './config.js'
+import { mcpToolName } from './naming.js'
+import { type McpCallResult, resultText } from './results.js'
+import { ServerLog, serverLogPath } from './server-log.js'
+import { spillLongResult } from './spill.js'
+
+export type McpServerState = 'idle' | 'starting' | 'connected' | 'failed' | 'crashed' | 'closed'
+
+export interface McpProgress {
+  server: string
+  execution: ToolExecution
+  progress: number
+  total?: number
+  message?: string
+}
+
+export interface McpPromptInfo {
+  name: string
+  description?: string
+  arguments?: { name: string; description?: string; required?: boolean }[]
+}
+
+export interface McpConnectionOptions {
+  /** The server's name (the key of its entry). */
+  name: string
+  config: McpServerConfig
+  source: McpServerSource
+  /** The harness home: server logs and spilled results live under it. */
+  home: string
+  /** Folder a stdio server runs in when its entry names none. */
+  cwd: string
+  /** Read for `${VAR}` expansion and scrubbed for the child; never modified. Default: process.env. */
+  env?: NodeJS.ProcessEnv
+  /** Tools, prompts or state changed. */
+  onChange?: () => void
+  onProgress?: (progress: McpProgress) => void
+}
+
+/** The background connection attempt gives up after this (the wait for it is the start-up timeout). */
+const MIN_CONNECT_TIMEOUT_MS = 60_000
+
+export class McpConnection {
+  readonly name: string
+  readonly source: McpServerSource
+  readonly log: ServerLog
+  private stateValue: McpServerState = 'idle'
+  private errorValue: string | undefined
+  private client: Client | undefined
+  private starting: Promise<void> | undefined
+  private restarts = 0
+  private closing = false
+  private toolList: readonly ProvidedTool[] = []
+  private promptList: readonly McpPromptInfo[] = []
+  private capabilities: { prompts?: unknown; resources?: unknown; tools?: unknown } = {}
+
+  constructor(private readonly options: McpConnectionOptions) {
+    this.name = options.name
+    this.source = options.source
+    this.log = new ServerLog(serverLogPath(options.home, options.name))
+  }
+
+  get state(): McpServerState {
+    return this.stateValue
+  }
+
+  /** Why the server is failed or crashed (one line), if it is. */
+  get error(): string | undefined {
+    return this.errorValue
+  }
+
+  get config(): McpServerConfig {
+    return this.options.config
+  }
+
+  get startupTimeoutMs(): number {
+    return this.options.config.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS
+  }
+
+  /** The server's tools as model tools; the same array until the list changes. */
+  get tools(): readonly ProvidedTool[] {
+    return this.toolList
+  }
+
+  get prompts(): readonly McpPromptInfo[] {
+    return this.promptList
+  }
+
+  get hasResources(): boolean {
+    return this.capabilities.resources !== undefined
+  }
+
+  /** Starts the server once (later calls share the attempt); resolves when it settled either way. */
+  start(): Promise<void> {
+    this.starting ??= this.connect()
+    return this.starting
+  }
+
+  /**
+   * Starts the server if needed and waits at most `timeoutMs` (default: its start-up
+   * timeout). Answers whether it is connected; a slow server keeps starting in the background.
+   */
+  async ready(timeoutMs = this.startupTimeoutMs): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs)
+    })
+    await Promise.race([this.start(), timeout])
+    clearTimeout(timer)
+    return this.stateValue === 'connected'
+  }
+
+  /** Calls one tool; every failure is an error output naming the server, never a throw. */
+  async callTool(tool: string, args: Record<string, unknown>, execution: ToolExecution): Promise<ToolOutput> {
+    if (this.stateValue === 'crashed') {
+      if (this.restarts >= 1) {
+        return this.unavailable(`crashed again and is not restarted (${this.errorValue ?? 'see its log'})`)
+      }
+      this.restarts += 1
+      this.starting = undefined
+      if (!(await this.ready())) return this.unavailable(this.describeNotConnected())
+    }
+    const client = this.client
+    if (this.stateValue !== 'connected' || !client) return this.unavailable(this.describeNotConnected())
+    try {
+      const result = (await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: execution.signal,
+        timeout: this.options.config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+        resetTimeoutOnProgress: true,
+        onprogress: (progress) =>
+          this.options.onProgress?.({
+            server: this.name,
+            execution,
+            progress: progress.progress,
+            ...(progress.total !== undefined ? { total: progress.total } : {}),
+            ...(progress.message !== undefined ? { message: progress.message } : {}),
+          }),
+      })) as McpCallResult
+      const text = spillLongResult(resultText(result), this.options.home, execution.agent?.id)
+      return { content: text, ...(result.isError ? { isError: true } : {}) }
+    } catch (error) {
+      if (execution.signal.aborted) {
+        return { content: `MCP tool ${tool} was cancelled (the server was told).`, isError: true }
+      }
+      if (this.client !== client || (this.stateValue as McpServerState) === 'crashed') {
+        const again = this.restarts >= 1 ? 'it is not restarted again' : 'it is restarted on the next call'
+        return {
+          content: `MCP server ${this.name} stopped during the call (${this.errorValue ?? errorMessage(error)}); ${again}.`,
+          isError: true,
+        }
+      }
+      return { content: `MCP server ${this.name}: ${errorMessage(error)}`, isError: true }
+    }
+  }
+
+  /** `prompts/get` as the text of its messages. */
+  async getPrompt(prompt: string, args: Record<string, string>): Promise<string> {
+    const client = this.requireClient()
+    const result = await client.getPrompt({ name: prompt, arguments: args })
+    return result.messages
+      .map((message) =>
+        message.content.type === 'text'
+          ? message.content.text
+          : resultText({ content: [message.content as { type: string }] }),
+      )
+      .join('\n\n')
+  }
+
+  /** Every resource the server lists (all pages). Only asked of servers that advertise resources. */
+  async listResources(): Promise<{ uri: string; name: string; mimeType?: string; description?: string }[]> {
+    const client = this.requireClient()
+    const resources: { uri: string; name: string; mimeType?: string; description?: string }[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.listResources(cursor !== undefined ? { cursor } : undefined)
+      for (const resource of page.resources) {
+        resources.push({
+          uri: resource.uri,
+          name: resource.name,
+          ...(resource.mimeType !== undefined ? { mimeType: resource.mimeType } : {}),
+          ...(resource.description !== undefined ? { description: resource.description } : {}),
+        })
+      }
+      cursor = page.nextCursor
+    } while (cursor)
+    return resources
+  }
+
+  /** `resources/read` as text (binary contents described, not dumped). */
+  async readResource(uri: string): Promise<string> {
+    const client = this.requireClient()
+    const result = await client.readResource({ uri })
+    return resultText({
+      content: result.contents.map((resource) => ({ type: 'resource', resource }) as never),
+    })
+  }
+
+  /** Stops the server (a stdio child is terminated) and keeps it stopped. */
+  async close(): Promise<void> {
+    this.closing = true
+    this.stateValue = 'closed'
+    const client = this.client
+    this.client = undefined
+    await client?.close().catch(() => {
+      // Already gone: nothing left to close.
+    })
+    this.log.close()
+  }
+
+  private async connect(): Promise<void> {
+    this.stateValue = 'starting'
+    this.errorValue = undefined
+    let client: Client | undefined
+    try {
+      const env = this.options.env ?? process.env
+      const config = expandServerConfig(this.name, this.options.config, env)
+      const [{ Client }, { AjvJsonSchemaValidator }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/client/index.js'),
+        import('@modelcontextprotocol/sdk/validation/ajv'),
+      ])
+      const transport = await this.createTransport(config, env)
+      const created = new Client(
+        { name: 'dsh', version: packageVersion() },
+        {
+          capabilities: {},
+          listChanged: {
+            tools: { debounceMs: 0, onChanged: () => void this.refreshTools(created, validator) },
+            prompts: { debounceMs: 0, onChanged: () => void this.refreshPrompts(created) },
+          },
+        },
+      )
+      client = created
+      const validator = new AjvJsonSchemaValidator()
+      created.onclose = () => this.handleClose(created)
+      this.client = created
+      await created.connect(transport, {
+        timeout: Math.max(MIN_CONNECT_TIMEOUT_MS, 2 * this.startupTimeoutMs),
+      })
+      if (this.closing) return
+      this.capabilities = created.getServerCapabilities() ?? {}
+      await this.refreshTools(created, validator)
+      await this.refreshPrompts(created)
+      if (this.client === created && !this.closing) this.stateValue = 'connected'
+    } catch (error) {
+      if (this.closing) return
+      const last = this.log.last
+      this.stateValue = 'failed'
+      this.errorValue = `${describeStartError(error)}${last ? ` — ${last}` : ''}`
+      this.client = undefined
+      await client?.close().catch(() => {
+        // Failed before it was up: closing is best effort.
+      })
+    } finally {
+      this.options.onChange?.()
+    }
+  }
+
+  private async createTransport(config: McpServerConfig, env: NodeJS.ProcessEnv): Promise<Transport> {
+    if (isStdio(config)) {
+      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
+      const transport = new StdioClientTransport({
+        command: config.command,
+        args: config.args,
+        // The shell's scrubbing: no DSH_* and no credential-looking names, then the entry's env.
+        env: buildChildEnv(env, config.env, {}),
+        cwd: config.cwd ?? this.options.cwd,
+        stderr: 'pipe',
+      })
+      const stderr = transport.stderr
+      if (stderr) this.log.attach(stderr as unknown as Readable, `${config.command} ${config.args.join(' ')}`)
+      return transport
+    }
+    const url = new URL(config.url)
+    const headers = config.headers
+    if (config.type === 'sse') {
+      const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js')
+      return new SSEClientTransport(url, {
+        requestInit: { headers },
+        eventSourceInit: {
+          fetch: (input, init) =>
+            fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+        },
+      })
+    }
+    const { StreamableHTTPClientTransport } = await import(
+      '@modelcontextprotocol/sdk/client/streamableHttp.js'
+    )
+    return new StreamableHTTPClientTransport(url, { requestInit: { headers } })
+  }
+
+  private async refreshTools(
+    client: Client,
+    validator: { getValidator<T>(schema: never): JsonSchemaValidator<T> },
+  ): Promise<void> {
+    if (this.client !== client || this.capabilities.tools === undefined) {
+      if (this.capabilities.tools === undefined) this.toolList = []
+      return
+    }
+    const tools: ProvidedTool[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.listTools(cursor !== undefined ? { cursor } : undefined)
+      for (const tool of page.tools) tools.push(this.providedTool(tool, validator))
+      cursor = page.nextCursor
+    } while (cursor)
+    if (this.client !== client) return
+    this.toolList = Object.freeze(tools)
+    this.options.onChange?.()
+  }
+
+  private async refreshPrompts(client: Client): Promise<void> {
+    if (this.client !== client || this.capabilities.prompts === undefined) return
+    const prompts: McpPromptInfo[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.listPrompts(cursor !== undefined ? { cursor } : undefined)
+      for (const prompt of page.prompts) {
+        prompts.push({
+          name: prompt.name,
+          ...(prompt.description !== undefined ? { description: prompt.description } : {}),
+          ...(prompt.arguments ? { arguments: prompt.arguments } : {}),
+        })
+      }
+      cursor = page.nextCursor
+    } while (cursor)
+    if (this.client !== client) return
+    this.promptList = Object.freeze(prompts)
+    this.options.onChange?.()
+  }
+
+  private providedTool(
+    tool: { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> },
+    validator: { getValidator<T>(schema: never): JsonSchemaValidator<T> },
+  ): ProvidedTool {
+    const { $schema: _ignored, ...parameters } = tool.inputSchema
+    let validate: JsonSchemaValidator<unknown> | undefined
+    const name = mcpToolName(this.name, tool.name)
+    return {
+      schema: {
+        name,
+        description: tool.description ?? tool.title ?? `Tool ${tool.name} of the MCP server ${this.name}.`,
+        parameters: { ...parameters, type: 'object' },
+      },
+      run: async (raw, execution) => {
+        const parsed = parseArguments(raw)
+        if (!parsed.ok) return { content: `Invalid arguments for ${name}: ${parsed.error}`, isError: true }
+        validate ??= validator.getValidator(tool.inputSchema as never)
+        const checked = validate(parsed.value)
+        if (!checked.valid) {
+          return {
+            content: `Invalid arguments for ${name}: ${checked.errorMessage ?? 'schema mismatch'}`,
+            isError: true,
+          }
+        }
+        return this.callTool(tool.name, parsed.value, execution)
+      },
+    }
+  }
+
+  private handleClose(client: Client): void {
+    if (this.client !== client || this.closing) return
+    this.client = undefined
+    if (this.stateValue === 'starting') return // the connect attempt reports it
+    const last = this.log.last
+    this.stateValue = 'crashed'
+    this.errorValue = `the server exited${last ? ` — ${last}` : ''}`
+    this.options.onChange?.()
+  }
+
+  /** Why the server is not connected, as a clause ("it is still starting"). */
+  describeNotConnected(): string {
+    switch (this.stateValue) {
+      case 'starting':
+        return 'it is still starting'
+      case 'failed':
+      case 'crashed':
+        return this.errorValue ?? 'it failed'
+      case 'closed':
+        return 'it was stopped'
+      default:
+        return 'it is not started'
+    }
+  }
+
+  private unavailable(why: string): ToolOutput {
+    return { content: `MCP server ${this.name} is not available: ${why}.`, isError: true }
+  }
+
+  private requireClient(): Client {
+    if (this.stateValue !== 'connected' || !this.client) {
+      throw new Error(`MCP server ${this.name} is not available: ${this.describeNotConnected()}`)
+    }
+    return this.client
+  }
+}
+
+function parseArguments(
+  raw: string | unknown,
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+  let value = raw
+  if (typeof raw === 'string') {
+    try {
+      value = raw.trim() === '' ? {} : JSON.parse(raw)
+    } catch (error) {
+      return { ok: false, error: `not JSON (${errorMessage(error)})` }
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, error: 'expected a JSON object' }
+  }
+  return { ok: true, value: value as Record<string, unknown> }
+}
+
+function describeStartError(error: unknown): string {
+  const message = errorMessage(error)
+  const code = (error as { code?: unknown }).code
+  if (code === 'ENOENT') return `command not found (${message})`
+  if (code === -32000 || /connection closed/i.test(message)) return 'the server exited during start-up'
+  if (code === -32001 || /timed out/i.test(message)) return 'the server did not answer initialize in time'
+  return message
+}

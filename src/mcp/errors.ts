@@ -1,0 +1,13 @@
+// Error codes of the MCP seam.
+
+export const McpErrorCode = {
+  /** A server entry (config file, `.mcp.json`, ACP request) is not valid. */
+  InvalidConfig: 'MCP_INVALID_CONFIG',
+  /** `${VAR}` names a variable that is not set and has no default. */
+  MissingVariable: 'MCP_MISSING_VARIABLE',
+  /** The server is not connected (failed, crashed, still starting, or closed). */
+  Unavailable: 'MCP_UNAVAILABLE',
+  /** `dsh mcp add/remove` was given a name that exists / does not exist. */
+  NameTaken: 'MCP_NAME_TAKEN',
+  UnknownServer: 'MCP_UNKNOWN_SERVER',
+} as const

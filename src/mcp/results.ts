@@ -1,0 +1,59 @@
+// Converting an MCP `tools/call` result into the text a tool result carries: text blocks,
+// structured content, images and resources each get a readable form.
+
+export interface McpContentBlock {
+  type: string
+  text?: string
+  data?: string
+  mimeType?: string
+  uri?: string
+  name?: string
+  resource?: { uri: string; mimeType?: string; text?: string; blob?: string }
+}
+
+export interface McpCallResult {
+  content?: McpContentBlock[]
+  structuredContent?: unknown
+  isError?: boolean
+}
+
+/**
+ * The result as text. Text blocks verbatim; `structuredContent` as JSON when no text block
+ * already carries it; images and audio as a one-line description (the model adapter sends
+ * text only); embedded text resources with their URI; links as their URI.
+ */
+export function resultText(result: McpCallResult): string {
+  const parts: string[] = []
+  const content = Array.isArray(result.content) ? result.content : []
+  for (const block of content) parts.push(blockText(block))
+  if (result.structuredContent !== undefined) {
+    const json = JSON.stringify(result.structuredContent, null, 2)
+    const compact = JSON.stringify(result.structuredContent)
+    if (!parts.some((part) => part.includes(compact) || part.trim() === json)) {
+      parts.push(`[structured content]\n${json}`)
+    }
+  }
+  return parts.length > 0 ? parts.join('\n') : '(no content)'
+}
+
+function blockText(block: McpContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text ?? ''
+    case 'image':
+    case 'audio': {
+      const bytes = block.data ? Math.floor((block.data.length * 3) / 4) : 0
+      return `[${block.type}: ${block.mimeType ?? 'unknown type'}, ${bytes} bytes]`
+    }
+    case 'resource': {
+      const resource = block.resource
+      if (!resource) return '[resource]'
+      if (resource.text !== undefined) return `[resource ${resource.uri}]\n${resource.text}`
+      return `[resource ${resource.uri}: ${resource.mimeType ?? 'binary'}, ${resource.blob?.length ?? 0} base64 characters]`
+    }
+    case 'resource_link':
+      return `[resource link ${block.uri ?? ''}${block.name ? ` (${block.name})` : ''}]`
+    default:
+      return `[${block.type} content]`
+  }
+}

@@ -1,0 +1,32 @@
+// Outbound HTTP for every request dsh makes to a remote service: Node 20's `fetch` ignores
+// HTTPS_PROXY / HTTP_PROXY / NO_PROXY, so when a proxy is configured requests go through
+// undici's EnvHttpProxyAgent, which honours all three. Loaded only when a proxy is set.
+
+type Fetch = typeof globalThis.fetch
+
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'] as const
+
+/** The proxy the environment names, if any (blank values count as unset). */
+export function proxyFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const name of PROXY_VARIABLES) {
+    const value = env[name]?.trim()
+    if (value) return value
+  }
+  return undefined
+}
+
+let proxied: Promise<Fetch> | undefined
+
+/**
+ * The fetch to use for an outbound request: the global one, or — when the environment
+ * names a proxy — one that sends requests through it (hosts in NO_PROXY go direct).
+ */
+export function outboundFetch(env: NodeJS.ProcessEnv = process.env): Promise<Fetch> {
+  if (proxyFromEnv(env) === undefined) return Promise.resolve(globalThis.fetch)
+  proxied ??= import('undici').then(({ EnvHttpProxyAgent, fetch }) => {
+    const dispatcher = new EnvHttpProxyAgent()
+    return ((input: Parameters<Fetch>[0], init?: RequestInit) =>
+      fetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as Fetch
+  })
+  return proxied
+}

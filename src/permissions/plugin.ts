@@ -1,0 +1,174 @@
+// The permission policy service (`ctx.permissions`): each agent's mode and rules, decided
+// on `tools/pre-execute` after the PreToolUse hooks (loaded before it) have had their say.
+// Where nobody can be asked (`dsh run`, stdio), an `ask` becomes a deny that says so.
+
+import { type Context, Service } from 'cordis'
+import type { AgentHandle } from '../agent/types.js'
+import { findProjectRoot } from '../core/project-root.js'
+import { claudeCodeToolName } from '../hooks/claude-code/tool-names.js'
+import type { SessionId } from '../session/types.js'
+import { ProjectTrustStore } from '../trust/index.js'
+import type {} from '../trust/service.js'
+import { hookPermissionMode, type PermissionMode } from './modes.js'
+import { decideToolPermission, type PolicyDecision } from './policy.js'
+import { parsePermissionRules } from './rule-parser.js'
+import { mergeRuleSets } from './rule-set.js'
+import { loadProjectPermissions } from './settings.js'
+import type { PermissionRuleSet } from './types.js'
+
+export interface PermissionPolicyConfig {
+  /** The mode new agents start in. Default `auto`. */
+  mode?: PermissionMode
+  /** Rules from dsh's config file (`permissions.allow/ask/deny`); `/path` patterns are relative to `baseDir`. */
+  allow?: string[]
+  ask?: string[]
+  deny?: string[]
+  baseDir?: string
+  /** `--allowed-tools` / `--disallowed-tools`. */
+  allowedTools?: string[]
+  disallowedTools?: string[]
+  /** Folders besides the project where edits need no approval. */
+  additionalDirectories?: string[]
+  /** False where nobody can answer an `ask` (headless): it is denied with a message. Default false. */
+  canAsk?: boolean
+  /** The harness home (its trust store decides whether project allow rules count). */
+  home?: string
+  /** How the front end decides project trust when it was not decided for it. Default `headless`. */
+  frontEnd?: 'interactive' | 'headless'
+  /** A trust decision the front end already made (it wins over the store). */
+  projectTrusted?: boolean
+}
+
+export interface AgentPermissions {
+  mode: PermissionMode
+  readonly projectRoot: string
+  readonly rules: PermissionRuleSet
+  readonly trusted: boolean
+  /** Project settings files that contributed rules. */
+  readonly files: readonly string[]
+  readonly ignoredAllow: number
+}
+
+export const PLAN_MODE_CONTEXT =
+  'Plan mode is on: do not change anything yet. Use read-only tools (read, glob, grep, ls) to research, then answer with a concrete plan. Tools that edit files or run commands are refused until the user leaves plan mode.'
+
+export class PermissionPolicy extends Service {
+  private readonly agents = new Map<SessionId, AgentPermissions>()
+  /** Trust decisions of the harness's trust service, by project root. */
+  private readonly trustByRoot = new Map<string, boolean>()
+  private readonly baseRules: PermissionRuleSet
+
+  constructor(
+    ctx: Context,
+    private readonly config: PermissionPolicyConfig = {},
+  ) {
+    super(ctx, 'permissions')
+    this.baseRules = mergeRuleSets(
+      { deny: [], ask: [], allow: [] },
+      {
+        deny: parsePermissionRules(
+          [...(config.disallowedTools ?? []), ...(config.deny ?? [])],
+          config.baseDir,
+        ),
+        ask: parsePermissionRules(config.ask ?? [], config.baseDir),
+        allow: parsePermissionRules(
+          [...(config.allowedTools ?? []), ...(config.allow ?? [])],
+          config.baseDir,
+        ),
+      },
+    )
+    ctx.on('agent/setup', (agent) => this.setUp(agent))
+    ctx.on('agent/disposed', (agent) => {
+      this.agents.delete(agent.id)
+    })
+    ctx.on('tools/pre-execute', async (call, next) => {
+      const decision = this.decide(call.agent, claudeCodeToolName(call.name), call.input)
+      if (decision.behavior === 'deny') return { kind: 'deny', reason: decision.reason }
+      const downstream = await next()
+      if (decision.behavior === 'allow' || downstream.kind === 'deny') return downstream
+      if (this.config.canAsk) return { kind: 'ask', reason: decision.reason }
+      return {
+        kind: 'deny',
+        reason: `${decision.reason}; this run cannot ask for approval, so the call was not made (allow it with --allowed-tools or another --permission-mode)`,
+      }
+    })
+    ctx.on('agent/turn-starting', (state) => {
+      if (this.modeOf(state.agent) === 'plan') state.context.push(PLAN_MODE_CONTEXT)
+    })
+  }
+
+  /** The agent's permission state (mode, rules, project); set up on first use. */
+  stateOf(agent: AgentHandle): AgentPermissions {
+    return this.agents.get(agent.id) ?? this.load(agent)
+  }
+
+  modeOf(agent: AgentHandle): PermissionMode {
+    return this.stateOf(agent).mode
+  }
+
+  /** The mode as hooks see it (`permission_mode`): `auto` is reported as `default`. */
+  hookModeOf(agent: AgentHandle): string {
+    return hookPermissionMode(this.modeOf(agent))
+  }
+
+  setMode(agent: AgentHandle, mode: PermissionMode): void {
+    this.stateOf(agent).mode = mode
+  }
+
+  /** The decision for one call, before hooks downstream and before asking anyone. */
+  decide(agent: AgentHandle, tool: string, input: unknown): PolicyDecision {
+    const state = this.stateOf(agent)
+    return decideToolPermission({
+      mode: state.mode,
+      rules: state.rules,
+      subject: { tool, input: isRecord(input) ? input : {}, cwd: agent.cwd },
+      projectRoot: state.projectRoot,
+      extraFolders: this.config.additionalDirectories ?? [],
+    })
+  }
+
+  /**
+   * Whether the project around `cwd` may bring its own allow rules, skills and commands: the
+   * front end's decision when it made one, else remembered trust, else trust when headless.
+   */
+  projectTrusted(cwd: string): boolean {
+    if (this.config.projectTrusted !== undefined) return this.config.projectTrusted
+    const root = findProjectRoot(cwd)
+    const decided = this.trustByRoot.get(root)
+    if (decided !== undefined) return decided
+    if (this.config.home && new ProjectTrustStore(this.config.home).isTrusted(root)) return true
+    return (this.config.frontEnd ?? 'headless') === 'headless'
+  }
+
+  /** At agent setup: the harness's trust service decides (it may ask the user) when one is loaded. */
+  private async setUp(agent: AgentHandle): Promise<void> {
+    const service = this.ctx.get('projectTrust')
+    if (service && this.config.projectTrusted === undefined) {
+      const root = findProjectRoot(agent.cwd)
+      const decision = await service.decide(root, ['permission allow rules', 'skills', 'commands'])
+      this.trustByRoot.set(root, decision.trusted)
+    }
+    this.load(agent, this.projectTrusted(agent.cwd))
+  }
+
+  private load(agent: AgentHandle, trusted = this.projectTrusted(agent.cwd)): AgentPermissions {
+    const root = findProjectRoot(agent.cwd)
+    const project = loadProjectPermissions(root, trusted)
+    const parent = agent.session.header.parentSession
+    const inherited = parent !== undefined ? this.agents.get(parent)?.mode : undefined
+    const state: AgentPermissions = {
+      mode: inherited ?? this.config.mode ?? 'auto',
+      projectRoot: root,
+      rules: mergeRuleSets(this.baseRules, project.rules),
+      trusted,
+      files: project.files,
+      ignoredAllow: project.ignoredAllow,
+    }
+    this.agents.set(agent.id, state)
+    return state
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}

@@ -1,0 +1,77 @@
+// The permission decision for one tool call: rules (deny > ask > allow, by the one rule
+// matcher), the mode, and the project boundary for writes. Pure: no I/O but realpath.
+
+import { realpathSync } from 'node:fs'
+import { isAbsolute, relative, resolve, sep } from 'node:path'
+import type { PermissionMode } from './modes.js'
+import { evaluateRules } from './rule-set.js'
+import { toolKind } from './tool-kinds.js'
+import type { PermissionRuleSet, PermissionSubject } from './types.js'
+
+export type PolicyDecision =
+  | { readonly behavior: 'allow'; readonly reason?: string }
+  | { readonly behavior: 'ask' | 'deny'; readonly reason: string }
+
+export interface PolicyInput {
+  readonly mode: PermissionMode
+  readonly rules: PermissionRuleSet
+  readonly subject: PermissionSubject
+  /** The project root; edits outside it (and outside `extraFolders`) need approval. */
+  readonly projectRoot: string
+  readonly extraFolders?: readonly string[]
+}
+
+export function decideToolPermission(input: PolicyInput): PolicyDecision {
+  const { mode, rules, subject } = input
+  const ruled = evaluateRules(rules, subject)
+  if (ruled?.behavior === 'deny')
+    return { behavior: 'deny', reason: `denied by the permission rule ${ruled.rule.text}` }
+  if (mode === 'bypassPermissions') return { behavior: 'allow' }
+  const kind = toolKind(subject.tool)
+  if (mode === 'plan' && kind !== 'read') {
+    return {
+      behavior: 'deny',
+      reason: `plan mode is on: only read-only tools run (${subject.tool} changes things). Finish researching and present your plan; the user decides when to leave plan mode.`,
+    }
+  }
+  if (ruled?.behavior === 'ask')
+    return { behavior: 'ask', reason: `the permission rule ${ruled.rule.text} asks for approval` }
+  const outside = kind === 'edit' ? outsidePath(input) : undefined
+  if (ruled?.behavior === 'allow') return { behavior: 'allow', reason: `allowed by ${ruled.rule.text}` }
+  if (outside !== undefined) {
+    return {
+      behavior: 'ask',
+      reason: `${subject.tool} writes outside the project (${input.projectRoot}): ${outside}`,
+    }
+  }
+  if (kind === 'read' || mode === 'auto') return { behavior: 'allow' }
+  if (mode === 'acceptEdits' && kind === 'edit') return { behavior: 'allow' }
+  return {
+    behavior: 'ask',
+    reason: `${subject.tool} needs approval in ${mode} mode (no allow rule covers it)`,
+  }
+}
+
+/** The file an edit tool writes, when it lies outside the project and the extra folders. */
+function outsidePath(input: PolicyInput): string | undefined {
+  const path = input.subject.input.file_path ?? input.subject.input.notebook_path
+  if (typeof path !== 'string' || path === '') return undefined
+  const absolute = realOrSelf(isAbsolute(path) ? resolve(path) : resolve(input.subject.cwd, path))
+  const folders = [input.projectRoot, ...(input.extraFolders ?? [])].map(realOrSelf)
+  return folders.some((folder) => isWithin(folder, absolute)) ? undefined : absolute
+}
+
+function isWithin(folder: string, path: string): boolean {
+  const rel = relative(folder, path)
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    // A file about to be created: judge it by the nearest folder that exists.
+    const parent = resolve(path, '..')
+    return parent === path ? path : resolve(realOrSelf(parent), relative(parent, path))
+  }
+}

@@ -1,0 +1,88 @@
+// Permission rules from Claude Code settings files: `<project>/.claude/settings.json` and
+// `settings.local.json`, `permissions.allow/ask/deny`. Project allow rules count only in a
+// trusted folder; ask and deny rules only restrict, so they always count.
+
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { DshError } from '../core/errors.js'
+import { PermissionErrorCode } from './errors.js'
+import { parsePermissionRules } from './rule-parser.js'
+import type { PermissionRuleSet } from './types.js'
+
+export const PROJECT_SETTINGS_FILES = ['.claude/settings.json', '.claude/settings.local.json'] as const
+
+const SettingsPermissions = z
+  .object({
+    permissions: z
+      .object({
+        allow: z.array(z.string()).optional(),
+        ask: z.array(z.string()).optional(),
+        deny: z.array(z.string()).optional(),
+        additionalDirectories: z.array(z.string()).optional(),
+      })
+      .passthrough()
+      .optional(),
+  })
+  .passthrough()
+
+export interface ProjectPermissions {
+  readonly rules: PermissionRuleSet
+  /** The files that contributed rules. */
+  readonly files: readonly string[]
+  /** Allow rules left out because the folder is not trusted. */
+  readonly ignoredAllow: number
+}
+
+/**
+ * Reads the project's settings files. A file that is not JSON, or a rule that does not
+ * parse, throws a user-facing error naming the file: a broken deny rule must never be
+ * skipped silently.
+ */
+export function loadProjectPermissions(root: string, trusted: boolean): ProjectPermissions {
+  const deny = []
+  const ask = []
+  const allow = []
+  const files: string[] = []
+  let ignoredAllow = 0
+  for (const name of PROJECT_SETTINGS_FILES) {
+    const path = join(root, name)
+    let text: string
+    try {
+      text = readFileSync(path, 'utf8')
+    } catch {
+      // No such settings file: nothing to add.
+      continue
+    }
+    let permissions: z.infer<typeof SettingsPermissions>['permissions']
+    try {
+      permissions = SettingsPermissions.parse(JSON.parse(text)).permissions
+    } catch (error) {
+      throw new DshError(
+        `${path}: not a valid settings file (${(error as Error).message.split('\n')[0]})`,
+        PermissionErrorCode.InvalidSettings,
+        {
+          userFacing: true,
+          cause: error,
+        },
+      )
+    }
+    if (!permissions) continue
+    files.push(path)
+    const parse = (rules: string[] | undefined) => {
+      try {
+        return parsePermissionRules(rules ?? [], root)
+      } catch (error) {
+        throw new DshError(`${path}: ${(error as Error).message}`, PermissionErrorCode.InvalidRule, {
+          userFacing: true,
+        })
+      }
+    }
+    deny.push(...parse(permissions.deny))
+    ask.push(...parse(permissions.ask))
+    const allowed = parse(permissions.allow)
+    if (trusted) allow.push(...allowed)
+    else ignoredAllow += allowed.length
+  }
+  return { rules: { deny, ask, allow }, files, ignoredAllow }
+}

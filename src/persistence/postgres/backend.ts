@@ -1,0 +1,61 @@
+// The PostgreSQL persistence backend: sessions as rows of one shared database that
+// many dsh hosts use at once, one writer per session (a fenced lease). Sessions have
+// no dedicated local file, so `locate` answers undefined.
+
+import type { Context } from 'cordis'
+import type { SessionEvent, SessionHeader, SessionId } from '../../session/types.js'
+import { SessionPersistence } from '../persistence.js'
+import type { LoadedSession, SessionLocation } from '../types.js'
+import { type PostgresBackendConfig, resolvePostgresConfig } from './config.js'
+import { type PostgresSessionStore, type PostgresSummary, PostgresSessionStore as Store } from './store.js'
+
+export class PostgresSessionBackend extends SessionPersistence {
+  /** The rows behind this service; a plain object, so hot paths skip Cordis's proxies. */
+  readonly store: PostgresSessionStore
+
+  constructor(ctx: Context, config: PostgresBackendConfig) {
+    super(ctx)
+    const store = new Store(resolvePostgresConfig(config))
+    this.store = store
+    ctx.effect(() => () => store.close(), 'postgres: release leases, close the pool')
+  }
+
+  /** Connects and applies migrations; rejects with one line naming the server when it cannot. */
+  ready(): Promise<void> {
+    return this.store.ready()
+  }
+
+  /** A session is rows in a shared database, not a dedicated file. */
+  locate(_header: SessionHeader): SessionLocation | undefined {
+    return undefined
+  }
+
+  create(header: SessionHeader): Promise<void> {
+    return this.store.create(header)
+  }
+
+  append(id: SessionId, events: SessionEvent[]): Promise<void> {
+    return this.store.append(id, events)
+  }
+
+  load(id: SessionId): Promise<LoadedSession> {
+    return this.store.load(id)
+  }
+
+  /** Open for writing: the store's load takes the writer lease and repairs under it. */
+  open(id: SessionId): Promise<LoadedSession> {
+    return this.store.load(id)
+  }
+
+  list(): Promise<PostgresSummary[]> {
+    return this.store.list()
+  }
+
+  override exists(id: SessionId): Promise<boolean> {
+    return this.store.exists(id)
+  }
+
+  override release(id: SessionId): Promise<void> {
+    return this.store.release(id)
+  }
+}

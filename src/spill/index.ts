@@ -1,0 +1,12 @@
+// Public surface of the spill store: where long tool output lives with its session.
+
+import type { SpillStore } from './store.js'
+
+export type { SpillStoreConfig } from './store.js'
+export { SPILL_FOLDER, SpillStore } from './store.js'
+
+declare module 'cordis' {
+  interface Context {
+    spill: SpillStore
+  }
+}

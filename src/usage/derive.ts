@@ -1,0 +1,137 @@
+// The one derivation of usage and cost from a session log: per step (each assistant
+// message's usage, priced at the time it was made, with the model of the request that made
+// it), per turn and per session. Paid tool calls log `usage/charge` events; their amounts
+// join the same totals.
+
+import type { Usage } from '../llm/types.js'
+import type { SessionEvent, SessionEventMap } from '../session/types.js'
+import { type PriceTable, ratesAt } from './price-table.js'
+
+export interface UsageTotals {
+  /** Prompt tokens, cache hits and misses together. */
+  inputTokens: number
+  cacheHitTokens: number
+  cacheMissTokens: number
+  /** Completion tokens, reasoning included. */
+  outputTokens: number
+  reasoningTokens: number
+  /** The estimated cost in the table's currency; null when some step's model has no price. */
+  cost: number | null
+}
+
+export function emptyTotals(): UsageTotals {
+  return {
+    inputTokens: 0,
+    cacheHitTokens: 0,
+    cacheMissTokens: 0,
+    outputTokens: 0,
+    reasoningTokens: 0,
+    cost: 0,
+  }
+}
+
+/** One step's usage in the totals' shape, priced with `table`. */
+export function stepTotals(
+  usage: Usage,
+  model: string | undefined,
+  time: number,
+  table: PriceTable,
+): UsageTotals {
+  const cacheHitTokens = usage.cachedTokens ?? 0
+  const cacheMissTokens = usage.cacheMissTokens ?? Math.max(0, usage.promptTokens - cacheHitTokens)
+  const rates = model === undefined ? undefined : ratesAt(table, model, time)
+  const cost = rates
+    ? (cacheHitTokens * rates.cacheHit +
+        cacheMissTokens * rates.cacheMiss +
+        usage.completionTokens * rates.output) /
+      1_000_000
+    : null
+  return {
+    inputTokens: usage.promptTokens,
+    cacheHitTokens,
+    cacheMissTokens,
+    outputTokens: usage.completionTokens,
+    reasoningTokens: usage.reasoningTokens ?? 0,
+    cost,
+  }
+}
+
+export function addTotals(into: UsageTotals, more: UsageTotals): UsageTotals {
+  into.inputTokens += more.inputTokens
+  into.cacheHitTokens += more.cacheHitTokens
+  into.cacheMissTokens += more.cacheMissTokens
+  into.outputTokens += more.outputTokens
+  into.reasoningTokens += more.reasoningTokens
+  into.cost = into.cost === null || more.cost === null ? null : into.cost + more.cost
+  return into
+}
+
+/** Usage of the whole log, and of each turn by number. */
+export interface SessionUsage {
+  session: UsageTotals
+  turns: Map<number, UsageTotals>
+}
+
+/** Derives per-turn and session totals from `events` in one pass. */
+export function deriveUsage(events: readonly SessionEvent[], table: PriceTable): SessionUsage {
+  const session = emptyTotals()
+  const turns = new Map<number, UsageTotals>()
+  let model: string | undefined
+  let turn = 0
+  const add = (totals: UsageTotals) => {
+    addTotals(session, totals)
+    let current = turns.get(turn)
+    if (!current) {
+      current = emptyTotals()
+      turns.set(turn, current)
+    }
+    addTotals(current, totals)
+  }
+  for (const event of events) {
+    switch (event.type) {
+      case 'turn/start':
+        turn = (event.data as SessionEventMap['turn/start']).turn
+        break
+      case 'request/config':
+        model = (event.data as SessionEventMap['request/config']).model ?? model
+        break
+      case 'assistant/message': {
+        const { usage } = event.data as SessionEventMap['assistant/message']
+        if (usage) add(stepTotals(usage, model, event.time, table))
+        break
+      }
+      case 'usage/charge': {
+        const charge = event.data as SessionEventMap['usage/charge']
+        const totals = emptyTotals()
+        // A charge in another currency cannot be added: the total is unknown.
+        totals.cost = charge.currency === table.currency ? charge.amount : null
+        add(totals)
+        break
+      }
+      default:
+        break
+    }
+  }
+  return { session, turns }
+}
+
+/** Totals of one turn (all zeros when it used nothing). */
+export function turnUsage(events: readonly SessionEvent[], turn: number, table: PriceTable): UsageTotals {
+  return deriveUsage(events, table).turns.get(turn) ?? emptyTotals()
+}
+
+/** What front ends report after a turn: the turn's totals, the session's, and their currency. */
+export interface UsageReport {
+  usage: UsageTotals
+  sessionUsage: UsageTotals
+  currency: string
+}
+
+export function usageReport(events: readonly SessionEvent[], turn: number, table: PriceTable): UsageReport {
+  const derived = deriveUsage(events, table)
+  return {
+    usage: derived.turns.get(turn) ?? emptyTotals(),
+    sessionUsage: derived.session,
+    currency: table.currency,
+  }
+}

@@ -1,0 +1,32 @@
+// Public surface of usage and cost: the one derivation from the session log, the one
+// price table, and the terminal formats front ends use to show them.
+
+export {
+  addTotals,
+  deriveUsage,
+  emptyTotals,
+  type SessionUsage,
+  stepTotals,
+  turnUsage,
+  type UsageReport,
+  type UsageTotals,
+  usageReport,
+} from './derive.js'
+export {
+  cacheHitPercent,
+  formatCost,
+  formatTokens,
+  formatTokensShort,
+  formatUsageCell,
+  formatUsageLine,
+} from './format.js'
+export {
+  DEFAULT_PRICE_TABLE,
+  isPeak,
+  type ModelPrices,
+  type PeakHours,
+  type PriceTable,
+  type Rates,
+  ratesAt,
+  resolvePriceTable,
+} from './price-table.js'

@@ -1,0 +1,35 @@
+// `dsh models` against the strict stand-in: one line per model, the default marked; a wrong
+// key and an unreachable server are one line each.
+
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { assertBuilt, cliEnv, hasStack, runCli } from './cli.js'
+
+const makeDir = useTempDirs('dsh-cli-models-')
+let model: LoopbackModel | undefined
+beforeAll(assertBuilt)
+afterEach(async () => {
+  await model?.close()
+  model = undefined
+})
+
+describe('dsh models', () => {
+  it('lists the endpoint’s models and marks the configured default', async () => {
+    model = await startLoopbackModel([], { strict: true, apiKey: 'k' })
+    const env = cliEnv({ DSH_HOME: makeDir(), DEEPSEEK_API_KEY: 'k', DEEPSEEK_BASE_URL: model.baseUrl })
+    const listed = await runCli(['models'], { env })
+    expect(listed.code).toBe(0)
+    expect(listed.stdout).toBe('deepseek-flash  (default)\ndeepseek-v4-pro\ndeepseek-v4-flash\n')
+    const wrong = await runCli(['models'], { env: { ...env, DEEPSEEK_API_KEY: 'nope' } })
+    expect(wrong.code).toBe(1)
+    expect(wrong.stderr).toMatch(
+      /^dsh: listing models failed: authentication failed \(HTTP 401.*check that DEEPSEEK_API_KEY/,
+    )
+    expect(hasStack(wrong.stderr)).toBe(false)
+    const bad = await runCli(['models'], { env: { ...env, DEEPSEEK_BASE_URL: 'ftp://x' } })
+    expect(bad.stderr).toBe(
+      'dsh: DEEPSEEK_BASE_URL: "ftp://x" is not a usable model server URL (expected http:// or https://, e.g. https://api.deepseek.com)\n',
+    )
+  })
+})

@@ -1,0 +1,92 @@
+// `dsh sessions migrate` through the real CLI: JSONL → PostgreSQL → JSONL gives back
+// byte-identical event lines (and equal headers), and running it again copies nothing twice.
+
+import { readdirSync, readFileSync, realpathSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { beforeAll, expect, it } from 'vitest'
+import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
+import { LogBuilder, makeHeader, startHarness } from '../../persistence/fixtures.js'
+import { describePostgres, describeSkipReason, useCluster } from '../../support/postgres.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { assertBuilt, makeWorld, runCli } from './cli.js'
+
+const makeDir = useTempDirs('dsh-migrate-')
+
+function files(root: string): Map<string, string> {
+  const found = new Map<string, string>()
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else found.set(relative(root, path), readFileSync(path, 'utf8'))
+    }
+  }
+  walk(root)
+  return found
+}
+
+describePostgres(`dsh sessions migrate${describeSkipReason()}`, () => {
+  const pg = useCluster()
+  beforeAll(assertBuilt)
+
+  it('round-trips JSONL → PostgreSQL → JSONL byte-identical, idempotently', async () => {
+    const schema = pg.schema()
+    const config = (root: string) =>
+      `persistence:\n  backend: jsonl\n  root: ${root}\n  url: ${pg.cluster.url}\n  schema: ${schema}\n`
+    const rootA = join(realpathSync(makeDir()), 'sessions')
+    const rootB = join(realpathSync(makeDir()), 'sessions')
+    const a = makeWorld(makeDir(), 'http://127.0.0.1:9', config(rootA))
+    const b = makeWorld(makeDir(), 'http://127.0.0.1:9', config(rootB))
+
+    const harness = await startHarness({
+      plugin: JsonlSessionBackend,
+      config: { root: rootA },
+      durable: true,
+    })
+    const ids = ['plain', 'nul\u0000in id', '💬 unicode', '../escape', 'x'.repeat(300)]
+    for (const [index, id] of ids.entries()) {
+      const log = new LogBuilder()
+        .completedTurn(0, `question ${index} with a NUL \u0000 and ünïcödé`)
+        .addIgnorable('x/custom', { z: 1, a: [1.5, -0, 1e21, 'ß'], m: { b: null, a: true } })
+        .completedTurn(1, 'again')
+      await harness
+        .backend()
+        .create(makeHeader(id, { cwd: `/work/p${index % 2}`, createdAt: 1_700_000_000_000 + index }))
+      await harness.backend().append(id, log.events)
+      await harness.backend().release(id)
+    }
+    await harness.dispose()
+
+    const there = await runCli(['sessions', 'migrate', '--from', 'jsonl', '--to', 'postgres'], { env: a.env })
+    expect(there.stderr).toBe('')
+    expect(there.code).toBe(0)
+    expect(there.stdout).toMatch(
+      /^copied 5 sessions and extended 0 \(95 events\) from jsonl to postgres; 0 already there; 0 not copied\n$/,
+    )
+    const again = await runCli(['sessions', 'migrate', '--from', 'jsonl', '--to', 'postgres'], { env: a.env })
+    expect(again.stdout).toMatch(
+      /^copied 0 sessions and extended 0 \(0 events\) .*; 5 already there; 0 not copied\n$/,
+    )
+
+    const back = await runCli(['sessions', 'migrate', '--from', 'postgres', '--to', 'jsonl'], { env: b.env })
+    expect(back.code).toBe(0)
+    expect(back.stdout).toMatch(/^copied 5 sessions/)
+    const original = files(rootA)
+    const copied = files(rootB)
+    expect([...copied.keys()].sort()).toEqual([...original.keys()].sort())
+    for (const [path, text] of original) {
+      // Event lines byte for byte; the header line holds the same fields (their order is the reader's).
+      const [header, ...events] = text.split('\n')
+      const [copiedHeader, ...copiedEvents] = copied.get(path)!.split('\n')
+      expect(JSON.parse(copiedHeader!), path).toEqual(JSON.parse(header!))
+      expect(copiedEvents.join('\n'), path).toBe(events.join('\n'))
+    }
+  })
+
+  it('refuses a bad backend name as a usage error', async () => {
+    const w = makeWorld(makeDir(), 'http://127.0.0.1:9')
+    const bad = await runCli(['sessions', 'migrate', '--from', 'csv', '--to', 'postgres'], { env: w.env })
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toBe('dsh: --from must be one of jsonl, sqlite, postgres (got "csv")\n')
+  })
+})

@@ -1,0 +1,123 @@
+// SIGTERM and SIGHUP end `dsh run` like Ctrl-C: the turn is cancelled (`aborted`),
+// the running command and background jobs are killed with their process groups, the
+// session is flushed and its lock released; exit 143/129. A closed stdin ends `dsh
+// stdio` and `dsh acp` the same way.
+
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { processesWith } from '../../support/processes.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { assertBuilt, jsonLines, makeWorld, spawnCli } from './cli.js'
+
+const makeDir = useTempDirs('dsh-cli-term-')
+let model: LoopbackModel | undefined
+
+beforeAll(assertBuilt)
+afterEach(async () => {
+  await model?.close()
+  model = undefined
+})
+
+async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+/** A script whose first step starts a background job and then a foreground command, both sleeping long. */
+function sleepyScript(dir: string, tag: string) {
+  const marker = join(dir, 'started')
+  const fg = `9${tag}1.5`
+  const bg = `9${tag}2.5`
+  return {
+    marker,
+    sleeps: [fg, bg],
+    script: [
+      {
+        toolCalls: [
+          { name: 'bash', arguments: { command: `sleep ${bg}`, run_in_background: true } },
+          { name: 'bash', arguments: { command: `touch ${marker}; sleep ${fg}; echo never` } },
+        ],
+      },
+      { text: 'not reached' },
+    ],
+  }
+}
+
+describe.each([
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+] as const)('dsh run and %s', (signal, exitCode) => {
+  it(`cancels the turn, kills every process group, flushes, releases the lock, exits ${exitCode}`, async () => {
+    const dir = makeDir()
+    const tag = String(Math.floor(Math.random() * 1e6)).padStart(6, '0')
+    const plan = sleepyScript(dir, tag)
+    model = await startLoopbackModel(plan.script)
+    const w = makeWorld(dir, model.baseUrl)
+    const run = spawnCli(['run', '--json', 'sleep a lot'], { env: w.env, cwd: w.project, timeoutMs: 40_000 })
+    await until(() => existsSync(plan.marker), 'the foreground command')
+    await until(() => plan.sleeps.every((sleep) => processesWith(sleep).length > 0), 'both sleeps')
+
+    run.child.kill(signal)
+    const result = await run.done
+    expect(result.code, result.stderr).toBe(exitCode)
+    expect(result.signal).toBeNull()
+    for (const sleep of plan.sleeps) expect(processesWith(sleep), `sleep ${sleep} leaked`).toEqual([])
+
+    const lines = jsonLines(result.stdout)
+    expect(lines.at(-1)).toMatchObject({ type: 'result', reason: 'aborted' })
+    const path = lines[0]!.transcriptPath as string
+    expect(existsSync(`${path}.lock`)).toBe(false)
+    const events = jsonLines(readFileSync(path, 'utf8')).slice(1)
+    expect(events.at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'aborted' } })
+  }, 60_000)
+})
+
+describe.each(['stdio', 'acp'] as const)('dsh %s with stdin closed mid-turn', (server) => {
+  it('cancels the turn, kills the command and its job, flushes, exits 0', async () => {
+    const dir = makeDir()
+    const tag = String(Math.floor(Math.random() * 1e6)).padStart(6, '0')
+    const plan = sleepyScript(dir, tag)
+    model = await startLoopbackModel(plan.script)
+    const w = makeWorld(dir, model.baseUrl)
+    const child = spawnCli([server], { env: w.env, cwd: w.project, openStdin: true, timeoutMs: 40_000 })
+    const send = (message: object) =>
+      child.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`)
+    if (server === 'stdio') {
+      send({ id: 1, method: 'initialize', params: { cwd: w.project } })
+      await until(() => child.stdout().includes('"id":1'), 'initialize')
+      send({ id: 2, method: 'session/prompt', params: { text: 'sleep a lot' } })
+    } else {
+      send({ id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })
+      await until(() => child.stdout().includes('"id":1'), 'initialize')
+      send({ id: 2, method: 'session/new', params: { cwd: w.project, mcpServers: [] } })
+      await until(() => child.stdout().includes('"id":2'), 'session/new')
+      const sessionId = jsonLines(child.stdout()).find((line) => line.id === 2)!.result as {
+        sessionId: string
+      }
+      send({
+        id: 3,
+        method: 'session/prompt',
+        params: { sessionId: sessionId.sessionId, prompt: [{ type: 'text', text: 'sleep a lot' }] },
+      })
+    }
+    await until(() => existsSync(plan.marker), 'the foreground command')
+    await until(() => plan.sleeps.every((sleep) => processesWith(sleep).length > 0), 'both sleeps')
+    child.child.stdin!.end()
+    const result = await child.done
+    expect(result.code, result.stderr).toBe(0)
+    for (const sleep of plan.sleeps) expect(processesWith(sleep), `sleep ${sleep} leaked`).toEqual([])
+    const sessions = join(w.home, 'sessions')
+    const bucket = readdirSync(sessions)[0]!
+    const files = readdirSync(join(sessions, bucket))
+    expect(files.filter((file) => file.endsWith('.lock'))).toEqual([])
+    const log = jsonLines(
+      readFileSync(join(sessions, bucket, files.find((f) => f.endsWith('.jsonl'))!), 'utf8'),
+    )
+    expect(log.at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'aborted' } })
+  }, 60_000)
+})

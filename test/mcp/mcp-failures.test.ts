@@ -1,0 +1,226 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is the config syntax under test
+// Failure is visible, never silent: a server that exits at once, one that hangs at start,
+// one that crashes mid-call (restarted once); stderr goes to a log file; the scrubbed env.
+
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { serverLogPath } from '../../src/mcp/index.js'
+import { useTestHarnesses } from '../support/harness.js'
+import { FIXTURE_SERVER, SERVER_TEST_TIMEOUT_MS } from '../support/mcp-servers.js'
+import { useTempDirs } from '../support/temp-dir.js'
+
+const start = useTestHarnesses()
+const tempDir = useTempDirs()
+
+const toolResults = (events: readonly { type: string; data: unknown }[]) =>
+  events
+    .filter((event) => event.type === 'tool/result')
+    .map((event) => event.data as { content: string; isError?: boolean })
+
+const savedEnv: Record<string, string | undefined> = {}
+afterEach(() => {
+  for (const [name, value] of Object.entries(savedEnv)) {
+    if (value === undefined) delete process.env[name]
+    else process.env[name] = value
+    delete savedEnv[name]
+  }
+})
+const setEnv = (name: string, value: string) => {
+  if (!(name in savedEnv)) savedEnv[name] = process.env[name]
+  process.env[name] = value
+}
+
+describe('MCP server failures', () => {
+  it(
+    'reports a server that exits at once, with its last stderr line, and the turn goes on',
+    async () => {
+      const { harness, model, home } = await start({
+        config: {
+          mcpServers: {
+            broken: {
+              command: 'node',
+              args: ['-e', "process.stderr.write('boom: no database configured\\n'); process.exit(3)"],
+            },
+          },
+        },
+        script: [{ text: 'fine without it' }],
+      })
+      const agent = await harness.agents.create({ sessionId: 'exits', meta: { cwd: tempDir() } })
+      const result = await agent.prompt('hi')
+      expect(result.reason).toBe('completed')
+      const [status] = harness.ctx.mcp.status()
+      expect(status).toMatchObject({ name: 'broken', state: 'failed', tools: 0 })
+      expect(status!.error).toMatch(/exited during start-up|closed/)
+      expect(model.requests[0]!.tools?.some((tool) => tool.function.name.startsWith('mcp__broken'))).toBe(
+        false,
+      )
+      const log = serverLogPath(home, 'broken')
+      expect(readFileSync(log, 'utf8')).toContain('boom: no database configured')
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
+  it(
+    'does not hold the first request past the start-up timeout of a server that hangs',
+    async () => {
+      const { harness } = await start({
+        config: {
+          mcpServers: {
+            hang: { command: 'node', args: ['-e', 'setInterval(() => {}, 1000)'], startupTimeoutMs: 300 },
+          },
+        },
+        script: [{ toolCalls: [{ name: 'mcp__hang__anything', arguments: {} }] }, { text: 'went on' }],
+      })
+      const agent = await harness.agents.create({ sessionId: 'hangs', meta: { cwd: tempDir() } })
+      const started = Date.now()
+      const result = await agent.prompt('hi')
+      expect(result.reason).toBe('completed')
+      expect(Date.now() - started).toBeLessThan(10_000)
+      expect(harness.ctx.mcp.status()[0]).toMatchObject({ name: 'hang', state: 'starting' })
+      expect(toolResults(agent.session.events)[0]).toMatchObject({ isError: true })
+      expect(toolResults(agent.session.events)[0]!.content).toMatch(
+        /MCP server hang is not available: it is still starting/,
+      )
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
+  it(
+    'restarts a server that crashed mid-call once, then reports it',
+    async () => {
+      const { harness } = await start({
+        config: { mcpServers: { fx: { command: 'node', args: [FIXTURE_SERVER] } } },
+        script: [
+          { toolCalls: [{ name: 'mcp__fx__crash', arguments: {} }] },
+          { toolCalls: [{ name: 'mcp__fx__echo', arguments: { text: 'back' } }] },
+          { toolCalls: [{ name: 'mcp__fx__crash', arguments: {} }] },
+          { toolCalls: [{ name: 'mcp__fx__echo', arguments: { text: 'again' } }] },
+          { text: 'done' },
+        ],
+      })
+      const agent = await harness.agents.create({ sessionId: 'crashes', meta: { cwd: tempDir() } })
+      expect((await agent.prompt('go')).reason).toBe('completed')
+      const results = toolResults(agent.session.events)
+      expect(results[0]).toMatchObject({ isError: true })
+      expect(results[0]!.content).toMatch(
+        /MCP server fx stopped during the call .*it is restarted on the next call/,
+      )
+      expect(results[1]).toEqual({ callId: expect.any(String), content: 'echo: back' })
+      expect(results[2]!.content).toMatch(/stopped during the call .*not restarted again/)
+      expect(results[3]).toMatchObject({ isError: true })
+      expect(results[3]!.content).toMatch(
+        /MCP server fx is not available: crashed again and is not restarted/,
+      )
+      expect(harness.ctx.mcp.status()[0]).toMatchObject({ state: 'crashed' })
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
+  it(
+    "gives stdio servers the shell's scrubbed environment plus their expanded env",
+    async () => {
+      setEnv('DEEPSEEK_API_KEY', 'sk-model-key')
+      setEnv('MY_SERVICE_TOKEN', 'tok')
+      setEnv('DSH_SESSION_ID', 'outer')
+      setEnv('MCP_TEST_VALUE', 'expanded')
+      const { harness } = await start({
+        config: {
+          mcpServers: {
+            fx: {
+              command: 'node',
+              args: [FIXTURE_SERVER],
+              env: { CONFIGURED: '${MCP_TEST_VALUE}', WITH_DEFAULT: '${MCP_UNSET_VALUE:-fallback}' },
+            },
+          },
+        },
+        script: [
+          {
+            toolCalls: [
+              {
+                name: 'mcp__fx__env',
+                arguments: {
+                  names: [
+                    'DEEPSEEK_API_KEY',
+                    'MY_SERVICE_TOKEN',
+                    'DSH_SESSION_ID',
+                    'CONFIGURED',
+                    'WITH_DEFAULT',
+                    'PATH',
+                  ],
+                },
+              },
+            ],
+          },
+          { text: 'done' },
+        ],
+      })
+      const agent = await harness.agents.create({ sessionId: 'env', meta: { cwd: tempDir() } })
+      expect((await agent.prompt('go')).reason).toBe('completed')
+      const seen = JSON.parse(toolResults(agent.session.events)[0]!.content)
+      expect(seen).toMatchObject({
+        DEEPSEEK_API_KEY: null,
+        MY_SERVICE_TOKEN: null,
+        DSH_SESSION_ID: null,
+        CONFIGURED: 'expanded',
+        WITH_DEFAULT: 'fallback',
+      })
+      expect(seen.PATH).toBeTruthy()
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
+  it('reports an unset ${VAR} as a failed start naming the field', async () => {
+    const { harness } = await start({
+      config: { mcpServers: { fx: { command: 'node', args: ['${MCP_SURELY_UNSET_VAR}'] } } },
+      script: [{ text: 'ok' }],
+    })
+    const agent = await harness.agents.create({ sessionId: 'unset', meta: { cwd: tempDir() } })
+    await agent.prompt('go')
+    expect(harness.ctx.mcp.status()[0]).toMatchObject({ state: 'failed' })
+    expect(harness.ctx.mcp.status()[0]!.error).toContain(
+      'MCP server fx: args[0]: ${MCP_SURELY_UNSET_VAR} is not set',
+    )
+  })
+
+  it(
+    'stops the servers when the harness is disposed',
+    async () => {
+      const folder = tempDir()
+      const mark = join(folder, 'mark')
+      const test = await start({
+        config: {
+          mcpServers: { fx: { command: 'node', args: [FIXTURE_SERVER], env: { FIXTURE_MARK: mark } } },
+        },
+        script: [{ text: 'ok' }],
+      })
+      const agent = await test.harness.agents.create({ sessionId: 'stop', meta: { cwd: folder } })
+      await agent.prompt('go')
+      expect(test.harness.ctx.mcp.status()[0]).toMatchObject({ state: 'connected' })
+      const pid = Number(/pid (\d+)/.exec(readFileSync(mark, 'utf8'))![1])
+      expect(isAlive(pid)).toBe(true)
+      await test.close()
+      await waitFor(() => !isAlive(pid))
+      expect(test.harness.ctx.get('mcp')).toBeUndefined()
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+})
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    // ESRCH: no such process.
+    return false
+  }
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}

@@ -1,0 +1,200 @@
+// Project `.mcp.json` servers load only in a trusted folder, and the project's own files
+// cannot approve them; hooks and permission rules match `mcp__<server>__<tool>` names;
+// unloading the plugin removes the tools.
+
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { mcpProjectTrust, mcpToolName, mcpToolsPlugin } from '../../src/mcp/index.js'
+import {
+  evaluateRules,
+  matchesRule,
+  parsePermissionRule,
+  parsePermissionRules,
+} from '../../src/permissions/index.js'
+import { ProjectTrustStore } from '../../src/trust/index.js'
+import { useTestHarnesses } from '../support/harness.js'
+import { FIXTURE_SERVER, SERVER_TEST_TIMEOUT_MS } from '../support/mcp-servers.js'
+import { useTempDirs } from '../support/temp-dir.js'
+
+const start = useTestHarnesses()
+const tempDir = useTempDirs()
+
+/** A project (a `.git` marker) with a `.mcp.json` naming the fixture server, and a subfolder. */
+function makeProject(extra: Record<string, unknown> = {}): { root: string; sub: string } {
+  const root = tempDir()
+  mkdirSync(join(root, '.git'))
+  const sub = join(root, 'src')
+  mkdirSync(sub)
+  writeFileSync(
+    join(root, '.mcp.json'),
+    JSON.stringify({ mcpServers: { proj: { command: 'node', args: [FIXTURE_SERVER] } }, ...extra }),
+  )
+  return { root, sub }
+}
+
+const offered = (request: { tools?: { function: { name: string } }[] }) =>
+  (request.tools ?? []).map((tool) => tool.function.name)
+
+describe('project .mcp.json', () => {
+  it(
+    'asks once per project root, names the servers, and loads them when trusted',
+    async () => {
+      const { root, sub } = makeProject()
+      const asked: [string, readonly string[]][] = []
+      const { harness, model } = await start({
+        projectTrust: async (folder, brings) => {
+          asked.push([folder, brings])
+          return true
+        },
+        script: [{ text: 'one' }, { text: 'two' }],
+      })
+      const first = await harness.agents.create({ sessionId: 'p1', meta: { cwd: sub } })
+      const second = await harness.agents.create({ sessionId: 'p2', meta: { cwd: root } })
+      await first.prompt('hi')
+      await second.prompt('hi')
+      expect(asked).toEqual([[root, ['MCP server proj']]])
+      expect(offered(model.requests[0]!)).toContain('mcp__proj__echo')
+      expect(offered(model.requests[1]!)).toContain('mcp__proj__echo')
+      expect(harness.ctx.mcp.status(root)[0]).toMatchObject({ name: 'proj', source: { kind: 'project' } })
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
+  it('starts nothing from a project the user declined, and says so', async () => {
+    const { root } = makeProject()
+    const { harness, model } = await start({ projectTrust: async () => false, script: [{ text: 'ok' }] })
+    const agent = await harness.agents.create({ sessionId: 'declined', meta: { cwd: root } })
+    await agent.prompt('hi')
+    expect(offered(model.requests[0]!).some((name) => name.startsWith('mcp__'))).toBe(false)
+    expect(harness.ctx.mcp.status(root)[0]).toMatchObject({ name: 'proj', state: 'untrusted' })
+  })
+
+  it("cannot be approved by the project's own files when the front end cannot ask", async () => {
+    const { root } = makeProject({ enableAllProjectMcpServers: true, trusted: true })
+    // A trust file inside the project is not the user's trust store.
+    mkdirSync(join(root, '.dsh'))
+    writeFileSync(
+      join(root, '.dsh', 'trusted-folders.json'),
+      JSON.stringify({ version: 1, folders: [{ folder: root, trustedAt: 1 }] }),
+    )
+    const home = tempDir()
+    const { harness, model } = await start({
+      home,
+      projectTrust: mcpProjectTrust({ home: join(root, '.dsh-not-home'), frontEnd: 'interactive' }),
+      script: [{ text: 'ok' }],
+    })
+    const agent = await harness.agents.create({ sessionId: 'no-bypass', meta: { cwd: root } })
+    await agent.prompt('hi')
+    expect(offered(model.requests[0]!).some((name) => name.startsWith('mcp__'))).toBe(false)
+  })
+
+  it(
+    "loads a folder the user's trust store remembers, headless or not",
+    async () => {
+      const { root } = makeProject()
+      const home = tempDir()
+      new ProjectTrustStore(home).trust(root)
+      const { harness, model } = await start({
+        home,
+        projectTrust: mcpProjectTrust({ home, frontEnd: 'interactive' }),
+        script: [{ text: 'ok' }],
+      })
+      const agent = await harness.agents.create({ sessionId: 'remembered', meta: { cwd: root } })
+      await agent.prompt('hi')
+      expect(offered(model.requests[0]!)).toContain('mcp__proj__echo')
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
+  it('skips a bad entry with a warning and keeps the good ones', async () => {
+    const root = tempDir()
+    mkdirSync(join(root, '.git'))
+    writeFileSync(
+      join(root, '.mcp.json'),
+      JSON.stringify({ mcpServers: { bad: { type: 'http' }, good: { command: 'node', args: ['-e', '0'] } } }),
+    )
+    const { harness } = await start({ projectTrust: async () => true, script: [{ text: 'ok' }] })
+    expect(harness.ctx.mcp.projectProblems(root)).toEqual([expect.stringContaining('mcpServers.bad')])
+    expect(harness.ctx.mcp.status(root).map((row) => row.name)).toEqual(['good'])
+  })
+})
+
+describe('policies on MCP tool names', () => {
+  it(
+    'a Claude Code PreToolUse hook matching mcp__.* blocks the call before the server sees it',
+    async () => {
+      const folder = tempDir()
+      const mark = join(folder, 'mark')
+      const settings = join(folder, 'settings.json')
+      writeFileSync(
+        settings,
+        JSON.stringify({
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: 'mcp__fx__.*',
+                hooks: [{ type: 'command', command: "echo 'no MCP echo today' >&2; exit 2" }],
+              },
+            ],
+          },
+        }),
+      )
+      const { harness } = await start({
+        config: {
+          hooks: { claudeCode: [settings] },
+          mcpServers: { fx: { command: 'node', args: [FIXTURE_SERVER], env: { FIXTURE_MARK: mark } } },
+        },
+        script: [{ toolCalls: [{ name: 'mcp__fx__echo', arguments: { text: 'x' } }] }, { text: 'ok' }],
+      })
+      const agent = await harness.agents.create({ sessionId: 'hooked', meta: { cwd: folder } })
+      await agent.prompt('go')
+      const result = agent.session.events.find((event) => event.type === 'tool/result')!.data as {
+        content: string
+        isError?: boolean
+      }
+      expect(result).toMatchObject({ isError: true })
+      expect(result.content).toContain('no MCP echo today')
+      expect(agent.session.events.some((event) => event.type === 'hook/invoked')).toBe(true)
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
+  it('permission rules name a server or one of its tools', () => {
+    const subject = (tool: string) => ({ tool, input: {}, cwd: '/' })
+    const matches = (rule: string, tool: string) =>
+      matchesRule(parsePermissionRule(rule), subject(tool), 'any')
+    expect(matches('mcp__fx', mcpToolName('fx', 'echo'))).toBe(true)
+    expect(matches('mcp__fx__*', mcpToolName('fx', 'echo'))).toBe(true)
+    expect(matches('mcp__fx__echo', mcpToolName('fx', 'crash'))).toBe(false)
+    expect(matches('mcp__fx', mcpToolName('fxy', 'echo'))).toBe(false)
+    const rules = {
+      deny: parsePermissionRules(['mcp__fx__crash']),
+      ask: [],
+      allow: parsePermissionRules(['mcp__fx']),
+    }
+    expect(evaluateRules(rules, subject(mcpToolName('fx', 'crash')))?.behavior).toBe('deny')
+    expect(evaluateRules(rules, subject(mcpToolName('fx', 'echo')))?.behavior).toBe('allow')
+  })
+})
+
+describe('unloading', () => {
+  it(
+    "removes the provider: the agent's next request offers no MCP tools",
+    async () => {
+      const { harness, model } = await start({
+        config: { mcpServers: { fx: { command: 'node', args: [FIXTURE_SERVER] } } },
+        script: [{ text: 'one' }, { text: 'two' }],
+      })
+      const agent = await harness.agents.create({ sessionId: 'unload', meta: { cwd: tempDir() } })
+      await agent.prompt('hi')
+      expect(offered(model.requests[0]!)).toContain('mcp__fx__echo')
+      const fibers = [...(harness.ctx.registry.get(mcpToolsPlugin)?.fibers ?? [])]
+      expect(fibers.length).toBe(1)
+      await fibers[0]!.dispose()
+      await agent.prompt('again')
+      expect(offered(model.requests[1]!).some((name) => name.startsWith('mcp__'))).toBe(false)
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+})
