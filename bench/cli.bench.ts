@@ -1,22 +1,28 @@
-// CLI cold-start benchmarks: `dsh --version` and `dsh sessions list` over 1,000 stored
-// sessions, as child processes, against `node -e 0` measured in the same run.
+// CLI cold-start benchmarks: `dsh --version`, the first model request of `dsh run`
+// (bundled and unbundled) and `dsh sessions list` over 1,000 stored sessions, as child
+// processes, against `node -e 0` measured in the same run.
 
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { startLoopbackModel } from '../src/llm/scripted/loopback-server.js'
 import { eventLines, headerLine } from '../src/persistence/jsonl/codec.js'
 import { bucketFor, encodeSessionId } from '../src/persistence/jsonl/layout.js'
 import type { SessionEvent } from '../src/session/types.js'
 import { median } from './stats.js'
 import type { BenchRow } from './types.js'
 
-const CLI = fileURLToPath(new URL('../src/apps/cli/main.js', import.meta.url))
+const CLI = fileURLToPath(new URL('../bundle/main.js', import.meta.url))
+/** The same command line unbundled (tsc's output), to show what bundling buys. */
+const CLI_UNBUNDLED = fileURLToPath(new URL('../src/apps/cli/main.js', import.meta.url))
+const FIRST_REQUEST_SAMPLES = 9
+const FIRST_REQUEST_TARGET_RATIO = 2
 const SESSIONS = 1_000
 const WARMUP = 3
 const SAMPLES = 15
-const VERSION_TARGET_RATIO = 3
+const VERSION_TARGET_RATIO = 1.5
 const LIST_TARGET_RATIO = 5
 
 export default async function run(): Promise<BenchRow[]> {
@@ -48,8 +54,21 @@ export default async function run(): Promise<BenchRow[]> {
       times.list.push(list())
     }
     const baseline = median(times.node)
+    const first = await firstRequestTimes(root, env, project)
     return [
       row('dsh --version, cold start (median)', median(times.version), baseline, VERSION_TARGET_RATIO),
+      row(
+        'dsh run: first model request after start (median)',
+        median(first.bundled),
+        median(first.node),
+        FIRST_REQUEST_TARGET_RATIO,
+      ),
+      row(
+        '  the same, unbundled tsc output (median)',
+        median(first.unbundled),
+        median(first.node),
+        FIRST_REQUEST_TARGET_RATIO,
+      ),
       row(
         `dsh sessions list, ${SESSIONS} sessions (median)`,
         median(times.list),
@@ -60,6 +79,48 @@ export default async function run(): Promise<BenchRow[]> {
   } finally {
     rmSync(root, { recursive: true, force: true })
   }
+}
+
+/**
+ * Time from spawning `dsh run hi` until the loopback model receives its request, for the
+ * bundle and the unbundled build, interleaved with `node -e 0`.
+ */
+async function firstRequestTimes(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ node: number[]; bundled: number[]; unbundled: number[] }> {
+  let requestedAt = 0
+  const reply = () => {
+    requestedAt = performance.now()
+    return { text: 'ok' }
+  }
+  const rounds = 2 * (FIRST_REQUEST_SAMPLES + 1)
+  const model = await startLoopbackModel(Array.from({ length: rounds }, () => reply))
+  const home = join(root, 'run-home')
+  mkdirSync(home, { recursive: true })
+  writeFileSync(join(home, 'config.yaml'), `model:\n  baseUrl: ${model.baseUrl}\n  maxRetries: 0\n`)
+  const runEnv = { ...env, DSH_HOME: home, DEEPSEEK_API_KEY: 'bench-key' }
+  const timeRun = async (cli: string) => {
+    const started = performance.now()
+    const child = spawn(process.execPath, [cli, 'run', 'hi'], { env: runEnv, cwd, stdio: 'ignore' })
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    if (code !== 0) throw new Error(`dsh run exited ${code}`)
+    return requestedAt - started
+  }
+  const times = { node: [] as number[], bundled: [] as number[], unbundled: [] as number[] }
+  try {
+    await timeRun(CLI) // warm-up
+    await timeRun(CLI_UNBUNDLED)
+    for (let i = 0; i < FIRST_REQUEST_SAMPLES; i++) {
+      times.node.push(spawnTimed(['-e', '0'], env, cwd))
+      times.bundled.push(await timeRun(CLI))
+      times.unbundled.push(await timeRun(CLI_UNBUNDLED))
+    }
+  } finally {
+    await model.close()
+  }
+  return times
 }
 
 function row(name: string, measured: number, baseline: number, target: number): BenchRow {

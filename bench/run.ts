@@ -18,6 +18,7 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'web', load: () => import('./web.bench.js') },
   { name: 'mcp', load: () => import('./mcp.bench.js') },
   { name: 'hooks', load: () => import('./hooks.bench.js') },
+  { name: 'chat', load: () => import('./chat.bench.js') },
 ]
 
 function table(rows: BenchRow[]): string {

@@ -25,21 +25,43 @@ async function main(argv: string[]): Promise<number> {
       return ExitCode.Ok
     }
     argv = ['chat']
+  } else if (startsWithChatOption(argv)) {
+    // Bare `dsh` takes every chat option: `dsh -m X`, `dsh --continue`, `dsh -r ID`.
+    argv = ['chat', ...argv]
   }
   try {
     await program.parseAsync(argv, { from: 'user' })
     return exitCode
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.Ok
+      if (HELP_CODES.has(error.code)) return ExitCode.Ok
       return ExitCode.Usage
     }
     return reportError(error)
   }
 }
 
+/** Commander's ways of saying "help or version was shown": a successful exit. */
+const HELP_CODES = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version'])
+
+/** Options that the program itself answers; anything else leading with `-` is a chat option. */
+const PROGRAM_FLAGS = new Set(['-h', '--help', '-V', '--version'])
+
+function startsWithChatOption(argv: string[]): boolean {
+  const first = argv[0]!
+  return first.startsWith('-') && first !== '-' && !PROGRAM_FLAGS.has(first)
+}
+
 async function buildProgram(setExitCode: (code: number) => void): Promise<Command> {
-  const { Command } = await import('commander')
+  const { Command, InvalidArgumentError } = await import('commander')
+  /** A positive whole number for a counting flag, or a usage error naming the value. */
+  const parseCount = (value: string): number => {
+    const count = Number(value)
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(count) || count < 1) {
+      throw new InvalidArgumentError(`expected a whole number of at least 1, got ${JSON.stringify(value)}`)
+    }
+    return count
+  }
   const { addAgentOptions, addPermissionOptions } = await import('./options.js')
 
   /** Wraps an action: loads its module lazily and records its exit code. */
@@ -53,7 +75,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .description('A coding agent in your terminal, with durable sessions you can resume and fork.')
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .helpCommand(false)
+    .helpCommand('help [command]', 'show help for a command')
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -65,7 +87,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
             .trim()}\n`,
         ),
     })
-  program.addHelpText('after', '\nWith no command on a terminal, dsh starts an interactive chat.')
+  program.addHelpText('after', PROGRAM_FOOTER)
 
   addAgentOptions(
     program
@@ -74,15 +96,18 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
       .argument('<prompt>', 'what to do; `-` reads the prompt from stdin'),
   )
     .option('--json', 'print one JSON object per line (events, then a result line) on stdout')
+    .option('--max-turns <n>', 'end the turn (reason max-steps) after this many model steps', parseCount)
     .action(
       act(async (prompt: string, options: RunOptions) =>
         (await import('./run.js')).runCommand(prompt, options),
       ),
     )
 
-  addAgentOptions(program.command('chat').description('interactive chat (the default on a terminal)')).action(
-    act(async (options: RunOptions) => (await import('./chat.js')).chatCommand(options)),
-  )
+  addAgentOptions(
+    program
+      .command('chat')
+      .description('interactive chat (the default on a terminal); piped stdin runs one turn per line'),
+  ).action(act(async (options: RunOptions) => (await import('../chat/index.js')).chatCommand(options)))
 
   const sessions = program
     .command('sessions')
@@ -248,6 +273,28 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
 
   return program
 }
+
+const PROGRAM_FOOTER = `
+With no command on a terminal, dsh starts an interactive chat; \`dsh [chat options]\`
+(for example \`dsh -m NAME\`, \`dsh --continue\`, \`dsh -r ID\`) does the same with options.
+\`dsh chat < prompts.txt\` runs one turn per line, in order.
+
+Configuration:
+  $DSH_HOME/config.yaml (default ~/.dsh/config.yaml), or --config <file>
+
+Environment:
+  DEEPSEEK_API_KEY   the API key (or the variable named by model.apiKeyEnv)
+  DEEPSEEK_BASE_URL  the endpoint (default https://api.deepseek.com)
+  DSH_HOME           the harness home: config, sessions, chat history (default ~/.dsh)
+  NO_COLOR           no colours when set
+  DSH_DEBUG          log details and stack traces of unexpected errors when set
+
+Exit codes:
+  0    success (run: the turn completed; piped chat: every turn completed)
+  1    a command failed or a turn did not complete
+  2    bad flags or arguments
+  130  interrupted with Ctrl-C
+`
 
 async function flushed(stream: NodeJS.WriteStream): Promise<void> {
   await new Promise<void>((resolve) => stream.write('', () => resolve()))

@@ -3,6 +3,12 @@
 
 import type { AgentOutput } from '../../agent/types.js'
 import { toTerminalText } from '../../core/terminal-text.js'
+
+/** Model and tool text as the terminal may show it (escape sequences shown escaped). */
+function safe(text: string): string {
+  return toTerminalText(text, { keepTabs: false })
+}
+
 import { DIFF_TOOLS, renderDiffView } from './diff-view.js'
 
 export interface Colors {
@@ -13,6 +19,10 @@ export interface Colors {
   green(text: string): string
   yellow(text: string): string
   cyan(text: string): string
+  magenta(text: string): string
+  italic(text: string): string
+  underline(text: string): string
+  strike(text: string): string
 }
 
 /** Colours for `stream`: on only for a terminal, and never when NO_COLOR is set (non-empty) or TERM=dumb. */
@@ -28,6 +38,10 @@ export function colorsFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = p
     green: wrap(32, 39),
     yellow: wrap(33, 39),
     cyan: wrap(36, 39),
+    magenta: wrap(35, 39),
+    italic: wrap(3, 23),
+    underline: wrap(4, 24),
+    strike: wrap(9, 29),
   }
 }
 
@@ -89,7 +103,7 @@ function resultBlock(
   const paint = isError ? colors.red : colors.dim
   const columns = (out as NodeJS.WriteStream).columns
   const maxChars = columns ? Math.max(40, columns - 6) : WIDE_RESULT_CHARS
-  return describeToolResult(content, maxLines, maxChars)
+  return describeToolResult(safe(content), maxLines, maxChars)
     .map((line, index) => `  ${index === 0 ? colors.dim('⎿') : ' '} ${paint(line)}\n`)
     .join('')
 }
@@ -126,7 +140,7 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
           newline()
           inReasoning = true
         }
-        write(colors.dim(output.text))
+        write(colors.dim(safe(output.text)))
         return
       case 'text-delta':
         if (inReasoning) {
@@ -137,12 +151,12 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
           write('\n')
           afterTool = false
         }
-        write(output.text)
+        write(safe(output.text))
         return
       case 'tool-start':
         inReasoning = false
         newline()
-        write(`${colors.cyan('●')} ${colors.bold(describeToolCall(output.name, output.arguments))}\n`)
+        write(`${colors.cyan('●')} ${colors.bold(safe(describeToolCall(output.name, output.arguments)))}\n`)
         return
       case 'tool-end':
         write(resultBlock(output.content, output.isError, STREAM_RESULT_LINES, out, colors))
@@ -176,9 +190,9 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
         pending += output.text
         return
       case 'tool-start':
-        if (pending.trim() !== '') err.write(`${colors.dim(toTerminalText(pending.trim()))}\n`)
+        if (pending.trim() !== '') err.write(`${colors.dim(safe(pending.trim()))}\n`)
         pending = ''
-        err.write(`${colors.cyan('●')} ${describeToolCall(output.name, output.arguments)}\n`)
+        err.write(`${colors.cyan('●')} ${safe(describeToolCall(output.name, output.arguments))}\n`)
         return
       case 'tool-end':
         err.write(resultBlock(output.content, output.isError, 1, err, colors))
@@ -200,5 +214,5 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
 }
 
 function turnEndLine(result: { reason: string; error?: string }): string {
-  return `turn ended: ${result.reason}${result.error ? ` — ${clip(result.error, 300)}` : ''}`
+  return `turn ended: ${result.reason}${result.error ? ` — ${safe(clip(result.error, 300))}` : ''}`
 }

@@ -3,6 +3,7 @@
 // and exit 130, 143 and 129.
 
 import type { AgentOutput, TurnResult } from '../../agent/types.js'
+import { toTerminalText } from '../../core/terminal-text.js'
 import { progressLine } from '../../mcp/index.js'
 import { formatUsageLine, resolvePriceTable, usageReport } from '../../usage/index.js'
 import { ExitCode, usageError } from './errors.js'
@@ -13,6 +14,8 @@ import { handleTermination } from './termination.js'
 
 export interface RunOptions extends AgentOptions {
   json?: boolean
+  /** Model steps the turn may take before it ends `max-steps` (overrides agent.maxStepsPerTurn). */
+  maxTurns?: number
 }
 
 /** Runs one turn; resolves with the exit code (0 only when the turn completed). */
@@ -20,6 +23,8 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
   const prompt = promptArgument === '-' ? await readStdin() : promptArgument
   if (prompt.trim() === '') throw usageError('the prompt is empty')
   const plan = planAgent(options)
+  if (options.maxTurns !== undefined)
+    plan.config.agent = { ...plan.config.agent, maxStepsPerTurn: options.maxTurns }
 
   const interrupt = new AbortController()
   const termination = handleTermination(() => interrupt.abort())
@@ -79,9 +84,9 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
       process.stderr.write(`${colors.dim(formatUsageLine(report.usage, report.currency, 'usage'))}\n`)
     }
     if (!options.json && result.reason === 'completed') {
-      process.stdout.write(
-        result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`,
-      )
+      // A terminal gets the answer sanitized; a file or pipe gets the model's bytes as they are.
+      const text = process.stdout.isTTY ? toTerminalText(result.text) : result.text
+      process.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`)
     }
     if (result.reason === 'completed' && termination.signal === undefined) return ExitCode.Ok
     return termination.exitCode ?? ExitCode.Failure

@@ -2,6 +2,7 @@
 // persistence backend without starting an agent. Only `unlock` ever writes.
 
 import { loadConfig, type ResolvedConfig } from '../../config/load.js'
+import { toTerminalText } from '../../core/terminal-text.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { SessionLocation } from '../../persistence/types.js'
 import type { SessionSummary } from '../../session/types.js'
@@ -82,14 +83,15 @@ export async function listCommand(options: ListOptions): Promise<number> {
     header.push('TITLE')
     const lines = rows.map((row) => {
       const cells = [
-        row.id,
+        safe(row.id),
         formatAge(row.lastActivity, now),
         String(row.turns),
         row.usage ? formatUsageCell(row.usage, table.currency) : '?',
       ]
-      if (shared) cells.push(row.host ?? '-', row.status ?? '-')
-      if (cwd === undefined) cells.push(row.cwd ?? '-')
-      cells.push(row.title ?? colors.dim('(no prompt yet)'))
+      if (shared)
+        cells.push(row.host !== undefined && row.host !== null ? safe(row.host) : '-', row.status ?? '-')
+      if (cwd === undefined) cells.push(row.cwd !== null ? safe(row.cwd) : '-')
+      cells.push(row.title !== null ? safe(row.title) : colors.dim('(no prompt yet)'))
       return cells
     })
     process.stdout.write(`${formatTable(lines, colors, header)}\n`)
@@ -238,4 +240,9 @@ async function withStorage(
   } finally {
     await storage.dispose()
   }
+}
+
+/** Stored text as the terminal may show it: escape sequences appear escaped. */
+function safe(text: string): string {
+  return toTerminalText(text, { keepTabs: false })
 }

@@ -46,9 +46,11 @@ export function formatTranscript(
   if (header.cwd !== undefined) out.push(colors.dim(`  folder   ${safe(header.cwd)}`))
   if (header.parentSession !== undefined) {
     const origin = header.origin === 'subagent' ? 'sub-agent of' : 'forked from'
-    out.push(colors.dim(`  ${origin} ${header.parentSession} (${header.seedLength ?? 0} events copied)`))
+    out.push(
+      colors.dim(`  ${origin} ${safe(header.parentSession)} (${header.seedLength ?? 0} events copied)`),
+    )
   }
-  out.push(colors.dim(`  log      ${location}`))
+  out.push(colors.dim(`  log      ${safe(location)}`))
   out.push(colors.dim(`  usage    ${formatUsageLine(usage.session, table.currency)}`))
   for (const event of events) {
     const line = formatEvent(event, colors)
@@ -79,13 +81,13 @@ export function formatEvent(event: SessionEvent, colors: Colors): string | undef
     case 'assistant/message': {
       const { message } = data<'assistant/message'>(event)
       const parts: string[] = []
-      if (message.reasoning) parts.push(colors.dim(`(thinking) ${clip(message.reasoning, 200)}`))
+      if (message.reasoning) parts.push(colors.dim(`(thinking) ${safe(clip(message.reasoning, 200))}`))
       if (message.content.trim() !== '') parts.push(safe(message.content.trimEnd()))
       return parts.length > 0 ? parts.join('\n') : undefined
     }
     case 'tool/call': {
       const call = data<'tool/call'>(event)
-      return `${colors.cyan('●')} ${describeToolCall(call.name, call.arguments)}`
+      return `${colors.cyan('●')} ${safe(describeToolCall(call.name, call.arguments))}`
     }
     case 'tool/result': {
       const result = data<'tool/result'>(event)
@@ -97,13 +99,15 @@ export function formatEvent(event: SessionEvent, colors: Colors): string | undef
     }
     case 'hook/result': {
       const hook = data<'hook/result'>(event)
-      return colors.dim(`  hook ${hook.dialect} ${hook.event}: ${hook.decision} (${clip(hook.command, 60)})`)
+      return colors.dim(
+        `  hook ${hook.dialect} ${hook.event}: ${hook.decision} (${safe(clip(hook.command, 60))})`,
+      )
     }
     case 'context/added':
       return colors.dim(`  + context from ${clip(data<'context/added'>(event).source, 200)}`)
     case 'turn/end': {
       const end = data<'turn/end'>(event)
-      const text = `(turn ${end.turn} ${end.reason}${end.error ? `: ${clip(end.error, 200)}` : ''})`
+      const text = `(turn ${end.turn} ${end.reason}${end.error ? `: ${safe(clip(end.error, 200))}` : ''})`
       return end.reason === 'completed' ? colors.dim(text) : colors.yellow(text)
     }
     default:
@@ -121,13 +125,13 @@ function openTurn(events: readonly SessionEvent[]): number | undefined {
   return undefined
 }
 
-/** Model, tool and hook text as the terminal may show it: escape sequences shown escaped. */
-function safe(text: string): string {
-  return toTerminalText(text)
-}
-
 function data<K extends keyof SessionEventMap>(event: SessionEvent): SessionEventMap[K] {
   return event.data as SessionEventMap[K]
+}
+
+/** Stored text as the terminal may show it: escape sequences appear escaped. */
+function safe(text: string): string {
+  return toTerminalText(text, { keepTabs: false })
 }
 
 function indent(text: string): string {

@@ -1,11 +1,11 @@
-// Spawning the built CLI (`dist/src/apps/cli/main.js`) as a child process against a
+// Spawning the built CLI (`dist/bundle/main.js`, what the `dsh` bin runs) as a child process against a
 // loopback model: a temporary home with a config file pointing at the model.
 
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
-export const CLI = resolve('dist/src/apps/cli/main.js')
+export const CLI = resolve('dist/bundle/main.js')
 
 export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does it first)`)

@@ -1,0 +1,299 @@
+// What each slash command does in the interactive chat: switch, fork and describe
+// sessions, show tokens and hooks. Output goes above the input through `chat.say`.
+
+import { existsSync } from 'node:fs'
+import { nextTurnNumber } from '../../agent/turn-runner.js'
+import type { AgentHandle } from '../../agent/types.js'
+import { INIT_PROMPT } from '../../instructions/index.js'
+import { expandPromptCommand, promptCommands, statusLine } from '../../mcp/index.js'
+import { describePermissions, isPermissionMode, PERMISSION_MODES } from '../../permissions/index.js'
+import type { SessionEvent } from '../../session/types.js'
+import { type CustomCommand, discoverCommands, expandCommand } from '../../skills/index.js'
+import { describeRewind, FileHistoryStore, rewindSession } from '../../tools/fs/index.js'
+import { changeModelChoice } from '../cli/model-choice.js'
+import { forkStored, startAgent } from '../cli/start.js'
+import { formatAge } from '../cli/transcript.js'
+import type { TerminalChat } from './chat.js'
+import { safe } from './chat.js'
+import { closestCommand, findCommand, helpText } from './commands.js'
+import { formatTokens } from './status-line.js'
+
+/** Turns of a resumed session recapped after `/resume`. */
+const RECAP_TURNS = 2
+
+export async function runChatCommand(chat: TerminalChat, line: string): Promise<void> {
+  const [typed = '', ...rest] = line.slice(1).split(/\s+/)
+  const argument = rest.join(' ').trim()
+  const command = findCommand(typed)
+  const { colors } = chat
+  if (typed.startsWith('mcp__')) {
+    await mcpPrompt(chat, line)
+    return
+  }
+  switch (command?.name) {
+    case 'help':
+      chat.say(helpText())
+      for (const custom of customCommands(chat)) {
+        chat.say(
+          `  /${custom.name}${custom.argumentHint ? ` ${custom.argumentHint}` : ''}  ${safe(custom.description ?? custom.path)}`,
+        )
+      }
+      return
+    case 'init':
+      await chat.runPrompt(INIT_PROMPT)
+      return
+    case 'permissions':
+      permissions(chat, argument)
+      return
+    case 'rewind':
+      await rewind(chat, argument)
+      return
+    case 'session':
+      describeSession(chat)
+      return
+    case 'sessions':
+      await listRecent(chat)
+      return
+    case 'resume':
+      if (argument === '') await listRecent(chat)
+      else await resume(chat, argument)
+      return
+    case 'fork': {
+      const parent = chat.agent.id
+      await switchTo(chat, () => forkStored(chat.harness, parent, chat.plan.model), `forked from ${parent}`)
+      return
+    }
+    case 'clear':
+      await switchTo(
+        chat,
+        () => startAgent(chat.harness, chat.plan, {}).then((started) => started.agent),
+        'new',
+      )
+      return
+    case 'model':
+    case 'effort':
+      chat.say(safe(changeModelChoice(chat.agent, chat.plan, command.name, argument)))
+      chat.refresh()
+      return
+    case 'cost': {
+      const tokens = chat.sessionTokens
+      chat.say(
+        `tokens  ${formatTokens(tokens.total)} in this session: ${formatTokens(tokens.prompt)} prompt ` +
+          `(${formatTokens(tokens.cached)} from cache), ${formatTokens(tokens.completion)} completion`,
+      )
+      chat.say(`context ${formatTokens(tokens.context)} in the last request`)
+      return
+    }
+    case 'hooks':
+      describeHooks(chat)
+      return
+    case 'mcp':
+      await describeMcp(chat)
+      return
+    case 'exit':
+      chat.exit()
+      return
+    default: {
+      const custom = customCommands(chat).find((candidate) => candidate.name === typed)
+      if (custom) {
+        await chat.runPrompt(expandCommand(custom, argument))
+        return
+      }
+      const suggestion = closestCommand(typed)
+      chat.say(
+        colors.yellow(`unknown command /${safe(typed)}`) +
+          (suggestion !== undefined
+            ? colors.yellow(` — did you mean /${suggestion}?`)
+            : colors.dim(' (try /help)')),
+      )
+    }
+  }
+}
+
+/** Starts the next agent first, so a failure (unknown id) keeps the current one. */
+async function switchTo(chat: TerminalChat, start: () => Promise<AgentHandle>, how: string): Promise<void> {
+  const previous = chat.agent
+  const next = await start()
+  chat.setAgent(next)
+  await chat.harness.agents.dispose(previous.id)
+  chat.say(chat.colors.dim(`session ${next.id} (${how})`))
+}
+
+async function resume(chat: TerminalChat, argument: string): Promise<void> {
+  let id = argument
+  if (/^\d+$/.test(argument)) {
+    const here = await recentSessions(chat)
+    const picked = here[Number(argument) - 1]
+    if (!picked) {
+      chat.say(chat.colors.yellow(`no session number ${argument} (see /resume)`))
+      return
+    }
+    id = picked.header.id
+  }
+  if (id === chat.agent.id) {
+    chat.say(chat.colors.dim('already in that session'))
+    return
+  }
+  await switchTo(
+    chat,
+    () => chat.harness.agents.resume({ resumeSessionId: id, model: chat.plan.model }),
+    'resumed',
+  )
+  for (const line of recap(chat, chat.agent.session.events)) chat.say(line)
+}
+
+/** The last turns of a session: each prompt and the first lines of its answer. */
+function recap(chat: TerminalChat, events: readonly SessionEvent[]): string[] {
+  const { colors } = chat
+  const turns: { prompt: string; answer: string }[] = []
+  for (const event of events) {
+    if (event.type === 'user/message') {
+      const text = (event.data as { text?: unknown }).text
+      turns.push({ prompt: typeof text === 'string' ? text : '', answer: '' })
+    } else if (event.type === 'assistant/message' && turns.length > 0) {
+      const message = (event.data as { message?: { content?: unknown } }).message
+      if (typeof message?.content === 'string' && message.content.trim() !== '')
+        turns.at(-1)!.answer = message.content
+    }
+  }
+  if (turns.length === 0) return [colors.dim('(no turns yet)')]
+  const shown = turns.slice(-RECAP_TURNS)
+  const lines = [colors.dim(`recap: the last ${shown.length} of ${turns.length} turns`)]
+  for (const turn of shown) {
+    lines.push(`${colors.bold(colors.green('> '))}${safe(firstLine(turn.prompt))}`)
+    const answer = turn.answer.split('\n').filter((line) => line.trim() !== '')
+    for (const line of answer.slice(0, 3)) lines.push(`  ${safe(line)}`)
+    if (answer.length > 3) lines.push(colors.dim(`  … +${answer.length - 3} lines`))
+  }
+  return lines
+}
+
+function firstLine(text: string): string {
+  const lines = text.split('\n')
+  return lines.length > 1 ? `${lines[0]} …` : text
+}
+
+async function recentSessions(chat: TerminalChat) {
+  const stored = await chat.harness.sessions.listStored()
+  return stored
+    .filter((summary) => summary.header.cwd === chat.agent.cwd && summary.header.origin !== 'subagent')
+    .slice(0, 20)
+}
+
+async function listRecent(chat: TerminalChat): Promise<void> {
+  const here = await recentSessions(chat)
+  const { colors } = chat
+  if (here.length === 0) {
+    chat.say(colors.dim('no stored sessions in this folder'))
+    return
+  }
+  const now = Date.now()
+  here.forEach((summary, index) => {
+    const mark = summary.header.id === chat.agent.id ? '*' : ' '
+    const title = safe(summary.title ?? '(no prompt yet)')
+    chat.say(
+      `${mark}${String(index + 1).padStart(3)}  ${safe(summary.header.id)}  ${colors.dim(formatAge(summary.lastActivity, now).padEnd(4))} ${summary.turns ?? 0} turns  ${title}`,
+    )
+  })
+  chat.say(colors.dim('/resume <n> or /resume <id> switches to one, with a recap'))
+}
+
+function describeSession(chat: TerminalChat): void {
+  const agent = chat.agent
+  const header = agent.session.header
+  const location = chat.harness.ctx.get('sessionPersistence')?.locate(header)
+  chat.say(`session  ${safe(agent.id)}`)
+  chat.say(`folder   ${safe(agent.cwd)}`)
+  if (header.parentSession !== undefined) chat.say(`parent   ${safe(header.parentSession)}`)
+  if (!location) {
+    chat.say(`log      no dedicated file (the ${chat.plan.config.persistence.backend} backend keeps none)`)
+    return
+  }
+  const pending = existsSync(location.path)
+    ? ''
+    : chat.colors.dim(' (not written yet: the first turn creates it)')
+  chat.say(`log      ${safe(location.path)}${pending}`)
+}
+
+function describeHooks(chat: TerminalChat): void {
+  const { claudeCode, codex } = chat.plan.config.hooks
+  const files = [
+    ...claudeCode.map((file) => ({ dialect: 'Claude Code', file })),
+    ...codex.map((file) => ({ dialect: 'Codex', file })),
+  ]
+  if (files.length === 0) {
+    chat.say(chat.colors.dim('no hook files configured (hooks.claudeCode / hooks.codex in the config)'))
+    return
+  }
+  for (const { dialect, file } of files) {
+    const state = existsSync(file) ? '' : chat.colors.yellow(' (missing)')
+    chat.say(`${dialect.padEnd(12)} ${safe(file)}${state}`)
+  }
+}
+
+async function describeMcp(chat: TerminalChat): Promise<void> {
+  const mcp = chat.harness.ctx.get('mcp')
+  // Starts what this session sees (and asks about the project once), then lists it.
+  if (mcp) await mcp.prepare(chat.agent)
+  const rows = mcp?.status(chat.agent.cwd) ?? []
+  if (rows.length === 0) chat.say(chat.colors.dim('no MCP servers (add one with `dsh mcp add`)'))
+  for (const row of rows) chat.say(safe(statusLine(row)))
+  for (const command of mcp ? await promptCommands(mcp, chat.agent) : []) {
+    const args = command.argumentNames.map((name) => `<${name}>`).join(' ')
+    chat.say(chat.colors.dim(safe(`/${command.name} ${args}`)))
+  }
+}
+
+/** `/mcp__<server>__<prompt> args`: the server's prompt, sent as this turn's text. */
+async function mcpPrompt(chat: TerminalChat, line: string): Promise<void> {
+  const mcp = chat.harness.ctx.get('mcp')
+  if (mcp) await mcp.prepare(chat.agent)
+  const text = mcp ? await expandPromptCommand(mcp, chat.agent, line) : undefined
+  if (text === undefined) {
+    chat.say(chat.colors.yellow(`unknown command ${safe(line.split(/\s+/)[0] ?? '')} (try /mcp)`))
+    return
+  }
+  await chat.runPrompt(text)
+}
+
+/** The custom commands of this session's project and the harness home (.dsh/commands, .claude/commands). */
+function customCommands(chat: TerminalChat): CustomCommand[] {
+  const policy = chat.harness.ctx.get('permissions')
+  return discoverCommands({
+    home: chat.plan.config.home,
+    cwd: chat.agent.cwd,
+    projectTrusted: policy?.projectTrusted(chat.agent.cwd) ?? false,
+    includeUserClaude: chat.plan.config.skills.includeUserClaude,
+  })
+}
+
+function permissions(chat: TerminalChat, argument: string): void {
+  const policy = chat.harness.ctx.get('permissions')
+  if (!policy) {
+    chat.say(chat.colors.yellow('no permission policy is loaded'))
+    return
+  }
+  if (argument !== '') {
+    if (!isPermissionMode(argument)) {
+      chat.say(chat.colors.yellow(`unknown mode ${safe(argument)}; modes: ${PERMISSION_MODES.join(', ')}`))
+      return
+    }
+    policy.setMode(chat.agent, argument)
+    if (argument === 'bypassPermissions')
+      chat.say(
+        chat.colors.yellow('warning: every tool call now runs without asking, also outside the project'),
+      )
+  }
+  for (const line of describePermissions(policy.stateOf(chat.agent))) chat.say(safe(line))
+}
+
+async function rewind(chat: TerminalChat, argument: string): Promise<void> {
+  const last = nextTurnNumber(chat.agent.session.events) - 1
+  const turn = argument === '' ? last : Number(argument)
+  if (!Number.isInteger(turn) || turn < 1 || turn > last) {
+    chat.say(chat.colors.yellow(`/rewind <turn>: a turn from 1 to ${last}`))
+    return
+  }
+  const outcome = await rewindSession(chat.agent.session, turn, new FileHistoryStore(chat.plan.config.home))
+  for (const line of describeRewind(turn, outcome)) chat.say(safe(line))
+}

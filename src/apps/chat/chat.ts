@@ -1,0 +1,428 @@
+// The interactive chat on a terminal: wires keys → input box, prompts → agent turns
+// (one at a time; the rest queue), agent output → transcript view, and draws it all
+// through the screen's live region. Slash commands live in chat-commands.ts.
+
+import type { Context } from 'cordis'
+import type { ToolCallInfo } from '../../agent/pipeline.js'
+import type { AgentHandle } from '../../agent/types.js'
+import { toTerminalText } from '../../core/terminal-text.js'
+import { packageVersion } from '../../core/version.js'
+import type { Harness } from '../../harness/compose.js'
+import { DEFAULT_MAX_RETRIES } from '../../llm/openai/config.js'
+import { currentEffort, currentModel, turnUsageLine } from '../cli/model-choice.js'
+import { type Colors, colorsFor } from '../cli/render.js'
+import type { AgentPlan, StartedAgent } from '../cli/start.js'
+import { handleTermination } from '../cli/termination.js'
+import { attachFiles } from './attachments.js'
+import { runChatCommand } from './chat-commands.js'
+import { commandNames } from './commands.js'
+import type { PromptHistory } from './history.js'
+import { InputBox, type KeyPress } from './input.js'
+import { type KeySource, listenToKeys } from './keys.js'
+import { describeStart } from './notices.js'
+import { type LiveFrame, Screen } from './screen.js'
+import { renderStatusLine, type SessionTokens, tokensFrom } from './status-line.js'
+import { TranscriptView } from './transcript-view.js'
+
+interface Approval {
+  call: ToolCallInfo
+  reason: string
+  answer(allowed: boolean): void
+}
+
+interface TrustQuestion {
+  folder: string
+  brings: readonly string[]
+  answer(trusted: boolean): void
+}
+
+/** What the chat needs once the harness and the agent exist. */
+export interface ChatSession {
+  harness: Harness
+  plan: AgentPlan
+  started: StartedAgent
+}
+
+export class TerminalChat {
+  readonly colors: Colors
+  readonly screen: Screen
+  private readonly input: InputBox
+  private readonly transcript: TranscriptView
+  private keys: KeySource | undefined
+  private session: ChatSession | undefined
+  private agentHandle: AgentHandle | undefined
+  private readonly queue: string[] = []
+  private running: AbortController | undefined
+  private approval: Approval | undefined
+  private trustQuestion: TrustQuestion | undefined
+  private hint: string | undefined
+  private tokens: SessionTokens = tokensFrom([])
+  private unsubscribeLog: (() => void) | undefined
+  private ticker: NodeJS.Timeout | undefined
+  private draining = false
+  private finish: ((code: number) => void) | undefined
+  private readonly finished: Promise<number>
+
+  constructor(
+    private readonly stdin: NodeJS.ReadStream,
+    private readonly stdout: NodeJS.WriteStream,
+    history: PromptHistory,
+    private readonly cwd: string,
+  ) {
+    this.colors = colorsFor(stdout)
+    this.finished = new Promise((resolve) => {
+      this.finish = resolve
+    })
+    this.screen = new Screen(stdout, () => this.frame())
+    this.transcript = new TranscriptView(
+      this.colors,
+      () => this.screen.columns,
+      (lines) => this.screen.commit(lines),
+    )
+    this.input = new InputBox(
+      history,
+      commandNames,
+      () => this.agentHandle?.cwd ?? cwd,
+      this.inputActions(),
+      this.colors,
+    )
+  }
+
+  /** Starts reading keys at once, so nothing typed or pasted while the chat starts is lost. */
+  listen(): void {
+    this.keys = listenToKeys(this.stdin, this.stdout, (key) => this.key(key))
+    this.stdout.on('resize', this.onResize)
+    this.screen.refresh()
+  }
+
+  get agent(): AgentHandle {
+    return this.agentHandle!
+  }
+
+  /** Attaches the started agent; prompts typed so far start running. */
+  attach(session: ChatSession): Promise<number> {
+    this.session = session
+    const { colors } = this
+    const model = currentModel(session.started.agent, session.plan)
+    this.say(
+      colors.bold(`dsh ${packageVersion()}`) + colors.dim(` · ${model} · ${safe(session.started.agent.cwd)}`),
+    )
+    this.say(
+      colors.dim(`${describeStart(session.started)} · /help for commands · Ctrl-C interrupts · Ctrl-D exits`),
+    )
+    this.setAgent(session.started.agent)
+    const approvals = session.harness.ctx.plugin({
+      name: 'chat-approval',
+      apply: (ctx: Context) => {
+        ctx.on('tools/approve', (call, reason) => this.askApproval(call, reason))
+        // The adapter's retry notices (one model request at a time runs in the chat).
+        ctx.on('llm/retry', (info) => {
+          this.transcript.retry(info, session.plan.config.model.maxRetries ?? DEFAULT_MAX_RETRIES)
+          this.screen.schedule()
+        })
+      },
+    })
+    // SIGTERM/SIGHUP end the chat: the turn is cancelled, then the harness cleans up.
+    const termination = handleTermination((_signal, exitCode) => this.exit(exitCode), {
+      signals: ['SIGTERM', 'SIGHUP'],
+    })
+    void this.drain()
+    return this.finished.finally(async () => {
+      termination.dispose()
+      await approvals.dispose()
+    })
+  }
+
+  /** Replaces the live agent (resume, fork, clear); the status line follows it. */
+  setAgent(agent: AgentHandle): void {
+    this.unsubscribeLog?.()
+    this.agentHandle = agent
+    this.tokens = tokensFrom(agent.session.events)
+    this.unsubscribeLog = agent.session.onAppend((_session, event) => {
+      if (event.type === 'assistant/message') this.tokens = tokensFrom(agent.session.events)
+    })
+    this.screen.schedule()
+  }
+
+  get harness(): Harness {
+    return this.session!.harness
+  }
+
+  get plan(): AgentPlan {
+    return this.session!.plan
+  }
+
+  get sessionTokens(): SessionTokens {
+    return this.tokens
+  }
+
+  /** Redraws the live region (status line) soon. */
+  refresh(): void {
+    this.screen.schedule()
+  }
+
+  /** Prints finished lines above the input. */
+  say(text: string): void {
+    this.screen.commit(text.split('\n'))
+  }
+
+  /** Leaves the chat: ends the running turn, restores the terminal. */
+  exit(code = 0): void {
+    this.queue.length = 0
+    this.running?.abort()
+    this.approval?.answer(false)
+    this.trustQuestion?.answer(false)
+    this.close()
+    this.finish?.(code)
+  }
+
+  /** Restores the terminal (idempotent). */
+  close(): void {
+    if (this.ticker) clearInterval(this.ticker)
+    this.ticker = undefined
+    this.unsubscribeLog?.()
+    this.stdout.off('resize', this.onResize)
+    if (this.keys) {
+      this.screen.close()
+      this.keys.close()
+      this.keys = undefined
+    }
+  }
+
+  private onResize = () => this.screen.refresh()
+
+  private inputActions() {
+    return {
+      submit: (text: string) => this.submit(text),
+      interrupt: () => this.interrupt(),
+      exit: () => this.exit(),
+      toggleReasoning: () => {
+        this.transcript.toggleReasoning()
+        this.say(this.colors.dim(`reasoning ${this.transcript.showReasoning ? 'shown' : 'hidden'} (Ctrl-O)`))
+      },
+      changed: () => this.screen.schedule(),
+      hint: (text: string | undefined) => {
+        this.hint = text
+      },
+    }
+  }
+
+  private key(key: KeyPress): void {
+    if (this.trustQuestion) {
+      // Only `y` trusts; Ctrl-C or any other key is no (asked again in a later session).
+      this.trustQuestion.answer(key.name === 'y' && !key.ctrl)
+      return
+    }
+    if (this.approval) {
+      this.approvalKey(key, this.approval)
+      return
+    }
+    this.input.key(key)
+  }
+
+  private submit(text: string): void {
+    if (text.trim() === '') return
+    this.queue.push(text)
+    void this.drain()
+  }
+
+  /** Runs queued prompts and commands one after another, once the agent exists. */
+  private async drain(): Promise<void> {
+    if (this.draining || this.session === undefined) return
+    this.draining = true
+    try {
+      while (this.queue.length > 0 && this.keys !== undefined) {
+        const next = this.queue.shift()!
+        this.screen.schedule()
+        if (next.trimStart().startsWith('/')) await this.command(next.trim())
+        else await this.turn(next)
+      }
+    } finally {
+      this.draining = false
+    }
+  }
+
+  private async command(line: string): Promise<void> {
+    this.say(this.colors.bold(this.colors.green('> ')) + safe(line))
+    try {
+      await runChatCommand(this, line)
+    } catch (error) {
+      this.say(this.colors.red(safe(errorLine(error))))
+    }
+  }
+
+  /** Runs a prompt as a turn now (commands such as /init and custom commands). */
+  runPrompt(text: string): Promise<void> {
+    return this.turn(text)
+  }
+
+  private async turn(text: string): Promise<void> {
+    const agent = this.agent
+    const { prompt, attached, skipped } = attachFiles(text, agent.cwd)
+    const shown = text.split('\n')
+    this.say(
+      shown
+        .map((line, index) => (index === 0 ? this.colors.bold(this.colors.green('> ')) : '  ') + safe(line))
+        .join('\n'),
+    )
+    for (const path of attached) this.say(this.colors.dim(`  attached ${safe(path)}`))
+    for (const note of skipped) this.say(this.colors.yellow(`  not attached: ${safe(note)}`))
+    const controller = new AbortController()
+    this.running = controller
+    const unsubscribe = agent.onOutput((output) => {
+      this.transcript.handle(output)
+      this.screen.schedule()
+    })
+    this.ticker = setInterval(() => this.screen.schedule(), 100)
+    try {
+      const result = await agent.prompt(prompt, { signal: controller.signal })
+      this.say(this.colors.dim(safe(turnUsageLine(agent, result.turn, this.harness.config.pricing))))
+    } catch (error) {
+      this.say(this.colors.red(safe(errorLine(error))))
+    } finally {
+      clearInterval(this.ticker)
+      this.ticker = undefined
+      unsubscribe()
+      this.running = undefined
+      this.screen.schedule()
+    }
+  }
+
+  private interrupt(): void {
+    if (this.running) {
+      this.running.abort()
+      // Queued prompts go back into the input, so nothing typed is lost.
+      if (this.queue.length > 0) this.input.restore(this.queue.splice(0).join('\n'))
+      return
+    }
+    if (!this.input.empty) {
+      this.input.buffer.clear()
+      this.screen.schedule()
+      return
+    }
+    this.exit()
+  }
+
+  /**
+   * Asks whether a project folder may bring its own hooks, MCP servers, allow rules and
+   * skills. Works from the first moment (keys are read before the harness exists); only
+   * `y` trusts, and a yes is remembered by the trust store.
+   */
+  askTrust(folder: string, brings: readonly string[]): Promise<boolean> {
+    if (this.keys === undefined) return Promise.resolve(false)
+    return new Promise((resolve) => {
+      const answer = (trusted: boolean) => {
+        if (this.trustQuestion?.answer !== answer) return
+        this.trustQuestion = undefined
+        this.say(
+          `${this.colors.yellow('?')} trust ${safe(folder)} ${this.colors.dim(trusted ? '— trusted (remembered)' : '— not trusted')}`,
+        )
+        this.screen.schedule()
+        resolve(trusted)
+      }
+      this.trustQuestion = { folder, brings, answer }
+      this.screen.schedule()
+    })
+  }
+
+  /** Asks whether a tool call may run: `y` allows; any other key, Ctrl-C or a cancelled turn denies. */
+  private askApproval(call: ToolCallInfo, reason: string): Promise<boolean> {
+    return new Promise((resolve) => {
+      const onAbort = () => answer(false)
+      const answer = (allowed: boolean) => {
+        if (this.approval?.call !== call) return
+        this.approval = undefined
+        call.signal.removeEventListener('abort', onAbort)
+        this.say(
+          `${this.colors.yellow('?')} ${this.colors.bold(call.name)} ${safe(commandOf(call))} ${this.colors.dim(allowed ? '— allowed' : '— denied')}`,
+        )
+        this.screen.schedule()
+        resolve(allowed)
+      }
+      if (call.signal.aborted) return resolve(false)
+      call.signal.addEventListener('abort', onAbort, { once: true })
+      this.approval = { call, reason, answer }
+      this.screen.schedule()
+    })
+  }
+
+  private approvalKey(key: KeyPress, approval: Approval): void {
+    if (key.ctrl && key.name === 'c') {
+      approval.answer(false)
+      this.interrupt()
+      return
+    }
+    approval.answer(key.name === 'y')
+  }
+
+  /** The live region: hint, transcript's live part, queue, input (or approval), status. */
+  private frame(): LiveFrame {
+    const { colors } = this
+    const lines: string[] = []
+    lines.push(...this.transcript.live())
+    for (const queued of this.queue) {
+      lines.push(
+        colors.dim(`  queued: ${safe(queued.split('\n')[0] ?? '')}${queued.includes('\n') ? ' …' : ''}`),
+      )
+    }
+    if (this.hint !== undefined) lines.push(colors.dim(safe(this.hint)))
+    if (this.trustQuestion) {
+      const { folder, brings } = this.trustQuestion
+      lines.push(`${colors.yellow('?')} ${colors.bold(safe(folder))} brings its own configuration:`)
+      lines.push(`    ${safe(brings.length > 0 ? brings.join(', ') : 'project files')}`)
+      lines.push(
+        `  ${colors.dim('These can run commands on your machine. Trust only folders whose files you have read.')}`,
+      )
+      lines.push(`  trust this folder? ${colors.dim('[y/N]')} `)
+      const row = lines.length - 1
+      lines.push(this.statusLine())
+      return { lines, cursor: { row, column: 27 } }
+    }
+    if (this.approval) {
+      const { call, reason } = this.approval
+      lines.push(`${colors.yellow('?')} ${colors.bold(call.name)} wants to run:`)
+      for (const line of commandOf(call).split('\n')) lines.push(`    ${safe(line)}`)
+      lines.push(`  ${colors.dim(safe(reason))}`)
+      lines.push(`  allow? ${colors.dim('[y/N]')} `)
+      const row = lines.length - 1
+      lines.push(this.statusLine())
+      return { lines, cursor: { row, column: 15 } }
+    }
+    const box = this.input.render()
+    const top = lines.length
+    lines.push(...box.lines, this.statusLine())
+    return { lines, cursor: { row: top + box.cursor.row, column: box.cursor.column } }
+  }
+
+  private statusLine(): string {
+    const agent = this.agentHandle
+    if (!agent || !this.session) return this.colors.dim('starting…')
+    const { plan } = this.session
+    return renderStatusLine(
+      {
+        model: safe(currentModel(agent, plan)),
+        effort: safe(currentEffort(agent, plan)),
+        sessionId: agent.id,
+        tokens: this.tokens,
+        cwd: safe(agent.cwd),
+        queued: this.queue.length,
+      },
+      this.colors,
+      this.screen.columns,
+    )
+  }
+}
+
+export function safe(text: string): string {
+  return toTerminalText(text, { keepTabs: false })
+}
+
+function errorLine(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** The exact command (bash) or the arguments a tool call carries. */
+function commandOf(call: ToolCallInfo): string {
+  const input = call.input as { command?: unknown } | undefined
+  return typeof input?.command === 'string' ? input.command : call.arguments
+}

@@ -1,0 +1,44 @@
+// `dsh` / `dsh chat`: the interactive chat on a terminal, or one turn per line when
+// stdin is not a terminal. Keys are read from the first moment, before the harness
+// exists, so what is typed or pasted while the chat starts is kept.
+
+import type { AgentOptions } from '../cli/options.js'
+import { openHarness, planAgent, startAgent } from '../cli/start.js'
+import { TerminalChat } from './chat.js'
+import { loadHighlighter } from './highlight.js'
+import { PromptHistory } from './history.js'
+
+export async function chatCommand(options: AgentOptions): Promise<number> {
+  const plan = planAgent(options)
+  if (!(process.stdin.isTTY && process.stdout.isTTY)) {
+    const { pipedChat } = await import('./piped.js')
+    return pipedChat(plan, options)
+  }
+  const chat = new TerminalChat(
+    process.stdin,
+    process.stdout,
+    new PromptHistory(plan.config.home, plan.cwd),
+    plan.cwd,
+  )
+  chat.listen()
+  let harness: Awaited<ReturnType<typeof openHarness>> | undefined
+  try {
+    // A project's hooks, .mcp.json servers, allow rules and skills load only once the user
+    // trusts the folder (asked once, in the chat's own live region).
+    harness = await openHarness(plan, {
+      canAsk: true,
+      trust: {
+        frontEnd: 'interactive',
+        disabled: options.projectConfig === false,
+        ask: (folder, brings) => chat.askTrust(folder, brings),
+      },
+    })
+    const started = await startAgent(harness, plan, options)
+    // Code highlighting loads in the background: the first answer rarely needs it at once.
+    void loadHighlighter()
+    return await chat.attach({ harness, plan, started })
+  } finally {
+    chat.close()
+    await harness?.dispose()
+  }
+}

@@ -1,0 +1,119 @@
+// The chat's slash commands: their names and help lines, and the closest known name
+// for a mistyped one.
+
+export interface CommandInfo {
+  name: string
+  usage: string
+  description: string
+  aliases?: string[]
+}
+
+export const COMMANDS: readonly CommandInfo[] = [
+  { name: 'help', usage: '/help', description: 'this list, and the keys', aliases: ['?'] },
+  {
+    name: 'clear',
+    usage: '/clear',
+    description: 'start a new session (the old one stays stored)',
+    aliases: ['new'],
+  },
+  {
+    name: 'resume',
+    usage: '/resume [<n>|<id>]',
+    description: "list this folder's sessions, or switch to one (with a recap)",
+  },
+  { name: 'sessions', usage: '/sessions', description: "this folder's stored sessions" },
+  {
+    name: 'fork',
+    usage: '/fork',
+    description: "continue in a new session seeded with this one's completed turns",
+  },
+  { name: 'session', usage: '/session', description: 'the session id, folder and log file' },
+  {
+    name: 'model',
+    usage: '/model [<name>]',
+    description: 'show or change the model from the next turn on (dsh models lists them)',
+  },
+  {
+    name: 'effort',
+    usage: '/effort [<level>]',
+    description: 'show or change the thinking effort: off, low, high or max',
+  },
+  {
+    name: 'init',
+    usage: '/init',
+    description: 'ask the model to write a starter AGENTS.md for this project',
+  },
+  {
+    name: 'permissions',
+    usage: '/permissions [<mode>]',
+    description:
+      'show the permission mode and rules; switch mode (auto, default, acceptEdits, plan, bypassPermissions)',
+  },
+  {
+    name: 'rewind',
+    usage: '/rewind [<turn>]',
+    description: 'restore files the file tools changed in that turn and later',
+  },
+  { name: 'cost', usage: '/cost', description: 'tokens used by this session so far' },
+  { name: 'hooks', usage: '/hooks', description: 'the hook files in use' },
+  {
+    name: 'mcp',
+    usage: '/mcp',
+    description: 'MCP servers: state, tools, where each came from; their prompts as /mcp__<server>__<prompt>',
+  },
+  {
+    name: 'exit',
+    usage: '/exit',
+    description: 'leave (so do Ctrl-D, and Ctrl-C on an empty input)',
+    aliases: ['quit'],
+  },
+]
+
+export const KEYS_HELP = `keys:
+  Enter submits · Ctrl-J, \\+Enter or Shift+Enter (where the terminal reports it) insert a newline
+  Up/Down history (kept per project) · Ctrl-R searches it · Tab completes commands and paths
+  @path attaches a file's content · typing during a reply queues the next prompt
+  Ctrl-C (or Esc on an empty input) interrupts a reply · Ctrl-O shows/hides reasoning · Ctrl-D exits`
+
+/** Every name a command answers to, for Tab completion. */
+export function commandNames(): string[] {
+  return COMMANDS.flatMap((command) => [command.name, ...(command.aliases ?? [])])
+}
+
+/** The command `name` refers to (its own name or an alias). */
+export function findCommand(name: string): CommandInfo | undefined {
+  return COMMANDS.find((command) => command.name === name || command.aliases?.includes(name))
+}
+
+/** The known name closest to `name` (edit distance at most 3), if any. */
+export function closestCommand(name: string): string | undefined {
+  let best: { name: string; distance: number } | undefined
+  for (const candidate of commandNames()) {
+    const distance = candidate.startsWith(name) ? 0.5 : editDistance(name, candidate)
+    if (distance <= 3 && (best === undefined || distance < best.distance))
+      best = { name: candidate, distance }
+  }
+  return best?.name
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      )
+    }
+    previous = current
+  }
+  return previous[b.length]!
+}
+
+export function helpText(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.usage.length))
+  const lines = COMMANDS.map((command) => `  ${command.usage.padEnd(width)}  ${command.description}`)
+  return `commands:\n${lines.join('\n')}\n${KEYS_HELP}`
+}

@@ -1,0 +1,54 @@
+// The chat without a terminal (`dsh chat < prompts.txt`, or a pipe): one turn per
+// non-empty line, in order, each to completion. Exit 0 only if every turn completed.
+
+import { createInterface } from 'node:readline'
+import { toTerminalText } from '../../core/terminal-text.js'
+import { ExitCode } from '../cli/errors.js'
+import type { AgentOptions } from '../cli/options.js'
+import { colorsFor, createStreamRenderer } from '../cli/render.js'
+import { type AgentPlan, openHarness, startAgent } from '../cli/start.js'
+import { describeStart } from './notices.js'
+
+export async function pipedChat(plan: AgentPlan, options: AgentOptions): Promise<number> {
+  const colors = colorsFor(process.stdout)
+  const interrupt = new AbortController()
+  const onSigint = () => {
+    if (interrupt.signal.aborted) process.exit(ExitCode.Interrupted)
+    interrupt.abort()
+  }
+  process.on('SIGINT', onSigint)
+  // Nobody to ask, like `dsh run`: headless, the project's own files are trusted.
+  const harness = await openHarness(plan, {
+    canAsk: false,
+    trust: { frontEnd: 'headless', disabled: options.projectConfig === false },
+  })
+  try {
+    const started = await startAgent(harness, plan, options)
+    const { agent } = started
+    process.stdout.write(colors.dim(`${describeStart(started)}\n`))
+    let allCompleted = true
+    const lines = createInterface({
+      input: process.stdin,
+      terminal: false,
+      crlfDelay: Number.POSITIVE_INFINITY,
+    })
+    for await (const line of lines) {
+      if (interrupt.signal.aborted) break
+      if (line.trim() === '') continue
+      process.stdout.write(`${colors.bold('> ')}${toTerminalText(line, { keepTabs: false })}\n`)
+      const unsubscribe = agent.onOutput(createStreamRenderer(process.stdout, colors))
+      try {
+        const result = await agent.prompt(line, { signal: interrupt.signal })
+        if (result.reason !== 'completed') allCompleted = false
+      } finally {
+        unsubscribe()
+      }
+    }
+    lines.close()
+    if (interrupt.signal.aborted) return ExitCode.Interrupted
+    return allCompleted ? ExitCode.Ok : ExitCode.Failure
+  } finally {
+    await harness.dispose()
+    process.off('SIGINT', onSigint)
+  }
+}

@@ -1,0 +1,196 @@
+// The transcript view: turns an agent's live output into finished lines (committed to
+// the screen's scrollback) and a live part (spinner with elapsed time, the streaming
+// preview, running tool calls). Every byte from the model or a tool is sanitized.
+
+import type { AgentOutput } from '../../agent/types.js'
+import { toTerminalText } from '../../core/terminal-text.js'
+import { type Colors, clip, describeToolCall } from '../cli/render.js'
+import { MarkdownStream } from './markdown.js'
+import { summarizeToolResult } from './tool-summary.js'
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+/** Result lines shown under a finished tool call. */
+const TOOL_RESULT_LINES = 4
+
+interface RunningTool {
+  header: string
+  startedAt: number
+}
+
+export class TranscriptView {
+  private readonly markdown: MarkdownStream
+  private readonly reasoning: MarkdownStream
+  private mode: 'idle' | 'text' | 'reasoning' = 'idle'
+  private readonly tools = new Map<string, RunningTool>()
+  /** Set while a turn runs: the spinner shows when nothing else is live. */
+  private busySince: number | undefined
+  private waitingSince = 0
+  private reasoningLines = 0
+  /** While a retry waits: when it will be sent. */
+  private retryUntil = 0
+  showReasoning = true
+
+  constructor(
+    private readonly colors: Colors,
+    private readonly width: () => number,
+    private readonly commit: (lines: string[]) => void,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.markdown = new MarkdownStream(colors, width)
+    this.reasoning = new MarkdownStream(PLAIN, () => width() - 2)
+  }
+
+  get busy(): boolean {
+    return this.busySince !== undefined
+  }
+
+  /** Feeds one live output of the agent. */
+  handle(output: AgentOutput): void {
+    const { colors } = this
+    switch (output.type) {
+      case 'turn-start':
+        this.busySince = this.now()
+        this.waitingSince = this.now()
+        return
+      case 'reasoning-delta':
+        if (this.mode !== 'reasoning') this.switchTo('reasoning')
+        this.reasoningLines += (output.text.match(/\n/g) ?? []).length
+        if (this.showReasoning)
+          this.commit(this.reasoning.push(output.text).map((line) => this.dimLine(line)))
+        else this.reasoning.push(output.text)
+        return
+      case 'text-delta':
+        if (this.mode !== 'text') this.switchTo('text')
+        this.commit(this.markdown.push(output.text))
+        return
+      case 'tool-start':
+        this.switchTo('idle')
+        this.tools.set(output.callId, {
+          header: `${colors.cyan('●')} ${colors.bold(safe(describeToolCall(output.name, output.arguments)))}`,
+          startedAt: this.now(),
+        })
+        return
+      case 'tool-end': {
+        const running = this.tools.get(output.callId)
+        this.tools.delete(output.callId)
+        const header =
+          running?.header ?? `${colors.cyan('●')} ${colors.bold(safe(describeToolCall(output.name, '{}')))}`
+        const elapsed = running ? colors.dim(` (${seconds(this.now() - running.startedAt)})`) : ''
+        this.commit([header + elapsed, ...this.resultLines(output.content, output.isError)])
+        this.waitingSince = this.now()
+        return
+      }
+      case 'turn-end': {
+        this.switchTo('idle')
+        const { result } = output
+        this.tools.clear()
+        this.busySince = undefined
+        if (result.reason === 'aborted') this.commit([colors.yellow('(interrupted)')])
+        else if (result.reason !== 'completed') {
+          this.commit([
+            colors.red(
+              `turn ended: ${result.reason}${result.error ? ` — ${safe(clip(result.error, 300))}` : ''}`,
+            ),
+          ])
+        }
+        this.commit([''])
+        return
+      }
+      default:
+        return
+    }
+  }
+
+  /** The live part: the streaming preview, running tools, or the spinner. */
+  live(): string[] {
+    const { colors } = this
+    const lines: string[] = []
+    if (this.mode === 'text') lines.push(...this.markdown.preview())
+    if (this.mode === 'reasoning') {
+      if (this.showReasoning) lines.push(...this.reasoning.preview().map((line) => this.dimLine(line)))
+      else lines.push(colors.dim(`∴ thinking… (${this.reasoningLines} lines; Ctrl-O shows)`))
+    }
+    if (this.busySince === undefined) return lines
+    const frame = SPINNER[Math.floor(this.now() / 100) % SPINNER.length]!
+    for (const tool of this.tools.values()) {
+      lines.push(`${tool.header} ${colors.dim(`${frame} ${seconds(this.now() - tool.startedAt)}`)}`)
+    }
+    if (this.tools.size === 0 && this.mode === 'idle') {
+      const waiting =
+        this.retryUntil > this.now()
+          ? `retrying in ${Math.ceil((this.retryUntil - this.now()) / 1000)}s…`
+          : `thinking… ${seconds(this.now() - this.waitingSince)}`
+      lines.push(colors.cyan(frame) + colors.dim(` ${waiting} · Ctrl-C interrupts`))
+    }
+    return lines
+  }
+
+  /** A failed model request will be tried again after `delayMs`: one line, and the spinner says so. */
+  retry(info: { attempt: number; delayMs: number; reason: string }, maxRetries: number): void {
+    const seconds = Math.max(1, Math.round(info.delayMs / 1000))
+    const reason = safe(clip(info.reason, 120))
+    this.commit([this.colors.yellow(`⟳ retrying in ${seconds} s (${info.attempt}/${maxRetries}): ${reason}`)])
+    this.retryUntil = this.now() + info.delayMs
+    this.waitingSince = this.now()
+  }
+
+  /** Shows or hides reasoning from now on. */
+  toggleReasoning(): void {
+    this.showReasoning = !this.showReasoning
+  }
+
+  private switchTo(mode: 'idle' | 'text' | 'reasoning'): void {
+    if (this.mode === mode) return
+    if (this.mode === 'text') this.commit(this.markdown.finish())
+    if (this.mode === 'reasoning') {
+      const rest = this.reasoning.finish()
+      if (this.showReasoning) this.commit(rest.map((line) => this.dimLine(line)))
+      else this.commit([this.colors.dim(`∴ thought (${this.reasoningLines} lines hidden; Ctrl-O shows)`)])
+      this.reasoningLines = 0
+    }
+    if (mode === 'idle') this.waitingSince = this.now()
+    this.mode = mode
+  }
+
+  private dimLine(line: string): string {
+    return this.colors.dim(`∴ ${line}`)
+  }
+
+  private resultLines(content: string, isError: boolean): string[] {
+    const { colors } = this
+    const summary = summarizeToolResult(safe(content), isError, TOOL_RESULT_LINES)
+    const paint = summary.failed ? colors.red : colors.dim
+    const maxChars = Math.max(20, this.width() - 6)
+    const lines = summary.lines.map(
+      (line, index) => `  ${index === 0 ? colors.dim('⎿') : ' '} ${paint(clip(line, maxChars))}`,
+    )
+    if (summary.hidden > 0) lines.push(colors.dim(`    … +${summary.hidden} lines`))
+    if (summary.status !== undefined) lines.push(`    ${colors.red(colors.bold(`✗ ${summary.status}`))}`)
+    return lines
+  }
+}
+
+function safe(text: string): string {
+  return toTerminalText(text, { keepTabs: false })
+}
+
+function seconds(ms: number): string {
+  const s = Math.floor(ms / 1000)
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`
+}
+
+/** Reasoning is shown dimmed as plain text: no colours inside it. */
+const same = (text: string) => text
+const PLAIN: Colors = {
+  enabled: false,
+  dim: same,
+  bold: same,
+  red: same,
+  green: same,
+  yellow: same,
+  cyan: same,
+  magenta: same,
+  italic: same,
+  underline: same,
+  strike: same,
+}
