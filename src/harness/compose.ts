@@ -126,7 +126,6 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ...(config.subagents.acp && config.subagents.enabled
       ? [ctx.plugin(acpSubagentToolPlugin, { ...config.subagents.acp, maxDepth: config.subagents.maxDepth })]
       : []),
-    ctx.plugin(ProjectTrustService, { home: config.home, ...options.trust }),
     ctx.plugin(mcpPlugin, {
       servers: config.mcpServers,
       home: config.home,
