@@ -73,6 +73,11 @@ export interface SystemPromptState {
 }
 
 export interface AgentPipelineEvents {
+  /**
+   * Before the agent and its system prompt are built: decisions the prompt depends on
+   * (project trust, which may ask the user) are made here. Throwing aborts the creation.
+   */
+  'agent/preparing'(info: { readonly cwd: string; readonly sessionId: string }): Promise<void> | void
   /** Synchronous: listeners push sections onto `state.sections` (skills, ...). */
   'agent/system-prompt'(state: SystemPromptState): void
   /** Runs after setup and before publish; throwing aborts the creation transaction. */

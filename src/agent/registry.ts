@@ -148,6 +148,8 @@ export class AgentRegistry extends Service {
     try {
       checkSignal(signal)
       session = await prepare(sessions)
+      await this.ctx.serial('agent/preparing', { cwd: session.header.cwd ?? process.cwd(), sessionId: id })
+      checkSignal(signal)
       const agent = this.spawn(session, this.turnSettings(session, model))
       if (agent.id !== id) {
         throw new DshError(`agent id ${agent.id} does not match session id ${id}`, AgentErrorCode.IdMismatch)

@@ -7,6 +7,7 @@ import type { AgentHandle } from '../agent/types.js'
 import { findProjectRoot } from '../core/project-root.js'
 import { claudeCodeToolName } from '../hooks/claude-code/tool-names.js'
 import type { SessionId } from '../session/types.js'
+import { discoverCommands, discoverSkills } from '../skills/discover.js'
 import { ProjectTrustStore } from '../trust/index.js'
 import type {} from '../trust/service.js'
 import { hookPermissionMode, type PermissionMode } from './modes.js'
@@ -77,7 +78,10 @@ export class PermissionPolicy extends Service {
         ),
       },
     )
-    ctx.on('agent/setup', (agent) => this.setUp(agent))
+    ctx.on('agent/preparing', ({ cwd }) => this.decideTrust(cwd))
+    ctx.on('agent/setup', (agent) => {
+      this.load(agent)
+    })
     ctx.on('agent/disposed', (agent) => {
       this.agents.delete(agent.id)
     })
@@ -140,15 +144,17 @@ export class PermissionPolicy extends Service {
     return (this.config.frontEnd ?? 'headless') === 'headless'
   }
 
-  /** At agent setup: the harness's trust service decides (it may ask the user) when one is loaded. */
-  private async setUp(agent: AgentHandle): Promise<void> {
+  /**
+   * Before an agent is built (its system prompt lists project skills): the harness's trust
+   * service decides, and may ask the user, when the project brings something.
+   */
+  private async decideTrust(cwd: string): Promise<void> {
     const service = this.ctx.get('projectTrust')
-    if (service && this.config.projectTrusted === undefined) {
-      const root = findProjectRoot(agent.cwd)
-      const decision = await service.decide(root, ['permission allow rules', 'skills', 'commands'])
-      this.trustByRoot.set(root, decision.trusted)
-    }
-    this.load(agent, this.projectTrusted(agent.cwd))
+    if (!service || this.config.projectTrusted !== undefined) return
+    const root = findProjectRoot(cwd)
+    // Only a project that brings something is worth a question (hooks and MCP ask for theirs).
+    const brings = projectBrings(root, cwd)
+    if (brings.length > 0) this.trustByRoot.set(root, (await service.decide(root, brings)).trusted)
   }
 
   private load(agent: AgentHandle, trusted = this.projectTrusted(agent.cwd)): AgentPermissions {
@@ -167,6 +173,19 @@ export class PermissionPolicy extends Service {
     this.agents.set(agent.id, state)
     return state
   }
+}
+
+/** What the project's own files would add through this policy and the skills plugin: "2 permission allow rules", "1 skill". */
+function projectBrings(root: string, cwd: string): string[] {
+  const count = (n: number, what: string) => (n > 0 ? [`${n} ${what}${n === 1 ? '' : 's'}`] : [])
+  const sources = { home: root, cwd, projectTrusted: true }
+  const fromProject = (items: readonly { scope: string }[]) =>
+    items.filter((item) => item.scope === 'project').length
+  return [
+    ...count(loadProjectPermissions(root, false).ignoredAllow, 'permission allow rule'),
+    ...count(fromProject(discoverSkills(sources)), 'skill'),
+    ...count(fromProject(discoverCommands(sources)), 'command'),
+  ]
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

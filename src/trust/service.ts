@@ -62,8 +62,10 @@ export class ProjectTrustService extends Service {
         ...(this.config.ask ? { ask: this.config.ask } : {}),
       })
       this.decisions.set(folder, decision)
-      // A failed decision is not kept: the next caller tries again.
-      decision.catch(() => this.decisions.delete(folder))
+      // A failed decision is not kept: the next caller tries again. Nor is "nobody could be
+      // asked": the trust store may say yes by the next agent (another process, `dsh` chat).
+      const forget = () => this.decisions.delete(folder)
+      decision.then((made) => made.reason === 'cannot-ask' && forget(), forget)
     }
     return decision
   }

@@ -70,7 +70,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ file: nested, env: {} })).toThrow(`${nested}: persistence: unknown field rooot`)
     const mistyped = writeConfig('subagents:\n  maxDepth: deep\n')
     expect(() => loadConfig({ file: mistyped, env: {} })).toThrow(`${mistyped}: subagents.maxDepth:`)
-    const badEnum = writeConfig('persistence:\n  backend: postgres\n')
+    const badEnum = writeConfig('persistence:\n  backend: mongodb\n')
     expect(() => loadConfig({ file: badEnum, env: {} })).toThrow(`${badEnum}: persistence.backend:`)
   })
 

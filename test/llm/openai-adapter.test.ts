@@ -120,6 +120,7 @@ describe('OpenAiCompatibleAdapter over loopback HTTP', () => {
         completionTokens: 30,
         totalTokens: 130,
         cachedTokens: 64,
+        cacheMissTokens: 36,
         reasoningTokens: 20,
       },
     })

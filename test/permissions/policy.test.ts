@@ -130,7 +130,7 @@ describe('the policy in a harness', () => {
       JSON.stringify({ permissions: { allow: ['Bash(echo *)'], deny: ['Bash(rm *)'] } }),
     )
     const home = tempDir()
-    const { harness } = await start({ home })
+    const { harness } = await start({ home, trust: { frontEnd: 'headless' } })
     const policy = harness.ctx.permissions
     const untrusted = await harness.agents.create({ sessionId: 'u', meta: { cwd } })
     // A headless front end trusts (Claude Code's non-interactive rule); chat asks first.

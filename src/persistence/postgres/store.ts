@@ -56,6 +56,8 @@ export class PostgresSessionStore {
   private opening: Promise<void> | undefined
   private readonly pending = new Map<SessionId, SessionHeader>()
   private readonly held = new Map<SessionId, HeldLease>()
+  /** Sessions whose lease this process held and lost: it never takes them again by itself. */
+  private readonly lost = new Set<SessionId>()
   private readonly queues = new Map<SessionId, Promise<unknown>>()
   private heartbeat: NodeJS.Timeout | undefined
 
@@ -127,6 +129,7 @@ export class PostgresSessionStore {
         return
       }
       let lease = this.held.get(id)
+      if (!lease && this.lost.has(id)) throw await this.lostLease(id)
       if (!lease) {
         lease = await withReconnect(this.config, () => this.leases!.acquire(id, sessionKey(id)))
         this.held.set(id, lease)
@@ -189,8 +192,8 @@ export class PostgresSessionStore {
         const row = rows[0]
         if (row && row.event_count === end && row.token === lease.token) return // it had committed
         if (!row || row.token !== lease.token || row.nonce !== lease.nonce) {
-          this.held.delete(id)
-          throw leaseLost(id)
+          this.forgetLost(id)
+          throw await this.lostLease(id)
         }
       }
       retrying = true
@@ -206,7 +209,7 @@ export class PostgresSessionStore {
     const code = (error as { code?: string }).code
     const detail = (error as { detail?: string }).detail
     if (code === 'DSH01') {
-      this.held.delete(id)
+      this.forgetLost(id)
       let holder: { host?: string; pid?: number } = {}
       try {
         holder = JSON.parse(detail ?? '{}')
@@ -260,6 +263,7 @@ export class PostgresSessionStore {
         )
         if (stored.rowCount === 0) throw notFound(id)
         this.held.set(id, await withReconnect(this.config, () => this.leases!.acquire(id, sessionKey(id))))
+        this.lost.delete(id)
       }
       // Nobody else can append now: this is the final tail.
       const stored = await withReconnect(this.config, () => this.read(pool, id))
@@ -373,10 +377,30 @@ export class PostgresSessionStore {
     try {
       const lost = await this.leases.renew(entries.map(([, lease]) => lease))
       for (const [id, lease] of entries) {
-        if (lost.has(lease.key.toString('hex')) && this.held.get(id) === lease) this.held.delete(id)
+        if (lost.has(lease.key.toString('hex')) && this.held.get(id) === lease) this.forgetLost(id)
       }
     } catch {
       // Unreachable now: the next beat retries, and appends are fenced by the token anyway.
+    }
+  }
+
+  /** A lease that moved on: drop it, and refuse later appends of this session in this process. */
+  private forgetLost(id: SessionId): void {
+    this.held.delete(id)
+    this.lost.add(id)
+  }
+
+  /** The lease-lost error, naming the lease's present holder when the database can say. */
+  private async lostLease(id: SessionId): Promise<DshError> {
+    try {
+      const { rows } = await this.pool!.query<{ host: string | null; pid: number | null }>(
+        `SELECT host, pid FROM ${this.s}.leases WHERE session_key = $1 AND nonce IS NOT NULL`,
+        [sessionKey(id)],
+      )
+      return leaseLost(id, rows[0] ?? {})
+    } catch {
+      // Unreachable now: the message just says the lease moved on.
+      return leaseLost(id)
     }
   }
 

@@ -218,13 +218,16 @@ describe('dsh acp', () => {
     expect(JSON.stringify(ends[1])).toContain('Tool call denied')
 
     // While connected, the listener answers for this connection's sessions only.
-    const call = (id: string) =>
-      ({ agent: { id }, turn: 9, callId: 'c', name: 'echo', arguments: '{}' }) as ToolCallInfo
+    // Real agents: the hook bridges' PermissionRequest listeners read the agent's cwd and session.
+    const other = await test.harness.agents.create({ sessionId: 'someone-else' })
+    const call = (agent: ToolCallInfo['agent']) =>
+      ({ agent, turn: 9, callId: 'c', name: 'echo', arguments: '{}' }) as ToolCallInfo
+    const mine = test.harness.agents.get(sessionId)!
     answers.push('allow_once')
-    expect(await test.harness.ctx.serial('tools/approve', call(sessionId), 'why')).toBe(true)
-    expect(await test.harness.ctx.serial('tools/approve', call('someone-else'), 'why')).toBeUndefined()
+    expect(await test.harness.ctx.serial('tools/approve', call(mine), 'why')).toBe(true)
+    expect(await test.harness.ctx.serial('tools/approve', call(other), 'why')).toBeUndefined()
     await clients.pop()!.close()
-    expect(await test.harness.ctx.serial('tools/approve', call(sessionId), 'why')).toBeUndefined()
+    expect(await test.harness.ctx.serial('tools/approve', call(mine), 'why')).toBeUndefined()
     await policy.dispose()
   })
 

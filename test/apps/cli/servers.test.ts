@@ -3,7 +3,7 @@
 
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, hasStack, jsonLines, makeWorld, runCli, spawnCli } from './cli.js'
@@ -27,7 +27,12 @@ describe('dsh stdio', () => {
     const input =
       request(1, 'initialize', { sessionId: 'stdio-exact', cwd: w.project }) +
       request(2, 'session/prompt', { text: 'hello' })
-    const result = await runCli(['stdio'], { env: w.env, cwd: w.project, input })
+    // Stdin stays open until the prompt is answered: a closed stdin cancels the running turn.
+    const child = spawnCli(['stdio'], { env: w.env, cwd: w.project, openStdin: true })
+    child.child.stdin!.write(input)
+    await vi.waitFor(() => expect(child.stdout()).toContain('"id":2'), { timeout: 15_000 })
+    child.child.stdin!.end()
+    const result = await child.done
     expect(result.code).toBe(0)
     const messages = jsonLines(result.stdout)
     expect(messages.every((message) => message.jsonrpc === '2.0')).toBe(true)

@@ -43,7 +43,7 @@ describePostgres(`dsh sessions migrate${describeSkipReason()}`, { timeout: 120_0
       config: { root: rootA },
       durable: true,
     })
-    const ids = ['plain', 'nul\u0000in id', '💬 unicode', '../escape', 'x'.repeat(300)]
+    const ids = ['plain', 'tab\tand ~tilde', '💬 unicode', '../escape', 'x'.repeat(300)]
     for (const [index, id] of ids.entries()) {
       const log = new LogBuilder()
         .completedTurn(0, `question ${index} with a NUL \u0000 and ünïcödé`)

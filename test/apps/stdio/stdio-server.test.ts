@@ -31,7 +31,11 @@ describe('dsh stdio', () => {
     expect(transcriptPath.endsWith('.jsonl')).toBe(true)
 
     const answer = await client.request('session/prompt', { text: 'echo hi please' })
-    expect(answer.result).toEqual({ turn: 1, reason: 'completed', text: 'all done' })
+    expect(answer.result).toMatchObject({ turn: 1, reason: 'completed', text: 'all done', currency: 'USD' })
+    // The first turn's usage is the whole session's so far.
+    const { usage, sessionUsage } = answer.result as { usage: { inputTokens: number }; sessionUsage: unknown }
+    expect(usage.inputTokens).toBeGreaterThan(0)
+    expect(sessionUsage).toEqual(usage)
 
     // Every appended event arrived, in seq order, before the answer.
     const answerIndex = client.messages.indexOf(answer)
@@ -81,7 +85,10 @@ describe('dsh stdio', () => {
     const resumed = await again.request('initialize', { sessionId: 'stdio exact/id' })
     expect(resumed.result).toEqual({ ...init.result, resumed: true })
     const next = await again.request('session/prompt', { text: 'and now?' })
-    expect(next.result).toEqual({ turn: 2, reason: 'completed', text: 'I remember' })
+    expect(next.result).toMatchObject({ turn: 2, reason: 'completed', text: 'I remember' })
+    // After the resume the session's usage still counts the first run's turn.
+    const totals = next.result as { usage: { inputTokens: number }; sessionUsage: { inputTokens: number } }
+    expect(totals.sessionUsage.inputTokens).toBeGreaterThan(totals.usage.inputTokens)
     const texts = second.model.requests[0]!.messages.map((message) => message.content)
     expect(texts).toContain('echo hi please')
     expect(texts).toContain('echo: hi')
@@ -128,7 +135,7 @@ describe('dsh stdio', () => {
     expect((await answer).result).toMatchObject({ turn: 1, reason: 'aborted' })
 
     // The session stays usable: the next prompt runs turn 2.
-    expect((await client.request('session/prompt', { text: 'now quickly' })).result).toEqual({
+    expect((await client.request('session/prompt', { text: 'now quickly' })).result).toMatchObject({
       turn: 2,
       reason: 'completed',
       text: 'fast',
