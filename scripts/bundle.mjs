@@ -2,7 +2,9 @@
 // lazily imported command instead of hundreds of small modules, which is most of a
 // cold start's cost. better-sqlite3 (a native module) and pg (optional native parts) stay external.
 // Measured in bench/cli.bench.ts; see bench/RESULTS.md.
+// Also bundles the web UI's front end into dist/web/ (index.html, app.js, app.css): no CDN at run time.
 
+import { copyFileSync, mkdirSync } from 'node:fs'
 import { build } from 'esbuild'
 
 await build({
@@ -18,3 +20,18 @@ await build({
   banner: { js: "import { createRequire as __dshRequire } from 'node:module'; const require = __dshRequire(import.meta.url);" },
   logLevel: 'warning',
 })
+
+mkdirSync('dist/web', { recursive: true })
+await build({
+  // main.ts imports app.css, so esbuild writes app.js and app.css.
+  entryPoints: { app: 'src/apps/web/client/main.ts' },
+  outdir: 'dist/web',
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+})
+copyFileSync('src/apps/web/client/index.html', 'dist/web/index.html')

@@ -1,0 +1,172 @@
+// The JSON API: sessions (list, show, create, resume, fork, release), turns (prompt,
+// stop), model choice, approvals, and the live stream. Bodies are validated with zod.
+
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { z } from 'zod'
+import type { Harness } from '../../harness/compose.js'
+import type { ModelChoice } from '../../llm/adapter.js'
+import { DEFAULT_EFFORT, EFFORTS } from '../../llm/deepseek/effort.js'
+import { DEEPSEEK_MODELS } from '../../llm/deepseek/models.js'
+import { HttpError } from './errors.js'
+import type { WebHost } from './hosting.js'
+import type { SessionRows } from './rows.js'
+import type { ModelsResponse, SessionResponse, SessionsResponse } from './types.js'
+
+export interface ApiContext {
+  harness: Harness
+  host: WebHost
+  rows: SessionRows
+}
+
+/** The largest request body accepted, in bytes. */
+const MAX_BODY_BYTES = 1024 * 1024
+
+const modelChoice = z.object({
+  model: z.string().min(1).max(200).optional(),
+  effort: z.enum(EFFORTS).optional(),
+})
+const createBody = modelChoice.extend({ cwd: z.string().min(1).max(4096) })
+const promptBody = z.object({ text: z.string().min(1).max(MAX_BODY_BYTES) })
+const answerBody = z.object({ allow: z.boolean() })
+
+export async function routeApi(
+  api: ApiContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const parts = url.pathname.slice('/api/'.length).split('/')
+  const method = req.method ?? 'GET'
+  const [area, rawId, action] = parts
+  if (parts.length > 3 || area === undefined) throw new HttpError(404, 'no such endpoint')
+
+  if (area === 'models' && method === 'GET' && rawId === undefined) {
+    sendJson(res, 200, models(api.harness))
+    return
+  }
+  if (area === 'approvals' && method === 'POST' && rawId !== undefined && action === undefined) {
+    const { allow } = await readBody(req, answerBody)
+    if (!api.host.answer(decode(rawId), allow)) throw new HttpError(404, 'that approval is no longer waiting')
+    sendJson(res, 200, { ok: true })
+    return
+  }
+  if (area !== 'sessions') throw new HttpError(404, 'no such endpoint')
+
+  if (rawId === undefined || rawId === '') {
+    if (method === 'GET') {
+      const sessions = await api.rows.list(url.searchParams.get('q') ?? '', (id) => api.host.status(id))
+      sendJson(res, 200, { sessions, currency: api.rows.currency } satisfies SessionsResponse)
+      return
+    }
+    if (method === 'POST') {
+      const body = await readBody(req, createBody)
+      const id = await api.host.create(body.cwd, choice(body))
+      sendJson(res, 201, { id })
+      return
+    }
+    throw new HttpError(405, 'method not allowed')
+  }
+
+  const id = decode(rawId)
+  if (method === 'GET' && action === undefined) {
+    const described = await api.host.describe(id)
+    sendJson(res, 200, { ...described, currency: api.rows.currency } satisfies SessionResponse)
+    return
+  }
+  if (method === 'GET' && action === 'live') {
+    const from = Number(url.searchParams.get('from') ?? '0')
+    if (!Number.isSafeInteger(from) || from < 0) throw new HttpError(400, 'from must be a whole number')
+    await api.host.subscribe(id, res, from)
+    return
+  }
+  if (method !== 'POST') throw new HttpError(405, 'method not allowed')
+  switch (action) {
+    case 'prompt': {
+      const { text } = await readBody(req, promptBody)
+      await api.host.prompt(id, text)
+      sendJson(res, 202, { ok: true })
+      return
+    }
+    case 'stop':
+      sendJson(res, 200, { stopped: api.host.stop(id) })
+      return
+    case 'resume':
+      await api.host.host(id)
+      sendJson(res, 200, { state: api.host.state(id) })
+      return
+    case 'release':
+      await api.host.release(id)
+      sendJson(res, 200, { state: api.host.state(id) })
+      return
+    case 'fork':
+      sendJson(res, 201, { id: await api.host.fork(id) })
+      return
+    case 'model':
+      api.host.setModel(id, choice(await readBody(req, modelChoice)))
+      sendJson(res, 200, { state: api.host.state(id) })
+      return
+    default:
+      throw new HttpError(404, 'no such endpoint')
+  }
+}
+
+function models(harness: Harness): ModelsResponse {
+  const configured = harness.config.model.name
+  const names = new Set<string>(DEEPSEEK_MODELS)
+  if (configured !== undefined) names.add(configured)
+  return {
+    models: [...names],
+    efforts: [...EFFORTS],
+    defaultModel: configured ?? null,
+    defaultEffort: harness.config.model.effort ?? DEFAULT_EFFORT,
+    cwd: process.cwd(),
+  }
+}
+
+function choice(body: z.infer<typeof modelChoice>): ModelChoice {
+  return {
+    ...(body.model !== undefined ? { model: body.model } : {}),
+    ...(body.effort !== undefined ? { effort: body.effort } : {}),
+  }
+}
+
+function decode(segment: string): string {
+  try {
+    const id = decodeURIComponent(segment)
+    if (id === '') throw new HttpError(400, 'empty session id')
+    return id
+  } catch (error) {
+    if (error instanceof HttpError) throw error
+    throw new HttpError(400, 'the session id in the path is not valid percent-encoding')
+  }
+}
+
+async function readBody<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
+  if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+    throw new HttpError(415, 'send application/json')
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'request body too large')
+    chunks.push(chunk)
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+  } catch {
+    throw new HttpError(400, 'the request body is not JSON')
+  }
+  const result = schema.safeParse(parsed)
+  if (!result.success) throw new HttpError(400, `invalid request: ${result.error.issues[0]?.message ?? ''}`)
+  return result.data
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  })
+  res.end(text)
+}

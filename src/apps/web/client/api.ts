@@ -1,0 +1,65 @@
+// The browser's side of the JSON API: every mutation carries the CSRF token the server
+// put in a meta tag; the access token travels as an HttpOnly cookie.
+
+import type { ModelsResponse, SessionResponse, SessionState, SessionsResponse } from '../types.js'
+
+const CSRF_HEADER = 'X-DSH-CSRF'
+
+function csrf(): string {
+  return document.querySelector<HTMLMetaElement>('meta[name="dsh-csrf"]')?.content ?? ''
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: {
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...(method !== 'GET' ? { [CSRF_HEADER]: csrf() } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  })
+  const text = await response.text()
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    parsed = { error: text }
+  }
+  if (!response.ok)
+    throw new ApiError(response.status, (parsed as { error?: string }).error ?? response.statusText)
+  return parsed as T
+}
+
+const session = (id: string) => `/api/sessions/${encodeURIComponent(id)}`
+
+export const api = {
+  sessions: (query: string) => call<SessionsResponse>('GET', `/api/sessions?q=${encodeURIComponent(query)}`),
+  session: (id: string) => call<SessionResponse>('GET', session(id)),
+  models: () => call<ModelsResponse>('GET', '/api/models'),
+  create: (cwd: string, model?: string, effort?: string) =>
+    call<{ id: string }>('POST', '/api/sessions', {
+      cwd,
+      ...(model ? { model } : {}),
+      ...(effort ? { effort } : {}),
+    }),
+  prompt: (id: string, text: string) => call<{ ok: true }>('POST', `${session(id)}/prompt`, { text }),
+  stop: (id: string) => call<{ stopped: boolean }>('POST', `${session(id)}/stop`, {}),
+  resume: (id: string) => call<{ state: SessionState }>('POST', `${session(id)}/resume`, {}),
+  release: (id: string) => call<{ state: SessionState }>('POST', `${session(id)}/release`, {}),
+  fork: (id: string) => call<{ id: string }>('POST', `${session(id)}/fork`, {}),
+  setModel: (id: string, model: string, effort: string) =>
+    call<{ state: SessionState }>('POST', `${session(id)}/model`, { model, effort }),
+  answer: (approvalId: string, allow: boolean) =>
+    call<{ ok: true }>('POST', `/api/approvals/${encodeURIComponent(approvalId)}`, { allow }),
+  liveUrl: (id: string, from: number) => `${session(id)}/live?from=${from}`,
+}

@@ -1,0 +1,134 @@
+// How each transcript item looks: messages (assistant text as sanitized markdown,
+// reasoning collapsed), tool calls as cards (command, exit code, output collapsed after a
+// few lines, diffs of edits, links to sub-agent sessions), hook decisions, turn usage.
+// Everything from the model, tools or files is text or sanitized markdown.
+
+import { html } from 'htm/preact'
+import type { VNode } from 'preact'
+import type { HookResultData } from '../../../session/types.js'
+import { renderMarkdown } from './markdown.js'
+import { DIFF_TOOLS, diffLines, type Item, type TokenUsage, type ToolCard } from './transcript.js'
+
+/** Output lines shown before a tool card's "show all". */
+export const OUTPUT_LINES = 12
+
+const markdownCache = new Map<string, string>()
+
+/** Sanitized HTML for model text, cached (a long session re-renders the same answers while scrolling). */
+function markdown(text: string): string {
+  let cached = markdownCache.get(text)
+  if (cached === undefined) {
+    cached = renderMarkdown(text)
+    if (markdownCache.size > 2000) markdownCache.clear()
+    markdownCache.set(text, cached)
+  }
+  return cached
+}
+
+export function renderItem(item: Item): VNode {
+  switch (item.kind) {
+    case 'user':
+      return html`<div class="msg user"><div class="who">${item.origin === 'hook' ? 'hook' : 'you'}</div><div class="text">${item.text}</div></div>`
+    case 'assistant':
+      return assistant(item.text, item.reasoning, false)
+    case 'tool':
+      return toolCard(item.tool, false)
+    case 'hook':
+      return hook(item.hook)
+    case 'turn-end':
+      return turnEnd(item.turn, item.reason, item.error, item.usage)
+    case 'notice':
+      return html`<div class="notice">${item.text}</div>`
+  }
+}
+
+export function assistant(text: string, reasoning: string, streaming: boolean): VNode {
+  return html`<div class=${`msg assistant${streaming ? ' streaming' : ''}`}>
+    ${
+      reasoning !== ''
+        ? html`<details class="reasoning" open=${streaming && text === ''}><summary>reasoning</summary><div class="reasoning-text">${reasoning}</div></details>`
+        : null
+    }
+    ${
+      streaming
+        ? html`<div class="text live-text">${text}</div>`
+        : html`<div class="markdown" dangerouslySetInnerHTML=${{ __html: markdown(text) }}></div>`
+    }
+  </div>`
+}
+
+export function toolCard(tool: ToolCard, running: boolean): VNode {
+  const result = tool.result
+  const status = running
+    ? html`<span class="badge running">running</span>`
+    : result === undefined
+      ? html`<span class="badge">no result</span>`
+      : result.isError
+        ? html`<span class="badge error">error</span>`
+        : tool.exitCode !== undefined
+          ? html`<span class=${`badge ${tool.exitCode === 0 ? 'ok' : 'error'}`}>exit ${tool.exitCode}</span>`
+          : html`<span class="badge ok">done</span>`
+  return html`<div class="tool" data-tool=${tool.name}>
+    <div class="tool-head"><span class="tool-name">${tool.name}</span>${status}${
+      tool.subSession !== undefined
+        ? html`<a class="sub-link" href=${`#/session/${encodeURIComponent(tool.subSession)}`}>open sub-agent session</a>`
+        : null
+    }</div>
+    <pre class="tool-command">${tool.command ?? prettyArguments(tool.arguments)}</pre>
+    ${result !== undefined ? toolOutput(tool.name, result.content) : null}
+  </div>`
+}
+
+function toolOutput(name: string, content: string): VNode {
+  const diff = DIFF_TOOLS.has(name) ? diffLines(content) : []
+  if (diff.length > 0) {
+    return html`<pre class="diff">${diff.map(
+      (line) => html`<span class=${diffClass(line)}>${line}\n</span>`,
+    )}</pre>`
+  }
+  const lines = content.split('\n')
+  if (lines.length <= OUTPUT_LINES) return html`<pre class="tool-output">${content}</pre>`
+  return html`<div class="tool-output-wrap">
+    <pre class="tool-output">${lines.slice(0, OUTPUT_LINES).join('\n')}</pre>
+    <details class="more"><summary>show all ${lines.length} lines</summary><pre class="tool-output">${lines
+      .slice(OUTPUT_LINES)
+      .join('\n')}</pre></details>
+  </div>`
+}
+
+function diffClass(line: string): string {
+  if (line.startsWith('+++') || line.startsWith('---')) return 'd-file'
+  if (line.startsWith('@@')) return 'd-hunk'
+  if (line.startsWith('+')) return 'd-add'
+  if (line.startsWith('-')) return 'd-del'
+  return 'd-ctx'
+}
+
+function hook(data: HookResultData): VNode {
+  const reason = data.reason ?? (data.stderr && data.decision !== 'none' ? data.stderr : '')
+  return html`<div class=${`hook decision-${data.decision}`}>
+    <span class="badge">hook ${data.event}</span> <span class="hook-decision">${data.decision}</span>
+    <code class="hook-command">${data.command}</code>${reason ? html` <span class="hook-reason">— ${reason}</span>` : null}
+  </div>`
+}
+
+function turnEnd(turn: number, reason: string, error: string | undefined, usage: TokenUsage): VNode {
+  const cache = usage.input > 0 ? ` · cache ${Math.round((usage.cacheHit / usage.input) * 100)}%` : ''
+  return html`<div class=${`turn-end reason-${reason}`}>
+    turn ${turn} · ${reason}${error ? ` — ${error}` : ''} · ${formatTokens(usage.input)} in / ${formatTokens(usage.output)} out${cache}
+  </div>`
+}
+
+export function formatTokens(count: number): string {
+  if (count >= 1_000_000) return `${(count / 1_000_000).toFixed(1)}M`
+  if (count >= 1000) return `${(count / 1000).toFixed(1)}k`
+  return String(count)
+}
+
+function prettyArguments(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2)
+  } catch {
+    return text
+  }
+}

@@ -1,0 +1,162 @@
+// The session page: the transcript from the log (windowed), the live part of a running
+// turn, approvals, and the chat box. Live messages come over server-sent events; two tabs
+// on one session see the same stream. A session not hosted here is read-only and tailed.
+
+import { html } from 'htm/preact'
+import type { VNode } from 'preact'
+import { useEffect, useRef, useState } from 'preact/hooks'
+import type { LiveMessage, PendingApproval, SessionResponse, SessionState } from '../types.js'
+import { ApiError, api } from './api.js'
+import { ChatBox } from './chat-box.js'
+import { assistant, renderItem, toolCard } from './items.js'
+import { type Item, LiveTurn, TranscriptModel } from './transcript.js'
+import { VirtualList } from './virtual-list.js'
+
+interface Loaded {
+  response: SessionResponse
+  model: TranscriptModel
+  live: LiveTurn
+}
+
+export function SessionPage(props: { id: string }): VNode {
+  const { id } = props
+  const [loaded, setLoaded] = useState<Loaded | undefined>(undefined)
+  const [state, setState] = useState<SessionState | undefined>(undefined)
+  const [approvals, setApprovals] = useState<PendingApproval[]>([])
+  const [error, setError] = useState<string | undefined>(undefined)
+  const [notice, setNotice] = useState<string | undefined>(undefined)
+  const [, setVersion] = useState(0)
+  const [generation, setGeneration] = useState(0)
+  const frame = useRef<number | undefined>(undefined)
+
+  useEffect(() => {
+    let closed = false
+    let source: EventSource | undefined
+    // Many deltas per frame are drawn once.
+    const redraw = () => {
+      if (frame.current !== undefined) return
+      frame.current = requestAnimationFrame(() => {
+        frame.current = undefined
+        setVersion((n) => n + 1)
+      })
+    }
+    api
+      .session(id)
+      .then((response) => {
+        if (closed) return
+        const model = new TranscriptModel()
+        for (const event of response.events) model.add(event)
+        const live = new LiveTurn()
+        setLoaded({ response, model, live })
+        setState(response.state)
+        setApprovals(response.state.approvals)
+        setError(undefined)
+        source = new EventSource(api.liveUrl(id, model.nextSeq))
+        source.onmessage = (message) => {
+          const data = JSON.parse(message.data as string) as LiveMessage
+          switch (data.kind) {
+            case 'event':
+              if (data.event.seq > model.nextSeq) {
+                // Something was missed (the stream reconnected): read the log again.
+                source?.close()
+                setGeneration((n) => n + 1)
+                return
+              }
+              model.add(data.event)
+              live.committed(data.event)
+              break
+            case 'output':
+              live.handle(data.output)
+              break
+            case 'state':
+              setState(data.state)
+              setApprovals(data.state.approvals)
+              break
+            case 'approval':
+              setApprovals((list) => [...list.filter((a) => a.id !== data.approval.id), data.approval])
+              break
+            case 'approval-done':
+              setApprovals((list) => list.filter((a) => a.id !== data.id))
+              break
+            case 'error':
+              setNotice(data.message)
+              break
+          }
+          redraw()
+        }
+      })
+      .catch((failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)))
+    return () => {
+      closed = true
+      source?.close()
+      if (frame.current !== undefined) cancelAnimationFrame(frame.current)
+      frame.current = undefined
+    }
+  }, [id, generation])
+
+  if (error !== undefined)
+    return html`<div class="page"><p class="error">${error}</p><a href="#/">back to sessions</a></div>`
+  if (!loaded || !state) return html`<div class="page"><p class="loading">loading…</p></div>`
+  const { response, model, live } = loaded
+  const header = response.header
+
+  const act = (work: () => Promise<unknown>) => {
+    setNotice(undefined)
+    work().catch((failure: unknown) =>
+      setNotice(failure instanceof ApiError ? failure.message : String(failure)),
+    )
+  }
+  const fork = () =>
+    act(async () => {
+      const { id: child } = await api.fork(id)
+      location.hash = `#/session/${encodeURIComponent(child)}`
+    })
+
+  const footer = html`<div class="live">
+    ${live.reasoning !== '' || live.text !== '' ? assistant(live.text, live.reasoning, true) : null}
+    ${[...live.tools.values()].map((tool) => toolCard(tool, true))}
+    ${approvals.map((approval) => approvalCard(approval, act))}
+    ${state.busy && live.text === '' && live.tools.size === 0 && approvals.length === 0 ? html`<div class="working">working…</div>` : null}
+  </div>`
+
+  return html`<div class="page session-page">
+    <div class="session-bar">
+      <a href="#/" class="back">← sessions</a>
+      <span class="session-id" title=${header.id}>${header.id}</span>
+      <span class="folder" title=${header.cwd ?? ''}>${header.cwd ?? '(no folder)'}</span>
+      ${
+        header.parentSession !== undefined
+          ? html`<a class="parent" href=${`#/session/${encodeURIComponent(header.parentSession)}`}>parent session</a>`
+          : null
+      }
+      <span class=${`mode ${state.hosted ? 'hosted' : 'readonly'}`}>${state.hosted ? (state.busy ? 'running here' : 'open here') : 'read-only · live tail'}</span>
+      ${state.hosted ? null : html`<button class="resume" onClick=${() => act(() => api.resume(id))}>Resume here</button>`}
+      ${state.hosted && !state.busy ? html`<button class="release" onClick=${() => act(() => api.release(id))}>Release</button>` : null}
+      <button class="fork" onClick=${fork}>Fork</button>
+    </div>
+    ${notice !== undefined ? html`<div class="notice-bar" role="alert">${notice}</div>` : null}
+    <${VirtualList}
+      items=${model.items}
+      keyOf=${(item: Item) => item.key}
+      render=${renderItem}
+      estimatePx=${72}
+      footer=${footer}
+      footerVersion=${live.version}
+    />
+    <${ChatBox} id=${id} state=${state} onError=${setNotice} />
+  </div>`
+}
+
+function approvalCard(approval: PendingApproval, act: (work: () => Promise<unknown>) => void): VNode {
+  return html`<div class="approval" role="alertdialog" data-approval=${approval.id}>
+    <div class="approval-head">Allow <b>${approval.tool}</b> to run?${
+      approval.callerSessionId !== approval.sessionId ? html` <span class="dim">(sub-agent)</span>` : null
+    }</div>
+    <pre class="approval-command">${approval.command}</pre>
+    <div class="approval-reason">${approval.reason}</div>
+    <div class="approval-actions">
+      <button class="approve" onClick=${() => act(() => api.answer(approval.id, true))}>Approve</button>
+      <button class="deny" onClick=${() => act(() => api.answer(approval.id, false))}>Deny</button>
+    </div>
+  </div>`
+}

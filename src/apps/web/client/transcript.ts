@@ -1,0 +1,233 @@
+// The transcript model of the session page: the log's events folded into display items
+// (messages, tool cards, hook decisions, turn ends with usage), plus the live part of a
+// running turn built from the agent's streamed output. Pure: no DOM, tested in Node.
+
+import type { AgentOutput } from '../../../agent/types.js'
+import type { HookResultData, SessionEvent, SessionEventMap } from '../../../session/types.js'
+
+export interface TokenUsage {
+  input: number
+  output: number
+  cacheHit: number
+  reasoning: number
+}
+
+export type Item =
+  | { kind: 'user'; key: string; text: string; origin: string | undefined }
+  | { kind: 'assistant'; key: string; text: string; reasoning: string }
+  | { kind: 'tool'; key: string; tool: ToolCard }
+  | { kind: 'hook'; key: string; hook: HookResultData }
+  | {
+      kind: 'turn-end'
+      key: string
+      turn: number
+      reason: string
+      error: string | undefined
+      usage: TokenUsage
+    }
+  | { kind: 'notice'; key: string; text: string }
+
+export interface ToolCard {
+  callId: string
+  name: string
+  /** The model's arguments (JSON text). */
+  arguments: string
+  /** The command of a bash call. */
+  command: string | undefined
+  result: { content: string; isError: boolean } | undefined
+  /** Parsed from bash's `[exit code: N]` marker; 0 when a finished bash call shows none. */
+  exitCode: number | undefined
+  /** The session a `subagent` call ran in. */
+  subSession: string | undefined
+}
+
+/** Tools whose result ends with a unified diff. */
+export const DIFF_TOOLS: ReadonlySet<string> = new Set(['write', 'edit', 'multi_edit'])
+
+/** Folds events into items incrementally: `add` as they arrive, `items` in order. */
+export class TranscriptModel {
+  readonly items: Item[] = []
+  /** Where each tool call's card is in `items`, by call id. */
+  private readonly tools = new Map<string, number>()
+  private turnUsage: TokenUsage = emptyUsage()
+  /** The next seq expected; events before it are repeats (two sources overlapped). */
+  nextSeq = 0
+  /** Bumped on every change, so views know when to re-render. */
+  version = 0
+
+  add(event: SessionEvent): boolean {
+    if (event.seq < this.nextSeq) return false
+    this.nextSeq = event.seq + 1
+    this.version += 1
+    const key = `e${event.seq}`
+    switch (event.type) {
+      case 'turn/start':
+        this.turnUsage = emptyUsage()
+        return true
+      case 'user/message': {
+        const data = event.data as SessionEventMap['user/message']
+        this.items.push({ kind: 'user', key, text: data.text, origin: data.origin })
+        return true
+      }
+      case 'assistant/message': {
+        const { message, usage } = event.data as SessionEventMap['assistant/message']
+        if (usage) {
+          this.turnUsage.input += usage.promptTokens
+          this.turnUsage.output += usage.completionTokens
+          this.turnUsage.cacheHit += usage.cachedTokens ?? 0
+          this.turnUsage.reasoning += usage.reasoningTokens ?? 0
+        }
+        if (message.content !== '' || (message.reasoning ?? '') !== '')
+          this.items.push({
+            kind: 'assistant',
+            key,
+            text: message.content,
+            reasoning: message.reasoning ?? '',
+          })
+        return true
+      }
+      case 'tool/call': {
+        const data = event.data as SessionEventMap['tool/call']
+        const item = { kind: 'tool' as const, key, tool: toolCard(data.callId, data.name, data.arguments) }
+        this.tools.set(data.callId, this.items.length)
+        this.items.push(item)
+        return true
+      }
+      case 'tool/result': {
+        const data = event.data as SessionEventMap['tool/result']
+        const index = this.tools.get(data.callId)
+        const item = index === undefined ? undefined : this.items[index]
+        if (index === undefined || item?.kind !== 'tool') return true
+        // A new object, so a view that memoizes by identity re-renders the card.
+        this.items[index] = { ...item, tool: withResult(item.tool, data.content, data.isError === true) }
+        return true
+      }
+      case 'hook/result':
+        this.items.push({ kind: 'hook', key, hook: event.data as HookResultData })
+        return true
+      case 'turn/end': {
+        const data = event.data as SessionEventMap['turn/end']
+        this.items.push({
+          kind: 'turn-end',
+          key,
+          turn: data.turn,
+          reason: data.reason,
+          error: data.error,
+          usage: this.turnUsage,
+        })
+        this.turnUsage = emptyUsage()
+        return true
+      }
+      case 'instructions/loaded': {
+        const data = event.data as SessionEventMap['instructions/loaded']
+        this.items.push({ kind: 'notice', key, text: `instructions loaded: ${data.files.join(', ')}` })
+        return true
+      }
+      case 'context/added': {
+        const data = event.data as SessionEventMap['context/added']
+        this.items.push({ kind: 'notice', key, text: `context from ${data.source}: ${data.text}` })
+        return true
+      }
+      default:
+        this.version -= 1
+        return true
+    }
+  }
+}
+
+/** The part of a running turn not yet in the log: streamed text and reasoning, running tools. */
+export class LiveTurn {
+  text = ''
+  reasoning = ''
+  running = false
+  readonly tools = new Map<string, ToolCard>()
+  version = 0
+
+  handle(output: AgentOutput): void {
+    this.version += 1
+    switch (output.type) {
+      case 'turn-start':
+        this.running = true
+        this.text = ''
+        this.reasoning = ''
+        this.tools.clear()
+        return
+      case 'text-delta':
+        this.text += output.text
+        return
+      case 'reasoning-delta':
+        this.reasoning += output.text
+        return
+      case 'tool-start':
+        this.tools.set(output.callId, toolCard(output.callId, output.name, output.arguments))
+        return
+      case 'tool-end':
+        this.tools.delete(output.callId)
+        return
+      case 'turn-end':
+        this.running = false
+        this.text = ''
+        this.reasoning = ''
+        this.tools.clear()
+        return
+      default:
+        return
+    }
+  }
+
+  /** A durable event arrived: what it makes durable leaves the live part. */
+  committed(event: SessionEvent): void {
+    if (event.type === 'assistant/message') {
+      this.text = ''
+      this.reasoning = ''
+      this.version += 1
+    }
+    if (event.type === 'tool/call') {
+      this.tools.delete((event.data as SessionEventMap['tool/call']).callId)
+      this.version += 1
+    }
+  }
+}
+
+export function toolCard(callId: string, name: string, args: string): ToolCard {
+  let command: string | undefined
+  try {
+    const parsed = JSON.parse(args) as { command?: unknown }
+    if (name === 'bash' && typeof parsed.command === 'string') command = parsed.command
+  } catch {
+    // Arguments that are not JSON are shown as they are.
+  }
+  return {
+    callId,
+    name,
+    arguments: args,
+    command,
+    result: undefined,
+    exitCode: undefined,
+    subSession: undefined,
+  }
+}
+
+function withResult(card: ToolCard, content: string, isError: boolean): ToolCard {
+  const exit = /\[exit code: (-?\d+)\]/.exec(content)
+  const sub = /^\[sub-agent session ([^\]\n]+)\]/.exec(content)
+  return {
+    ...card,
+    result: { content, isError },
+    exitCode: exit ? Number(exit[1]) : card.name === 'bash' && !isError ? 0 : undefined,
+    subSession: sub?.[1],
+  }
+}
+
+/** The unified diff at the end of an edit tool's result, as lines; empty when there is none. */
+export function diffLines(content: string): string[] {
+  const lines = content.split('\n')
+  const start = lines.findIndex(
+    (line, index) => line.startsWith('--- ') && lines[index + 1]?.startsWith('+++ '),
+  )
+  return start < 0 ? [] : lines.slice(start)
+}
+
+function emptyUsage(): TokenUsage {
+  return { input: 0, output: 0, cacheHit: 0, reasoning: 0 }
+}

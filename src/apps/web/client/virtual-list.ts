@@ -1,0 +1,99 @@
+// A windowed list for long transcripts: only the items near the viewport are in the DOM;
+// the rest are spacers sized from measured heights (an estimate until an item was shown).
+// While the view is at the bottom it follows new items, like a chat.
+
+import { html } from 'htm/preact'
+import type { ComponentChildren, VNode } from 'preact'
+import { useLayoutEffect, useRef, useState } from 'preact/hooks'
+
+/** Pixels rendered beyond the viewport on each side. */
+const OVERSCAN_PX = 800
+/** Within this many pixels of the end counts as "at the bottom". */
+const FOLLOW_SLACK_PX = 48
+
+export interface VirtualListProps<T> {
+  items: readonly T[]
+  keyOf: (item: T) => string
+  render: (item: T) => VNode
+  /** Height assumed for an item never shown, in pixels. */
+  estimatePx: number
+  /** Rendered after the items (the live part of a running turn). */
+  footer?: ComponentChildren
+  /** Changes whenever the footer's content changes, so following scrolls with it. */
+  footerVersion?: number
+}
+
+export function VirtualList<T>(props: VirtualListProps<T>): VNode {
+  const { items, keyOf, estimatePx } = props
+  const scroller = useRef<HTMLDivElement>(null)
+  const heights = useRef(new Map<string, number>())
+  const following = useRef(true)
+  const [view, setView] = useState({ top: 0, height: 800 })
+  const [, setMeasured] = useState(0)
+
+  // The window: the first and last item that overlap the viewport plus overscan.
+  const low = view.top - OVERSCAN_PX
+  const high = view.top + view.height + OVERSCAN_PX
+  let offset = 0
+  let start = items.length
+  let end = items.length
+  let before = 0
+  for (let index = 0; index < items.length; index++) {
+    const height = heights.current.get(keyOf(items[index]!)) ?? estimatePx
+    if (start === items.length && offset + height >= low) {
+      start = index
+      before = offset
+    }
+    if (start !== items.length && offset > high) {
+      end = index
+      break
+    }
+    offset += height
+  }
+  let after = 0
+  for (let index = end; index < items.length; index++)
+    after += heights.current.get(keyOf(items[index]!)) ?? estimatePx
+
+  useLayoutEffect(() => {
+    const element = scroller.current
+    if (!element) return
+    let changed = false
+    for (const child of element.querySelectorAll<HTMLElement>(':scope > .vl-items > [data-key]')) {
+      const key = child.dataset.key!
+      const height = child.offsetHeight
+      if (Math.abs((heights.current.get(key) ?? -1) - height) > 1) {
+        heights.current.set(key, height)
+        changed = true
+      }
+    }
+    if (following.current) element.scrollTop = element.scrollHeight
+    if (changed) setMeasured((n) => n + 1)
+  })
+
+  useLayoutEffect(() => {
+    const element = scroller.current
+    if (!element) return
+    const update = () => {
+      following.current = element.scrollTop + element.clientHeight >= element.scrollHeight - FOLLOW_SLACK_PX
+      setView({ top: element.scrollTop, height: element.clientHeight })
+    }
+    update()
+    element.addEventListener('scroll', update, { passive: true })
+    const observer = new ResizeObserver(update)
+    observer.observe(element)
+    return () => {
+      element.removeEventListener('scroll', update)
+      observer.disconnect()
+    }
+  }, [])
+
+  const shown = items.slice(start, end)
+  return html`<div class="vl" ref=${scroller}>
+    <div class="vl-items">
+      <div class="vl-spacer" style=${{ height: `${before}px` }}></div>
+      ${shown.map((item) => html`<div key=${keyOf(item)} data-key=${keyOf(item)}>${props.render(item)}</div>`)}
+      <div class="vl-spacer" style=${{ height: `${after}px` }}></div>
+    </div>
+    ${props.footer}
+  </div>`
+}

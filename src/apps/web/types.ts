@@ -1,0 +1,81 @@
+// Types of the web API: what the JSON endpoints and the live event stream carry.
+// The browser code imports these too (types only), so both sides agree.
+
+import type { AgentOutput } from '../../agent/types.js'
+import type { SessionEvent, SessionHeader } from '../../session/types.js'
+
+/** One row of the sessions page. */
+export interface SessionRow {
+  id: string
+  title: string | null
+  cwd: string | null
+  /** `running` / `hosted`: this server drives it; else the backend's `live`, `interrupted` or `idle`. */
+  status: string
+  turns: number
+  events: number
+  /** Input plus output tokens; null when the log could not be read. */
+  tokens: number | null
+  /** Estimated cost in the price table's currency; null when unknown. */
+  cost: number | null
+  createdAt: number
+  updatedAt: number
+  parentSession: string | null
+  origin: string | null
+  host: string | null
+}
+
+export interface SessionsResponse {
+  sessions: SessionRow[]
+  currency: string
+}
+
+/** A tool call waiting for the user's approval, with exactly what would run. */
+export interface PendingApproval {
+  id: string
+  /** The session whose page asks (the top-level session of a sub-agent's call). */
+  sessionId: string
+  /** The session that made the call (differs for sub-agents). */
+  callerSessionId: string
+  callId: string
+  tool: string
+  /** The command for bash, else the arguments as the model sent them. */
+  command: string
+  reason: string
+}
+
+/** Whether and how this server drives a session. */
+export interface SessionState {
+  /** This server holds the session's writer lease and can prompt it. */
+  hosted: boolean
+  busy: boolean
+  model: string | null
+  effort: string | null
+  approvals: PendingApproval[]
+}
+
+export interface SessionResponse {
+  header: SessionHeader
+  events: SessionEvent[]
+  state: SessionState
+  currency: string
+  /** Where the backend keeps the log (null: no dedicated file). */
+  path: string | null
+}
+
+export interface ModelsResponse {
+  models: string[]
+  efforts: string[]
+  defaultModel: string | null
+  defaultEffort: string
+  /** The server's working folder, the new-session dialog's default. */
+  cwd: string
+}
+
+/** One message of the live stream (`GET /api/sessions/:id/live`, server-sent events). */
+export type LiveMessage =
+  | { kind: 'event'; event: SessionEvent }
+  | { kind: 'output'; output: AgentOutput }
+  | { kind: 'approval'; approval: PendingApproval }
+  | { kind: 'approval-done'; id: string }
+  | { kind: 'state'; state: SessionState }
+  | { kind: 'error'; message: string }

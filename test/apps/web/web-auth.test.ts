@@ -1,0 +1,82 @@
+// Access control of `dsh web` over plain HTTP: the token, the cookie, CSRF, headers.
+
+import { describe, expect, it } from 'vitest'
+import { CSRF_HEADER, TOKEN_COOKIE } from '../../../src/apps/web/index.js'
+import { useWebServers } from './web-fixture.js'
+
+const start = useWebServers()
+
+describe('dsh web access', () => {
+  it('answers 401 without the token, on pages and on the API', async () => {
+    const { server } = await start()
+    for (const path of ['/', '/api/sessions', '/app.js', '/api/models']) {
+      const response = await fetch(`${server.origin}${path}`)
+      expect(response.status, path).toBe(401)
+      expect(await response.text()).not.toContain('<script')
+    }
+    const wrong = await fetch(`${server.origin}/?token=not-the-token`, { redirect: 'manual' })
+    expect(wrong.status).toBe(401)
+  })
+
+  it('turns the URL token into an HttpOnly SameSite=Strict cookie and drops it from the address', async () => {
+    const { server } = await start()
+    const first = await fetch(server.url, { redirect: 'manual' })
+    expect(first.status).toBe(303)
+    expect(first.headers.get('location')).toBe('/')
+    const cookie = first.headers.get('set-cookie')!
+    expect(cookie).toContain(`${TOKEN_COOKIE}=${server.secrets.token}`)
+    expect(cookie).toContain('HttpOnly')
+    expect(cookie).toContain('SameSite=Strict')
+    const page = await fetch(`${server.origin}/`, { headers: { cookie: cookie.split(';')[0]! } })
+    expect(page.status).toBe(200)
+    const body = await page.text()
+    expect(body).toContain(`content="${server.secrets.csrf}"`)
+    expect(body).not.toMatch(/<script>[^<]/) // no inline script, only the bundle
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'")
+    expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline')
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+
+  it('refuses a mutation without the CSRF header, and from a foreign origin', async () => {
+    const { server, test } = await start()
+    const cookie = `${TOKEN_COOKIE}=${server.secrets.token}`
+    const body = JSON.stringify({ cwd: test.home })
+    const headers = { cookie, 'content-type': 'application/json' }
+    const bare = await fetch(`${server.origin}/api/sessions`, { method: 'POST', headers, body })
+    expect(bare.status).toBe(403)
+    expect(await bare.json()).toEqual({ error: 'missing or wrong CSRF header' })
+    const foreign = await fetch(`${server.origin}/api/sessions`, {
+      method: 'POST',
+      headers: { ...headers, [CSRF_HEADER]: server.secrets.csrf, origin: 'http://evil.example' },
+      body,
+    })
+    expect(foreign.status).toBe(403)
+    expect(await test.harness.sessions.listStored()).toEqual([])
+    const good = await fetch(`${server.origin}/api/sessions`, {
+      method: 'POST',
+      headers: { ...headers, [CSRF_HEADER]: server.secrets.csrf },
+      body,
+    })
+    expect(good.status).toBe(201)
+    const { id } = (await good.json()) as { id: string }
+    expect(id).toMatch(/^web-session-/)
+    expect(test.harness.agents.get(id)?.cwd).toBe(test.home)
+  })
+
+  it('serves only the built front end and the API: no path reaches other files', async () => {
+    const { server } = await start()
+    const cookie = `${TOKEN_COOKIE}=${server.secrets.token}`
+    for (const path of [
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/index.ts',
+      '/api/../../etc/passwd',
+      '/etc/passwd',
+    ]) {
+      const response = await fetch(`${server.origin}${path}`, { headers: { cookie } })
+      expect(response.status, path).toBe(404)
+    }
+    const unknown = await fetch(`${server.origin}/api/sessions/no-such-session`, { headers: { cookie } })
+    expect(unknown.status).toBe(404)
+  })
+})

@@ -1,0 +1,71 @@
+// The web UI under test: a real harness (loopback model, temporary home) with `dsh web`'s
+// server on an ephemeral port, and one Chromium shared by a test file.
+
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll } from 'vitest'
+import { startWebServer, type WebServer } from '../../../src/apps/web/index.js'
+import type { Script } from '../../../src/llm/index.js'
+import { launchChromium } from '../../support/browser.js'
+import { startTestHarness, type TestHarness, type TestHarnessOptions } from '../../support/harness.js'
+
+/** The built front end (`npm run build`, which `npm test` runs first). */
+export const ASSETS_DIR = fileURLToPath(new URL('../../../dist/web/', import.meta.url))
+
+export interface WebFixture {
+  test: TestHarness
+  server: WebServer
+}
+
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    if (!existsSync(`${ASSETS_DIR}index.html`))
+      throw new Error('the web front end is not built: run `npm run build`')
+    browser = await launchChromium()
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+  })
+  return () => browser!
+}
+
+/** Starts harness + server per call; everything is closed after the current test. */
+export function useWebServers(): (options?: TestHarnessOptions & { script?: Script }) => Promise<WebFixture> {
+  const open: WebFixture[] = []
+  afterEach(async () => {
+    for (const fixture of open.splice(0).reverse()) {
+      await fixture.server.close()
+      await fixture.test.close()
+    }
+  })
+  return async (options = {}) => {
+    const test = await startTestHarness({
+      permissions: { canAsk: true, frontEnd: 'interactive' },
+      ...options,
+    })
+    const server = await startWebServer({ harness: test.harness, port: 0, assetsDir: ASSETS_DIR })
+    const fixture = { test, server }
+    open.push(fixture)
+    return fixture
+  }
+}
+
+/** A page that records dialogs and page errors, so a test can assert nothing ran. */
+export async function openPage(
+  browser: Browser,
+  url: string,
+): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+  const page = await context.newPage()
+  const dialogs: string[] = []
+  const errors: string[] = []
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message())
+    void dialog.dismiss()
+  })
+  page.on('pageerror', (error) => errors.push(error.message))
+  await page.goto(url)
+  return { page, dialogs, errors }
+}
