@@ -53,14 +53,16 @@ export class WebHost {
   status(id: SessionId): 'running' | 'hosted' | undefined {
     const hosted = this.hosted.get(id)
     if (!hosted) return undefined
-    return hosted.agent.busy ? 'running' : 'hosted'
+    return hosted.agent.busy || hosted.running ? 'running' : 'hosted'
   }
 
   state(id: SessionId): SessionState {
-    const agent = this.hosted.get(id)?.agent
+    const hosted = this.hosted.get(id)
+    const agent = hosted?.agent
     return {
       hosted: agent !== undefined,
-      busy: agent?.busy ?? false,
+      // `running` is set before the agent's prompt marks it busy.
+      busy: (agent?.busy ?? false) || hosted?.running !== undefined,
       model: agent?.model.model ?? this.harness.config.model.name ?? null,
       effort: agent?.model.effort ?? this.harness.config.model.effort ?? null,
       approvals: [...this.waiting.values()].map((w) => w.approval).filter((a) => a.sessionId === id),

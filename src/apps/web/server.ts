@@ -90,6 +90,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       sendAsset(res, { body: page, type: 'text/html; charset=utf-8' })
       return
     }
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204)
+      res.end()
+      return
+    }
     const asset = assets.get(url.pathname)
     if (asset) sendAsset(res, asset)
     else sendText(res, 404, 'not found\n')

@@ -101,7 +101,7 @@ function sessionRow(
     <td class="num">${row.tokens === null ? '?' : formatTokens(row.tokens)}</td>
     <td class="num">${row.cost === null ? '?' : `${row.cost.toFixed(4)} ${currency}`}</td>
     <td class="updated" title=${new Date(row.updatedAt).toISOString()}>${age(now - row.updatedAt)}</td>
-    <td class="actions">
+    <td><div class="actions">
       <a href=${open}>open</a>
       <button class="resume" onClick=${() =>
         act(async () => {
@@ -109,7 +109,7 @@ function sessionRow(
           go(row.id)
         })}>resume</button>
       <button class="fork" onClick=${() => act(async () => go((await api.fork(row.id)).id))}>fork</button>
-    </td>
+    </div></td>
   </tr>`
 }
 
