@@ -1,0 +1,158 @@
+// The web UI renders hostile model and tool text inert, shows a session another process
+// writes read-only and live, keeps two tabs in step, and opens a 10,000-event session fast.
+
+import { describe, expect, it } from 'vitest'
+import { startTestHarness } from '../../support/harness.js'
+import { writeLargeSession } from '../../support/large-session.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { openPage, useBrowser, useWebServers } from './web-fixture.js'
+
+const browser = useBrowser()
+const start = useWebServers()
+const tempDir = useTempDirs('dsh-web-')
+
+const HOSTILE = [
+  '<img src=x onerror="alert(\'img\');window.__pwned=1">',
+  '<script>alert("script");window.__pwned=2</script>',
+  '[click me](javascript:alert("link"))',
+  '<a href="javascript:alert(\'raw\')">raw link</a>',
+].join('\n\n')
+
+function sessionUrl(origin: string, id: string): string {
+  return `${origin}/#/session/${encodeURIComponent(id)}`
+}
+
+describe('dsh web safety and liveness', () => {
+  it('renders hostile markup from the model and from tool output as inert text', async () => {
+    const folder = tempDir()
+    const shellPayload = `printf '%s\\n' '<img src=x onerror=alert(1)>' '<script>alert(2)</script>' 'javascript:alert(3)'`
+    const { server, test } = await start({
+      script: [
+        {
+          text: `${HOSTILE}\n\nstill here`,
+          toolCalls: [{ name: 'bash', arguments: { command: shellPayload } }],
+        },
+        { text: HOSTILE },
+      ],
+    })
+    const agent = await test.harness.agents.create({ sessionId: 'hostile', meta: { cwd: folder } })
+    await agent.prompt(`<img src=x onerror=alert('prompt')> ${HOSTILE}`)
+    await test.harness.agents.dispose(agent.id)
+
+    const { page, dialogs, errors } = await openPage(browser(), server.url)
+    await page.goto(sessionUrl(server.origin, 'hostile'))
+    await page.locator('.turn-end', { hasText: 'turn 1 · completed' }).waitFor()
+    const app = page.locator('#app')
+    // Nothing executable reached the DOM: no images, scripts, handlers or javascript: links.
+    expect(await app.locator('img, script, iframe, object, embed').count()).toBe(0)
+    const handlers = await page.evaluate(
+      () =>
+        [...document.querySelectorAll('#app *')].filter((node) =>
+          [...node.attributes].some((a) => a.name.startsWith('on')),
+        ).length,
+    )
+    expect(handlers).toBe(0)
+    const hrefs = await app
+      .locator('a[href]')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')!))
+    expect(hrefs.filter((href) => /^\s*javascript:/i.test(href))).toEqual([])
+    // The text is shown as text, and the tool output too.
+    expect(await app.locator('.markdown').first().textContent()).toContain('<img src=x onerror=')
+    expect(await app.locator('.tool-output').first().textContent()).toContain('<script>alert(2)</script>')
+    // Clicking the would-be links does nothing.
+    await app.locator('.markdown a', { hasText: 'click me' }).first().click()
+    await app.locator('.markdown', { hasText: 'raw link' }).first().click()
+    await page.waitForTimeout(200)
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined()
+    expect(dialogs).toEqual([])
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it('shows two tabs the same live turn, and a session another process writes read-only and live', async () => {
+    const folder = tempDir()
+    const { server, test } = await start({
+      script: [{ text: 'answer seen by both tabs', delayMs: 20 }],
+    })
+    const id = await (
+      (await fetch(`${server.origin}/api/sessions`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${server.secrets.token}`,
+          'content-type': 'application/json',
+          'x-dsh-csrf': server.secrets.csrf,
+        },
+        body: JSON.stringify({ cwd: folder }),
+      }).then((response) => response.json())) as { id: string }
+    ).id
+    const one = await openPage(browser(), server.url)
+    const two = await openPage(browser(), server.url)
+    for (const tab of [one, two]) {
+      await tab.page.goto(sessionUrl(server.origin, id))
+      await tab.page.locator('.mode.hosted').waitFor()
+    }
+    await one.page.fill('textarea.prompt', 'hello')
+    await one.page.press('textarea.prompt', 'Enter')
+    // The other tab sees the streamed answer and the committed one.
+    await two.page.locator('.live-text', { hasText: 'answer' }).waitFor()
+    await two.page.locator('.markdown', { hasText: 'answer seen by both tabs' }).waitFor()
+    await one.page.locator('.markdown', { hasText: 'answer seen by both tabs' }).waitFor()
+
+    // Another process (a second harness with its own backend instance) writes a session.
+    const other = await startTestHarness({
+      home: test.home,
+      script: [{ text: 'first from elsewhere' }, { text: 'second from elsewhere' }],
+    })
+    try {
+      const writer = await other.harness.agents.create({
+        sessionId: 'written-elsewhere',
+        meta: { cwd: folder },
+      })
+      await writer.prompt('elsewhere one')
+      await one.page.goto(sessionUrl(server.origin, 'written-elsewhere'))
+      await one.page.locator('.mode.readonly').waitFor()
+      await one.page.locator('.markdown', { hasText: 'first from elsewhere' }).waitFor()
+      // Its new turns appear live (tail).
+      await writer.prompt('elsewhere two')
+      await one.page.locator('.markdown', { hasText: 'second from elsewhere' }).waitFor()
+      // Writing it from the web is refused: the other process holds the writer lock.
+      await one.page.fill('textarea.prompt', 'may I?')
+      await one.page.press('textarea.prompt', 'Enter')
+      await one.page.locator('.notice-bar', { hasText: 'read-only' }).waitFor()
+      expect(writer.session.events.filter((event) => event.type === 'user/message')).toHaveLength(2)
+      await one.page.locator('.mode.readonly').waitFor()
+    } finally {
+      await other.close()
+    }
+    for (const tab of [one, two]) {
+      expect(tab.dialogs).toEqual([])
+      expect(tab.errors).toEqual([])
+      await tab.page.context().close()
+    }
+  })
+
+  it('opens a 10,000-event session in under a second', async () => {
+    const folder = tempDir()
+    const { server, test } = await start()
+    const persistence = test.harness.ctx.get('sessionPersistence')!
+    const count = await writeLargeSession(persistence, 'large-session', folder, 10_000)
+    expect(count).toBeGreaterThanOrEqual(10_000)
+    const { page, errors } = await openPage(browser(), server.url)
+    const startedAt = Date.now()
+    await page.goto(sessionUrl(server.origin, 'large-session'))
+    const lastTurn = Math.ceil(count / 11)
+    await page.locator('.markdown', { hasText: `Answer ${lastTurn}:` }).waitFor()
+    const elapsedMs = Date.now() - startedAt
+    expect(elapsedMs).toBeLessThan(1000)
+    // Windowed: only the items near the viewport are in the DOM.
+    expect(await page.locator('.vl-items > [data-key]').count()).toBeLessThan(200)
+    // Scrolling to the top brings the first turn in.
+    await page.locator('.vl').evaluate((node) => {
+      node.scrollTop = 0
+    })
+    await page.locator('.msg.user', { hasText: 'question 1:' }).waitFor()
+    expect(errors).toEqual([])
+    await page.context().close()
+    console.log(`opened ${count} events in ${elapsedMs} ms`)
+  })
+})
