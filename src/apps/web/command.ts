@@ -4,9 +4,9 @@
 import { spawn } from 'node:child_process'
 import { isIP } from 'node:net'
 import { loadConfig } from '../../config/load.js'
-import { DshError, isDshError } from '../../core/errors.js'
+import { isDshError } from '../../core/errors.js'
 import { createHarness } from '../../harness/compose.js'
-import { ExitCode, usageError } from '../cli/errors.js'
+import { CliError, ExitCode } from '../cli/errors.js'
 import { logToStderr } from '../cli/logging.js'
 import { permissionFlags } from '../cli/options.js'
 import type { PermissionOptions } from '../cli/servers.js'
@@ -76,12 +76,10 @@ export function parsePort(value: string | undefined): number {
   if (value === undefined) return DEFAULT_WEB_PORT
   const port = Number(value)
   if (!/^\d+$/.test(value) || port > 65535)
-    throw new DshError(
+    throw new CliError(
       `--port must be a number from 0 to 65535 (got ${JSON.stringify(value)})`,
       WebErrorCode.BadPort,
-      {
-        userFacing: true,
-      },
+      ExitCode.Usage,
     )
   return port
 }
@@ -91,8 +89,10 @@ export function parseHost(value: string | undefined): string {
   if (value === undefined) return '127.0.0.1'
   if (value === 'localhost') return '127.0.0.1'
   if (isIP(value) === 0)
-    throw usageError(
+    throw new CliError(
       `--host must be an IP address such as 127.0.0.1 or 0.0.0.0 (got ${JSON.stringify(value)})`,
+      WebErrorCode.BadHost,
+      ExitCode.Usage,
     )
   return value
 }
