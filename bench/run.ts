@@ -19,6 +19,7 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'mcp', load: () => import('./mcp.bench.js') },
   { name: 'hooks', load: () => import('./hooks.bench.js') },
   { name: 'chat', load: () => import('./chat.bench.js') },
+  { name: 'web-ui', load: () => import('./web-ui.bench.js') },
 ]
 
 function table(rows: BenchRow[]): string {

@@ -4,7 +4,7 @@
 
 import { html } from 'htm/preact'
 import type { VNode } from 'preact'
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import type { LiveMessage, PendingApproval, SessionResponse, SessionState } from '../types.js'
 import { ApiError, api } from './api.js'
 import { ChatBox } from './chat-box.js'
@@ -27,19 +27,13 @@ export function SessionPage(props: { id: string }): VNode {
   const [notice, setNotice] = useState<string | undefined>(undefined)
   const [, setVersion] = useState(0)
   const [generation, setGeneration] = useState(0)
-  const frame = useRef<number | undefined>(undefined)
 
   useEffect(() => {
     let closed = false
     let source: EventSource | undefined
-    // Many deltas per frame are drawn once.
-    const redraw = () => {
-      if (frame.current !== undefined) return
-      frame.current = requestAnimationFrame(() => {
-        frame.current = undefined
-        setVersion((n) => n + 1)
-      })
-    }
+    // Preact batches state changes to a microtask: a delta reaches the DOM in the same task
+    // it arrived in, and many messages of one task render once.
+    const redraw = () => setVersion((n) => n + 1)
     api
       .session(id)
       .then((response) => {
@@ -89,8 +83,6 @@ export function SessionPage(props: { id: string }): VNode {
     return () => {
       closed = true
       source?.close()
-      if (frame.current !== undefined) cancelAnimationFrame(frame.current)
-      frame.current = undefined
     }
   }, [id, generation])
 
@@ -141,7 +133,7 @@ export function SessionPage(props: { id: string }): VNode {
       render=${renderItem}
       estimatePx=${72}
       footer=${footer}
-      footerVersion=${live.version}
+      itemsVersion=${model.version}
     />
     <${ChatBox} id=${id} state=${state} onError=${setNotice} />
   </div>`

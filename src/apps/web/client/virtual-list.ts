@@ -19,8 +19,8 @@ export interface VirtualListProps<T> {
   estimatePx: number
   /** Rendered after the items (the live part of a running turn). */
   footer?: ComponentChildren
-  /** Changes whenever the footer's content changes, so following scrolls with it. */
-  footerVersion?: number
+  /** Changes whenever an item changes in place (a tool card got its result), so it is measured again. */
+  itemsVersion?: number
 }
 
 export function VirtualList<T>(props: VirtualListProps<T>): VNode {
@@ -28,6 +28,7 @@ export function VirtualList<T>(props: VirtualListProps<T>): VNode {
   const scroller = useRef<HTMLDivElement>(null)
   const heights = useRef(new Map<string, number>())
   const following = useRef(true)
+  const frame = useRef<number | undefined>(undefined)
   const [view, setView] = useState({ top: 0, height: 800 })
   const [, setMeasured] = useState(0)
 
@@ -54,20 +55,32 @@ export function VirtualList<T>(props: VirtualListProps<T>): VNode {
   for (let index = end; index < items.length; index++)
     after += heights.current.get(keyOf(items[index]!)) ?? estimatePx
 
+  // Measuring forces a layout: only when the rendered items changed, not on every streamed
+  // delta of the footer. Following the end waits for the next frame for the same reason.
+  const windowKey = `${items.length}:${start}:${end}:${props.itemsVersion ?? 0}`
+  const measuredKey = useRef('')
   useLayoutEffect(() => {
     const element = scroller.current
     if (!element) return
-    let changed = false
-    for (const child of element.querySelectorAll<HTMLElement>(':scope > .vl-items > [data-key]')) {
-      const key = child.dataset.key!
-      const height = child.offsetHeight
-      if (Math.abs((heights.current.get(key) ?? -1) - height) > 1) {
-        heights.current.set(key, height)
-        changed = true
+    if (measuredKey.current !== windowKey) {
+      measuredKey.current = windowKey
+      let changed = false
+      for (const child of element.querySelectorAll<HTMLElement>(':scope > .vl-items > [data-key]')) {
+        const key = child.dataset.key!
+        const height = child.offsetHeight
+        if (Math.abs((heights.current.get(key) ?? -1) - height) > 1) {
+          heights.current.set(key, height)
+          changed = true
+        }
       }
+      if (changed) setMeasured((n) => n + 1)
     }
-    if (following.current) element.scrollTop = element.scrollHeight
-    if (changed) setMeasured((n) => n + 1)
+    if (following.current && frame.current === undefined) {
+      frame.current = requestAnimationFrame(() => {
+        frame.current = undefined
+        element.scrollTop = element.scrollHeight
+      })
+    }
   })
 
   useLayoutEffect(() => {
