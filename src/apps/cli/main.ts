@@ -231,7 +231,10 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
   addPermissionOptions(program.command('web'))
     .description('serve a local web UI: browse sessions, read transcripts, chat live in the browser')
     .option('-p, --port <n>', 'port to listen on (0 picks a free one)', '4780')
-    .option('--host <address>', 'address to bind (default 127.0.0.1; anything else is reachable from other machines)')
+    .option(
+      '--host <address>',
+      'address to bind (default 127.0.0.1; anything else is reachable from other machines)',
+    )
     .option('--open', 'open the URL in the default browser')
     .option('--config <file>', 'config file')
     .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
