@@ -80,3 +80,29 @@ describe('dsh web access', () => {
     expect(unknown.status).toBe(404)
   })
 })
+
+describe('dsh web approvals plugin', () => {
+  it('is unloaded with the server: no tools/approve listener is left on the harness', async () => {
+    const { server, test } = await start()
+    const id = await server.host.create(test.home, {})
+    const agent = test.harness.agents.get(id)!
+    const call = {
+      agent,
+      turn: 1,
+      callId: 'c',
+      name: 'bash',
+      arguments: '{}',
+      input: {},
+      signal: new AbortController().signal,
+    }
+    const asked = test.harness.ctx.serial('tools/approve', call, 'why')
+    // While the server runs, the question waits for the browser.
+    await expect.poll(() => server.host.state(id).approvals).toHaveLength(1)
+    await server.close()
+    // Closing denies what still waited (false passes the chain on; no answer denies).
+    expect(await asked).not.toBe(true)
+    // Gone with the server: the next question is not held for a browser, it resolves unanswered at once.
+    expect(await test.harness.ctx.serial('tools/approve', call, 'why')).toBeUndefined()
+    expect(server.host.state(id).approvals).toEqual([])
+  })
+})
