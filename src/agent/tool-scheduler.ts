@@ -61,6 +61,7 @@ export async function runToolCalls(
       name: call.name,
       content,
       isError: post.output.isError === true,
+      ...(post.output.details?.interrupted === true ? { interrupted: true as const } : {}),
     })
   }
 }

@@ -60,7 +60,15 @@ export type AgentOutput =
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-start'; callId: string; name: string; arguments: string }
-  | { type: 'tool-end'; callId: string; name: string; content: string; isError: boolean }
+  | {
+      type: 'tool-end'
+      callId: string
+      name: string
+      content: string
+      isError: boolean
+      /** The call was cancelled, killed or timed out (bash), which is not a tool error. */
+      interrupted?: true
+    }
   | { type: 'turn-end'; result: TurnResult }
   /** A model request failed and is retried after a wait; `message` is the line to show. */
   | { type: 'retry'; message: string; notice: RetryNotice }

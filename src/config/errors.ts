@@ -4,4 +4,5 @@ export const ConfigErrorCode = {
   NotFound: 'CONFIG_NOT_FOUND',
   Syntax: 'CONFIG_SYNTAX',
   Invalid: 'CONFIG_INVALID',
+  TooLarge: 'CONFIG_TOO_LARGE',
 } as const

@@ -1,7 +1,7 @@
 // Loads and validates the config file, and resolves it into absolute, defaulted
 // settings. Every error names the file and the field.
 
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { z } from 'zod'
@@ -11,6 +11,16 @@ import { parsePermissionRule } from '../permissions/rule-parser.js'
 import { assertStoragePath } from '../persistence/storage-path.js'
 import { ConfigErrorCode } from './errors.js'
 import { configSchema, type DshConfigFile } from './schema.js'
+
+/**
+ * Largest config file read (bytes). A hand-written config is a few kilobytes; a file far
+ * past this (hundreds of thousands of agent rows) would take seconds and hundreds of MB
+ * to parse and validate, so it is refused in one line instead.
+ */
+export const MAX_CONFIG_BYTES = 1024 * 1024
+
+/** YAML aliases a config may expand (the yaml library's own default); more is refused, naming the file. */
+const MAX_YAML_ALIASES = 100
 
 export interface ResolvedConfig extends DshConfigFile {
   /** The one harness home, absolute. */
@@ -117,8 +127,16 @@ function checkRules<T extends DshConfigFile['permissions']>(permissions: T, path
 
 function readConfigText(path: string, required: boolean): string | undefined {
   try {
+    const size = statSync(path).size
+    if (size > MAX_CONFIG_BYTES)
+      throw new DshError(
+        `${path}: config file is ${size} bytes; the limit is ${MAX_CONFIG_BYTES} (1 MiB)`,
+        ConfigErrorCode.TooLarge,
+        { userFacing: true },
+      )
     return readFileSync(path, 'utf8')
   } catch (error) {
+    if (error instanceof DshError) throw error
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' && !required) return undefined
     const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code)
@@ -143,7 +161,16 @@ function parseYaml(path: string, text: string): unknown {
       },
     )
   }
-  return document.toJS()
+  try {
+    return document.toJS({ maxAliasCount: MAX_YAML_ALIASES })
+  } catch (error) {
+    // An alias bomb (a few lines expanding to millions of nodes) or a bad alias.
+    throw new DshError(
+      `${path}: invalid YAML: ${(error as Error).message.split('\n')[0]}`,
+      ConfigErrorCode.Syntax,
+      { userFacing: true, cause: error },
+    )
+  }
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

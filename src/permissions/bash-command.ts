@@ -23,6 +23,22 @@ const WRAPPERS: Readonly<Record<string, (args: string[]) => number>> = {
 
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
 
+// Words that open a compound command (`if x; then rm y; fi`, `{ rm y; }`, `! rm y`): the
+// simple command after them is what runs, so rules look past them.
+const RESERVED_WORDS = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', '{'])
+
+// Builtins that run their arguments as the command (`command rm x`, `exec rm x`, `env rm x`).
+const TRANSPARENT_BUILTINS: Readonly<Record<string, (args: string[]) => number>> = {
+  command: (args) => (args[0]?.startsWith('-') ? 1 : 0),
+  builtin: () => 0,
+  exec: (args) => (args[0]?.startsWith('-') ? 1 : 0),
+  env: (args) => {
+    let index = 0
+    while (args[index]?.startsWith('-') || ENV_ASSIGNMENT.test(args[index] ?? '')) index += 1
+    return index
+  },
+}
+
 /** Command substitution and process substitution run commands no prefix rule can see. */
 export function hasHiddenCommands(command: string): boolean {
   return /\$\(|`|<\(|>\(/.test(command)
@@ -33,6 +49,17 @@ export interface SimpleCommand {
   readonly text: string
   /** The same with leading `NAME=value` assignments also stripped (deny rules look through them). */
   readonly withoutAssignments: string
+}
+
+/**
+ * The command lines inside `$(…)` and backquotes (innermost first), which a deny rule
+ * must see too: `echo `rm -rf x`` runs `rm -rf x`.
+ */
+export function substitutedCommands(command: string): string[] {
+  const found: string[] = []
+  for (const match of command.matchAll(/`([^`]*)`/g)) if (match[1]!.trim() !== '') found.push(match[1]!)
+  for (const match of command.matchAll(/\$\(([^()]*)\)/g)) if (match[1]!.trim() !== '') found.push(match[1]!)
+  return found
 }
 
 /** Splits a command line into its simple commands. Unparsable input yields the raw line. */
@@ -77,7 +104,11 @@ function stripWrappers(words: string[]): string[] {
   let current = words
   for (;;) {
     const head = current[0]
-    const arity = head === undefined ? undefined : WRAPPERS[head]
+    if (head !== undefined && RESERVED_WORDS.has(head) && current.length > 1) {
+      current = current.slice(1)
+      continue
+    }
+    const arity = head === undefined ? undefined : (WRAPPERS[head] ?? TRANSPARENT_BUILTINS[head])
     if (arity === undefined || current.length < 2) return current
     const rest = current.slice(1)
     current = rest.slice(arity(rest))

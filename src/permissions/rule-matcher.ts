@@ -4,7 +4,7 @@
 // part ('every'); deny, ask and hook `if` filters fire when any part matches ('any').
 
 import picomatch from 'picomatch'
-import { hasHiddenCommands, splitCommand } from './bash-command.js'
+import { hasHiddenCommands, splitCommand, substitutedCommands } from './bash-command.js'
 import { candidatePaths, pathMatches } from './path-pattern.js'
 import type { PermissionRule, PermissionSubject } from './types.js'
 
@@ -69,9 +69,11 @@ function commandMatches(specifier: string, command: string, mode: MatchMode): bo
     return parts.every((part) => pattern.test(part.text))
   }
   const whole = command.trim().replace(/\s+/g, ' ')
+  // Deny, ask and `if` also see what runs inside `$(…)` and backquotes.
+  const hidden = substitutedCommands(command).flatMap((inner) => splitCommand(inner))
   return (
     pattern.test(whole) ||
-    parts.some((part) => pattern.test(part.text) || pattern.test(part.withoutAssignments))
+    [...parts, ...hidden].some((part) => pattern.test(part.text) || pattern.test(part.withoutAssignments))
   )
 }
 

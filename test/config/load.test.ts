@@ -4,8 +4,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../../src/config/index.js'
+import { loadConfig, MAX_CONFIG_BYTES } from '../../src/config/index.js'
 import { useTempDirs } from '../support/temp-dir.js'
+import { thrownBy } from '../support/thrown.js'
 
 const tempDir = useTempDirs('dsh-config-')
 
@@ -88,6 +89,30 @@ describe('loadConfig', () => {
     )
     const same = writeConfig('dshHome: /tmp/one\nskills:\n  dshHome: /tmp/one/\n')
     expect(loadConfig({ file: same, env: {} }).home).toBe('/tmp/one')
+  })
+
+  it('refuses a YAML alias bomb as a user-facing syntax error naming the file', () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]']
+    for (const name of 'bcdefg') {
+      const previous = String.fromCharCode(name.charCodeAt(0) - 1)
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(', ')}]`)
+    }
+    const file = writeConfig(`${levels.join('\n')}\n`)
+    expect(() => loadConfig({ file, env: {} })).toThrow(new RegExp(`^${file}: invalid YAML: .*alias`))
+    expect(thrownBy(() => loadConfig({ file, env: {} }))).toMatchObject({
+      code: 'CONFIG_SYNTAX',
+      userFacing: true,
+    })
+  })
+
+  it('refuses a config past MAX_CONFIG_BYTES before parsing it, naming the file and the limit', () => {
+    const row = '  - id: a\n'
+    const file = writeConfig(`agents:\n${row.repeat(Math.ceil(MAX_CONFIG_BYTES / row.length) + 1)}`)
+    const error = thrownBy(() => loadConfig({ file, env: {} }))
+    expect(error).toMatchObject({ code: 'CONFIG_TOO_LARGE', userFacing: true })
+    expect((error as Error).message).toMatch(
+      new RegExp(`^${file}: config file is \\d+ bytes; the limit is ${MAX_CONFIG_BYTES}`),
+    )
   })
 
   it('marks every config error as user-facing', () => {

@@ -49,6 +49,26 @@ describe('Bash rules', () => {
     expect(matchesRule(rule('Bash(* --version)'), bash('node --version'), 'every')).toBe(true)
   })
 
+  it('deny sees commands inside backquotes, compound commands and transparent builtins', () => {
+    const denyRm = rule('Bash(rm *)')
+    for (const command of [
+      'echo `rm -rf x`',
+      'echo "$(rm -rf x)"',
+      '{ rm x; }',
+      'if true; then rm x; fi',
+      'while true; do rm x; done',
+      '! rm x',
+      'command rm x',
+      'exec rm x',
+      'env -i FOO=1 rm x',
+    ]) {
+      expect(matchesRule(denyRm, bash(command), 'any'), command).toBe(true)
+    }
+    expect(matchesRule(denyRm, bash('echo `ls`; if true; then ls; fi'), 'any')).toBe(false)
+    // An allow rule still never covers a command it cannot see in full.
+    expect(matchesRule(rule('Bash(echo *)'), bash('echo `rm -rf x`'), 'every')).toBe(false)
+  })
+
   it('never lets an allow prefix cover a second command or a command substitution', () => {
     const allowStatus = rule('Bash(git status *)')
     expect(matchesRule(allowStatus, bash('git status && rm -rf ~'), 'every')).toBe(false)

@@ -91,7 +91,9 @@ export function outputUpdate(turn: number, output: AgentOutput, cwd?: string): S
     case 'tool-start':
       return toolCallStart(turn, output.callId, output.name, output.arguments, cwd)
     case 'tool-end':
-      return toolCallEnd(turn, output.callId, output.content, output.isError)
+      // A cancelled, killed or timed-out command failed (its text says why); a non-zero
+      // exit is a normal, completed result with its exit code in the text.
+      return toolCallEnd(turn, output.callId, output.content, output.isError || output.interrupted === true)
     case 'retry':
       // ACP has no slot for a retry notice; a thought line is shown and never becomes history.
       return {

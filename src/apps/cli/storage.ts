@@ -6,6 +6,7 @@ import { untraced } from '../../core/service-ref.js'
 import { loadPersistenceBackend } from '../../persistence/load-backend.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { SessionSummary } from '../../session/types.js'
+import { logToStderr } from './logging.js'
 
 export interface Storage {
   readonly persistence: SessionPersistence
@@ -18,6 +19,8 @@ export interface Storage {
 export async function openStorage(config: ResolvedConfig): Promise<Storage> {
   const { Context } = await import('cordis')
   const ctx = new Context()
+  // Warnings (a session log too damaged to list) reach stderr, never silently dropped.
+  logToStderr(ctx)
   const fiber = await loadPersistenceBackend(ctx, config.persistence)
   await fiber.await()
   const service = ctx.get('sessionPersistence')

@@ -74,8 +74,9 @@ export class JsonlSessionBackend extends SessionPersistence {
     return this.logs.release(id)
   }
 
-  /** Summaries from each file's head and tail only. */
+  /** Summaries from each file's head and tail only; a log that cannot be listed is a warning naming it. */
   list(): Promise<SessionSummary[]> {
-    return this.logs.list()
+    const logger = this.ctx.logger('jsonl')
+    return this.logs.list((file, reason) => logger.warn(`${file} is damaged and not listed: ${reason}`))
   }
 }

@@ -3,7 +3,7 @@
 
 import { access, readdir } from 'node:fs/promises'
 import { sep } from 'node:path'
-import { DshError } from '../../core/errors.js'
+import { DshError, errorMessage } from '../../core/errors.js'
 import type { SessionId, SessionSummary } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { lastTurnNumber, titleFrom } from '../repair.js'
@@ -64,9 +64,13 @@ export async function findSessionFile(
  * Summaries of every log under `root`, from each file's head and tail only. Files
  * are read with synchronous calls in batches, yielding to the event loop between
  * batches: for many small reads that is several times faster than the thread
- * pool. Files that cannot be read or are corrupt are left out (`load` reports them).
+ * pool. Files that cannot be read or are corrupt (a damaged header) are left out and
+ * reported through `onSkipped`, never silently; a file removed meanwhile is not reported.
  */
-export async function listSessions(root: string): Promise<SessionSummary[]> {
+export async function listSessions(
+  root: string,
+  onSkipped: (file: string, reason: string) => void = () => {},
+): Promise<SessionSummary[]> {
   const files: string[] = []
   for (const bucket of await bucketDirs(root)) {
     let names: string[]
@@ -87,20 +91,24 @@ export async function listSessions(root: string): Promise<SessionSummary[]> {
         const summary = summarizeLogSync(files[j]!)
         if (summary) summaries.push(summary)
         else damaged.push(files[j]!)
-      } catch {
-        // Removed meanwhile or corrupt: a listing skips it.
+      } catch (error) {
+        // Removed meanwhile: nothing to list. Corrupt: skipped, and said.
+        if (!isCode(error, 'ENOENT')) onSkipped(files[j]!, errorMessage(error))
       }
     }
   }
   for (const file of damaged) {
-    const summary = await summarizeByScan(file)
+    const summary = await summarizeByScan(file, onSkipped)
     if (summary) summaries.push(summary)
   }
   return summaries
 }
 
 /** Summary of a log whose last line is damaged: scan it whole (without repairing it). */
-async function summarizeByScan(file: string): Promise<SessionSummary | undefined> {
+async function summarizeByScan(
+  file: string,
+  onSkipped: (file: string, reason: string) => void,
+): Promise<SessionSummary | undefined> {
   try {
     const scanned = await scanLog(file)
     const last = scanned.events.at(-1)
@@ -113,7 +121,9 @@ async function summarizeByScan(file: string): Promise<SessionSummary | undefined
     const title = titleFrom(scanned.events)
     if (title !== undefined) summary.title = title
     return summary
-  } catch {
-    return undefined // corrupt: `load` reports it, a listing skips it
+  } catch (error) {
+    // Corrupt: `load` refuses it; a listing skips it and says so.
+    if (!isCode(error, 'ENOENT')) onSkipped(file, errorMessage(error))
+    return undefined
   }
 }

@@ -150,8 +150,8 @@ export class JsonlLogStore {
   }
 
   /** Summaries from each file's head and tail only; see `listSessions`. */
-  list(): Promise<SessionSummary[]> {
-    return listSessions(this.root)
+  list(onSkipped?: (file: string, reason: string) => void): Promise<SessionSummary[]> {
+    return listSessions(this.root, onSkipped)
   }
 
   private async openTracked(id: SessionId, known: TrackedSession | undefined): Promise<LoadedSession> {

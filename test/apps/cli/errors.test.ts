@@ -111,6 +111,26 @@ describe('user-caused errors', () => {
     expect(model!.requests).toHaveLength(0)
   })
 
+  it('a session log with a damaged header is not listed silently: a warning names the file', async () => {
+    const w = await world()
+    const bucket = join(w.home, 'sessions', '_no-cwd')
+    mkdirSync(bucket, { recursive: true })
+    const turnStart = '{"seq":0,"type":"turn/start","time":1700000000001,"data":{"turn":0}}'
+    writeFileSync(
+      join(bucket, 'good.jsonl'),
+      `{"type":"session","version":1,"id":"good","createdAt":1700000000000,"delegationDepth":0}\n${turnStart}\n`,
+    )
+    const damaged = join(bucket, 'broken.jsonl')
+    writeFileSync(damaged, `{"type":"session", torn\n${turnStart}\n`)
+    const result = await runCli(['sessions', 'list', '--all'], { env: w.env, cwd: w.project })
+    expect(result.code).toBe(0)
+    expect(result.stdout).toMatch(/^good /m)
+    const lines = result.stderr.trimEnd().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain(`dsh: warning: jsonl: ${damaged} is damaged and not listed:`)
+    expect(hasStack(result.stderr)).toBe(false)
+  })
+
   it.skipIf(process.getuid?.() === 0)(
     'an unreadable --cwd (skipped as root: root reads every folder)',
     async () => {
