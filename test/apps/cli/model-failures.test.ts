@@ -104,4 +104,29 @@ describe('dsh run and the model error classes', () => {
     expect(next.code).toBe(0)
     expect(next.stdout).toBe('Whole answer.\n')
   })
+
+  it('sends max_tokens 131072 by default, so ordinary answers are not cut at the API’s own default', async () => {
+    const w = await world([{ text: 'Fine.' }])
+    expect((await run(w, 'max-tokens', 'hello')).code).toBe(0)
+    expect(model!.requests[0]!.max_tokens).toBe(131_072)
+  })
+
+  it('a malformed base URL is one line before anything is created; an unreachable one names the URL', async () => {
+    const w = await world([])
+    writeFileSync(join(w.home, 'config.yaml'), 'model:\n  maxRetries: 0\n')
+    for (const url of ['ftp://example.com', 'not a url']) {
+      const bad = await runCli(['run', 'hi'], { env: { ...w.env, DEEPSEEK_BASE_URL: url }, cwd: w.project })
+      expect(bad.code).toBe(1)
+      expect(bad.stderr).toBe(
+        `dsh: DEEPSEEK_BASE_URL: ${JSON.stringify(url)} is not a usable model server URL (expected http:// or https://, e.g. https://api.deepseek.com)\n`,
+      )
+    }
+    writeFileSync(join(w.home, 'config.yaml'), 'model:\n  baseUrl: http://127.0.0.1:9\n  maxRetries: 0\n')
+    const down = await run(w, 'unreachable', 'hello')
+    expect(down.code).toBe(1)
+    expect(down.stderr).toMatch(
+      /model request failed: connection failed .* could not reach http:\/\/127\.0\.0\.1:9/,
+    )
+    expect(hasStack(down.stderr)).toBe(false)
+  })
 })
