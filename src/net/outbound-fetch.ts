@@ -23,7 +23,10 @@ let proxied: Promise<Fetch> | undefined
  */
 export function outboundFetch(env: NodeJS.ProcessEnv = process.env): Promise<Fetch> {
   if (proxyFromEnv(env) === undefined) return Promise.resolve(globalThis.fetch)
-  proxied ??= import('undici').then(({ EnvHttpProxyAgent, fetch }) => {
+  proxied ??= import('undici').then((loaded) => {
+    // Bundled, undici is CommonJS: its exports may sit on the namespace's default only.
+    const undici = (loaded as unknown as { default?: typeof loaded }).default ?? loaded
+    const { EnvHttpProxyAgent, fetch } = undici
     const dispatcher = new EnvHttpProxyAgent()
     return ((input: Parameters<Fetch>[0], init?: RequestInit) =>
       fetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as Fetch

@@ -1,4 +1,4 @@
-// A real loop for the hook bridge tests: session store, JSONL or SQLite persistence on a
+// A real loop for the hook bridge tests: session store, JSONL, SQLite or PostgreSQL persistence on a
 // temp folder, the OpenAI-compatible adapter against the loopback model, the local
 // shell with the bash tool, the subagent tool, and one hook bridge.
 
@@ -10,6 +10,7 @@ import { AgentRegistry } from '../../src/agent/index.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin, type HookBridgeConfig } from '../../src/hooks/index.js'
 import { OpenAiCompatibleAdapter } from '../../src/llm/index.js'
 import { JsonlSessionBackend, SqliteSessionBackend } from '../../src/persistence/index.js'
+import { PostgresSessionBackend } from '../../src/persistence/postgres/index.js'
 import { SessionStore } from '../../src/session/index.js'
 import { LocalShellExecutor, ShellEnvRegistry } from '../../src/shell/index.js'
 import { BashToolPlugin } from '../../src/tools/bash/index.js'
@@ -33,7 +34,9 @@ export interface RigOptions {
   hooks?: Record<string, unknown>
   /** Settings files passed to the bridge instead of the written one. */
   files?: string[]
-  backend?: 'jsonl' | 'sqlite'
+  backend?: 'jsonl' | 'sqlite' | 'postgres'
+  /** The server and schema of the `postgres` backend. */
+  postgres?: { url: string; schema: string }
   /** The front end can ask the user (PermissionRequest and permission Notifications fire). */
   interactive?: boolean
 }
@@ -67,7 +70,9 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     root.plugin(SessionStore),
     options.backend === 'sqlite'
       ? root.plugin(SqliteSessionBackend, { file: join(dir, 'sessions.db') })
-      : root.plugin(JsonlSessionBackend, { root: join(dir, 'sessions') }),
+      : options.backend === 'postgres'
+        ? root.plugin(PostgresSessionBackend, options.postgres!)
+        : root.plugin(JsonlSessionBackend, { root: join(dir, 'sessions') }),
     root.plugin(OpenAiCompatibleAdapter, {
       baseUrl: model.baseUrl,
       apiKey: 'test',

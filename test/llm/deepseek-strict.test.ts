@@ -131,6 +131,49 @@ describe('strict DeepSeek mode', () => {
     }
   })
 
+  it('also requires the reasoning of the answer that closes a tool-calling exchange, not of a tool-free one', async () => {
+    const model = await strictModel([
+      { reasoning: 'Plain question.', text: 'Plain answer.' },
+      ...bashTurn(1),
+      { text: 'never' },
+    ])
+    const send = async (messages: unknown[], stream = false) =>
+      fetch(`${model.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer k' },
+        body: JSON.stringify({ model: 'deepseek-flash', messages, stream }),
+      })
+    const plain = [
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: 'Plain answer.' },
+    ]
+    expect((await send([plain[0]], true)).status).toBe(200)
+    // A tool-free exchange may drop its reasoning: the API ignores it there.
+    expect((await send([...plain, { role: 'user', content: 'x' }], true)).status).toBe(200)
+    const call = {
+      role: 'assistant',
+      content: 'Looking (turn 1).',
+      reasoning_content: 'Turn 1: I should look at the folder first.',
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{}' } }],
+    }
+    const tool = { role: 'tool', tool_call_id: 'call_1', content: 'ok' }
+    expect((await send([...plain, { role: 'user', content: 'x' }, call, tool], true)).status).toBe(200)
+    const answer = { role: 'assistant', content: 'Turn 1 done.' }
+    for (const reasoning of [undefined, 'Turn 1: the command printed something else.']) {
+      const closing = reasoning === undefined ? answer : { ...answer, reasoning_content: reasoning }
+      const response = await send([
+        ...plain,
+        { role: 'user', content: 'x' },
+        call,
+        tool,
+        closing,
+        { role: 'user', content: 'y' },
+      ])
+      expect(response.status).toBe(400)
+      expect(((await response.json()) as { error: { message: string } }).error.message).toBe(PASSBACK_MESSAGE)
+    }
+  })
+
   it('continues after resume and after a fork of the first two turns', async () => {
     const model = await strictModel([...bashTurn(1), ...bashTurn(2), ...bashTurn(3), ...bashTurn(4)])
     const home = tempDir()

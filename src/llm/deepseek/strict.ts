@@ -7,6 +7,8 @@ import { DEEPSEEK_MODELS } from './models.js'
 
 /** DeepSeek's own words for a missing reasoning passback (thinking-mode guide). */
 export const PASSBACK_MESSAGE = 'The "reasoning_content" in the thinking mode must be passed back to the API.'
+type AssistantMessage = Extract<WireMessage, { role: 'assistant' }>
+
 export const MODEL_NOT_EXIST_MESSAGE = 'Model Not Exist'
 /** The prefix cache works in whole units of this many tokens. */
 export const CACHE_UNIT_TOKENS = 64
@@ -50,6 +52,8 @@ export class DeepSeekRules {
   private readonly models: readonly string[]
   /** Reasoning streamed with each tool call id, to check that it comes back byte-exact. */
   private readonly reasoningByCall = new Map<string, string>()
+  /** Reasoning streamed with each tool-free answer, keyed by the answer's text. */
+  private readonly reasoningByAnswer = new Map<string, string>()
   /** The prompt text of every earlier request, per model: the server's prefix cache. */
   private readonly cached = new Map<string, string[]>()
 
@@ -88,8 +92,9 @@ export class DeepSeekRules {
   }
 
   /** Remembers the reasoning a reply streamed with its tool calls. */
-  recordReply(reasoning: string, callIds: readonly string[]): void {
+  recordReply(reasoning: string, callIds: readonly string[], text = ''): void {
     for (const id of callIds) this.reasoningByCall.set(id, reasoning)
+    if (callIds.length === 0 && text !== '') this.reasoningByAnswer.set(text, reasoning)
   }
 
   /**
@@ -118,20 +123,40 @@ export class DeepSeekRules {
   }
 
   /**
-   * In thinking mode every tool-calling assistant message must carry `reasoning_content`
-   * (an empty string for one made without thinking), and reasoning this server streamed
-   * must come back byte-exact.
+   * The thinking-mode guide's rule: between two user messages, when the model called tools,
+   * every assistant message there must carry `reasoning_content` (an empty string for one
+   * made without thinking) in every later request, and reasoning this server streamed must
+   * come back byte-exact. An exchange without tool calls may drop its reasoning.
    */
   private passedBack(messages: readonly WireMessage[]): boolean {
+    let exchange: AssistantMessage[] = []
+    const complete = (): boolean => {
+      if (!exchange.some((message) => message.tool_calls?.length)) return true
+      return exchange.every((message) => {
+        if (typeof message.reasoning_content !== 'string') return false
+        const streamed = this.streamedReasoning(message)
+        return streamed === undefined || streamed === message.reasoning_content
+      })
+    }
     for (const message of messages) {
-      if (message.role !== 'assistant' || !message.tool_calls?.length) continue
-      if (typeof message.reasoning_content !== 'string') return false
+      if (message.role === 'user') {
+        if (!complete()) return false
+        exchange = []
+      } else if (message.role === 'assistant') exchange.push(message)
+    }
+    return complete()
+  }
+
+  /** The reasoning this server streamed with `message`, when it streamed it. */
+  private streamedReasoning(message: AssistantMessage): string | undefined {
+    if (message.tool_calls?.length) {
       for (const call of message.tool_calls) {
         const streamed = this.reasoningByCall.get(call.id)
-        if (streamed !== undefined && streamed !== message.reasoning_content) return false
+        if (streamed !== undefined) return streamed
       }
+      return undefined
     }
-    return true
+    return typeof message.content === 'string' ? this.reasoningByAnswer.get(message.content) : undefined
   }
 }
 

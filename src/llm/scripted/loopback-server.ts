@@ -202,6 +202,7 @@ function strictReply(rules: DeepSeekRules, body: WireChatRequest, reply: Resolve
   rules.recordReply(
     reply.reasoning,
     reply.toolCalls.map((call) => call.id),
+    reply.text,
   )
   const reasoningTokens = tokens(reply.reasoning)
   const completion =

@@ -383,3 +383,47 @@ it('asks before a tool call a hook marks "ask", showing exactly what will run: y
   expect(existsSync(join(w.project, 'approved.txt'))).toBe(true)
   expect(existsSync(join(w.project, 'denied.txt'))).toBe(false)
 })
+
+it('after each turn a usage line gives the turn’s tokens and cost and the session’s cost, equal to the log’s sums', async () => {
+  model = await startLoopbackModel(
+    [
+      { reasoning: 'Look first.', toolCalls: [{ name: 'bash', arguments: { command: 'echo hi' } }] },
+      { reasoning: 'Done.', text: 'First answer.' },
+      { reasoning: 'Again.', text: 'Second answer.' },
+    ],
+    { strict: true },
+  )
+  const w = makeWorld(makeDir(), model.baseUrl)
+  const t = await startChat(w, ['--session-id', 'chat-usage'])
+  t.type('say hi')
+  t.keys('Enter')
+  await t.waitFor(/turn 1 · .* · session ~\$/)
+  t.type('again')
+  t.keys('Enter')
+  const screen = await t.waitFor(/turn 2 · .* · session ~\$[\d.]+/)
+  t.keys('C-d')
+  await t.waitFor('dsh-exit=0')
+
+  const show = await runCli(['sessions', 'show', '--json', 'chat-usage'], { env: w.env, cwd: w.project })
+  const usages = jsonLines(show.stdout)
+    .filter((line) => line.type === 'assistant/message')
+    .map((line) => (line.data as { usage: Record<string, number> }).usage)
+  expect(usages).toHaveLength(3)
+  const sum = (steps: Record<string, number>[], key: string) =>
+    steps.reduce((total, step) => total + (step[key] ?? 0), 0)
+  const lineOf = (turn: number, steps: Record<string, number>[]) => {
+    const input = sum(steps, 'promptTokens')
+    const percent = Math.round((sum(steps, 'cachedTokens') / input) * 100)
+    const reasoning = sum(steps, 'reasoningTokens')
+    return `turn ${turn} · ${input.toLocaleString('en-US')} in (${percent}% cache hit) · ${sum(steps, 'completionTokens').toLocaleString('en-US')} out${reasoning > 0 ? ` (${reasoning.toLocaleString('en-US')} reasoning)` : ''} · ~$`
+  }
+  expect(screen).toContain(lineOf(1, usages.slice(0, 2)))
+  expect(screen).toContain(lineOf(2, usages.slice(2)))
+  // The session's cost after turn 2 is the one `sessions list` derives from the whole log.
+  const [row] = JSON.parse(
+    (await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })).stdout,
+  ) as { usage: { cost: number; inputTokens: number } }[]
+  expect(row!.usage.inputTokens).toBe(sum(usages, 'promptTokens'))
+  const shown = /turn 2 · .* · session ~\$([\d.]+)/.exec(screen)![1]!
+  expect(Number(shown)).toBeCloseTo(row!.usage.cost, 4)
+})

@@ -1,6 +1,7 @@
 // The command line on the PostgreSQL backend, through the real built CLI and a real
 // server: two "hosts" (two homes with their own host names) share one session store.
 
+import pg from 'pg'
 import { afterEach, beforeAll, expect, it } from 'vitest'
 import { type LoopbackModel, type Script, startLoopbackModel } from '../../support/loopback-model.js'
 import { describePostgres, describeSkipReason, useCluster } from '../../support/postgres.js'
@@ -11,7 +12,7 @@ import { assertBuilt, type CliWorld, hasStack, jsonLines, makeWorld, runCli, spa
 const makeDir = useTempDirs('dsh-cli-pg-')
 
 describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout: 120_000 }, () => {
-  const pg = useCluster()
+  const pgHandle = useCluster()
   let model: LoopbackModel | undefined
 
   beforeAll(assertBuilt)
@@ -20,7 +21,7 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout
     model = undefined
   })
 
-  function host(baseUrl: string, name: string, schema: string, url = pg.cluster.url): CliWorld {
+  function host(baseUrl: string, name: string, schema: string, url = pgHandle.cluster.url): CliWorld {
     return makeWorld(
       makeDir(),
       baseUrl,
@@ -29,8 +30,8 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout
   }
 
   async function hosts(script: Script): Promise<[CliWorld, CliWorld]> {
-    model = await startLoopbackModel(script)
-    const schema = pg.schema()
+    model = await startLoopbackModel(script, { strict: true })
+    const schema = pgHandle.schema()
     return [host(model.baseUrl, 'host-a', schema), host(model.baseUrl, 'host-b', schema)]
   }
 
@@ -133,9 +134,46 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout
     expect(again.stdout).toMatch(/ schema t\S+ is up to date \(version 1\)\n$/)
   })
 
+  it('a schema migrated by a newer dsh is refused in one line, and nothing is written', async () => {
+    model = await startLoopbackModel([{ text: 'never' }], { strict: true })
+    const schema = pgHandle.schema()
+    const a = host(model.baseUrl, 'host-a', schema)
+    expect((await runCli(['db', 'migrate'], { env: a.env, cwd: a.project })).code).toBe(0)
+    const client = new pg.Client({ connectionString: pgHandle.cluster.url })
+    await client.connect()
+    try {
+      await client.query(
+        `INSERT INTO "${schema}".schema_migrations (version, description) VALUES (99, 'from the future')`,
+      )
+      for (const args of [
+        ['db', 'migrate'],
+        ['run', 'hello'],
+        ['sessions', 'list'],
+      ]) {
+        const result = await runCli(args, { env: a.env, cwd: a.project })
+        expect(result.code, args.join(' ')).toBe(1)
+        expect(result.stderr).toMatch(
+          new RegExp(
+            `^dsh: the database schema "${schema}" is at version 99, newer than this dsh understands \\(1\\): upgrade dsh; nothing was written\n$`,
+          ),
+        )
+      }
+      expect(model.requests).toHaveLength(0)
+      const { rows } = await client.query(`SELECT count(*)::int AS n FROM "${schema}".sessions`)
+      expect(rows[0].n).toBe(0)
+    } finally {
+      await client.end()
+    }
+  })
+
   it('an unreachable database is one line naming the server, never the password', async () => {
     model = await startLoopbackModel([])
-    const down = host(model.baseUrl, 'host-a', pg.schema(), 'postgres://dsh:s3cret-pw@127.0.0.1:9/sessions')
+    const down = host(
+      model.baseUrl,
+      'host-a',
+      pgHandle.schema(),
+      'postgres://dsh:s3cret-pw@127.0.0.1:9/sessions',
+    )
     for (const args of [
       ['sessions', 'list'],
       ['run', 'hello'],

@@ -81,4 +81,35 @@ describe('subagent tool', () => {
     const child = (await test.harness.sessions.listStored()).find((s) => s.header.parentSession === 'forker')!
     expect(child.header.seedLength).toBeGreaterThan(0)
   })
+
+  it('sends the seed’s reasoning back from a forked child, so strict thinking mode accepts its first request', async () => {
+    const test = await startTestHarness({
+      script: [
+        {
+          reasoning: 'Seed: list first.',
+          toolCalls: [{ name: 'bash', arguments: { command: 'echo seed' } }],
+        },
+        { reasoning: 'Seed: listed.', text: 'seeded' },
+        {
+          reasoning: 'Delegate it.',
+          toolCalls: [
+            { name: 'subagent', arguments: { description: 'recall', prompt: 'go on', fork: true } },
+          ],
+        },
+        { reasoning: 'Child thinks.', text: 'child answer' },
+        { text: 'parent done' },
+      ],
+    })
+    const parent = await test.harness.agents.create({ sessionId: 'reasoning-forker' })
+    expect((await parent.prompt('first')).reason).toBe('completed')
+    const result = await parent.prompt('delegate with the history')
+    expect(result).toMatchObject({ reason: 'completed', text: 'parent done' })
+    const child = test.model.requests[3]!
+    expect(child.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['first', 'go on'])
+    expect(
+      child.messages.flatMap((m) =>
+        m.role === 'assistant' && m.reasoning_content !== undefined ? [m.reasoning_content] : [],
+      ),
+    ).toEqual(['Seed: list first.', 'Seed: listed.'])
+  })
 })

@@ -10,6 +10,7 @@ import {
   retryDelay,
   sleep,
 } from '../../../failures/index.js'
+import { outboundFetch } from '../../../net/index.js'
 import { classifyServiceStatus, isWebError, WebError } from '../errors.js'
 import { toolsRoot } from './wire.js'
 
@@ -81,6 +82,7 @@ export class DeepSeekToolsClient {
     let response: Response
     let text: string
     try {
+      const fetch = await outboundFetch()
       response = await fetch(`${toolsRoot(this.options.baseUrl)}${path}`, {
         method: 'POST',
         headers: {
