@@ -7,6 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import { errorMessage } from '../core/errors.js'
 import { packageVersion } from '../core/version.js'
+import { outboundFetch } from '../net/index.js'
 import { buildChildEnv, DEFAULT_SECRET_FILTER, type SecretFilter } from '../shell/index.js'
 import type { SpillStore } from '../spill/index.js'
 import type { ProvidedTool, ToolExecution, ToolOutput } from '../tools/types.js'
@@ -331,20 +332,23 @@ export class McpConnection {
     }
     const url = new URL(config.url)
     const headers = config.headers
+    // HTTPS_PROXY / HTTP_PROXY / NO_PROXY, read from the same environment as `${VAR}`s.
+    const send = await outboundFetch(env)
     if (config.type === 'sse') {
       const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js')
       return new SSEClientTransport(url, {
         requestInit: { headers },
+        fetch: send,
         eventSourceInit: {
           fetch: (input, init) =>
-            fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+            send(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
         },
       })
     }
     const { StreamableHTTPClientTransport } = await import(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
     )
-    return new StreamableHTTPClientTransport(url, { requestInit: { headers } })
+    return new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: send })
   }
 
   private async refreshTools(

@@ -6,6 +6,7 @@ import { type AddressInfo, connect } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type LoopbackModel, startLoopbackModel, WebToolsStandIn } from '../../src/llm/index.js'
+import { McpConnection } from '../../src/mcp/index.js'
 import { proxyFromEnv } from '../../src/net/index.js'
 import {
   DeepSeekFetchProvider,
@@ -13,6 +14,7 @@ import {
   DeepSeekToolsClient,
 } from '../../src/tools/web/index.js'
 import { assertBuilt, makeWorld, runCli } from '../apps/cli/cli.js'
+import { startMcpHttpServer } from '../support/mcp-http-server.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
 const makeDir = useTempDirs('dsh-proxy-')
@@ -134,5 +136,39 @@ describe('outbound requests through a proxy', () => {
       ...via(server.baseUrl, 'POST', '/v1/tools/fetch'),
     ]
     for (const seen of proxy.seen) expect(allowed).toContain(seen)
+  })
+
+  it('MCP servers over Streamable HTTP and SSE connect through the proxy the environment names', async () => {
+    const env = { HTTP_PROXY: proxy.url }
+    // A server per transport: a tunnel kept alive for one origin is not a new proxy request.
+    for (const [name, type, path] of [
+      ['web', 'http', '/mcp'],
+      ['legacy', 'sse', '/sse'],
+    ] as const) {
+      const http = await startMcpHttpServer()
+      try {
+        const config = { type, url: `${http.origin}${path}` }
+        const connection = new McpConnection({
+          name,
+          config: { ...config, headers: {} } as never,
+          source: { kind: 'user' },
+          home: makeDir(),
+          cwd: makeDir(),
+          env,
+        })
+        const before = proxy.seen.length
+        try {
+          expect(await connection.ready(20_000)).toBe(true)
+          expect(connection.tools.length).toBeGreaterThan(0)
+          // Each transport's requests reached the server through the proxy (a tunnel or an absolute URL).
+          const host = new URL(http.origin).host
+          expect(proxy.seen.slice(before).some((seen) => seen.includes(host))).toBe(true)
+        } finally {
+          await connection.close()
+        }
+      } finally {
+        await http.close()
+      }
+    }
   })
 })
