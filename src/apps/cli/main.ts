@@ -111,7 +111,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
 
   const sessions = program
     .command('sessions')
-    .description('list, show and locate stored sessions')
+    .description('list, show, locate and remove stored sessions')
     .helpCommand(false)
   sessions
     .command('list')
@@ -120,9 +120,31 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('-C, --cwd <dir>', 'list the sessions of this folder instead')
     .option('--host <name>', 'only sessions last written from this host (shared backends; every folder)')
     .option('--status <status>', 'only live, interrupted or idle sessions (shared backends; every folder)')
+    .option('--subagents', 'also list sub-agent sessions, indented under their parent')
     .option('--json', 'print a JSON array')
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./sessions.js')).listCommand(options)))
+  sessions
+    .command('rm')
+    .description(
+      'remove stored sessions with their sub-agent sessions and spill files (never one being written)',
+    )
+    .argument('<id...>', 'session ids')
+    .option('--config <file>', 'config file')
+    .action(
+      act(async (ids: string[], options) =>
+        (await import('./sessions-remove.js')).removeCommand(ids, options),
+      ),
+    )
+  sessions
+    .command('prune')
+    .description("remove this folder's sessions not active for a while, with their sub-agent sessions")
+    .requiredOption('--older-than <age>', 'last activity longer ago than this: 12h, 30d, 2w')
+    .option('--dry-run', 'list what would be removed, remove nothing')
+    .option('-a, --all', 'sessions of every folder')
+    .option('-C, --cwd <dir>', 'the sessions of this folder instead')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./sessions-remove.js')).pruneCommand(options)))
   sessions
     .command('show')
     .description('print a readable transcript of a session')

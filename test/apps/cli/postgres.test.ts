@@ -76,7 +76,7 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout
 
     const table = await runCli(['sessions', 'list', '--all'], { env: b.env, cwd: b.project })
     expect(table.stdout).toMatch(/^ID\s+AGE\s+TURNS\s+USAGE\s+HOST\s+STATUS\s+FOLDER\s+TITLE$/m)
-    expect(table.stdout).toMatch(new RegExp(`${id}\\s+\\S+\\s+2\\s+.*host-b\\s+idle\\s+${a.project}`))
+    expect(table.stdout).toMatch(new RegExp(`${id}\\s+\\S+\\s+2\\s+.*host-b\\s+completed\\s+${a.project}`))
   })
 
   it('sessions list filters by host and status across folders', async () => {
