@@ -62,6 +62,14 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     }
     return count
   }
+  /** A positive amount of money, like 0.5 or 2. */
+  const parseAmount = (value: string): number => {
+    const amount = Number(value)
+    if (!/^\d+(\.\d+)?$|^\.\d+$/.test(value) || !(amount > 0)) {
+      throw new InvalidArgumentError(`expected a positive amount like 0.50, got ${JSON.stringify(value)}`)
+    }
+    return amount
+  }
   const { addAgentOptions, addPermissionOptions } = await import('./options.js')
 
   /** Wraps an action: loads its module lazily and records its exit code. */
@@ -97,6 +105,11 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
   )
     .option('--json', 'print one JSON object per line (events, then a result line) on stdout')
     .option('--max-turns <n>', 'end the turn (reason max-steps) after this many model steps', parseCount)
+    .option(
+      '--max-cost <amount>',
+      'end the turn (reason max-cost) once its estimated cost reaches this (USD, or pricing.currency)',
+      parseAmount,
+    )
     .action(
       act(async (prompt: string, options: RunOptions) =>
         (await import('./run.js')).runCommand(prompt, options),
