@@ -10,6 +10,7 @@ import { describePermissions, isPermissionMode, PERMISSION_MODES } from '../../p
 import type { SessionEvent } from '../../session/types.js'
 import { type CustomCommand, discoverCommands, expandCommand } from '../../skills/index.js'
 import { describeRewind, FileHistoryStore, rewindSession } from '../../tools/fs/index.js'
+import { formatCost } from '../../usage/index.js'
 import { changeModelChoice } from '../cli/model-choice.js'
 import { forkStored, startAgent } from '../cli/start.js'
 import { formatAge } from '../cli/transcript.js'
@@ -81,6 +82,7 @@ export async function runChatCommand(chat: TerminalChat, line: string): Promise<
         `tokens  ${formatTokens(tokens.total)} in this session: ${formatTokens(tokens.prompt)} prompt ` +
           `(${formatTokens(tokens.cached)} from cache), ${formatTokens(tokens.completion)} completion`,
       )
+      chat.say(`cost    ${formatCost(tokens.cost, tokens.currency)} (estimated from the price table)`)
       chat.say(`context ${formatTokens(tokens.context)} in the last request`)
       return
     }
