@@ -194,7 +194,7 @@ async function listRecent(chat: TerminalChat): Promise<void> {
     const mark = summary.header.id === chat.agent.id ? '*' : ' '
     const title = safe(summary.title ?? '(no prompt yet)')
     chat.say(
-      `${mark}${String(index + 1).padStart(3)}  ${safe(summary.header.id)}  ${colors.dim(formatAge(summary.lastActivity, now).padEnd(4))} ${summary.turns ?? 0} turns  ${title}`,
+      `${mark}${String(index + 1).padStart(3)}  ${safe(summary.header.id)}  ${colors.dim(formatAge(summary.lastActivity, now).padEnd(4))} ${summary.turns ?? 0} turns  ${colors.dim((summary.outcome ?? 'new').padEnd(9))} ${title}`,
     )
   })
   chat.say(colors.dim('/resume <n> or /resume <id> switches to one, with a recap'))

@@ -328,7 +328,7 @@ Exit codes:
   0    success (run: the turn completed; piped chat: every turn completed)
   1    a command failed or a turn did not complete
   2    bad flags or arguments
-  130  interrupted with Ctrl-C
+  130  interrupted with Ctrl-C (143: SIGTERM, 129: SIGHUP)
 `
 
 async function flushed(stream: NodeJS.WriteStream): Promise<void> {

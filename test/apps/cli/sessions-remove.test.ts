@@ -230,3 +230,23 @@ it('prune refuses an age it cannot read, with exit 2', async () => {
   }
   expect(readdirSync(w.home)).toEqual(['config.yaml'])
 })
+
+it("list shows a fork's own title, and says so while the fork has no prompt of its own", async () => {
+  const w = makeWorld(makeDir(), 'http://127.0.0.1:9')
+  const harness = await startHarness(jsonlFixture(w))
+  const seed = new LogBuilder().completedTurn(1, 'the parent asked').events
+  await harness.backend().create(makeHeader('parent-session', { cwd: w.project }))
+  await harness.backend().append('parent-session', seed)
+  const fork = { cwd: w.project, parentSession: 'parent-session', seedLength: seed.length }
+  await harness.backend().create(makeHeader('fork-asked', fork))
+  await harness
+    .backend()
+    .append('fork-asked', [...seed, ...new LogBuilder(seed.length).openTurn(2, 'the fork asked').events])
+  await harness.backend().create(makeHeader('fork-silent', fork))
+  await harness.backend().append('fork-silent', seed)
+  await harness.dispose()
+  const table = (await runCli(['sessions', 'list'], { env: w.env, cwd: w.project })).stdout
+  expect(table).toMatch(/^fork-asked\s+.*\s+open\s+the fork asked$/m)
+  expect(table).toMatch(/^fork-silent\s+.*\s+completed\s+\(fork of parent-s, no prompt yet\)$/m)
+  expect(table).toMatch(/^parent-session\s+.*\s+completed\s+the parent asked$/m)
+})
