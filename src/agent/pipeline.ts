@@ -1,6 +1,7 @@
 // The named events through which policies and hooks attach to the loop. Listeners
 // mutate the state object they receive (serial dispatch) or decide (waterfall).
 
+import type { TurnEndReason } from '../session/types.js'
 import type { ToolOutput } from '../tools/types.js'
 import type { AgentHandle, TurnResult } from './types.js'
 
@@ -48,8 +49,10 @@ export interface PreStepState {
   turn: number
   step: number
   signal: AbortSignal
-  /** Set to end the turn before this step's model request. */
+  /** Set to end the turn before this step's model request (reason `blocked`). */
   reject?: string
+  /** Set to end the turn before this step's model request with its own reason (a budget ran out). */
+  end?: { reason: TurnEndReason; message: string }
 }
 
 export interface TurnStoppingState {

@@ -86,6 +86,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       const preStep: PreStepState = { agent, turn, step, signal }
       if (hasListeners(ctx, 'agent/pre-step')) await ctx.serial('agent/pre-step', preStep)
       if (preStep.reject !== undefined) return await end('blocked', preStep.reject)
+      if (preStep.end !== undefined) return await end(preStep.end.reason, preStep.end.message)
 
       session.append('step/start', { turn, step })
       openStep = step

@@ -52,6 +52,15 @@ export abstract class SessionPersistence extends Service {
   /** Summaries of every stored session. */
   abstract list(): Promise<SessionSummary[]>
 
+  /**
+   * `dsh sessions rm` and `prune`: deletes a stored session (header, events, its writer
+   * lock or lease record). Rejects with NotFound when absent, and with PERSISTENCE_LOCKED,
+   * naming the holder, while a live process — this one included — holds its writer lease;
+   * a lease whose holder is provably gone goes with the session. Removes nothing else
+   * (sub-agent sessions and spill files are the caller's).
+   */
+  abstract remove(id: SessionId): Promise<void>
+
   /** Whether a session with this id is stored. */
   async exists(id: SessionId): Promise<boolean> {
     try {
@@ -85,6 +94,15 @@ export function notFound(id: SessionId): DshError {
   return new DshError(`unknown session ${JSON.stringify(id)}`, PersistenceErrorCode.NotFound, {
     userFacing: true,
   })
+}
+
+/** The one-line refusal of `remove` while a writer holds the session. */
+export function removeRefused(id: SessionId, holder: string): DshError {
+  return new DshError(
+    `session ${JSON.stringify(id)} is being written by ${holder}; it was not removed (stop that process first)`,
+    PersistenceErrorCode.Locked,
+    { userFacing: true },
+  )
 }
 
 /** Checks that `events` continue a log whose stored length is `tail`, without gaps. */

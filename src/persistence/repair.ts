@@ -1,7 +1,7 @@
 // Crash repair shared by every backend: an open turn at the end of a loaded log is
 // closed with synthetic events so the log again reads as a sequence of whole turns.
 
-import type { SessionEvent, SessionEventMap } from '../session/types.js'
+import type { SessionEvent, SessionEventMap, SessionOutcome } from '../session/types.js'
 
 export const INTERRUPTED_TOOL_RESULT = 'Tool call interrupted: the harness stopped before it finished.'
 
@@ -52,9 +52,26 @@ export function lastTurnNumber(events: readonly SessionEvent[]): number {
   return 0
 }
 
-/** Title of a session for listings: its first user message, on one line, shortened. */
-export function titleFrom(events: readonly SessionEvent[], maxLength = 80): string | undefined {
-  const first = events.find((event) => event.type === 'user/message')
+/** How the last turn in `events` ended, `open` when it has not; undefined when no turn is in `events`. */
+export function outcomeOf(events: readonly SessionEvent[]): SessionOutcome | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!
+    if (event.type === 'turn/start') return 'open'
+    if (event.type === 'turn/end') return (event.data as SessionEventMap['turn/end']).reason
+  }
+  return undefined
+}
+
+/**
+ * Title of a session for listings: its first user message, on one line, shortened.
+ * A fork's title is its own: messages of the seed (`seq < seedLength`) do not count.
+ */
+export function titleFrom(
+  events: readonly SessionEvent[],
+  seedLength = 0,
+  maxLength = 80,
+): string | undefined {
+  const first = events.find((event) => event.type === 'user/message' && event.seq >= seedLength)
   if (!first) return undefined
   return shortenTitle((first.data as SessionEventMap['user/message']).text, maxLength)
 }

@@ -38,6 +38,8 @@ export type TurnEndReason =
   | 'length'
   /** The provider's content filter stopped the answer (finish_reason `content_filter`). */
   | 'content-filter'
+  /** The turn's estimated cost reached the limit (`dsh run --max-cost`). */
+  | 'max-cost'
 
 export interface AssistantMessageData {
   content: string
@@ -130,8 +132,13 @@ export interface SessionSummary {
   turns: number
   /** The host that last wrote it, from backends that several hosts share (PostgreSQL). */
   host?: string
+  /** How the last turn ended (its `turn/end` reason), `open` while it has none; undefined before the first turn. */
+  outcome?: SessionOutcome
   /** From backends that can tell: a writer holds it (`live`), an open turn nobody writes (`interrupted`), or neither. */
   status?: SessionStatus
 }
 
 export type SessionStatus = 'live' | 'interrupted' | 'idle'
+
+/** The last turn's end reason, or `open` when the last turn has not ended (running, or crashed). */
+export type SessionOutcome = TurnEndReason | 'open'

@@ -3,7 +3,7 @@
 import type { SpillStore } from './store.js'
 
 export type { SpillStoreConfig } from './store.js'
-export { SPILL_FOLDER, SpillStore } from './store.js'
+export { removeSpill, SPILL_FOLDER, SpillStore, spillDirFor } from './store.js'
 
 declare module 'cordis' {
   interface Context {

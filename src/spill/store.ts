@@ -32,8 +32,7 @@ export class SpillStore extends Service {
 
   /** The folder of a session's spill files (pure: nothing is created). */
   dirFor(sessionId: SessionId): string {
-    validateSessionId(sessionId)
-    return join(this.root, encodeSessionId(sessionId))
+    return spillDirFor(this.root, sessionId)
   }
 
   /**
@@ -55,8 +54,22 @@ export class SpillStore extends Service {
     return path
   }
 
-  /** Removes every spill file of the session (with the session: `sessions rm`, prune). */
-  async remove(sessionId: SessionId): Promise<void> {
-    await rm(this.dirFor(sessionId), { recursive: true, force: true })
+  /** Removes every spill file of the session. */
+  remove(sessionId: SessionId): Promise<void> {
+    return removeSpill(this.root, sessionId)
   }
+}
+
+/** The spill folder of a session under `root` (`<home>/spill`); pure. */
+export function spillDirFor(root: string, sessionId: SessionId): string {
+  validateSessionId(sessionId)
+  return join(root, encodeSessionId(sessionId))
+}
+
+/**
+ * Removes every spill file of a session (with the session: `sessions rm`, `prune`),
+ * without a running service. `root` is `<home>/spill`. A missing folder is fine.
+ */
+export async function removeSpill(root: string, sessionId: SessionId): Promise<void> {
+  await rm(spillDirFor(root, sessionId), { recursive: true, force: true })
 }

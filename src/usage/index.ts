@@ -1,6 +1,7 @@
 // Public surface of usage and cost: the one derivation from the session log, the one
 // price table, and the terminal formats front ends use to show them.
 
+export { type CostLimitConfig, costLimitPlugin } from './cost-limit.js'
 export {
   addTotals,
   deriveUsage,

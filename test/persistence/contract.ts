@@ -190,6 +190,82 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       ])
     })
 
+    it("lists how each session's last turn ended, and a fork's own title", async () => {
+      let harness = await start()
+      const done = new LogBuilder().completedTurn(0, 'done')
+      const failed = new LogBuilder()
+        .completedTurn(0, 'fine')
+        .add('turn/start', { turn: 1 })
+        .add('user/message', { text: 'then broke' })
+        .add('turn/end', { turn: 1, reason: 'error', error: 'boom' })
+        .addIgnorable('x/after', { note: 'an event after the turn end' })
+      const open = new LogBuilder().completedTurn(0, 'done').openTurn(1, 'still going')
+      const fresh = new LogBuilder().addIgnorable('x/first', {})
+      const fork = new LogBuilder()
+        .completedTurn(0, 'the parent asked this')
+        .add('turn/start', { turn: 1 })
+        .add('user/message', { text: 'the fork asks this' })
+        .add('turn/end', { turn: 1, reason: 'max-cost' })
+      const seedOnly = new LogBuilder().completedTurn(0, 'the parent asked this')
+      const stored: [string, LogBuilder, object][] = [
+        ['done', done, {}],
+        ['failed', failed, {}],
+        ['open', open, {}],
+        ['fresh', fresh, {}],
+        ['fork', fork, { parentSession: 'done', seedLength: 9 }],
+        ['seed-only', seedOnly, { parentSession: 'done', seedLength: 9 }],
+      ]
+      for (const [id, log, extra] of stored) {
+        await harness.backend().create(makeHeader(id, extra))
+        // The seed in its own batch, as a fork's first checkpoint may write it.
+        await harness.backend().append(id, log.events.slice(0, 9))
+        if (log.events.length > 9) await harness.backend().append(id, log.events.slice(9))
+        await harness.backend().release(id)
+      }
+      harness = await restart(harness)
+      const byId = new Map((await harness.backend().list()).map((summary) => [summary.header.id, summary]))
+      expect(byId.get('done')).toMatchObject({ outcome: 'completed', title: 'done' })
+      expect(byId.get('failed')).toMatchObject({ outcome: 'error', title: 'fine' })
+      expect(byId.get('open')).toMatchObject({ outcome: 'open' })
+      expect(byId.get('fresh')?.outcome).toBeUndefined()
+      expect(byId.get('fork')).toMatchObject({ outcome: 'max-cost', title: 'the fork asks this' })
+      expect(byId.get('seed-only')?.title).toBeUndefined()
+    })
+
+    it('removes a stored session, and refuses while a writer holds it', async () => {
+      let harness = await start()
+      await harness.backend().create(makeHeader('doomed', { cwd: '/work/rm' }))
+      await harness.backend().append('doomed', new LogBuilder().completedTurn(0, 'bye').events)
+      await harness.backend().create(makeHeader('kept', { cwd: '/work/rm' }))
+      await harness.backend().append('kept', new LogBuilder().completedTurn(0, 'stay').events)
+      // This instance still holds both: refused, naming the holder.
+      const ours = await rejectsWith(harness.backend().remove('doomed'), PersistenceErrorCode.Locked)
+      expect(ours.message).toMatch(/^session "doomed" is being written by .*process.*; it was not removed/)
+      harness = await restart(harness)
+      await harness.backend().open('doomed')
+      if (fixture?.durable) {
+        const other = await startHarness(fixture)
+        running.push(other)
+        const error = await rejectsWith(other.backend().remove('doomed'), PersistenceErrorCode.Locked)
+        expect(error.message).toMatch(
+          new RegExp(`being written by (this process|process ${process.pid}) on `),
+        )
+        expect(await other.backend().exists('doomed')).toBe(true)
+      }
+      await harness.backend().release('doomed')
+      await harness.backend().remove('doomed')
+      expect(await harness.backend().exists('doomed')).toBe(false)
+      await rejectsWith(harness.backend().load('doomed'), PersistenceErrorCode.NotFound)
+      await rejectsWith(harness.backend().remove('doomed'), PersistenceErrorCode.NotFound)
+      await rejectsWith(harness.backend().remove('never-stored'), PersistenceErrorCode.NotFound)
+      harness = await restart(harness)
+      expect((await harness.backend().list()).map((summary) => summary.header.id)).toEqual(['kept'])
+      // The id is free again.
+      await harness.backend().create(makeHeader('doomed'))
+      await harness.backend().append('doomed', new LogBuilder().completedTurn(0, 'again').events)
+      expect((await harness.backend().load('doomed')).events).toHaveLength(9)
+    })
+
     it('read-only load reports a crashed open turn as open and writes nothing', async () => {
       let harness = await start()
       const log = new LogBuilder().completedTurn(0, 'done').openTurn(1, 'cut short')

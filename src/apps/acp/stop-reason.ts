@@ -18,6 +18,8 @@ const STOP_REASONS: Record<Exclude<TurnEndReason, 'error'>, StopReason> = {
   length: 'max_tokens',
   // The provider's content filter stopped the answer.
   'content-filter': 'refusal',
+  // The cost budget of one turn ran out (`dsh run --max-cost`): the nearest ACP budget stop.
+  'max-cost': 'max_turn_requests',
 }
 
 export function toStopReason(reason: Exclude<TurnEndReason, 'error'>): StopReason {

@@ -10,6 +10,7 @@ import { describePermissions, isPermissionMode, PERMISSION_MODES } from '../../p
 import type { SessionEvent } from '../../session/types.js'
 import { type CustomCommand, discoverCommands, expandCommand } from '../../skills/index.js'
 import { describeRewind, FileHistoryStore, rewindSession } from '../../tools/fs/index.js'
+import { formatCost } from '../../usage/index.js'
 import { changeModelChoice } from '../cli/model-choice.js'
 import { forkStored, startAgent } from '../cli/start.js'
 import { formatAge } from '../cli/transcript.js'
@@ -81,6 +82,7 @@ export async function runChatCommand(chat: TerminalChat, line: string): Promise<
         `tokens  ${formatTokens(tokens.total)} in this session: ${formatTokens(tokens.prompt)} prompt ` +
           `(${formatTokens(tokens.cached)} from cache), ${formatTokens(tokens.completion)} completion`,
       )
+      chat.say(`cost    ${formatCost(tokens.cost, tokens.currency)} (estimated from the price table)`)
       chat.say(`context ${formatTokens(tokens.context)} in the last request`)
       return
     }
@@ -192,7 +194,7 @@ async function listRecent(chat: TerminalChat): Promise<void> {
     const mark = summary.header.id === chat.agent.id ? '*' : ' '
     const title = safe(summary.title ?? '(no prompt yet)')
     chat.say(
-      `${mark}${String(index + 1).padStart(3)}  ${safe(summary.header.id)}  ${colors.dim(formatAge(summary.lastActivity, now).padEnd(4))} ${summary.turns ?? 0} turns  ${title}`,
+      `${mark}${String(index + 1).padStart(3)}  ${safe(summary.header.id)}  ${colors.dim(formatAge(summary.lastActivity, now).padEnd(4))} ${summary.turns ?? 0} turns  ${colors.dim((summary.outcome ?? 'new').padEnd(9))} ${title}`,
     )
   })
   chat.say(colors.dim('/resume <n> or /resume <id> switches to one, with a recap'))

@@ -9,6 +9,7 @@ import { toTerminalText } from '../../core/terminal-text.js'
 import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
 import { DEFAULT_MAX_RETRIES } from '../../llm/openai/config.js'
+import { resolvePriceTable } from '../../usage/index.js'
 import { currentEffort, currentModel, turnUsageLine } from '../cli/model-choice.js'
 import { type Colors, colorsFor } from '../cli/render.js'
 import type { AgentPlan, StartedAgent } from '../cli/start.js'
@@ -137,9 +138,11 @@ export class TerminalChat {
   setAgent(agent: AgentHandle): void {
     this.unsubscribeLog?.()
     this.agentHandle = agent
-    this.tokens = tokensFrom(agent.session.events)
+    const table = resolvePriceTable(this.harness.config.pricing)
+    this.tokens = tokensFrom(agent.session.events, table)
     this.unsubscribeLog = agent.session.onAppend((_session, event) => {
-      if (event.type === 'assistant/message') this.tokens = tokensFrom(agent.session.events)
+      if (event.type === 'assistant/message' || event.type === 'usage/charge')
+        this.tokens = tokensFrom(agent.session.events, table)
     })
     this.screen.schedule()
   }

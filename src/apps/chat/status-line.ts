@@ -1,9 +1,10 @@
-// The status line under the input: model, session (short id), context used, tokens of
-// the session so far, and the folder. Token figures are read from the session log's
-// `assistant/message` usage (the log is the one source; nothing is counted twice).
+// The status line under the input: model, session (short id), context used, tokens and
+// estimated cost of the session so far, and the folder. Figures come from the one usage
+// derivation over the session log (src/usage); nothing is counted twice.
 
 import { homedir } from 'node:os'
 import type { SessionEvent } from '../../session/types.js'
+import { DEFAULT_PRICE_TABLE, deriveUsage, formatCost, type PriceTable } from '../../usage/index.js'
 import type { Colors } from '../cli/render.js'
 
 export interface SessionTokens {
@@ -14,24 +15,36 @@ export interface SessionTokens {
   cached: number
   /** The last request's prompt + completion: how much of the context window is in use. */
   context: number
+  /** The session's estimated cost (paid tool calls included); null when a model has no price. */
+  cost: number | null
+  currency: string
 }
 
-/** Sums the usage the log recorded for each model request. */
-export function tokensFrom(events: readonly SessionEvent[]): SessionTokens {
-  const sum: SessionTokens = { total: 0, prompt: 0, completion: 0, cached: 0, context: 0 }
-  for (const event of events) {
-    if (event.type !== 'assistant/message') continue
-    const usage = (event.data as { usage?: Record<string, number> }).usage
+/** The session's usage totals from its log, priced with `table`. */
+export function tokensFrom(
+  events: readonly SessionEvent[],
+  table: PriceTable = DEFAULT_PRICE_TABLE,
+): SessionTokens {
+  const totals = deriveUsage(events, table).session
+  let context = 0
+  for (let i = events.length - 1; i >= 0; i--) {
+    const usage =
+      events[i]!.type === 'assistant/message'
+        ? (events[i]!.data as { usage?: Record<string, number> }).usage
+        : undefined
     if (!usage) continue
-    const prompt = usage.promptTokens ?? 0
-    const completion = usage.completionTokens ?? 0
-    sum.prompt += prompt
-    sum.completion += completion
-    sum.cached += usage.cachedTokens ?? 0
-    sum.total += usage.totalTokens ?? prompt + completion
-    sum.context = prompt + completion
+    context = (usage.promptTokens ?? 0) + (usage.completionTokens ?? 0)
+    break
   }
-  return sum
+  return {
+    total: totals.inputTokens + totals.outputTokens,
+    prompt: totals.inputTokens,
+    completion: totals.outputTokens,
+    cached: totals.cacheHitTokens,
+    context,
+    cost: totals.cost,
+    currency: table.currency,
+  }
 }
 
 /** `12.3k` */
@@ -58,7 +71,7 @@ export function renderStatusLine(facts: StatusFacts, colors: Colors, columns: nu
     `${facts.model} (${facts.effort})`,
     `session ${facts.sessionId.slice(0, 8)}`,
     `ctx ${formatTokens(facts.tokens.context)}`,
-    `${formatTokens(facts.tokens.total)} tokens`,
+    `${formatTokens(facts.tokens.total)} tokens ${formatCost(facts.tokens.cost, facts.tokens.currency)}`,
     cwd,
   ]
   if (facts.queued > 0) parts.push(`${facts.queued} queued`)

@@ -62,6 +62,14 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     }
     return count
   }
+  /** A positive amount of money, like 0.5 or 2. */
+  const parseAmount = (value: string): number => {
+    const amount = Number(value)
+    if (!/^\d+(\.\d+)?$|^\.\d+$/.test(value) || !(amount > 0)) {
+      throw new InvalidArgumentError(`expected a positive amount like 0.50, got ${JSON.stringify(value)}`)
+    }
+    return amount
+  }
   const { addAgentOptions, addPermissionOptions } = await import('./options.js')
 
   /** Wraps an action: loads its module lazily and records its exit code. */
@@ -97,6 +105,11 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
   )
     .option('--json', 'print one JSON object per line (events, then a result line) on stdout')
     .option('--max-turns <n>', 'end the turn (reason max-steps) after this many model steps', parseCount)
+    .option(
+      '--max-cost <amount>',
+      'end the turn (reason max-cost) once its estimated cost reaches this (USD, or pricing.currency)',
+      parseAmount,
+    )
     .action(
       act(async (prompt: string, options: RunOptions) =>
         (await import('./run.js')).runCommand(prompt, options),
@@ -111,7 +124,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
 
   const sessions = program
     .command('sessions')
-    .description('list, show and locate stored sessions')
+    .description('list, show, locate and remove stored sessions')
     .helpCommand(false)
   sessions
     .command('list')
@@ -120,9 +133,31 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('-C, --cwd <dir>', 'list the sessions of this folder instead')
     .option('--host <name>', 'only sessions last written from this host (shared backends; every folder)')
     .option('--status <status>', 'only live, interrupted or idle sessions (shared backends; every folder)')
+    .option('--subagents', 'also list sub-agent sessions, indented under their parent')
     .option('--json', 'print a JSON array')
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./sessions.js')).listCommand(options)))
+  sessions
+    .command('rm')
+    .description(
+      'remove stored sessions with their sub-agent sessions and spill files (never one being written)',
+    )
+    .argument('<id...>', 'session ids')
+    .option('--config <file>', 'config file')
+    .action(
+      act(async (ids: string[], options) =>
+        (await import('./sessions-remove.js')).removeCommand(ids, options),
+      ),
+    )
+  sessions
+    .command('prune')
+    .description("remove this folder's sessions not active for a while, with their sub-agent sessions")
+    .requiredOption('--older-than <age>', 'last activity longer ago than this: 12h, 30d, 2w')
+    .option('--dry-run', 'list what would be removed, remove nothing')
+    .option('-a, --all', 'sessions of every folder')
+    .option('-C, --cwd <dir>', 'the sessions of this folder instead')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./sessions-remove.js')).pruneCommand(options)))
   sessions
     .command('show')
     .description('print a readable transcript of a session')
@@ -305,7 +340,7 @@ Exit codes:
   0    success (run: the turn completed; piped chat: every turn completed)
   1    a command failed or a turn did not complete
   2    bad flags or arguments
-  130  interrupted with Ctrl-C
+  130  interrupted with Ctrl-C (143: SIGTERM, 129: SIGHUP)
 `
 
 async function flushed(stream: NodeJS.WriteStream): Promise<void> {

@@ -4,8 +4,15 @@
 
 import type { AgentOutput, TurnResult } from '../../agent/types.js'
 import { toTerminalText } from '../../core/terminal-text.js'
+import { DEFAULT_MODEL } from '../../llm/openai/config.js'
 import { progressLine } from '../../mcp/index.js'
-import { formatUsageLine, resolvePriceTable, usageReport } from '../../usage/index.js'
+import {
+  costLimitPlugin,
+  formatUsageLine,
+  ratesAt,
+  resolvePriceTable,
+  usageReport,
+} from '../../usage/index.js'
 import { ExitCode, usageError } from './errors.js'
 import type { AgentOptions } from './options.js'
 import { colorsFor, createProgressRenderer } from './render.js'
@@ -16,6 +23,8 @@ export interface RunOptions extends AgentOptions {
   json?: boolean
   /** Model steps the turn may take before it ends `max-steps` (overrides agent.maxStepsPerTurn). */
   maxTurns?: number
+  /** The most the run may spend (estimated, in the price table's currency) before it ends `max-cost`. */
+  maxCost?: number
 }
 
 /** Runs one turn; resolves with the exit code (0 only when the turn completed). */
@@ -25,6 +34,15 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
   const plan = planAgent(options)
   if (options.maxTurns !== undefined)
     plan.config.agent = { ...plan.config.agent, maxStepsPerTurn: options.maxTurns }
+  const table = resolvePriceTable(plan.config.pricing)
+  if (options.maxCost !== undefined) {
+    const model = plan.model.model ?? plan.config.model.name ?? DEFAULT_MODEL
+    if (!ratesAt(table, model, Date.now())) {
+      throw usageError(
+        `--max-cost needs a price for the model ${model}: add it to pricing.models in the config`,
+      )
+    }
+  }
 
   const interrupt = new AbortController()
   const termination = handleTermination(() => interrupt.abort())
@@ -70,14 +88,19 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
         })
       },
     })
+    const budget =
+      options.maxCost !== undefined
+        ? harness.ctx.plugin(costLimitPlugin({ maxCost: options.maxCost, table }))
+        : undefined
     let result: TurnResult
     try {
       result = await agent.prompt(prompt, { signal: interrupt.signal })
     } finally {
       unsubscribe()
       await progress.dispose()
+      await budget?.dispose()
     }
-    const report = usageReport(agent.session.events, result.turn, resolvePriceTable(harness.config.pricing))
+    const report = usageReport(agent.session.events, result.turn, table)
     emit({ type: 'result', sessionId: agent.id, ...result, ...report })
     if (!options.json && report.usage.inputTokens + report.usage.outputTokens > 0) {
       const colors = colorsFor(process.stderr)

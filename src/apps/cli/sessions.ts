@@ -5,7 +5,7 @@ import { loadConfig, type ResolvedConfig } from '../../config/load.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { SessionLocation } from '../../persistence/types.js'
-import type { SessionSummary } from '../../session/types.js'
+import type { SessionOutcome, SessionSummary } from '../../session/types.js'
 import {
   deriveUsage,
   formatUsageCell,
@@ -15,7 +15,8 @@ import {
 } from '../../usage/index.js'
 import { ExitCode, usageError } from './errors.js'
 import { resolveCwd } from './options.js'
-import { colorsFor } from './render.js'
+import { type Colors, colorsFor } from './render.js'
+import { sessionLineage } from './session-lineage.js'
 import { openStorage, type Storage } from './storage.js'
 import { formatAge, formatTable, formatTranscript } from './transcript.js'
 
@@ -27,6 +28,8 @@ export interface ListOptions extends ConfigOption {
   all?: boolean
   cwd?: string
   json?: boolean
+  /** Also list sub-agent sessions, indented under their parent (hidden by default, with a count). */
+  subagents?: boolean
   /** Only sessions last written from this host (backends shared by hosts). */
   host?: string
   /** Only sessions in this status: live, interrupted or idle. */
@@ -45,8 +48,10 @@ export async function listCommand(options: ListOptions): Promise<number> {
   const cwd = acrossFolders ? undefined : resolveCwd(options.cwd)
   return withStorage(options, async ({ persistence, list }, config) => {
     const stored = await list()
+    const lineage = sessionLineage(stored)
     const shown = stored.filter(
       (summary) =>
+        !lineage.isFolded(summary) &&
         (cwd === undefined || summary.header.cwd === cwd) &&
         (options.host === undefined || summary.host === options.host) &&
         (options.status === undefined || summary.status === options.status),
@@ -54,17 +59,26 @@ export async function listCommand(options: ListOptions): Promise<number> {
     const shared = stored.some((summary) => summary.host !== undefined)
     const table = resolvePriceTable(config.pricing)
     const rows: SessionRow[] = []
+    const addRow = async (summary: SessionSummary, depth: number, subagents: number) => {
+      const usage = await sessionUsage(persistence, summary, table)
+      rows.push(describe(summary, persistence.locate(summary.header), usage, depth, subagents))
+    }
     for (const summary of shown) {
-      rows.push(
-        describe(
-          summary,
-          persistence.locate(summary.header),
-          await sessionUsage(persistence, summary, table),
-        ),
-      )
+      const below = lineage.descendants(summary.header.id)
+      await addRow(summary, 0, below.length)
+      if (options.subagents) {
+        for (const child of below)
+          await addRow(child.summary, child.depth, lineage.children(child.summary.header.id).length)
+      }
     }
     if (options.json) {
-      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`)
+      process.stdout.write(
+        `${JSON.stringify(
+          rows.map(({ depth: _depth, ...row }) => row),
+          null,
+          2,
+        )}\n`,
+      )
       return ExitCode.Ok
     }
     if (rows.length === 0) {
@@ -78,25 +92,40 @@ export async function listCommand(options: ListOptions): Promise<number> {
     const colors = colorsFor(process.stdout)
     const now = Date.now()
     const header = ['ID', 'AGE', 'TURNS', 'USAGE']
-    if (shared) header.push('HOST', 'STATUS')
+    if (shared) header.push('HOST')
+    header.push('STATUS')
     if (cwd === undefined) header.push('FOLDER')
     header.push('TITLE')
     const lines = rows.map((row) => {
       const cells = [
-        safe(row.id),
+        row.depth > 0 ? `${'  '.repeat(row.depth - 1)}└ ${safeText(row.id)}` : safeText(row.id),
         formatAge(row.lastActivity, now),
         String(row.turns),
         row.usage ? formatUsageCell(row.usage, table.currency) : '?',
       ]
-      if (shared)
-        cells.push(row.host !== undefined && row.host !== null ? safe(row.host) : '-', row.status ?? '-')
-      if (cwd === undefined) cells.push(row.cwd !== null ? safe(row.cwd) : '-')
-      cells.push(row.title !== null ? safe(row.title) : colors.dim('(no prompt yet)'))
+      if (shared) cells.push(row.host !== undefined && row.host !== null ? safeText(row.host) : '-')
+      // A writer holding a shared store's lease says more than the open turn it is writing.
+      cells.push(row.status === 'live' ? 'live' : (row.outcome ?? 'new'))
+      if (cwd === undefined) cells.push(row.cwd !== null ? safeText(row.cwd) : '-')
+      cells.push(titleCell(row, colors, options.subagents === true))
       return cells
     })
     process.stdout.write(`${formatTable(lines, colors, header)}\n`)
     return ExitCode.Ok
   })
+}
+
+/** The TITLE cell: the session's own first prompt, a fork's parent, and folded sub-agents. */
+function titleCell(row: SessionRow, colors: Colors, subagentsShown: boolean): string {
+  let title: string
+  if (row.title !== null) title = safeText(row.title)
+  else if (row.parentSession !== null && row.origin !== 'subagent')
+    title = colors.dim(`(fork of ${safeText(row.parentSession.slice(0, 8))}, no prompt yet)`)
+  else title = colors.dim('(no prompt yet)')
+  if (!subagentsShown && row.subagents > 0) {
+    title += colors.dim(` (+${row.subagents} sub-agent${row.subagents === 1 ? '' : 's'}, --subagents)`)
+  }
+  return title
 }
 
 export interface ShowOptions extends ConfigOption {
@@ -184,6 +213,14 @@ interface SessionRow {
   turns: number
   title: string | null
   parentSession: string | null
+  /** `subagent` for a sub-agent session (it belongs to `parentSession`); null otherwise. */
+  origin: 'subagent' | null
+  /** How the last turn ended (`completed`, `error`, `aborted`, ...), `open` while it runs or after a crash; null before the first turn. */
+  outcome: SessionOutcome | null
+  /** Sub-agent sessions below this one (all depths when listed at the top). */
+  subagents: number
+  /** Nesting under the listed parent: 0 at the top (not in --json). */
+  depth: number
   path: string | null
   /** Tokens and estimated cost of the whole session; null when its log could not be read. */
   usage: UsageTotals | null
@@ -210,6 +247,8 @@ function describe(
   summary: SessionSummary,
   location: SessionLocation | undefined,
   usage: UsageTotals | null,
+  depth: number,
+  subagents: number,
 ): SessionRow {
   const { header } = summary
   return {
@@ -221,6 +260,10 @@ function describe(
     turns: summary.turns,
     title: summary.title ?? null,
     parentSession: header.parentSession ?? null,
+    origin: header.origin ?? null,
+    outcome: summary.outcome ?? null,
+    subagents,
+    depth,
     path: location?.path ?? null,
     usage,
     ...(summary.host !== undefined ? { host: summary.host } : {}),
@@ -229,7 +272,7 @@ function describe(
 }
 
 /** Runs `task` on the configured persistence backend, and unloads it. */
-async function withStorage(
+export async function withStorage(
   options: ConfigOption,
   task: (storage: Storage, config: ResolvedConfig) => Promise<number>,
 ): Promise<number> {
@@ -243,6 +286,6 @@ async function withStorage(
 }
 
 /** Stored text as the terminal may show it: escape sequences appear escaped. */
-function safe(text: string): string {
+export function safeText(text: string): string {
   return toTerminalText(text, { keepTabs: false })
 }

@@ -74,6 +74,11 @@ export class JsonlSessionBackend extends SessionPersistence {
     return this.logs.release(id)
   }
 
+  /** Deletes the log after taking its writer lock (PERSISTENCE_LOCKED while a live process holds it). */
+  remove(id: SessionId): Promise<void> {
+    return this.logs.remove(id)
+  }
+
   /** Summaries from each file's head and tail only; a log that cannot be listed is a warning naming it. */
   list(): Promise<SessionSummary[]> {
     const logger = this.ctx.logger('jsonl')

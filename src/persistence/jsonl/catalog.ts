@@ -6,7 +6,7 @@ import { sep } from 'node:path'
 import { DshError, errorMessage } from '../../core/errors.js'
 import type { SessionId, SessionSummary } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
-import { lastTurnNumber, titleFrom } from '../repair.js'
+import { lastTurnNumber, outcomeOf, titleFrom } from '../repair.js'
 import { ioError, isCode } from './file-log.js'
 import { LOG_SUFFIX } from './layout.js'
 import { scanLog, summarizeLogSync } from './reader.js'
@@ -118,8 +118,10 @@ async function summarizeByScan(
       lastActivity: last?.time ?? scanned.header.createdAt,
       turns: lastTurnNumber(scanned.events),
     }
-    const title = titleFrom(scanned.events)
+    const title = titleFrom(scanned.events, scanned.header.seedLength)
     if (title !== undefined) summary.title = title
+    const outcome = outcomeOf(scanned.events)
+    if (outcome !== undefined) summary.outcome = outcome
     return summary
   } catch (error) {
     // Corrupt: `load` refuses it; a listing skips it and says so.

@@ -98,6 +98,13 @@ export function parseOwner(text: string): WriterOwner | undefined {
   }
 }
 
+/** The holder of the lock at `path` while it provably or possibly runs; undefined when free or stale. */
+export async function liveHolder(path: string): Promise<WriterOwner | undefined> {
+  const seen = await readText(path)
+  const holder = seen === undefined ? undefined : parseOwner(seen)
+  return holder && !isOwnerGone(holder) ? holder : undefined
+}
+
 async function readText(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8')

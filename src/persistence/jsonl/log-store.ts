@@ -3,13 +3,13 @@
 // between the hot paths and their state; `JsonlSessionBackend` exposes it as a service.
 
 import type { FileHandle } from 'node:fs/promises'
-import { open } from 'node:fs/promises'
+import { open, unlink } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { DshError } from '../../core/errors.js'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
-import type { WriterOwner } from '../owner.js'
-import { checkContinuation, notFound } from '../persistence.js'
+import { describeOwner, type WriterOwner } from '../owner.js'
+import { checkContinuation, notFound, removeRefused } from '../persistence.js'
 import { closersForOpenTurn } from '../repair.js'
 import { assertStoragePath } from '../storage-path.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
@@ -17,8 +17,8 @@ import { findSessionFile, listSessions } from './catalog.js'
 import { eventLines, headerLine } from './codec.js'
 import { appendAt, ensureDir, ioError, isCode, publishLog, rollbackTo } from './file-log.js'
 import { LOCK_SUFFIX, SessionLayout } from './layout.js'
-import { breakLock, WriterLock } from './lock.js'
-import { scanLog } from './reader.js'
+import { breakLock, liveHolder, WriterLock } from './lock.js'
+import { headerIdOf, scanLog } from './reader.js'
 
 /** What this backend knows about one session it created, loaded or writes. */
 interface TrackedSession {
@@ -147,6 +147,34 @@ export class JsonlLogStore {
     if (!path) throw notFound(id)
     if (this.tracked.get(id)?.lock) throw lockedByUs(id, path + LOCK_SUFFIX)
     return breakLock(path + LOCK_SUFFIX, id, force)
+  }
+
+  /**
+   * Deletes the session's log. Its writer lock is taken first, so no live process is
+   * writing it and none starts while it goes (PERSISTENCE_LOCKED naming the holder);
+   * a lock left by a process that is gone is taken over. The log goes, then the lock.
+   */
+  remove(id: SessionId): Promise<void> {
+    return this.serialized(id, async (known) => {
+      if (known?.lock) throw removeRefused(id, `this process (lock file ${known.path + LOCK_SUFFIX})`)
+      const path = await this.find(id)
+      if (!path) throw notFound(id)
+      // Another id's file answering to this name on a case-insensitive file system. A log
+      // whose header cannot be read is still removable.
+      const stored = headerIdOf(path)
+      if (stored !== undefined && stored !== id) throw notFound(id)
+      const holder = await liveHolder(path + LOCK_SUFFIX)
+      if (holder) throw removeRefused(id, `${describeOwner(holder)} (lock file ${path + LOCK_SUFFIX})`)
+      const lock = await WriterLock.acquire(path + LOCK_SUFFIX, id)
+      try {
+        await unlink(path)
+      } catch (error) {
+        if (!isCode(error, 'ENOENT')) throw ioError(`cannot remove session file ${path}`, error)
+      } finally {
+        await lock.release()
+      }
+      this.tracked.delete(id)
+    })
   }
 
   /** Summaries from each file's head and tail only; see `listSessions`. */

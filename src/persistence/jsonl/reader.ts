@@ -5,7 +5,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { validateEvent } from '../../session/session.js'
-import type { SessionEvent, SessionHeader, SessionSummary } from '../../session/types.js'
+import type { SessionEvent, SessionEventMap, SessionHeader, SessionSummary } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { shortenTitle } from '../repair.js'
 import { HEADER_LINE_TYPE, parseStoredHeader } from './codec.js'
@@ -211,6 +211,7 @@ export function summarizeLogSync(path: string): SessionSummary | undefined {
     const header = headerFrom(JSON.parse(head.toString('utf8', 0, headerEnd)), path)
 
     const summary: SessionSummary = { header, eventCount: 0, lastActivity: header.createdAt, turns: 0 }
+    const seedLength = header.seedLength ?? 0
     let start = headerEnd + 1
     for (;;) {
       const mark = head.indexOf(USER_MESSAGE_MARK, start)
@@ -218,7 +219,8 @@ export function summarizeLogSync(path: string): SessionSummary | undefined {
       if (lineEnd !== -1) {
         const event = parseEvent(head.toString('utf8', head.lastIndexOf(NEWLINE, mark) + 1, lineEnd))
         const text = (event?.data as { text?: unknown } | undefined)?.text
-        if (event?.type === 'user/message' && typeof text === 'string') {
+        // A fork's title is its own first message, not one of the seed it copied.
+        if (event?.type === 'user/message' && typeof text === 'string' && event.seq >= seedLength) {
           summary.title = shortenTitle(text)
           break
         }
@@ -235,8 +237,28 @@ export function summarizeLogSync(path: string): SessionSummary | undefined {
     summary.eventCount = event.seq + 1
     summary.lastActivity = event.time
     // A finished session ends with `turn/end`; only an open turn needs a look further back.
-    summary.turns = turnOf(event) ?? lastTurnFromEnd(fd, size, head)
+    const turnEvent = turnOf(event) !== undefined ? event : lastTurnEventFromEnd(fd, size, head)
+    if (turnEvent) {
+      summary.turns = turnOf(turnEvent)!
+      summary.outcome =
+        turnEvent.type === 'turn/start' ? 'open' : (turnEvent.data as SessionEventMap['turn/end']).reason
+    }
     return summary
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** The id in a log's header line; undefined when the header cannot be read (a damaged log). */
+export function headerIdOf(path: string): string | undefined {
+  const fd = openSync(path, 'r')
+  try {
+    const head = readChunk(fd, 0, HEAD_BYTES)
+    const end = head.indexOf(NEWLINE)
+    const id = (JSON.parse(head.toString('utf8', 0, end === -1 ? head.length : end)) as { id?: unknown }).id
+    return typeof id === 'string' ? id : undefined
+  } catch {
+    return undefined // not a readable header: the caller treats the file as someone else's
   } finally {
     closeSync(fd)
   }
@@ -264,8 +286,8 @@ function lastLineFromEnd(fd: number, size: number): string | undefined {
 /** Written literally by the codec; inside a JSON string every quote is escaped. */
 const TURN_MARK = Buffer.from('"type":"turn/')
 
-/** The number of the last turn started, searching back from the end (0 when none). */
-function lastTurnFromEnd(fd: number, size: number, head: Buffer): number {
+/** The last `turn/start` or `turn/end` event, searching back from the end (undefined when none). */
+function lastTurnEventFromEnd(fd: number, size: number, head: Buffer): SessionEvent | undefined {
   for (let span = TAIL_BYTES; ; span *= 4) {
     const from = Math.max(0, size - span)
     const bytes = from === 0 && head.length === size ? head : readChunk(fd, from, size - from)
@@ -276,12 +298,12 @@ function lastTurnFromEnd(fd: number, size: number, head: Buffer): number {
       const end = bytes.indexOf(NEWLINE, mark)
       // A line cut by the window's start, or torn at the end, is not trusted.
       if (end !== -1 && (start > 0 || from === 0)) {
-        const turn = turnOf(parseEvent(bytes.toString('utf8', start, end)))
-        if (turn !== undefined) return turn
+        const event = parseEvent(bytes.toString('utf8', start, end))
+        if (turnOf(event) !== undefined) return event
       }
       at = mark
     }
-    if (from === 0) return 0
+    if (from === 0) return undefined
   }
 }
 

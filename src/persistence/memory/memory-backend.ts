@@ -5,8 +5,8 @@ import { DshError } from '../../core/errors.js'
 import { validateSessionId } from '../../session/session.js'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
-import { checkContinuation, notFound, SessionPersistence } from '../persistence.js'
-import { closersForOpenTurn, lastTurnNumber, titleFrom } from '../repair.js'
+import { checkContinuation, notFound, removeRefused, SessionPersistence } from '../persistence.js'
+import { closersForOpenTurn, lastTurnNumber, outcomeOf, titleFrom } from '../repair.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 
 /** Events are kept as JSON lines, like a real log: callers can never share objects with it. */
@@ -81,18 +81,28 @@ export class MemorySessionBackend extends SessionPersistence {
     this.writing.delete(id)
   }
 
+  /** Refused while this instance writes the session (its lease). */
+  async remove(id: SessionId): Promise<void> {
+    if (!this.sessions.get(id)?.materialized) throw notFound(id)
+    if (this.writing.has(id)) throw removeRefused(id, 'this process')
+    this.sessions.delete(id)
+  }
+
   async list(): Promise<SessionSummary[]> {
     return [...this.sessions.values()]
       .filter((stored) => stored.materialized)
       .map((stored) => {
         const events = parseLines(stored.lines)
-        return {
+        const summary: SessionSummary = {
           header: structuredClone(stored.header),
           eventCount: events.length,
           lastActivity: events.at(-1)?.time ?? stored.header.createdAt,
-          title: titleFrom(events),
+          title: titleFrom(events, stored.header.seedLength),
           turns: lastTurnNumber(events),
         }
+        const outcome = outcomeOf(events)
+        if (outcome !== undefined) summary.outcome = outcome
+        return summary
       })
   }
 }

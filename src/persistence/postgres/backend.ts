@@ -51,6 +51,10 @@ export class PostgresSessionBackend extends SessionPersistence {
     return this.store.unlock(id, options.force ?? false)
   }
 
+  remove(id: SessionId): Promise<void> {
+    return this.store.remove(id)
+  }
+
   list(): Promise<PostgresSummary[]> {
     return this.store.list()
   }

@@ -8,7 +8,7 @@ import { DshError } from '../../core/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 import type { WriterOwner } from '../owner.js'
-import { notFound } from '../persistence.js'
+import { notFound, removeRefused } from '../persistence.js'
 import { ownerIsGone, processStart } from './owner.js'
 
 /** A lease this process holds. */
@@ -158,6 +158,45 @@ export class LeaseTable {
         nonce: row.nonce,
         ...(row.process_start !== null ? { startTime: row.process_start } : {}),
       }
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {}) // a lost connection rolls back on the server
+      throw error
+    } finally {
+      client.release()
+    }
+  }
+
+  /**
+   * Deletes a session (events and lease go by cascade) unless a live writer holds its
+   * lease: one that has not expired and whose process is not provably gone, this one
+   * included (PERSISTENCE_LOCKED naming it).
+   */
+  async removeSession(id: SessionId, key: Buffer): Promise<void> {
+    const client = await this.pool.connect()
+    try {
+      await client.query('BEGIN')
+      const { rows } = await client.query<LeaseRow>(
+        `SELECT l.token, l.host, l.pid, l.process_start, l.nonce,
+                l.expires_at <= now() AS expired,
+                (extract(epoch FROM l.expires_at - now()) * 1000)::float8 AS remaining_ms
+           FROM ${this.s}.sessions s LEFT JOIN ${this.s}.leases l ON l.session_key = s.key
+          WHERE s.key = $1 FOR UPDATE OF s`,
+        [key],
+      )
+      const row = rows[0]
+      if (!row) throw notFound(id)
+      if (row.nonce !== null && row.expired !== true) {
+        const holder = { host: row.host ?? '', pid: row.pid ?? 0, processStart: row.process_start }
+        if (!ownerIsGone(holder, this.owner.host)) {
+          const seconds = Math.max(0, Math.ceil((row.remaining_ms ?? 0) / 1000))
+          throw removeRefused(
+            id,
+            `process ${row.pid} on ${row.host} (its lease expires in ${seconds}s unless renewed)`,
+          )
+        }
+      }
+      await client.query(`DELETE FROM ${this.s}.sessions WHERE key = $1`, [key])
+      await client.query('COMMIT')
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {}) // a lost connection rolls back on the server
       throw error

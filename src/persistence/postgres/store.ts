@@ -11,6 +11,7 @@ import type {
   SessionEvent,
   SessionHeader,
   SessionId,
+  SessionOutcome,
   SessionStatus,
   SessionSummary,
 } from '../../session/types.js'
@@ -59,6 +60,8 @@ export class PostgresSessionStore {
   /** Sessions whose lease this process held and lost: it never takes them again by itself. */
   private readonly lost = new Set<SessionId>()
   private readonly queues = new Map<SessionId, Promise<unknown>>()
+  /** Seed lengths of the sessions this process writes: a fork's title skips its seed. */
+  private readonly seeds = new Map<SessionId, number>()
   private heartbeat: NodeJS.Timeout | undefined
 
   constructor(readonly config: ResolvedPostgresConfig) {
@@ -100,6 +103,7 @@ export class PostgresSessionStore {
     validateSessionId(header.id)
     if (await this.exists(header.id)) throw alreadyExists(header.id)
     this.pending.set(header.id, structuredClone(header))
+    this.seeds.set(header.id, header.seedLength ?? 0)
   }
 
   async exists(id: SessionId): Promise<boolean> {
@@ -158,7 +162,7 @@ export class PostgresSessionStore {
       )
       if (inserted.rowCount === 0) throw alreadyExists(header.id)
       await client.query(this.leases!.firstLeaseSql, params)
-      await client.query(this.appendSql, appendParams(lease, events))
+      await client.query(this.appendSql, appendParams(lease, events, header.seedLength ?? 0))
       await client.query('COMMIT')
       this.held.set(header.id, lease)
     } catch (error) {
@@ -198,7 +202,7 @@ export class PostgresSessionStore {
       }
       retrying = true
       try {
-        await this.pool!.query(this.appendSql, appendParams(lease, events))
+        await this.pool!.query(this.appendSql, appendParams(lease, events, this.seeds.get(id) ?? 0))
       } catch (error) {
         throw this.translateAppendError(id, error)
       }
@@ -267,6 +271,7 @@ export class PostgresSessionStore {
       }
       // Nobody else can append now: this is the final tail.
       const stored = await withReconnect(this.config, () => this.read(pool, id))
+      this.seeds.set(id, stored.header.seedLength ?? 0)
       const events = stored.rows.map((row, index) => this.toEvent(id, row, index))
       const closers = closersForOpenTurn(events)
       if (closers.length > 0) await this.appendFenced(id, this.held.get(id)!, closers)
@@ -282,6 +287,16 @@ export class PostgresSessionStore {
   async unlock(id: SessionId, force: boolean): Promise<WriterOwner | undefined> {
     await this.ready()
     return withReconnect(this.config, () => this.leases!.unlock(id, sessionKey(id), force))
+  }
+
+  /** Deletes a stored session unless a live writer holds it (see `LeaseTable.removeSession`). */
+  remove(id: SessionId): Promise<void> {
+    return this.serialized(id, async () => {
+      await this.ready()
+      await withReconnect(this.config, () => this.leases!.removeSession(id, sessionKey(id)))
+      this.pending.delete(id)
+      this.lost.delete(id)
+    })
   }
 
   private async read(pool: Pool, id: SessionId) {
@@ -325,9 +340,16 @@ export class PostgresSessionStore {
         host: string
         open_turn: boolean
         live: boolean
+        last_reason: string | null
       }>(
+        // The last turn's end reason: a backward walk of the (session_key, seq) key, which
+        // stops at the last turn/end — the final event or close to it.
         `SELECT s.header, s.title, s.event_count, s.last_activity, s.turns, s.host, s.open_turn,
-                coalesce(l.nonce IS NOT NULL AND l.expires_at > now(), false) AS live
+                coalesce(l.nonce IS NOT NULL AND l.expires_at > now(), false) AS live,
+                CASE WHEN s.open_turn THEN NULL ELSE
+                  (SELECT e.data->>'reason' FROM ${this.s}.events e
+                    WHERE e.session_key = s.key AND e.type = 'turn/end' ORDER BY e.seq DESC LIMIT 1)
+                END AS last_reason
            FROM ${this.s}.sessions s LEFT JOIN ${this.s}.leases l ON l.session_key = s.key`,
       ),
     )
@@ -342,6 +364,8 @@ export class PostgresSessionStore {
         status: row.live ? 'live' : row.open_turn ? 'interrupted' : 'idle',
       }
       if (row.title !== null) summary.title = row.title
+      if (row.open_turn) summary.outcome = 'open'
+      else if (row.last_reason !== null) summary.outcome = row.last_reason as SessionOutcome
       return summary
     })
   }
@@ -350,6 +374,7 @@ export class PostgresSessionStore {
   release(id: SessionId): Promise<void> {
     return this.serialized(id, async () => {
       this.pending.delete(id)
+      this.seeds.delete(id)
       const lease = this.held.get(id)
       this.held.delete(id)
       if (lease && this.pool) {
@@ -448,7 +473,7 @@ function alreadyExists(id: SessionId): DshError {
 }
 
 /** Parameters of `append_events` for one batch. */
-function appendParams(lease: HeldLease, events: readonly SessionEvent[]): unknown[] {
+function appendParams(lease: HeldLease, events: readonly SessionEvent[], seedLength: number): unknown[] {
   let open: boolean | null = null
   for (let i = events.length - 1; i >= 0; i--) {
     const type = events[i]!.type
@@ -457,7 +482,7 @@ function appendParams(lease: HeldLease, events: readonly SessionEvent[]): unknow
       break
     }
   }
-  const title = titleFrom(events)
+  const title = titleFrom(events, seedLength)
   const n = events.length
   const seqs = new Array<number>(n)
   const types = new Array<string>(n)

@@ -11,15 +11,15 @@ import { parseStoredHeader } from '../../session/header-schema.js'
 import { validateEvent, validateSessionId } from '../../session/session.js'
 import type {
   SessionEvent,
-  SessionEventMap,
   SessionHeader,
   SessionId,
+  SessionOutcome,
   SessionSummary,
 } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
-import { isOwnerGone, newWriterOwner, type WriterOwner } from '../owner.js'
-import { checkContinuation, notFound, SessionPersistence } from '../persistence.js'
-import { closersForOpenTurn, lastTurnNumber, shortenTitle } from '../repair.js'
+import { describeOwner, isOwnerGone, newWriterOwner, type WriterOwner } from '../owner.js'
+import { checkContinuation, notFound, removeRefused, SessionPersistence } from '../persistence.js'
+import { closersForOpenTurn, lastTurnNumber, outcomeOf, titleFrom } from '../repair.js'
 import { assertStoragePath } from '../storage-path.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 import {
@@ -46,7 +46,8 @@ CREATE TABLE IF NOT EXISTS sessions (
   title TEXT,
   event_count INTEGER NOT NULL,
   last_activity INTEGER NOT NULL,
-  turns INTEGER NOT NULL DEFAULT 0
+  turns INTEGER NOT NULL DEFAULT 0,
+  outcome TEXT
 );
 CREATE TABLE IF NOT EXISTS events (
   session_id TEXT NOT NULL REFERENCES sessions(id),
@@ -69,6 +70,12 @@ function addMissingColumns(db: Database.Database): void {
       UPDATE sessions SET turns = COALESCE((SELECT MAX(json_extract(data, '$.turn')) FROM events
         WHERE events.session_id = sessions.id AND events.type = 'turn/start'), 0);`)
   }
+  if (!columns.has('outcome')) {
+    db.exec(`ALTER TABLE sessions ADD COLUMN outcome TEXT;
+      UPDATE sessions SET outcome = (SELECT CASE type WHEN 'turn/start' THEN 'open' ELSE json_extract(data, '$.reason') END
+        FROM events WHERE events.session_id = sessions.id AND events.type IN ('turn/start', 'turn/end')
+        ORDER BY seq DESC LIMIT 1);`)
+  }
 }
 
 interface SessionRow {
@@ -77,6 +84,7 @@ interface SessionRow {
   event_count: number
   last_activity: number
   turns: number
+  outcome: string | null
 }
 
 type Statements = ReturnType<typeof prepareStatements>
@@ -94,12 +102,15 @@ function prepareStatements(db: Database.Database) {
       'INSERT INTO events (session_id, seq, type, time, data, ignorable) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     updateSession: db.prepare(
-      'UPDATE sessions SET event_count = ?, last_activity = ?, title = COALESCE(title, ?), turns = MAX(turns, ?) WHERE id = ?',
+      `UPDATE sessions SET event_count = ?, last_activity = ?, title = COALESCE(title, ?), turns = MAX(turns, ?),
+         outcome = COALESCE(?, outcome) WHERE id = ?`,
     ),
     events: db.prepare(
       'SELECT seq, type, time, data, ignorable FROM events WHERE session_id = ? ORDER BY seq',
     ),
-    list: db.prepare('SELECT id, header, title, event_count, last_activity, turns FROM sessions'),
+    list: db.prepare('SELECT id, header, title, event_count, last_activity, turns, outcome FROM sessions'),
+    deleteEvents: db.prepare('DELETE FROM events WHERE session_id = ?'),
+    deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
   }
 }
 
@@ -118,6 +129,8 @@ export class SqliteSessionBackend extends SessionPersistence {
   private readonly pending = new Map<SessionId, SessionHeader>()
   /** Writer leases this instance holds, by session: the owner record stored in `leases`. */
   private readonly leases = new Map<SessionId, WriterOwner>()
+  /** Seed lengths of the sessions this instance writes: a fork's title skips its seed. */
+  private readonly seeds = new Map<SessionId, number>()
 
   constructor(ctx: Context, config: SqliteBackendConfig) {
     super(ctx)
@@ -142,6 +155,7 @@ export class SqliteSessionBackend extends SessionPersistence {
     validateSessionId(header.id)
     if (this.database().sql.exists.get(header.id)) throw alreadyExists(header.id)
     this.pending.set(header.id, structuredClone(header))
+    this.seeds.set(header.id, header.seedLength ?? 0)
   }
 
   /**
@@ -200,6 +214,7 @@ export class SqliteSessionBackend extends SessionPersistence {
         if (!sql.exists.get(id)) throw notFound(id)
         takeLease(lease, id, owner, this.file)
         const loaded = this.read(sql, id)
+        this.seeds.set(id, loaded.header.seedLength ?? 0)
         const closers = closersForOpenTurn(loaded.events)
         if (closers.length > 0) this.insertEvents(sql, id, closers)
         return { header: loaded.header, events: [...loaded.events, ...closers] }
@@ -224,13 +239,37 @@ export class SqliteSessionBackend extends SessionPersistence {
         turns: row.turns,
       }
       if (row.title !== null) summary.title = row.title
+      if (row.outcome !== null) summary.outcome = row.outcome as SessionOutcome
       return summary
     })
+  }
+
+  /**
+   * Deletes the session's rows and its lease in one write transaction; PERSISTENCE_LOCKED,
+   * naming the holder, while a live process (this one included) holds the lease.
+   */
+  async remove(id: SessionId): Promise<void> {
+    const { connection, sql, lease } = this.database()
+    connection
+      .transaction(() => {
+        if (!sql.exists.get(id)) throw notFound(id)
+        const held = leaseHolder(lease, id)
+        if (held?.owner && !isOwnerGone(held.owner)) {
+          throw removeRefused(id, `${describeOwner(held.owner)} (database ${this.file})`)
+        }
+        if (held) lease.drop.run(id, held.nonce)
+        sql.deleteEvents.run(id)
+        sql.deleteSession.run(id)
+      })
+      .immediate()
+    this.pending.delete(id)
+    this.leases.delete(id)
   }
 
   /** Forgets a created session that never reached the database; drops this instance's lease. */
   override async release(id: SessionId): Promise<void> {
     this.pending.delete(id)
+    this.seeds.delete(id)
     const owner = this.leases.get(id)
     this.leases.delete(id)
     if (owner && this.db) this.db.lease.drop.run(id, owner.nonce)
@@ -294,13 +333,12 @@ export class SqliteSessionBackend extends SessionPersistence {
         event.ignorable ? 1 : 0,
       )
     }
-    const firstUser = events.find((event) => event.type === 'user/message')
-    const title = firstUser && shortenTitle((firstUser.data as SessionEventMap['user/message']).text)
     sql.updateSession.run(
       events.at(-1)!.seq + 1,
       events.at(-1)!.time,
-      title ?? null,
+      titleFrom(events, this.seeds.get(id) ?? 0) ?? null,
       lastTurnNumber(events),
+      outcomeOf(events) ?? null,
       id,
     )
   }

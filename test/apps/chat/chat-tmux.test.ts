@@ -245,6 +245,11 @@ it('shows a retry notice while a rate-limited request waits, then the answer; /e
   t.keys('Enter')
   await t.waitFor('effort low from the next turn on')
   await t.waitFor(/\(low\) · session/)
+  // The status line and /cost carry the session's estimated cost (the one usage derivation).
+  await t.waitFor(/session [0-9a-f]{8} · ctx \S+ · \S+ tokens ~\$\d/)
+  t.type('/cost')
+  t.keys('Enter')
+  await t.waitFor(/cost {4}~\$\d[\d.]* \(estimated from the price table\)/)
   t.keys('C-d')
   await t.waitFor('dsh-exit=0')
 })

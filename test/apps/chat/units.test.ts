@@ -14,6 +14,7 @@ import { Screen } from '../../../src/apps/chat/screen.js'
 import { tokensFrom } from '../../../src/apps/chat/status-line.js'
 import { summarizeToolResult } from '../../../src/apps/chat/tool-summary.js'
 import { colorsFor } from '../../../src/apps/cli/render.js'
+import { resolvePriceTable } from '../../../src/usage/index.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 
 const makeDir = useTempDirs('dsh-chat-units-')
@@ -141,6 +142,17 @@ it('counts session tokens from the logged usage', () => {
     },
   })
   expect(tokensFrom([usage(100, 20), usage(150, 30)])).toMatchObject({ total: 300, context: 180 })
+  // Priced by the one price table: 250 uncached prompt tokens and 50 completion tokens at $1 per million.
+  const table = resolvePriceTable({ models: { m: { cacheHit: 1, cacheMiss: 1, output: 1 } } })
+  const model = {
+    seq: 0,
+    type: 'request/config',
+    time: 0,
+    data: { model: 'm', effort: 'high', system: '', tools: [] },
+  }
+  const priced = tokensFrom([model, usage(100, 20), usage(150, 30)], table)
+  expect(priced.cost).toBeCloseTo(300 / 1_000_000, 12)
+  expect(priced.currency).toBe('USD')
 })
 
 it('redraws only the live region: the cost of a refresh does not depend on what scrolled by', () => {

@@ -77,7 +77,40 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout
 
     const table = await runCli(['sessions', 'list', '--all'], { env: b.env, cwd: b.project })
     expect(table.stdout).toMatch(/^ID\s+AGE\s+TURNS\s+USAGE\s+HOST\s+STATUS\s+FOLDER\s+TITLE$/m)
-    expect(table.stdout).toMatch(new RegExp(`${id}\\s+\\S+\\s+2\\s+.*host-b\\s+idle\\s+${a.project}`))
+    expect(table.stdout).toMatch(new RegExp(`${id}\\s+\\S+\\s+2\\s+.*host-b\\s+completed\\s+${a.project}`))
+  })
+
+  it('sessions rm refuses a session another host is writing, naming it, and removes it once free', async () => {
+    const [a, b] = await hosts([
+      { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30' } }] },
+      { text: 'never' },
+    ])
+    const running = spawnCli(['run', '--json', 'wait a while'], {
+      env: a.env,
+      cwd: a.project,
+      timeoutMs: 60_000,
+    })
+    let id = ''
+    try {
+      await until(() => running.stdout().includes('"tool-start"'), 30_000)
+      id = (JSON.parse(running.stdout().split('\n')[0]!) as { sessionId: string }).sessionId
+      const refused = await runCli(['sessions', 'rm', id], { env: b.env, cwd: b.project })
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toMatch(
+        new RegExp(
+          `^dsh: session "${id}" is being written by process ${running.child.pid} on host-a \\(its lease expires in \\d+s unless renewed\\); it was not removed`,
+        ),
+      )
+      expect(hasStack(refused.stderr)).toBe(false)
+    } finally {
+      running.child.kill('SIGINT')
+      await running.done
+    }
+    const removed = await runCli(['sessions', 'rm', id], { env: b.env, cwd: b.project })
+    expect(removed.code, removed.stderr).toBe(0)
+    expect(removed.stdout).toMatch(new RegExp(`^removed ${id} `))
+    const left = await runCli(['sessions', 'list', '--all', '--json'], { env: a.env, cwd: a.project })
+    expect(JSON.parse(left.stdout)).toEqual([])
   })
 
   it('sessions list filters by host and status across folders', async () => {

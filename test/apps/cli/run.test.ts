@@ -128,7 +128,7 @@ describe('dsh run', () => {
     expect(row).toMatchObject({ turns: 1, title: 'what is the answer?', cwd: w.project })
 
     const table = await runCli(['sessions', 'list'], { env: w.env, cwd: w.project })
-    expect(table.stdout).toMatch(/^ID\s+AGE\s+TURNS\s+USAGE\s+TITLE$/m)
+    expect(table.stdout).toMatch(/^ID\s+AGE\s+TURNS\s+USAGE\s+STATUS\s+TITLE$/m)
     expect(table.stdout).toContain(row!.id)
 
     const path = await runCli(['sessions', 'path', row!.id], { env: w.env, cwd: w.project })

@@ -58,6 +58,27 @@ describe('SQLite backend', () => {
     await reopened.dispose()
   })
 
+  it('adds the outcome column to a database made before it existed, from the last turn', async () => {
+    const file = join(tempDir(), 'old.db')
+    const harness = await start(file)
+    await harness.backend().create(makeHeader('closed'))
+    await harness.backend().append('closed', new LogBuilder().completedTurn(1, 'a').events)
+    await harness.backend().create(makeHeader('open'))
+    await harness.backend().append('open', new LogBuilder().completedTurn(1, 'a').openTurn(2, 'b').events)
+    await harness.dispose()
+    const db = new Database(file)
+    db.exec('ALTER TABLE sessions DROP COLUMN outcome')
+    db.close()
+
+    const reopened = await start(file)
+    const outcomes = (await reopened.backend().list()).map((summary) => [summary.header.id, summary.outcome])
+    expect(outcomes.sort()).toEqual([
+      ['closed', 'completed'],
+      ['open', 'open'],
+    ])
+    await reopened.dispose()
+  })
+
   it('keeps a refused append out entirely (one transaction per append)', async () => {
     const file = join(tempDir(), 'sessions.db')
     const harness = await start(file)
