@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ScriptRequest } from '../../src/llm/index.js'
 import { assertBuilt, spawnCli } from '../apps/cli/cli.js'
 import { startTestHarness } from '../support/harness.js'
 import type { ScriptStep } from '../support/loopback-model.js'
@@ -33,7 +34,7 @@ function tempDir(): string {
 }
 
 /** The session id a request belongs to: its first user message is `I am <id>`. */
-function sessionOf(request: Parameters<Exclude<ScriptStep, object>>[0]): string {
+function sessionOf(request: ScriptRequest): string {
   const user = request.messages.find((message) => message.role === 'user')
   return String(user?.content ?? '').replace(/^I am /, '')
 }
