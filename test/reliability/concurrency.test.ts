@@ -19,7 +19,7 @@ import { makeBackendWorld } from './world.js'
 
 const AGENTS = sized({ ci: 10, full: 50 })
 const CALLS = sized({ ci: 5, full: 20 })
-const PROCESSES = sized({ ci: 5, full: 20 })
+const PROCESSES = sized({ ci: 4, full: 20 })
 
 const dirs: string[] = []
 beforeAll(assertBuilt)
