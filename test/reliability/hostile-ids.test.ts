@@ -21,7 +21,7 @@ import {
 import { createTempDir, removeTempDir } from '../support/temp-dir.js'
 import { reportFigure, SEED, sized } from './size.js'
 
-const RUNS = sized({ ci: 3_000, full: 100_000 })
+const RUNS = sized({ ci: 5_000, full: 100_000 })
 
 const FRAGMENTS = [
   '..',
