@@ -189,7 +189,17 @@ export class SqliteSessionBackend extends SessionPersistence {
       }
       this.insertEvents(sql, id, events)
     })
-    write.immediate()
+    try {
+      write.immediate()
+    } catch (error) {
+      if (error instanceof DshError) throw error
+      // A storage failure (disk full, a file-size limit, I/O): SQLite rolled the transaction back.
+      throw new DshError(
+        `cannot append to session ${JSON.stringify(id)} in ${this.file}; the write was rolled back: ${errorMessage(error)}`,
+        PersistenceErrorCode.Io,
+        { cause: error, userFacing: true },
+      )
+    }
     this.pending.delete(id)
     this.leases.set(id, owner)
   }
@@ -362,9 +372,8 @@ export class SqliteSessionBackend extends SessionPersistence {
       throw new DshError(
         `cannot open session database ${this.file}: ${errorMessage(error)}`,
         PersistenceErrorCode.Io,
-        {
-          cause: error,
-        },
+        // A storage failure (disk full, a file-size limit, permissions), not a dsh bug: one line.
+        { cause: error, userFacing: true },
       )
     }
   }
