@@ -7,6 +7,7 @@ import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
 import { mcpServersSchema } from '../mcp/config.js'
 import { PERMISSION_MODES } from '../permissions/modes.js'
 import { sessionIdProblem } from '../session/id.js'
+import { SANDBOX_MODES } from '../shell/sandbox/bwrap.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 
 const sessionId = z.string().superRefine((id, context) => {
@@ -203,6 +204,12 @@ export const configSchema = z
       })
       .strict()
       .default({ scrub: [], allow: [] }),
+    /** bash commands and jobs in bubblewrap (Linux): off (default), workspace-write, read-only. */
+    sandbox: z
+      .enum(SANDBOX_MODES, { error: () => `sandbox must be one of ${SANDBOX_MODES.join(', ')}` })
+      .default('off'),
+    /** Under a sandbox: false gives commands no network at all. Default true. */
+    sandboxNetwork: z.boolean().default(true),
     permissions: z
       .object({
         /** The mode sessions start in: auto (dsh's default), default, acceptEdits, plan, bypassPermissions. */

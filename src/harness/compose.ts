@@ -15,7 +15,12 @@ import { mcpPlugin } from '../mcp/index.js'
 import { PermissionPolicy, type PermissionPolicyConfig } from '../permissions/index.js'
 import { loadPersistenceBackend } from '../persistence/load-backend.js'
 import { SessionStore } from '../session/store.js'
-import { LocalShellExecutor, SessionPersistenceEnvPlugin, ShellEnvRegistry } from '../shell/index.js'
+import {
+  assertSandboxAvailable,
+  LocalShellExecutor,
+  SessionPersistenceEnvPlugin,
+  ShellEnvRegistry,
+} from '../shell/index.js'
 import { SkillsPlugin } from '../skills/index.js'
 import { SpillStore } from '../spill/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
@@ -66,6 +71,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     apiKey: () => endpoint.apiKey ?? (process.env[endpoint.apiKeyEnv]?.trim() || undefined),
     apiKeyEnv: endpoint.apiKeyEnv,
   })
+  // Fail closed at start: a sandbox asked for and unavailable is one clear error, not a silent fallback.
+  if (config.sandbox !== 'off') assertSandboxAvailable()
   const interactive = (options.trust?.frontEnd ?? 'interactive') === 'interactive'
   const projectFiles = config.hooks.projectFiles && options.trust?.disabled !== true
   const home = homedir()
@@ -85,7 +92,10 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
         : {}),
     }),
     ctx.plugin(ToolRegistry),
-    ctx.plugin(LocalShellExecutor, { secrets: config.secrets }),
+    ctx.plugin(LocalShellExecutor, {
+      secrets: config.secrets,
+      sandbox: { mode: config.sandbox, network: config.sandboxNetwork, home: config.home },
+    }),
     ctx.plugin(SpillStore, { home: config.home }),
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),

@@ -26,6 +26,8 @@ export const ShellErrorCode = {
 
   /** A key in the wrong channel: `DSH_*` in `env`, or an ordinary key in `dshEnv`. */
   WrongChannel: 'SHELL_WRONG_CHANNEL',
+  /** A sandbox was asked for but bubblewrap is missing or cannot run. */
+  SandboxUnavailable: 'SHELL_SANDBOX_UNAVAILABLE',
   /** A malformed request: empty command, bad timeout, bad variable name or value. */
   BadRequest: 'SHELL_BAD_REQUEST',
   /** The working directory does not exist or is not a directory. */

@@ -26,6 +26,13 @@ export type { DshEnvKey } from './namespace.js'
 export { BUILTIN_DSH_ENV_KEYS, DSH_ENV_KEY_PATTERN, DSH_ENV_PREFIX, isDshEnvName } from './namespace.js'
 export type { ShellSpec } from './request.js'
 export { DEFAULT_SHELL_TIMEOUT_MS, MAX_SHELL_TIMEOUT_MS, resolveShellRequest } from './request.js'
+export type { SandboxCallPaths, SandboxMode, SandboxPolicy } from './sandbox/bwrap.js'
+export {
+  assertSandboxAvailable,
+  bwrapArgs,
+  DEFAULT_BWRAP_PATH,
+  SANDBOX_MODES,
+} from './sandbox/bwrap.js'
 export type { SecretFilter, SecretPolicy } from './secrets.js'
 export {
   CREDENTIAL_NAME_PATTERN,

@@ -24,6 +24,8 @@ export interface ShellSpec {
   env: Readonly<Record<string, string>>
   dshEnv: DshEnvSnapshot
   spillPath?: (stream: 'stdout' | 'stderr') => string
+  projectRoot?: string
+  readablePaths?: readonly string[]
 }
 
 /**
@@ -52,6 +54,9 @@ export function resolveShellRequest(
   if (request.signal) spec.signal = request.signal
   if (request.stdin !== undefined) spec.stdin = request.stdin
   if (request.spillPath !== undefined) spec.spillPath = request.spillPath
+  if (request.projectRoot !== undefined) spec.projectRoot = resolve(request.projectRoot)
+  if (request.readablePaths !== undefined)
+    spec.readablePaths = request.readablePaths.map((path) => resolve(path))
   return spec
 }
 

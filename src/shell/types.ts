@@ -54,6 +54,10 @@ export interface ShellRequest {
    * private folder, which is removed when the executor unloads.
    */
   spillPath?: (stream: 'stdout' | 'stderr') => string
+  /** Under a sandbox: the folder writable in workspace-write. Default: the project root of `workdir`. */
+  projectRoot?: string
+  /** Under a sandbox: paths in the harness home this call may read (its spill folder, skills). */
+  readablePaths?: readonly string[]
 }
 
 /** A background run: like ShellRequest, without a timeout. */

@@ -10,6 +10,7 @@ import { ShellErrorCode } from '../errors.js'
 import { ShellExecutor } from '../executor.js'
 import { defaultBashPath } from '../find-shell.js'
 import { resolveShellRequest } from '../request.js'
+import { assertSandboxAvailable, type SandboxPolicy } from '../sandbox/bwrap.js'
 import { createSecretFilter, type SecretPolicy } from '../secrets.js'
 import type { ShellJobHandle, ShellRequest, ShellResult, ShellStartRequest } from '../types.js'
 import { DEFAULT_MAX_OUTPUT_CHARS } from './output-capture.js'
@@ -29,6 +30,12 @@ export interface LocalShellExecutorConfig {
   maxFinishedJobs?: number
   /** Extra secret names to scrub and names to pass anyway (config `secrets`). */
   secrets?: SecretPolicy
+  /**
+   * Runs every command and job inside bubblewrap (config `sandbox`). Probed once here;
+   * when bwrap is missing or cannot run, every run rejects with SHELL_SANDBOX_UNAVAILABLE
+   * (never unsandboxed).
+   */
+  sandbox?: SandboxPolicy
 }
 
 export const DEFAULT_KILL_GRACE_MS = 2_000
@@ -50,6 +57,7 @@ export class LocalShellExecutor extends ShellExecutor {
   private readonly runOptions: ProcessRunOptions
   private readonly maxFinishedJobs: number
   private readonly state: ExecutorState
+  private readonly sandboxError: unknown
 
   constructor(ctx: Context, config: LocalShellExecutorConfig = {}) {
     super(ctx)
@@ -65,11 +73,19 @@ export class LocalShellExecutor extends ShellExecutor {
       ownsOutputDir: config.outputDir === undefined,
     }
     this.state = state
+    if (config.sandbox && config.sandbox.mode !== 'off') {
+      try {
+        assertSandboxAvailable(config.sandbox.bwrapPath)
+      } catch (error) {
+        this.sandboxError = error // thrown by every spawn: fail closed
+      }
+    }
     this.runOptions = {
       shellPath: this.shellPath,
       maxOutputChars: config.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
       killGraceMs: config.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
       secrets: createSecretFilter(config.secrets),
+      ...(config.sandbox && config.sandbox.mode !== 'off' ? { sandbox: config.sandbox } : {}),
       spillPath: (stream) => {
         state.outputDir ??= mkdtempSync(join(tmpdir(), 'dsh-shell-'))
         return join(state.outputDir, `${state.nextSpill++}-${stream}.txt`) // a fresh folder per executor
@@ -115,6 +131,7 @@ export class LocalShellExecutor extends ShellExecutor {
   private spawn(spec: ReturnType<typeof resolveShellRequest>): ProcessRun {
     const { state } = this
     if (state.closed) throw new DshError('the shell executor was unloaded', ShellErrorCode.ExecutorClosed)
+    if (this.sandboxError !== undefined) throw this.sandboxError
     const options = spec.spillPath ? { ...this.runOptions, spillPath: spec.spillPath } : this.runOptions
     const run = new ProcessRun(spec, options)
     state.runs.add(run)

@@ -6,8 +6,10 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { statSync } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { DshError, errorMessage } from '../../core/errors.js'
+import { findProjectRoot } from '../../core/project-root.js'
 import { ShellErrorCode } from '../errors.js'
 import type { ShellSpec } from '../request.js'
+import { bwrapArgs, DEFAULT_BWRAP_PATH, type SandboxPolicy } from '../sandbox/bwrap.js'
 import type { SecretFilter } from '../secrets.js'
 import type { CapturedOutput, ShellJobStatus, ShellResult } from '../types.js'
 import { buildChildEnv } from './child-env.js'
@@ -22,6 +24,8 @@ export interface ProcessRunOptions {
   spillPath: (stream: 'stdout' | 'stderr') => string
   /** Which inherited variables are secrets, kept from the child. */
   secrets: SecretFilter
+  /** Wraps the shell in bubblewrap unless absent or `off` (checked available by the executor). */
+  sandbox?: SandboxPolicy
 }
 
 export class ProcessRun {
@@ -49,7 +53,7 @@ export class ProcessRun {
   ) {
     this.stdout = new OutputCapture(options.maxOutputChars, () => options.spillPath('stdout'))
     this.stderr = new OutputCapture(options.maxOutputChars, () => options.spillPath('stderr'))
-    this.child = spawnShell(spec, options.shellPath, options.secrets)
+    this.child = spawnShell(spec, options)
     this.pid = this.child.pid!
     this.done = this.watch()
     if (spec.timeoutMs !== undefined) {
@@ -177,13 +181,33 @@ function checkWorkdir(workdir: string): void {
   }
 }
 
-function spawnShell(spec: ShellSpec, shellPath: string, secrets: SecretFilter): ChildProcess {
+/** The program and arguments: the shell, or bwrap around it under a sandbox. */
+function commandLine(
+  spec: ShellSpec,
+  shellPath: string,
+  sandbox: SandboxPolicy | undefined,
+): [string, string[]] {
+  const shell = [shellPath, '-c', spec.command]
+  if (!sandbox || sandbox.mode === 'off') return [shellPath, shell.slice(1)]
+  const readable = [...(spec.readablePaths ?? [])]
+  // The managed variables point the model at its own files (the session log): keep those.
+  for (const value of Object.values(spec.dshEnv)) if (value?.startsWith('/')) readable.push(value)
+  const paths = {
+    workdir: spec.workdir,
+    projectRoot: spec.projectRoot ?? findProjectRoot(spec.workdir),
+    readable,
+  }
+  return [sandbox.bwrapPath ?? DEFAULT_BWRAP_PATH, [...bwrapArgs(sandbox, paths), '--', ...shell]]
+}
+
+function spawnShell(spec: ShellSpec, options: ProcessRunOptions): ChildProcess {
+  const [program, args] = commandLine(spec, options.shellPath, options.sandbox)
   let child: ChildProcess | undefined
   let failure: unknown
   try {
-    child = spawn(shellPath, ['-c', spec.command], {
+    child = spawn(program, args, {
       cwd: spec.workdir,
-      env: buildChildEnv(process.env, spec.env, spec.dshEnv, secrets),
+      env: buildChildEnv(process.env, spec.env, spec.dshEnv, options.secrets),
       stdio: [spec.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       detached: true,
     })
@@ -198,5 +222,5 @@ function spawnShell(spec: ShellSpec, shellPath: string, secrets: SecretFilter): 
   // so a successful spawn pays no extra system call).
   checkWorkdir(spec.workdir)
   const reason = failure === undefined ? '' : `: ${errorMessage(failure)}`
-  throw new DshError(`cannot start ${shellPath}${reason}`, ShellErrorCode.SpawnFailed, { cause: failure })
+  throw new DshError(`cannot start ${program}${reason}`, ShellErrorCode.SpawnFailed, { cause: failure })
 }

@@ -5,6 +5,7 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Context } from 'cordis'
 import { isDshError } from '../../core/errors.js'
+import { findProjectRoot } from '../../core/project-root.js'
 import { currentService } from '../../core/service-ref.js'
 import type { ShellJobHandle } from '../../shell/types.js'
 import type { ToolExecution, ToolOutput } from '../types.js'
@@ -99,9 +100,24 @@ async function runBash(
     spill && sessionId !== undefined
       ? (stream: 'stdout' | 'stderr') => spill.allocate(sessionId, `bash-${stream}`)
       : undefined
+  // Under a sandbox: the project is writable, and of the harness home only these are readable.
+  const home = dshEnv.DSH_HOME
+  const sandboxPaths = {
+    projectRoot: findProjectRoot(base),
+    readablePaths: [
+      ...(spill && sessionId !== undefined ? [spill.dirFor(sessionId)] : []),
+      ...(home !== undefined ? [join(home, 'skills'), join(home, 'commands')] : []),
+    ],
+  }
   try {
     if (args.run_in_background) {
-      const job = shell.start({ command: args.command, workdir, dshEnv, ...(spillPath ? { spillPath } : {}) })
+      const job = shell.start({
+        command: args.command,
+        workdir,
+        dshEnv,
+        ...sandboxPaths,
+        ...(spillPath ? { spillPath } : {}),
+      })
       for (const id of owners.keys()) if (!shell.job(id)) owners.delete(id)
       owners.set(job.id, execution.agent?.id)
       return {
@@ -113,6 +129,7 @@ async function runBash(
       workdir,
       signal: execution.signal,
       dshEnv,
+      ...sandboxPaths,
       ...(spillPath ? { spillPath } : {}),
       ...(args.timeout_ms !== undefined ? { timeoutMs: args.timeout_ms } : {}),
     })

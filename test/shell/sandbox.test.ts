@@ -1,0 +1,147 @@
+// The bubblewrap sandbox with real bwrap and bash: writes inside and outside the project,
+// the hidden harness home, the PID namespace, network off, DSH_* vars, cancel, missing bwrap.
+
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { Context, type Fiber } from 'cordis'
+import { afterEach, describe, expect } from 'vitest'
+import { isDshError } from '../../src/core/errors.js'
+import { LocalShellExecutor, type SandboxPolicy, ShellErrorCode } from '../../src/shell/index.js'
+import { itRequires } from '../support/requires.js'
+import { useTempDirs } from '../support/temp-dir.js'
+
+const it = itRequires(existsSync('/usr/bin/bwrap'), 'bubblewrap (/usr/bin/bwrap)')
+const tempDir = useTempDirs()
+const fibers: Fiber[] = []
+afterEach(async () => {
+  for (const fiber of fibers.splice(0).reverse()) await fiber.dispose()
+})
+
+async function sandboxed(policy: Partial<SandboxPolicy>) {
+  const home = tempDir()
+  const project = tempDir()
+  const root = new Context()
+  const sandbox: SandboxPolicy = { mode: 'workspace-write', network: true, home, ...policy }
+  const fiber = root.plugin(LocalShellExecutor, { sandbox })
+  fibers.push(fiber)
+  await fiber.await()
+  const shell = root.get('shell')!
+  const run = (command: string, extra: Record<string, unknown> = {}) =>
+    shell.run({ command, workdir: project, projectRoot: project, ...extra })
+  return { shell, home, project, run }
+}
+
+describe('bubblewrap sandbox', () => {
+  it('workspace-write: writes inside the project, not outside it', async () => {
+    const { project, run } = await sandboxed({})
+    const outside = tempDir()
+    const inside = await run(`echo in > ${project}/a.txt`)
+    expect(inside.exitCode).toBe(0)
+    expect(existsSync(join(project, 'a.txt'))).toBe(true)
+    const usr = await run('echo x > /usr/dsh-sandbox-probe')
+    expect(usr.exitCode).not.toBe(0)
+    expect(existsSync('/usr/dsh-sandbox-probe')).toBe(false)
+    await run(`echo x > ${outside}/b.txt`)
+    expect(existsSync(join(outside, 'b.txt'))).toBe(false)
+    expect((await run('echo t > /tmp/private && cat /tmp/private')).stdout.text).toBe('t\n')
+  })
+
+  it('read-only: the project refuses writes, the private tmp takes them', async () => {
+    const { project, run } = await sandboxed({ mode: 'read-only' })
+    writeFileSync(join(project, 'kept.txt'), 'kept\n')
+    expect((await run('cat kept.txt')).stdout.text).toBe('kept\n')
+    expect((await run(`echo x > ${project}/new.txt`)).exitCode).not.toBe(0)
+    expect(existsSync(join(project, 'new.txt'))).toBe(false)
+    expect((await run('echo t > /tmp/x && cat /tmp/x')).exitCode).toBe(0)
+  })
+
+  it('hides the harness home except the paths the call may read', async () => {
+    const { home, run } = await sandboxed({})
+    writeFileSync(join(home, 'config.yaml'), 'secret: yes\n')
+    mkdirSync(join(home, 'skills', 'demo'), { recursive: true })
+    writeFileSync(join(home, 'skills', 'demo', 'SKILL.md'), 'skill\n')
+    const hidden = await run(`cat ${home}/config.yaml`)
+    expect(hidden.exitCode).not.toBe(0)
+    expect(hidden.stdout.text).not.toContain('secret')
+    const skill = await run(`cat ${home}/skills/demo/SKILL.md`, { readablePaths: [join(home, 'skills')] })
+    expect(skill.stdout.text).toBe('skill\n')
+    expect((await run(`echo x > ${home}/skills/demo/SKILL.md`)).exitCode).not.toBe(0)
+  })
+
+  it('runs in a new PID namespace: no process of the harness, no environ of it', async () => {
+    const { run } = await sandboxed({})
+    process.env.SANDBOX_CANARY_API_TOKEN = 'canary-value-1234'
+    try {
+      const result = await run(
+        'cat /proc/$PPID/environ 2>/dev/null | tr "\\0" "\\n"; for p in /proc/[0-9]*; do tr "\\0" "\\n" < $p/environ; done 2>/dev/null; echo; ls /proc | grep -cE "^[0-9]+$"',
+        { env: {} },
+      )
+      expect(result.stdout.text).not.toContain('canary-value-1234')
+      expect(Number(result.stdout.text.trim().split('\n').at(-1))).toBeLessThan(10)
+    } finally {
+      delete process.env.SANDBOX_CANARY_API_TOKEN
+    }
+  })
+
+  it('network off refuses a connect to a loopback server; on allows it', async () => {
+    const server = createServer((socket) => {
+      socket.on('error', () => {}) // the shell closes without reading: a reset is expected
+      socket.end('hi\n')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as { port: number }).port
+    try {
+      const connect = `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`
+      const off = await (await sandboxed({ network: false })).run(connect)
+      expect(off.exitCode).not.toBe(0)
+      expect(off.stdout.text).not.toContain('connected')
+      const on = await (await sandboxed({ network: true })).run(connect)
+      expect(on.stdout.text).toContain('connected')
+    } finally {
+      server.close()
+    }
+  })
+
+  it('passes the DSH_* snapshot to the command', async () => {
+    const { run } = await sandboxed({})
+    const result = await run('echo "$DSH_SESSION_ID"', { dshEnv: { DSH_SESSION_ID: 'sess-1' } })
+    expect(result.stdout.text).toBe('sess-1\n')
+  })
+
+  it('cancel and job kill stop the sandboxed processes', async () => {
+    const { shell, run } = await sandboxed({})
+    const token = `3${Date.now() % 1000}.5`
+    const controller = new AbortController()
+    const pending = run(`sleep ${token}`, { signal: controller.signal })
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    controller.abort()
+    const result = await pending
+    expect(result.killed).toBe(true)
+    const job = shell.start({ command: `sleep ${token}1`, workdir: '/', projectRoot: '/tmp' })
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    await job.kill()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const left = readdirSync('/proc').filter((pid) => {
+      try {
+        return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(`sleep\0${token}`)
+      } catch {
+        return false // the process ended while we looked
+      }
+    })
+    expect(left).toEqual([])
+  })
+
+  it('fails closed with one line when bwrap is missing', async () => {
+    const { run } = await sandboxed({ bwrapPath: '/nonexistent/bwrap' })
+    let error: unknown
+    try {
+      await run('echo never')
+    } catch (caught) {
+      error = caught
+    }
+    expect(isDshError(error) && error.code).toBe(ShellErrorCode.SandboxUnavailable)
+    expect(String((error as Error).message)).toContain('/nonexistent/bwrap')
+    expect(String((error as Error).message)).not.toContain('\n')
+  })
+})
