@@ -6,7 +6,7 @@ import { createHarness, type Harness, type HarnessOptions } from '../../harness/
 import { ExitCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
 import { permissionFlags } from './options.js'
-import { checkApiKey } from './start.js'
+import { checkApiKey, warnIfBypassing } from './start.js'
 import { handleTermination } from './termination.js'
 
 export interface StdioOptions extends PermissionOptions {
@@ -67,6 +67,7 @@ async function serve(
   const permissions = permissionFlags(options)
   const config = loadConfig(options.config !== undefined ? { file: options.config } : {})
   checkApiKey(config)
+  warnIfBypassing(permissions.mode ?? config.permissions.mode)
   const harness = await createHarness({
     config,
     permissions: { ...permissions, canAsk, frontEnd: canAsk ? 'interactive' : 'headless' },

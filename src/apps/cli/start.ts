@@ -16,6 +16,7 @@ import type { ModelChoice } from '../../llm/adapter.js'
 import { parseEffort } from '../../llm/deepseek/effort.js'
 import { LlmErrorCode } from '../../llm/errors.js'
 import { requireApiKey, resolveOpenAiConfig } from '../../llm/openai/config.js'
+import type { PermissionMode } from '../../permissions/index.js'
 import type { SessionId } from '../../session/types.js'
 import { CliError, CliErrorCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
@@ -91,12 +92,7 @@ export async function openHarness(
   plan: AgentPlan,
   front: { canAsk: boolean; trust?: HarnessOptions['trust'] },
 ): Promise<Harness> {
-  const mode = plan.permissions.mode ?? plan.config.permissions.mode
-  if (mode === 'bypassPermissions') {
-    process.stderr.write(
-      'dsh: warning: permission mode bypassPermissions: every tool call runs without asking, also outside the project (deny rules still apply)\n',
-    )
-  }
+  warnIfBypassing(plan.permissions.mode ?? plan.config.permissions.mode)
   const harness = await createHarness({
     config: plan.config,
     permissions: {
@@ -108,6 +104,14 @@ export async function openHarness(
   })
   logToStderr(harness.ctx)
   return harness
+}
+
+/** The one warning line of bypassPermissions (no root refusal), on stderr. */
+export function warnIfBypassing(mode: PermissionMode | undefined): void {
+  if (mode !== 'bypassPermissions') return
+  process.stderr.write(
+    'dsh: warning: permission mode bypassPermissions: every tool call runs without asking, also outside the project (deny rules still apply)\n',
+  )
 }
 
 /** What `startAgent` did, for a one-line notice. */
