@@ -7,30 +7,18 @@ import { join } from 'node:path'
 import { afterEach, beforeAll, expect, it } from 'vitest'
 import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { startTerminal, type TmuxTerminal } from '../../support/tmux.js'
-import { assertBuilt, CLI, type CliWorld, jsonLines, makeWorld, runCli } from '../cli/cli.js'
+import { assertBuilt, jsonLines, makeWorld, runCli } from '../cli/cli.js'
+import { READY, useChatTerminals } from './chat-terminal.js'
 
 const makeDir = useTempDirs('dsh-chat-tmux-')
+const startChat = useChatTerminals()
 let model: LoopbackModel | undefined
-let terminal: TmuxTerminal | undefined
 
 beforeAll(assertBuilt)
 afterEach(async () => {
-  terminal?.kill()
-  terminal = undefined
   await model?.close()
   model = undefined
 })
-
-const READY = '/help for commands'
-
-/** Starts `dsh` (no arguments, or `args`) in a fresh terminal; waits for its banner unless told not to. */
-async function startChat(w: CliWorld, args: string[] = [], wait = true): Promise<TmuxTerminal> {
-  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} ${args.join(' ')}; echo "dsh-exit=$?"`
-  terminal = await startTerminal({ cwd: w.project, env: w.env, command })
-  if (wait) await terminal.waitFor(READY)
-  return terminal
-}
 
 function userMessages(index: number): string[] {
   return model!.requests[index]!.messages.filter((m) => m.role === 'user').map((m) => m.content)
