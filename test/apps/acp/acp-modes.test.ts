@@ -123,6 +123,34 @@ it('session/new carries every permission mode with the configured one current; s
   expect(JSON.stringify(test.model.requests.at(-2)!.messages)).toContain('Plan mode is on')
 })
 
+it('a mode set mid-turn applies from the next tool call on', async () => {
+  const cwd = project()
+  const test = await start('default', [
+    { toolCalls: [write('a.txt', 'a\n')] },
+    { toolCalls: [write('b.txt', 'b\n')] },
+    { text: 'both written' },
+  ])
+  let client: AcpTestClient | undefined
+  let sessionId = ''
+  // Asked about a.txt, the editor switches to acceptEdits before allowing it.
+  client = await startAcpClient(test.harness, async () => {
+    await client!.agent.request('session/set_mode', { sessionId, modeId: 'acceptEdits' })
+    return { outcome: { outcome: 'selected', optionId: 'allow_once' } }
+  })
+  clients.push(client)
+  await client.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION })
+  sessionId = (await client.agent.request('session/new', { cwd, mcpServers: [] })).sessionId
+  const response = await client.agent.request('session/prompt', {
+    sessionId,
+    prompt: [{ type: 'text', text: 'write both' }],
+  })
+  expect(response.stopReason).toBe('end_turn')
+  expect(askedTitles(client.permissionRequests)).toEqual([expect.stringContaining('a.txt')])
+  expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('a\n')
+  expect(readFileSync(join(cwd, 'b.txt'), 'utf8')).toBe('b\n')
+  expect(modeUpdates(client)).toEqual(['acceptEdits'])
+})
+
 it('set_mode refuses an unknown mode (invalid params naming it) and an unknown session; changes made elsewhere are reported', async () => {
   const test = await start('auto', [])
   const client = await connect(test)
