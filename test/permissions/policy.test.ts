@@ -39,20 +39,22 @@ describe('decideToolPermission', () => {
   const read = { file_path: 'src/a.ts' }
 
   it.each([
-    // mode, read, edit inside, edit outside, bash, mcp
-    ['auto', 'allow', 'allow', 'ask', 'allow', 'allow'],
-    ['default', 'allow', 'ask', 'ask', 'ask', 'ask'],
-    ['acceptEdits', 'allow', 'allow', 'ask', 'ask', 'ask'],
-    ['plan', 'allow', 'deny', 'deny', 'deny', 'deny'],
-    ['bypassPermissions', 'allow', 'allow', 'allow', 'allow', 'allow'],
-  ] as const)('%s mode', (mode, r, e, o, b, m) => {
+    // mode, read, edit inside, edit outside, bash, mcp, web fetch and search
+    ['auto', 'allow', 'allow', 'ask', 'allow', 'allow', 'allow'],
+    ['default', 'allow', 'ask', 'ask', 'ask', 'ask', 'ask'],
+    ['acceptEdits', 'allow', 'allow', 'ask', 'ask', 'ask', 'ask'],
+    ['plan', 'allow', 'deny', 'deny', 'deny', 'deny', 'ask'],
+    ['bypassPermissions', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow'],
+  ] as const)('%s mode', (mode, r, e, o, b, m, w) => {
     expect([
       decide(mode, 'Read', read),
       decide(mode, 'Edit', edit),
       decide(mode, 'Write', outside),
       decide(mode, 'Bash', bash),
       decide(mode, 'mcp__db__query', {}),
-    ]).toEqual([r, e, o, b, m])
+      decide(mode, 'WebFetch', { url: 'https://example.com/x' }),
+      decide(mode, 'WebSearch', { query: 'x' }),
+    ]).toEqual([r, e, o, b, m, w, w])
   })
 
   it('deny wins over everything, bypass included; ask and allow rules apply per kind', () => {
@@ -68,6 +70,8 @@ describe('decideToolPermission', () => {
     expect(decide('default', 'Bash', { command: 'npm test -- --watch=false' }, set)).toBe('allow')
     expect(decide('default', 'Bash', { command: 'npm test && rm -rf /' }, set)).toBe('ask')
     expect(decide('default', 'WebFetch', { url: 'https://example.com/x' }, set)).toBe('allow')
+    expect(decide('plan', 'WebFetch', { url: 'https://example.com/x' }, set)).toBe('allow')
+    expect(decide('default', 'WebFetch', { url: 'https://example.org/x' }, set)).toBe('ask')
     // An allow rule covers a write outside the project.
     expect(
       decide('auto', 'Write', { file_path: '/etc/hosts', content: '' }, rules({ allow: ['Edit(//etc/**)'] })),
@@ -206,9 +210,9 @@ describe('the policy in a harness', () => {
           mcpServers: { fx: { command: 'node', args: [FIXTURE_SERVER] } },
           permissions: {
             mode: 'default',
-            allow: ['Bash(npm test:*)'],
+            // Web fetches ask in default mode, as in Claude Code: a domain allow rule lets one run.
+            allow: ['Bash(npm test:*)', 'WebFetch(domain:docs.example.org)'],
             deny: ['Read(./.env)', 'mcp__fx__*'],
-            // Web fetches are read-only (they run in every mode); a domain rule can still ask.
             ask: ['Read(./notes.txt)', 'WebFetch(domain:other.example.com)'],
           },
         },
