@@ -4,16 +4,7 @@
 
 export type ToolKind = 'read' | 'web' | 'edit' | 'act'
 
-const READ_ONLY = new Set([
-  'Read',
-  'Glob',
-  'Grep',
-  'LS',
-  'NotebookRead',
-  'TodoWrite',
-  'BashOutput',
-  'Skill',
-])
+const READ_ONLY = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'TodoWrite', 'BashOutput', 'Skill'])
 const WEB = new Set(['WebSearch', 'WebFetch'])
 const EDIT = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit'])
 
