@@ -164,6 +164,7 @@ export class SqliteSessionBackend extends SessionPersistence {
    * append of a created session). A session neither created nor opened here is opened first.
    */
   async append(id: SessionId, events: SessionEvent[]): Promise<void> {
+    validateSessionId(id)
     if (events.length === 0) return
     if (!this.pending.has(id) && !this.leases.has(id)) await this.open(id)
     const { connection, sql, lease } = this.database()
@@ -206,6 +207,7 @@ export class SqliteSessionBackend extends SessionPersistence {
 
   /** Read-only: the stored header and events, as they are; writes nothing. */
   async load(id: SessionId): Promise<LoadedSession> {
+    validateSessionId(id)
     const { connection, sql } = this.database()
     // One read transaction: header and events from the same snapshot.
     return connection.transaction(() => this.read(sql, id))()
@@ -259,6 +261,7 @@ export class SqliteSessionBackend extends SessionPersistence {
    * naming the holder, while a live process (this one included) holds the lease.
    */
   async remove(id: SessionId): Promise<void> {
+    validateSessionId(id)
     const { connection, sql, lease } = this.database()
     connection
       .transaction(() => {
