@@ -8,6 +8,7 @@ import { describe, expect } from 'vitest'
 import type { AgentHandle } from '../../../src/agent/index.js'
 import type { Script } from '../../../src/llm/index.js'
 import { encodeSessionId } from '../../../src/persistence/jsonl/layout.js'
+import { startShellTestContext } from '../../shell/support.js'
 import { useTestHarnesses } from '../../support/harness.js'
 import { itRequires } from '../../support/requires.js'
 import { useTempDirs } from '../../support/temp-dir.js'
@@ -113,5 +114,22 @@ describe('bash under the sandbox, in a real turn', () => {
     const agent = await test.harness.agents.create({ sessionId: 'fresh-session', meta: { cwd: project } })
     expect((await agent.prompt('go')).reason).toBe('completed')
     expect(toolResults(agent)[0]).toBe('readable')
+  })
+
+  it('a call outside the loop (no checkpoint before it) flushes the log first, so the command can read it', async () => {
+    const home = tempDir()
+    const test = await startShellTestContext({
+      home,
+      backend: 'jsonl',
+      executor: { sandbox: { mode: 'workspace-write', network: true, home } },
+    })
+    try {
+      const agent = await test.createAgent('unflushed', tempDir())
+      agent.session.append('user/message', { text: 'not yet on disk' })
+      const output = await test.runTool('bash', { command: 'cat "$DSH_SESSION_JSONL"' }, agent)
+      expect(output.content).toContain('not yet on disk')
+    } finally {
+      await test.dispose()
+    }
   })
 })
