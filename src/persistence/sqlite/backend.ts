@@ -150,6 +150,19 @@ export class SqliteSessionBackend extends SessionPersistence {
     return undefined
   }
 
+  /**
+   * The durability settings of the connection this backend writes with (opening it when
+   * needed): `synchronous` is per connection, so another connection cannot tell.
+   * Expected: journal mode `wal`, synchronous 2 (FULL).
+   */
+  durability(): { journalMode: string; synchronous: number } {
+    const { connection } = this.database()
+    return {
+      journalMode: String(connection.pragma('journal_mode', { simple: true })),
+      synchronous: Number(connection.pragma('synchronous', { simple: true })),
+    }
+  }
+
   /** Keeps the header in memory; the first append inserts it and takes the writer lease. */
   async create(header: SessionHeader): Promise<void> {
     validateSessionId(header.id)
