@@ -29,6 +29,36 @@ function hookResults(rig: Rig, id: string) {
 }
 
 describe.each<DialectLabel>(['claude-code', 'codex'])('%s bridge', (dialect) => {
+  it("transcript_path follows a persistence backend swapped under the live bridge to the new backend's locate", async () => {
+    const dir = tempDir()
+    const out = join(dir, 'runs.jsonl')
+    const recorder = writeRecorder(dir, 'rec.sh', out)
+    const r = await rig({
+      dialect,
+      dir,
+      script: [{ text: 'one' }, { text: 'two' }, { text: 'three' }],
+      hooks: oneHook('Stop', recorder),
+    })
+    const agent = await r.agents.create({ sessionId: `swap-${dialect}`, meta: { cwd: r.cwd } })
+    const locate = () => r.root.get('sessionPersistence')!.locate(agent.session.header)?.path
+    await agent.prompt('first')
+    const first = locate()!
+    expect(first.startsWith(join(dir, 'sessions'))).toBe(true)
+
+    await r.swapBackend('sqlite', join(dir, 'swapped.db'))
+    expect(locate()).toBeUndefined()
+    await agent.prompt('second')
+
+    await r.swapBackend('jsonl', join(dir, 'elsewhere'))
+    const third = locate()!
+    expect(third.startsWith(join(dir, 'elsewhere'))).toBe(true)
+    await agent.prompt('third')
+
+    const paths = readRecords(out).map((run) => run.payload.transcript_path)
+    expect(paths).toEqual([first, dialect === 'codex' ? null : '', third])
+    expect(existsSync(third)).toBe(true)
+  })
+
   it('a PreToolUse hook exiting 2 for rm -rf blocks the call and the model sees the reason', async () => {
     const dir = tempDir()
     const guard = writeScript(
