@@ -176,6 +176,19 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       expect(plain((await harness.backend().load('taken')).events)).toHaveLength(1)
     })
 
+    it('refuses to create a session an earlier process stored (after a restart)', async () => {
+      let harness = await start()
+      await harness.backend().create(makeHeader('stored-before', { cwd: '/work/project' }))
+      await harness.backend().append('stored-before', new LogBuilder().completedTurn(0, 'kept').events)
+      harness = await restart(harness)
+      await rejectsWith(
+        harness.backend().create(makeHeader('stored-before', { cwd: '/work/project' })),
+        PersistenceErrorCode.AlreadyExists,
+      )
+      const loaded = await harness.backend().load('stored-before')
+      expect(plain(loaded.events)).toEqual(new LogBuilder().completedTurn(0, 'kept').events)
+    })
+
     it('lists stored sessions with count, last activity, title and last turn', async () => {
       let harness = await start()
       const first = new LogBuilder().completedTurn(0, '  first\n question  ').completedTurn(1, 'again')
