@@ -4,14 +4,14 @@
 
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it as plainIt } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { ScriptRequest, ScriptStep } from '../../../src/llm/index.js'
 import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
 import { itRequires } from '../../support/requires.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, type CliResult, type CliWorld, hasStack, makeWorld, runCli } from './cli.js'
 
-const withBwrap = itRequires(existsSync('/usr/bin/bwrap'), 'bubblewrap (/usr/bin/bwrap)')
+const itWithBwrap = itRequires(existsSync('/usr/bin/bwrap'), 'bubblewrap (/usr/bin/bwrap)')
 const makeDir = useTempDirs('dsh-cli-sandbox-')
 let model: LoopbackModel | undefined
 
@@ -48,7 +48,7 @@ function expectOneLine(result: CliResult, pattern: RegExp, code: number): void {
 }
 
 describe('--sandbox flags', () => {
-  plainIt('a bad --sandbox value is one usage line on run, chat, stdio and acp', async () => {
+  it('a bad --sandbox value is one usage line on run, chat, stdio and acp', async () => {
     const w = await world([{ text: 'never' }])
     const opts = { env: w.env, cwd: w.project }
     const expected = /^dsh: --sandbox "on": expected one of off, workspace-write, read-only$/
@@ -59,21 +59,18 @@ describe('--sandbox flags', () => {
     expect(model!.requests).toHaveLength(0)
   })
 
-  plainIt(
-    'a sandbox asked for with bwrap missing stops run, stdio and acp at start: one line, no session',
-    async () => {
-      const w = await world([{ text: 'never' }], 'sandboxBwrapPath: /nonexistent/bwrap\n')
-      const opts = { env: w.env, cwd: w.project }
-      const expected = /^dsh: sandbox: bubblewrap not found at \/nonexistent\/bwrap \(/
-      expectOneLine(await runCli(['run', '--sandbox', 'workspace-write', 'hi'], opts), expected, 1)
-      expectOneLine(await runCli(['stdio', '--sandbox', 'read-only'], opts), expected, 1)
-      expectOneLine(await runCli(['acp', '--sandbox', 'workspace-write'], opts), expected, 1)
-      expect(existsSync(join(w.home, 'sessions'))).toBe(false)
-      expect(model!.requests).toHaveLength(0)
-    },
-  )
+  it('a sandbox asked for with bwrap missing stops run, stdio and acp at start: one line, no session', async () => {
+    const w = await world([{ text: 'never' }], 'sandboxBwrapPath: /nonexistent/bwrap\n')
+    const opts = { env: w.env, cwd: w.project }
+    const expected = /^dsh: sandbox: bubblewrap not found at \/nonexistent\/bwrap \(/
+    expectOneLine(await runCli(['run', '--sandbox', 'workspace-write', 'hi'], opts), expected, 1)
+    expectOneLine(await runCli(['stdio', '--sandbox', 'read-only'], opts), expected, 1)
+    expectOneLine(await runCli(['acp', '--sandbox', 'workspace-write'], opts), expected, 1)
+    expect(existsSync(join(w.home, 'sessions'))).toBe(false)
+    expect(model!.requests).toHaveLength(0)
+  })
 
-  plainIt('--sandbox off beats a sandbox in the config', async () => {
+  it('--sandbox off beats a sandbox in the config', async () => {
     const w = await world(
       runThenEcho(() => 'echo unsandboxed'),
       'sandbox: workspace-write\nsandboxBwrapPath: /nonexistent/bwrap\n',
@@ -85,7 +82,7 @@ describe('--sandbox flags', () => {
     expect(result.stdout).toContain('unsandboxed')
   })
 
-  withBwrap('--sandbox read-only keeps a command from writing the project', async () => {
+  itWithBwrap('--sandbox read-only keeps a command from writing the project', async () => {
     const w = await world(runThenEcho(() => 'echo x > made.txt; echo "exit=$?"'))
     const result = await runCli(['run', '--sandbox', 'read-only', 'hi'], { env: w.env, cwd: w.project })
     expect(result.code, result.stderr).toBe(0)
@@ -93,7 +90,7 @@ describe('--sandbox flags', () => {
     expect(existsSync(join(w.project, 'made.txt'))).toBe(false)
   })
 
-  withBwrap(
+  itWithBwrap(
     '--no-sandbox-network cuts the network; --sandbox-network beats sandboxNetwork: false',
     async () => {
       const port = () => new URL(model!.baseUrl).port
