@@ -69,10 +69,8 @@ async function serve(
   run: (harness: Harness) => Promise<void>,
 ): Promise<number> {
   const permissions = permissionFlags(options)
-  const config = {
-    ...loadConfig(options.config !== undefined ? { file: options.config } : {}),
-    ...sandboxFlags(options),
-  }
+  const sandbox = sandboxFlags(options)
+  const config = { ...loadConfig(options.config !== undefined ? { file: options.config } : {}), ...sandbox }
   checkApiKey(config)
   const harness = await createHarness({
     config,
