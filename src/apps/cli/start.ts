@@ -20,7 +20,7 @@ import type { PermissionMode } from '../../permissions/index.js'
 import type { SessionId } from '../../session/types.js'
 import { CliError, CliErrorCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
-import { type AgentOptions, checkSessionFlags, permissionFlags, resolveCwd } from './options.js'
+import { type AgentOptions, checkSessionFlags, permissionFlags, resolveCwd, sandboxFlags } from './options.js'
 
 /** Everything a command needs before it composes a harness. */
 export interface AgentPlan {
@@ -42,8 +42,12 @@ export interface AgentPlan {
 export function planAgent(options: AgentOptions, env: NodeJS.ProcessEnv = process.env): AgentPlan {
   checkSessionFlags(options)
   const permissions = permissionFlags(options)
+  const sandbox = sandboxFlags(options)
   const effort = options.effort === undefined ? undefined : parseEffort(options.effort)
-  const config = loadConfig({ ...(options.config !== undefined ? { file: options.config } : {}), env })
+  const config = {
+    ...loadConfig({ ...(options.config !== undefined ? { file: options.config } : {}), env }),
+    ...sandbox,
+  }
   const row = options.agent === undefined ? undefined : findRow(config, options.agent)
   // A row's relative cwd is relative to the config file, like every path in it.
   const rowBase = config.source !== undefined ? dirname(config.source) : process.cwd()
