@@ -1,4 +1,4 @@
-// The JSON API: sessions (list, show, create, resume, fork, release), turns (prompt,
+// The JSON API: sessions (list, show, create, resume, fork, release, remove), turns (prompt,
 // stop), model choice, approvals, and the live stream. Bodies are validated with zod.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -10,7 +10,7 @@ import { DEEPSEEK_MODELS } from '../../llm/deepseek/models.js'
 import { HttpError } from './errors.js'
 import type { WebHost } from './hosting.js'
 import type { SessionRows } from './rows.js'
-import type { ModelsResponse, SessionResponse, SessionsResponse } from './types.js'
+import type { ModelsResponse, RemoveResponse, SessionResponse, SessionsResponse } from './types.js'
 
 export interface ApiContext {
   harness: Harness
@@ -77,6 +77,15 @@ export async function routeApi(
     const from = Number(url.searchParams.get('from') ?? '0')
     if (!Number.isSafeInteger(from) || from < 0) throw new HttpError(400, 'from must be a whole number')
     await api.host.subscribe(id, res, from)
+    return
+  }
+  if (method === 'DELETE' && action === undefined) {
+    const outcomes = await api.host.remove(id)
+    const removed = outcomes.filter((outcome) => outcome.kind === 'removed').map((outcome) => outcome.id)
+    const refused = outcomes.flatMap((outcome) =>
+      outcome.kind === 'refused' ? [{ id: outcome.id, message: outcome.message }] : [],
+    )
+    sendJson(res, 200, { removed, refused } satisfies RemoveResponse)
     return
   }
   if (method !== 'POST') throw new HttpError(405, 'method not allowed')

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
-import { isAbsolute } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import type { Context, Fiber } from 'cordis'
 import { mintSessionId } from '../../agent/configured.js'
 import type { ToolCallInfo } from '../../agent/pipeline.js'
@@ -14,7 +14,11 @@ import { errorMessage, isDshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
 import type { ModelChoice } from '../../llm/adapter.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
+import { notFound } from '../../persistence/persistence.js'
 import type { SessionId } from '../../session/types.js'
+import { SPILL_FOLDER } from '../../spill/index.js'
+import { sessionLineage } from '../cli/session-lineage.js'
+import { type RemovalOutcome, removeSessionTree } from '../cli/session-removal.js'
 import { HttpError } from './errors.js'
 import { LiveChannel, LiveClient } from './live.js'
 import type { LiveMessage, PendingApproval, SessionResponse, SessionState } from './types.js'
@@ -186,6 +190,37 @@ export class WebHost {
       channel.broadcast({ kind: 'state', state: this.state(id) })
       channel.startTail(this.harness.ctx.get('sessionPersistence')!, id, hosted.agent.session.length)
     }
+  }
+
+  /**
+   * Removes a stored session with its sub-agent sessions and spill files (the rules of
+   * `dsh sessions rm`). A session hosted here is released first unless a turn runs; one
+   * another process writes is refused (409, naming the writer) and keeps its sub-agents.
+   */
+  async remove(id: SessionId): Promise<RemovalOutcome[]> {
+    const persistence = this.harness.ctx.get('sessionPersistence')!
+    const hosted = this.hosted.get(id)
+    if (hosted?.agent.busy || hosted?.running) throw new HttpError(409, 'a turn is running: stop it first')
+    const summaries = await this.harness.sessions.listStored()
+    if (!summaries.some((summary) => summary.header.id === id) && !(await persistence.exists(id)))
+      throw notFound(id)
+    if (hosted) await this.release(id)
+    const outcomes = await removeSessionTree(
+      persistence,
+      sessionLineage(summaries),
+      join(this.harness.config.home, SPILL_FOLDER),
+      id,
+    )
+    const top = outcomes[0]
+    if (top?.kind === 'refused') throw new HttpError(409, top.message)
+    for (const outcome of outcomes) {
+      if (outcome.kind !== 'removed') continue
+      const channel = this.channels.get(outcome.id)
+      channel?.broadcast({ kind: 'error', message: 'this session was removed' })
+      channel?.close()
+      this.channels.delete(outcome.id)
+    }
+    return outcomes
   }
 
   /** The browser's answer to an approval; false when it is no longer waiting. */

@@ -10,6 +10,7 @@ export type {
   LiveMessage,
   ModelsResponse,
   PendingApproval,
+  RemoveResponse,
   SessionResponse,
   SessionRow,
   SessionState,

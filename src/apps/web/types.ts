@@ -29,6 +29,12 @@ export interface SessionsResponse {
   currency: string
 }
 
+/** `DELETE /api/sessions/:id`: what went; sub-agent sessions another process writes stay. */
+export interface RemoveResponse {
+  removed: string[]
+  refused: { id: string; message: string }[]
+}
+
 /** A tool call waiting for the user's approval, with exactly what would run. */
 export interface PendingApproval {
   id: string

@@ -1,6 +1,6 @@
 // The sessions page: every stored session of the configured backend, searchable by
 // title and text (server side), filtered by folder, status and date; open, resume, fork,
-// and a new-session dialog with a folder field.
+// remove (after a confirm step), and a new-session dialog with a folder field.
 
 import { html } from 'htm/preact'
 import type { VNode } from 'preact'
@@ -26,6 +26,8 @@ export function SessionsPage(): VNode {
   const [date, setDate] = useState('any')
   const [error, setError] = useState<string | undefined>(undefined)
   const [creating, setCreating] = useState(false)
+  const [confirming, setConfirming] = useState<string | undefined>(undefined)
+  const [reload, setReload] = useState(0)
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -38,12 +40,24 @@ export function SessionsPage(): VNode {
         .catch((failure: unknown) => setError(String(failure instanceof Error ? failure.message : failure)))
     }, 150)
     return () => clearTimeout(timer)
-  }, [query])
+  }, [query, reload])
 
   const act = (work: () => Promise<unknown>) =>
     work().catch((failure: unknown) =>
       setError(failure instanceof ApiError ? failure.message : String(failure)),
     )
+  const remove = (id: string) =>
+    act(async () => {
+      setConfirming(undefined)
+      const { removed, refused } = await api.remove(id)
+      const gone = new Set(removed)
+      setData((current) =>
+        current ? { ...current, sessions: current.sessions.filter((row) => !gone.has(row.id)) } : current,
+      )
+      setError(refused.length > 0 ? refused.map((refusal) => refusal.message).join('; ') : undefined)
+      setReload((n) => n + 1)
+    })
+  const rowActions: RowActions = { act, confirming, confirm: setConfirming, remove }
   const rows = data?.sessions ?? []
   const folders = [...new Set(rows.map((row) => row.cwd ?? ''))].sort()
   const now = Date.now()
@@ -76,19 +90,23 @@ export function SessionsPage(): VNode {
     <table class="sessions">
       <thead><tr><th>Title</th><th>Folder</th><th>Status</th><th>Turns</th><th>Tokens</th><th>Cost</th><th>Updated</th><th></th></tr></thead>
       <tbody>
-        ${shown.map((row) => sessionRow(row, data?.currency ?? '', now, act))}
+        ${shown.map((row) => sessionRow(row, data?.currency ?? '', now, rowActions))}
       </tbody>
     </table>
     ${data && shown.length === 0 ? html`<p class="empty">no sessions${rows.length > 0 ? ' match' : ' yet'}</p>` : null}
   </div>`
 }
 
-function sessionRow(
-  row: SessionRow,
-  currency: string,
-  now: number,
-  act: (work: () => Promise<unknown>) => void,
-): VNode {
+interface RowActions {
+  act: (work: () => Promise<unknown>) => void
+  /** The session whose removal waits for a second click. */
+  confirming: string | undefined
+  confirm: (id: string | undefined) => void
+  remove: (id: string) => void
+}
+
+function sessionRow(row: SessionRow, currency: string, now: number, actions: RowActions): VNode {
+  const { act } = actions
   const open = `#/session/${encodeURIComponent(row.id)}`
   const go = (id: string) => {
     location.hash = `#/session/${encodeURIComponent(id)}`
@@ -109,6 +127,13 @@ function sessionRow(
           go(row.id)
         })}>resume</button>
       <button class="fork" onClick=${() => act(async () => go((await api.fork(row.id)).id))}>fork</button>
+      ${
+        actions.confirming === row.id
+          ? html`<span class="confirm-remove" role="alertdialog">remove it${row.origin === 'subagent' ? '' : ' and its sub-agent sessions'}?
+              <button class="remove-yes" onClick=${() => actions.remove(row.id)}>yes, remove</button>
+              <button class="remove-no" onClick=${() => actions.confirm(undefined)}>cancel</button></span>`
+          : html`<button class="remove" onClick=${() => actions.confirm(row.id)}>remove</button>`
+      }
     </div></td>
   </tr>`
 }

@@ -1,0 +1,104 @@
+// The sessions page in Chromium: removing a session (a confirm step, its sub-agent sessions
+// and spill files go with it, the rows disappear) and a session another process writes
+// refused with a visible message naming the writer.
+
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { SPILL_FOLDER, spillDirFor } from '../../../src/spill/index.js'
+import { startTestHarness } from '../../support/harness.js'
+import { openPage, useBrowser, useWebServers } from './web-fixture.js'
+
+const browser = useBrowser()
+const start = useWebServers()
+
+describe('dsh web sessions page', () => {
+  it('removes a session with its sub-agent sessions after a confirm, and refuses one written elsewhere', async () => {
+    const { server, test } = await start({
+      script: [{ text: 'kept answer' }, { text: 'parent answer' }, { text: 'child answer' }],
+    })
+    const persistence = test.harness.ctx.get('sessionPersistence')!
+    const made = async (sessionId: string, prompt: string, meta: Record<string, unknown> = {}) => {
+      const agent = await test.harness.agents.create({ sessionId, meta: { cwd: test.home, ...meta } })
+      await agent.prompt(prompt)
+      await test.harness.agents.dispose(agent.id)
+    }
+    await made('keep-me', 'the kept question')
+    await made('parent-session', 'the parent question')
+    await made('child-session', 'the child question', {
+      parentSession: 'parent-session',
+      origin: 'subagent',
+      delegationDepth: 1,
+    })
+    const spill = spillDirFor(join(test.home, SPILL_FOLDER), 'parent-session')
+    mkdirSync(spill, { recursive: true })
+    writeFileSync(join(spill, 'bash-1.out'), 'long output\n')
+
+    // Another process writes a session on the same root and keeps it open.
+    const other = await startTestHarness({ home: test.home, script: [{ text: 'elsewhere answer' }] })
+    try {
+      const writer = await other.harness.agents.create({
+        sessionId: 'written-elsewhere',
+        meta: { cwd: test.home },
+      })
+      await writer.prompt('the elsewhere question')
+
+      const { page, dialogs, errors } = await openPage(browser(), server.url)
+      const row = (id: string) => page.locator(`tr.session-row[data-id="${id}"]`)
+      for (const id of ['keep-me', 'parent-session', 'child-session', 'written-elsewhere'])
+        await row(id).waitFor()
+
+      // The first click only asks; cancel keeps everything.
+      await row('parent-session').locator('button.remove').click()
+      await row('parent-session').locator('.confirm-remove', { hasText: 'sub-agent sessions' }).waitFor()
+      await row('parent-session').locator('button.remove-no').click()
+      await row('parent-session').locator('button.remove').waitFor()
+      expect(await persistence.exists('parent-session')).toBe(true)
+
+      // Confirmed: the session, its sub-agent session and its spill files go; the rows disappear.
+      await row('parent-session').locator('button.remove').click()
+      await row('parent-session').locator('button.remove-yes').click()
+      await expect.poll(() => row('parent-session').count()).toBe(0)
+      await expect.poll(() => row('child-session').count()).toBe(0)
+      expect(await persistence.exists('parent-session')).toBe(false)
+      expect(await persistence.exists('child-session')).toBe(false)
+      expect(existsSync(spill)).toBe(false)
+      expect(await row('keep-me').count()).toBe(1)
+
+      // A session another process is writing is refused, naming the writer; nothing goes.
+      await row('written-elsewhere').locator('button.remove').click()
+      await row('written-elsewhere').locator('button.remove-yes').click()
+      const notice = page.locator('.notice-bar')
+      await notice.waitFor()
+      expect(await notice.textContent()).toMatch(/"written-elsewhere" is being written by .*not removed/)
+      expect(await row('written-elsewhere').count()).toBe(1)
+      expect(await persistence.exists('written-elsewhere')).toBe(true)
+      expect(writer.session.events.at(-1)?.type).toBe('turn/end')
+
+      expect(dialogs).toEqual([])
+      expect(errors).toEqual([])
+      await page.context().close()
+    } finally {
+      await other.close()
+    }
+
+    // The route is a mutation: without the CSRF header nothing is removed.
+    const bare = await fetch(`${server.origin}/api/sessions/keep-me`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${server.secrets.token}` },
+    })
+    expect(bare.status).toBe(403)
+    expect(await persistence.exists('keep-me')).toBe(true)
+
+    // A session this server hosts (holding its writer lease) is released, then removed.
+    await server.host.host('keep-me')
+    expect(server.host.state('keep-me').hosted).toBe(true)
+    const removed = await fetch(`${server.origin}/api/sessions/keep-me`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${server.secrets.token}`, 'x-dsh-csrf': server.secrets.csrf },
+    })
+    expect(await removed.json()).toEqual({ removed: ['keep-me'], refused: [] })
+    expect(await persistence.exists('keep-me')).toBe(false)
+    expect(server.host.state('keep-me').hosted).toBe(false)
+  })
+})
