@@ -1,5 +1,5 @@
 // The JSON API: sessions (list, show, create, resume, fork, release, remove), turns (prompt,
-// stop), model choice, approvals, and the live stream. Bodies are validated with zod.
+// stop), model choice, approvals, trust answers, and the live streams. Bodies are validated with zod.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
@@ -28,6 +28,7 @@ const modelChoice = z.object({
 const createBody = modelChoice.extend({ cwd: z.string().min(1).max(4096) })
 const promptBody = z.object({ text: z.string().min(1).max(MAX_BODY_BYTES) })
 const answerBody = z.object({ allow: z.boolean() })
+const trustBody = z.object({ trust: z.boolean() })
 
 export async function routeApi(
   api: ApiContext,
@@ -48,6 +49,17 @@ export async function routeApi(
     const { allow } = await readBody(req, answerBody)
     if (!api.host.answer(decode(rawId), allow)) throw new HttpError(404, 'that approval is no longer waiting')
     sendJson(res, 200, { ok: true })
+    return
+  }
+  if (area === 'trust' && method === 'POST' && rawId !== undefined && action === undefined) {
+    const { trust } = await readBody(req, trustBody)
+    if (!api.host.trust.answer(decode(rawId), trust))
+      throw new HttpError(404, 'that trust question is no longer waiting')
+    sendJson(res, 200, { ok: true })
+    return
+  }
+  if (area === 'live' && method === 'GET' && rawId === undefined) {
+    api.host.subscribeEverywhere(res)
     return
   }
   if (area !== 'sessions') throw new HttpError(404, 'no such endpoint')

@@ -1,6 +1,7 @@
 // What the web server drives: the agents it hosts (created, resumed or forked here, each
 // holding its session's writer lease), their live channels, and the `ask` approvals it
-// puts to the browser. A session it does not host is shown read-only and tailed.
+// and project-trust questions it puts to the browser. A session it does not host is shown
+// read-only and tailed.
 
 import { randomUUID } from 'node:crypto'
 import { stat } from 'node:fs/promises'
@@ -21,6 +22,7 @@ import { sessionLineage } from '../cli/session-lineage.js'
 import { type RemovalOutcome, removeSessionTree } from '../cli/session-removal.js'
 import { HttpError } from './errors.js'
 import { LiveChannel, LiveClient } from './live.js'
+import { TrustQuestions } from './trust-questions.js'
 import type { LiveMessage, PendingApproval, SessionResponse, SessionState } from './types.js'
 
 /** The label of sessions the web UI mints ids for: `web-session-<uuid>`. */
@@ -41,14 +43,22 @@ export class WebHost {
   private readonly hosted = new Map<SessionId, Hosted>()
   private readonly channels = new Map<SessionId, LiveChannel>()
   private readonly waiting = new Map<string, Waiting>()
-  private readonly approvals: Fiber
+  /** The tabs on the sessions page: they get the trust questions. */
+  private readonly everywhere = new LiveChannel()
+  readonly trust = new TrustQuestions((message) => {
+    this.everywhere.broadcast(message)
+    for (const channel of this.channels.values()) channel.broadcast(message)
+  })
+  private readonly questions: Fiber
 
   constructor(private readonly harness: Harness) {
-    this.approvals = harness.ctx.plugin({
-      name: 'web-approval',
+    this.questions = harness.ctx.plugin({
+      name: 'web-questions',
       apply: (ctx: Context) => {
         // Calls of agents this server does not drive fall through to other listeners.
         ctx.on('tools/approve', (call, reason) => this.ask(call, reason))
+        // Project trust is asked in the browser, once per folder, like chat asks on its terminal.
+        ctx.get('projectTrust')?.askWith((folder, brings) => this.trust.ask(folder, brings))
       },
     })
   }
@@ -100,10 +110,22 @@ export class WebHost {
     })
     for (const event of events.slice(from)) client.send({ kind: 'event', event })
     client.send({ kind: 'state', state: this.state(id) })
+    for (const question of this.trust.pending()) client.send({ kind: 'trust', question })
     if (!this.hosted.has(id)) channel.startTail(persistence, id, events.length)
   }
 
-  /** Starts a new session in `cwd` and hosts it. */
+  /** Attaches a tab that shows no session (the sessions page): it gets the trust questions. */
+  subscribeEverywhere(res: ServerResponse): void {
+    const client = new LiveClient(res)
+    this.everywhere.clients.add(client)
+    client.onClose(() => this.everywhere.clients.delete(client))
+    for (const question of this.trust.pending()) client.send({ kind: 'trust', question })
+  }
+
+  /**
+   * Starts a new session in `cwd` and hosts it. When the folder is an untrusted project
+   * that brings something, this waits for the browser's answer to the trust question.
+   */
   async create(cwd: string, model: ModelChoice): Promise<SessionId> {
     if (!isAbsolute(cwd)) throw new HttpError(400, `the folder must be an absolute path: ${cwd}`)
     const info = await stat(cwd).catch(() => undefined)
@@ -232,13 +254,15 @@ export class WebHost {
 
   async dispose(): Promise<void> {
     for (const waiting of [...this.waiting.values()]) waiting.answer(false)
+    this.trust.cancelAll()
+    this.everywhere.close()
     for (const hosted of this.hosted.values()) {
       hosted.running?.abort()
       hosted.detach()
     }
     for (const channel of this.channels.values()) channel.close()
     this.channels.clear()
-    await this.approvals.dispose()
+    await this.questions.dispose()
   }
 
   private adopt(agent: AgentHandle): void {

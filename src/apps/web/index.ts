@@ -15,4 +15,5 @@ export type {
   SessionRow,
   SessionState,
   SessionsResponse,
+  TrustQuestion,
 } from './types.js'

@@ -49,6 +49,14 @@ export interface PendingApproval {
   reason: string
 }
 
+/** The project-trust question: may `folder` bring its own configuration (`brings`)? */
+export interface TrustQuestion {
+  id: string
+  folder: string
+  /** What the project would add: "1 permission allow rule", "2 Claude Code hooks (...)". */
+  brings: string[]
+}
+
 /** Whether and how this server drives a session. */
 export interface SessionState {
   /** This server holds the session's writer lease and can prompt it. */
@@ -77,7 +85,10 @@ export interface ModelsResponse {
   cwd: string
 }
 
-/** One message of the live stream (`GET /api/sessions/:id/live`, server-sent events). */
+/**
+ * One message of a live stream (server-sent events): `GET /api/sessions/:id/live` carries
+ * a session's messages and the trust questions; `GET /api/live` the trust questions only.
+ */
 export type LiveMessage =
   | { kind: 'event'; event: SessionEvent }
   | { kind: 'output'; output: AgentOutput }
@@ -85,3 +96,5 @@ export type LiveMessage =
   | { kind: 'approval-done'; id: string }
   | { kind: 'state'; state: SessionState }
   | { kind: 'error'; message: string }
+  | { kind: 'trust'; question: TrustQuestion }
+  | { kind: 'trust-done'; id: string }

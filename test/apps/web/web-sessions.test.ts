@@ -6,13 +6,83 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SPILL_FOLDER, spillDirFor } from '../../../src/spill/index.js'
+import { ProjectTrustStore } from '../../../src/trust/index.js'
 import { startTestHarness } from '../../support/harness.js'
+import { useTempDirs } from '../../support/temp-dir.js'
 import { openPage, useBrowser, useWebServers } from './web-fixture.js'
 
 const browser = useBrowser()
 const start = useWebServers()
+const tempDir = useTempDirs('dsh-web-trust-')
+
+/** A project folder whose own `.claude/settings.json` brings a UserPromptSubmit hook that leaves a mark. */
+function projectWithHook(): { folder: string; mark: string } {
+  const folder = tempDir()
+  const mark = join(folder, 'hook-ran.txt')
+  mkdirSync(join(folder, '.git'))
+  mkdirSync(join(folder, '.claude'))
+  writeFileSync(
+    join(folder, '.claude', 'settings.json'),
+    JSON.stringify({
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `echo ran >> '${mark}'` }] }] },
+    }),
+  )
+  return { folder, mark }
+}
 
 describe('dsh web sessions page', () => {
+  it('asks the project-trust question in the browser once per folder: yes runs and remembers, no runs nothing', async () => {
+    const { server, test } = await start({
+      script: [{ text: 'trusted answer' }, { text: 'untrusted answer' }, { text: 'again untrusted' }],
+    })
+    const yes = projectWithHook()
+    const no = projectWithHook()
+    const { page, dialogs, errors } = await openPage(browser(), server.url)
+    const trust = page.locator('.trust-dialog')
+    const newSession = async (folder: string) => {
+      await page.goto(`${server.origin}/#/`)
+      await page.click('button.new-session')
+      await page.fill('.new-session-dialog .folder-input', folder)
+      await page.click('.new-session-dialog button.create')
+    }
+    const chat = async (prompt: string, answer: string) => {
+      await page.locator('.session-page .mode.hosted').waitFor()
+      await page.fill('textarea.prompt', prompt)
+      await page.press('textarea.prompt', 'Enter')
+      await page.locator('.markdown', { hasText: answer }).waitFor()
+    }
+
+    // Yes: the question names the folder and what it brings; the hook runs; the answer is remembered.
+    await newSession(yes.folder)
+    await trust.waitFor()
+    expect(await trust.locator('.trust-folder').textContent()).toBe(yes.folder)
+    expect(await trust.locator('.trust-brings').textContent()).toContain('Claude Code hook')
+    await trust.locator('button.trust-yes').click()
+    await chat('hello trusted', 'trusted answer')
+    await expect.poll(() => existsSync(yes.mark)).toBe(true)
+    expect(new ProjectTrustStore(test.home).isTrusted(yes.folder)).toBe(true)
+    expect(await trust.count()).toBe(0)
+
+    // No: the session still works, the project's hook does not run, nothing is remembered.
+    await newSession(no.folder)
+    await trust.waitFor()
+    expect(await trust.locator('.trust-folder').textContent()).toBe(no.folder)
+    await trust.locator('button.trust-no').click()
+    await chat('hello untrusted', 'untrusted answer')
+    expect(existsSync(no.mark)).toBe(false)
+    expect(new ProjectTrustStore(test.home).isTrusted(no.folder)).toBe(false)
+
+    // Once per folder and process: a second session there is not asked again and stays untrusted.
+    await newSession(no.folder)
+    await chat('hello again', 'again untrusted')
+    expect(await trust.count()).toBe(0)
+    expect(existsSync(no.mark)).toBe(false)
+
+    expect(dialogs).toEqual([])
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
   it('removes a session with its sub-agent sessions after a confirm, and refuses one written elsewhere', async () => {
     const { server, test } = await start({
       script: [{ text: 'kept answer' }, { text: 'parent answer' }, { text: 'child answer' }],

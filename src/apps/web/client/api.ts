@@ -68,5 +68,7 @@ export const api = {
     call<{ state: SessionState }>('POST', `${session(id)}/model`, { model, effort }),
   answer: (approvalId: string, allow: boolean) =>
     call<{ ok: true }>('POST', `/api/approvals/${encodeURIComponent(approvalId)}`, { allow }),
+  answerTrust: (questionId: string, trust: boolean) =>
+    call<{ ok: true }>('POST', `/api/trust/${encodeURIComponent(questionId)}`, { trust }),
   liveUrl: (id: string, from: number) => `${session(id)}/live?from=${from}`,
 }

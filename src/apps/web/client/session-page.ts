@@ -10,6 +10,7 @@ import { ApiError, api } from './api.js'
 import { ChatBox } from './chat-box.js'
 import { assistant, renderItem, toolCard } from './items.js'
 import { type Item, LiveTurn, TranscriptModel } from './transcript.js'
+import { takeTrustMessage } from './trust.js'
 import { VirtualList } from './virtual-list.js'
 
 interface Loaded {
@@ -48,6 +49,7 @@ export function SessionPage(props: { id: string }): VNode {
         source = new EventSource(api.liveUrl(id, model.nextSeq))
         source.onmessage = (message) => {
           const data = JSON.parse(message.data as string) as LiveMessage
+          if (takeTrustMessage(data)) return
           switch (data.kind) {
             case 'event':
               if (data.event.seq > model.nextSeq) {

@@ -9,6 +9,7 @@ import type { SessionRow, SessionsResponse } from '../types.js'
 import { ApiError, api } from './api.js'
 import { models } from './chat-box.js'
 import { formatTokens } from './items.js'
+import { useTrustStream } from './trust.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const DATES: Record<string, number> = {
@@ -28,6 +29,7 @@ export function SessionsPage(): VNode {
   const [creating, setCreating] = useState(false)
   const [confirming, setConfirming] = useState<string | undefined>(undefined)
   const [reload, setReload] = useState(0)
+  useTrustStream()
 
   useEffect(() => {
     const timer = setTimeout(() => {
