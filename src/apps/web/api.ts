@@ -82,7 +82,11 @@ export async function routeApi(
   const id = decode(rawId)
   if (method === 'GET' && action === undefined) {
     const described = await api.host.describe(id)
-    sendJson(res, 200, { ...described, currency: api.rows.currency } satisfies SessionResponse)
+    sendJson(res, 200, {
+      ...described,
+      currency: api.rows.currency,
+      prices: api.rows.prices,
+    } satisfies SessionResponse)
     return
   }
   if (method === 'GET' && action === 'live') {

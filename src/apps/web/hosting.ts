@@ -84,7 +84,7 @@ export class WebHost {
   }
 
   /** The session's header and whole log: from the live agent when hosted, else read-only from the backend. */
-  async describe(id: SessionId): Promise<Omit<SessionResponse, 'currency'>> {
+  async describe(id: SessionId): Promise<Omit<SessionResponse, 'currency' | 'prices'>> {
     const persistence = this.harness.ctx.get('sessionPersistence')!
     const live = this.hosted.get(id)?.agent.session
     const { header, events } = live

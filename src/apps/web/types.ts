@@ -3,6 +3,7 @@
 
 import type { AgentOutput } from '../../agent/types.js'
 import type { SessionEvent, SessionHeader } from '../../session/types.js'
+import type { PriceTable } from '../../usage/price-table.js'
 
 /** One row of the sessions page. */
 export interface SessionRow {
@@ -72,6 +73,8 @@ export interface SessionResponse {
   events: SessionEvent[]
   state: SessionState
   currency: string
+  /** The resolved price table: the page derives each turn's cost with src/usage, as the server does. */
+  prices: PriceTable
   /** Where the backend keeps the log (null: no dedicated file). */
   path: string | null
 }

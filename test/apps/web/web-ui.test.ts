@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ScriptRequest } from '../../../src/llm/index.js'
+import { formatCost, resolvePriceTable, turnUsage } from '../../../src/usage/index.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { openPage, useBrowser, useWebServers } from './web-fixture.js'
 
@@ -84,6 +85,18 @@ describe('dsh web in Chromium', () => {
     await page.locator('.markdown', { hasText: 'The command said: hello-from-bash' }).waitFor()
     await page.locator('.markdown strong', { hasText: 'the folder' }).waitFor()
     await page.locator('.turn-end', { hasText: 'turn 1 · completed' }).waitFor()
+    // The turn's cost, as the one usage derivation prices the log.
+    const sessionId = decodeURIComponent(new URL(page.url()).hash.slice('#/session/'.length))
+    const turn1 = turnUsage(
+      test.harness.agents.get(sessionId)!.session.events,
+      1,
+      resolvePriceTable(test.harness.config.pricing),
+    )
+    expect(turn1.outputTokens).toBeGreaterThan(0)
+    expect(turn1.cost).toBeGreaterThan(0)
+    expect(await page.locator('.turn-end .turn-cost').first().textContent()).toBe(
+      formatCost(turn1.cost, 'USD'),
+    )
 
     // Shift+Enter adds a line; Enter sends. Turn 2 asks: the card shows exactly what will run.
     await page.fill('textarea.prompt', 'touch a file')

@@ -6,8 +6,10 @@
 import { html } from 'htm/preact'
 import type { VNode } from 'preact'
 import type { HookResultData } from '../../../session/types.js'
+import type { UsageTotals } from '../../../usage/derive.js'
+import { cacheHitPercent, formatCost } from '../../../usage/format.js'
 import { renderMarkdown } from './markdown.js'
-import { DIFF_TOOLS, diffLines, type Item, type TokenUsage, type ToolCard } from './transcript.js'
+import { DIFF_TOOLS, diffLines, type Item, type ToolCard } from './transcript.js'
 
 /** Output lines shown before a tool card's "show all". */
 export const OUTPUT_LINES = 12
@@ -36,7 +38,7 @@ export function renderItem(item: Item): VNode {
     case 'hook':
       return hook(item.hook)
     case 'turn-end':
-      return turnEnd(item.turn, item.reason, item.error, item.usage)
+      return turnEnd(item.turn, item.reason, item.error, item.usage, item.currency)
     case 'notice':
       return html`<div class="notice">${item.text}</div>`
   }
@@ -112,10 +114,16 @@ function hook(data: HookResultData): VNode {
   </div>`
 }
 
-function turnEnd(turn: number, reason: string, error: string | undefined, usage: TokenUsage): VNode {
-  const cache = usage.input > 0 ? ` · cache ${Math.round((usage.cacheHit / usage.input) * 100)}%` : ''
+function turnEnd(
+  turn: number,
+  reason: string,
+  error: string | undefined,
+  usage: UsageTotals,
+  currency: string,
+): VNode {
+  const cache = usage.inputTokens > 0 ? ` · cache ${cacheHitPercent(usage)}` : ''
   return html`<div class=${`turn-end reason-${reason}`}>
-    turn ${turn} · ${reason}${error ? ` — ${error}` : ''} · ${formatTokens(usage.input)} in / ${formatTokens(usage.output)} out${cache}
+    turn ${turn} · ${reason}${error ? ` — ${error}` : ''} · ${formatTokens(usage.inputTokens)} in / ${formatTokens(usage.outputTokens)} out${cache} · <span class="turn-cost" title="estimated from the price table">${formatCost(usage.cost, currency)}</span>
   </div>`
 }
 

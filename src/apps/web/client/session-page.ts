@@ -39,7 +39,7 @@ export function SessionPage(props: { id: string }): VNode {
       .session(id)
       .then((response) => {
         if (closed) return
-        const model = new TranscriptModel()
+        const model = new TranscriptModel(response.prices)
         for (const event of response.events) model.add(event)
         const live = new LiveTurn()
         setLoaded({ response, model, live })
