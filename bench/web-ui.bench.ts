@@ -96,7 +96,7 @@ export default async function run(): Promise<BenchRow[]> {
       ;(window as unknown as { __seen: Record<string, number> }).__seen = seen
       new MutationObserver(() => {
         const at = performance.timeOrigin + performance.now()
-        const live = document.querySelector('.live-text')?.textContent ?? ''
+        const live = document.querySelector('.msg.assistant.streaming')?.textContent ?? ''
         for (const match of live.matchAll(/m\d{4}/g)) if (seen[match[0]] === undefined) seen[match[0]] = at
       }).observe(document.body, { subtree: true, childList: true, characterData: true })
     })

@@ -77,7 +77,7 @@ describe('dsh web in Chromium', () => {
     // Turn 1: the answer streams in, then the bash card shows the command, exit code and output.
     await page.fill('textarea.prompt', 'look around')
     await page.press('textarea.prompt', 'Enter')
-    await page.locator('.msg.assistant.streaming .live-text', { hasText: 'Let me' }).waitFor()
+    await page.locator('.msg.assistant.streaming', { hasText: 'Let me' }).waitFor()
     const card = page.locator('.tool[data-tool="bash"]').first()
     await card.locator('.badge.ok', { hasText: 'exit 0' }).waitFor()
     expect(await card.locator('.tool-command').textContent()).toBe('echo hello-from-bash')
@@ -116,7 +116,7 @@ describe('dsh web in Chromium', () => {
     // Turn 3: stopped while it streams.
     await page.fill('textarea.prompt', 'write a lot')
     await page.press('textarea.prompt', 'Enter')
-    await page.locator('.live-text', { hasText: 'word word' }).waitFor()
+    await page.locator('.msg.assistant.streaming', { hasText: 'word word' }).waitFor()
     await page.click('button.stop')
     await page.locator('.turn-end', { hasText: 'turn 3 · aborted' }).waitFor()
     await page.locator('button.send').waitFor()

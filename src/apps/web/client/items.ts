@@ -32,7 +32,7 @@ export function renderItem(item: Item): VNode {
     case 'user':
       return html`<div class="msg user"><div class="who">${item.origin === 'hook' ? 'hook' : 'you'}</div><div class="text">${item.text}</div></div>`
     case 'assistant':
-      return assistant(item.text, item.reasoning, false)
+      return assistant(item.text, item.reasoning)
     case 'tool':
       return toolCard(item.tool, false)
     case 'hook':
@@ -44,18 +44,15 @@ export function renderItem(item: Item): VNode {
   }
 }
 
-export function assistant(text: string, reasoning: string, streaming: boolean): VNode {
-  return html`<div class=${`msg assistant${streaming ? ' streaming' : ''}`}>
+/** A committed answer (the streaming one is live-view.ts's). */
+function assistant(text: string, reasoning: string): VNode {
+  return html`<div class="msg assistant">
     ${
       reasoning !== ''
-        ? html`<details class="reasoning" open=${streaming && text === ''}><summary>reasoning</summary><div class="reasoning-text">${reasoning}</div></details>`
+        ? html`<details class="reasoning"><summary>reasoning</summary><div class="reasoning-text">${reasoning}</div></details>`
         : null
     }
-    ${
-      streaming
-        ? html`<div class="text live-text">${text}</div>`
-        : html`<div class="markdown" dangerouslySetInnerHTML=${{ __html: markdown(text) }}></div>`
-    }
+    <div class="markdown" dangerouslySetInnerHTML=${{ __html: markdown(text) }}></div>
   </div>`
 }
 

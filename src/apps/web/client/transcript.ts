@@ -139,9 +139,27 @@ export class LiveTurn {
   running = false
   readonly tools = new Map<string, ToolCard>()
   version = 0
+  private readonly listeners = new Set<() => void>()
+
+  /** Calls `listener` after every change; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener)
+    return () => {
+      this.listeners.delete(listener)
+    }
+  }
 
   handle(output: AgentOutput): void {
+    this.apply(output)
+    this.changed()
+  }
+
+  private changed(): void {
     this.version += 1
+    for (const listener of this.listeners) listener()
+  }
+
+  private apply(output: AgentOutput): void {
     switch (output.type) {
       case 'turn-start':
         this.running = true
@@ -177,11 +195,11 @@ export class LiveTurn {
     if (event.type === 'assistant/message') {
       this.text = ''
       this.reasoning = ''
-      this.version += 1
+      this.changed()
     }
     if (event.type === 'tool/call') {
       this.tools.delete((event.data as SessionEventMap['tool/call']).callId)
-      this.version += 1
+      this.changed()
     }
   }
 }
