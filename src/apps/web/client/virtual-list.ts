@@ -3,7 +3,7 @@
 // While the view is at the bottom it follows new items and the growing footer, like a chat.
 
 import { html } from 'htm/preact'
-import type { ComponentChildren, VNode } from 'preact'
+import { Component, type ComponentChildren, type VNode } from 'preact'
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 
 /** Pixels rendered beyond the viewport on each side. */
@@ -111,12 +111,27 @@ export function VirtualList<T>(props: VirtualListProps<T>): VNode {
   }, [])
 
   const shown = items.slice(start, end)
+  const render = props.render as (item: unknown) => VNode
   return html`<div class="vl" ref=${scroller}>
     <div class="vl-items">
       <div class="vl-spacer" style=${{ height: `${before}px` }}></div>
-      ${shown.map((item) => html`<div key=${keyOf(item)} data-key=${keyOf(item)}>${props.render(item)}</div>`)}
+      ${shown.map((item) => html`<div key=${keyOf(item)} data-key=${keyOf(item)}><${ItemView} item=${item} render=${render} /></div>`)}
       <div class="vl-spacer" style=${{ height: `${after}px` }}></div>
     </div>
     <div class="vl-footer" ref=${footer}>${props.footer}</div>
   </div>`
+}
+
+/**
+ * One item, rendered again only when it is a new object (items are replaced, never
+ * mutated), so scrolling and following the end do not rebuild every visible item.
+ */
+class ItemView extends Component<{ item: unknown; render: (item: unknown) => VNode }> {
+  override shouldComponentUpdate(next: { item: unknown }): boolean {
+    return next.item !== this.props.item
+  }
+
+  override render(): VNode {
+    return this.props.render(this.props.item)
+  }
 }
