@@ -3,7 +3,6 @@
 // and project-trust questions it puts to the browser. A session it does not host is shown
 // read-only and tailed.
 
-import { randomUUID } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
 import { isAbsolute, join } from 'node:path'
@@ -20,10 +19,11 @@ import type { SessionId } from '../../session/types.js'
 import { SPILL_FOLDER } from '../../spill/index.js'
 import { sessionLineage } from '../cli/session-lineage.js'
 import { type RemovalOutcome, removeSessionTree } from '../cli/session-removal.js'
+import { Approvals } from './approvals.js'
 import { HttpError } from './errors.js'
 import { LiveChannel, LiveClient } from './live.js'
 import { TrustQuestions } from './trust-questions.js'
-import type { LiveMessage, PendingApproval, SessionResponse, SessionState } from './types.js'
+import type { LiveMessage, SessionResponse, SessionState } from './types.js'
 
 /** The label of sessions the web UI mints ids for: `web-session-<uuid>`. */
 export const WEB_AGENT_LABEL = 'web'
@@ -34,15 +34,10 @@ interface Hosted {
   detach: () => void
 }
 
-interface Waiting {
-  approval: PendingApproval
-  answer(allowed: boolean): void
-}
-
 export class WebHost {
   private readonly hosted = new Map<SessionId, Hosted>()
   private readonly channels = new Map<SessionId, LiveChannel>()
-  private readonly waiting = new Map<string, Waiting>()
+  private readonly approvals = new Approvals((id, message) => this.send(id, message))
   /** The tabs on the sessions page: they get the trust questions. */
   private readonly everywhere = new LiveChannel()
   readonly trust = new TrustQuestions((message) => {
@@ -79,7 +74,7 @@ export class WebHost {
       busy: (agent?.busy ?? false) || hosted?.running !== undefined,
       model: agent?.model.model ?? this.harness.config.model.name ?? null,
       effort: agent?.model.effort ?? this.harness.config.model.effort ?? null,
-      approvals: [...this.waiting.values()].map((w) => w.approval).filter((a) => a.sessionId === id),
+      approvals: this.approvals.pending(id),
     }
   }
 
@@ -247,13 +242,11 @@ export class WebHost {
 
   /** The browser's answer to an approval; false when it is no longer waiting. */
   answer(approvalId: string, allowed: boolean): boolean {
-    const waiting = this.waiting.get(approvalId)
-    waiting?.answer(allowed)
-    return waiting !== undefined
+    return this.approvals.answer(approvalId, allowed)
   }
 
   async dispose(): Promise<void> {
-    for (const waiting of [...this.waiting.values()]) waiting.answer(false)
+    this.approvals.denyAll()
     this.trust.cancelAll()
     this.everywhere.close()
     for (const hosted of this.hosted.values()) {
@@ -306,35 +299,6 @@ export class WebHost {
 
   private ask(call: ToolCallInfo, reason: string): Promise<boolean> | undefined {
     const owner = this.ownerOf(call.agent)
-    if (owner === undefined) return undefined
-    const approval: PendingApproval = {
-      id: randomUUID(),
-      sessionId: owner,
-      callerSessionId: call.agent.id,
-      callId: call.callId,
-      tool: call.name,
-      command: whatRuns(call),
-      reason,
-    }
-    return new Promise<boolean>((resolve) => {
-      const answer = (allowed: boolean) => {
-        if (!this.waiting.delete(approval.id)) return
-        call.signal.removeEventListener('abort', cancelled)
-        this.send(owner, { kind: 'approval-done', id: approval.id })
-        resolve(allowed)
-      }
-      const cancelled = () => answer(false)
-      this.waiting.set(approval.id, { approval, answer })
-      call.signal.addEventListener('abort', cancelled, { once: true })
-      this.send(owner, { kind: 'approval', approval })
-    })
+    return owner === undefined ? undefined : this.approvals.ask(call, reason, owner)
   }
-}
-
-/** Exactly what the call would run: the command of bash, else the arguments as the model sent them. */
-function whatRuns(call: ToolCallInfo): string {
-  const input = call.input as { command?: unknown } | undefined
-  if (call.name === 'bash' && typeof input?.command === 'string') return input.command
-  if (call.input !== undefined) return JSON.stringify(call.input, null, 2)
-  return call.arguments
 }
