@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ScriptRequest } from '../../../src/llm/index.js'
-import { formatCost, resolvePriceTable, turnUsage } from '../../../src/usage/index.js'
+import { deriveUsage, formatCost, resolvePriceTable, turnUsage } from '../../../src/usage/index.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { openPage, useBrowser, useWebServers } from './web-fixture.js'
 
@@ -64,6 +64,13 @@ describe('dsh web in Chromium', () => {
       'Updated',
       '',
     ])
+    // The row's cost is the one derivation's, in the one format.
+    const stored = await test.harness.ctx.get('sessionPersistence')!.load('earlier-session')
+    const earlierCost = deriveUsage(stored.events, resolvePriceTable(test.harness.config.pricing)).session
+      .cost
+    expect(await page.locator('tr.session-row[data-id="earlier-session"] td.num').nth(2).textContent()).toBe(
+      formatCost(earlierCost, 'USD'),
+    )
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, 'web-sessions.png') })
 
     // A new session in the temporary folder.

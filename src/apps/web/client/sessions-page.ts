@@ -5,6 +5,7 @@
 import { html } from 'htm/preact'
 import type { VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
+import { formatCost } from '../../../usage/format.js'
 import type { SessionRow, SessionsResponse } from '../types.js'
 import { ApiError, api } from './api.js'
 import { models } from './chat-box.js'
@@ -119,7 +120,7 @@ function sessionRow(row: SessionRow, currency: string, now: number, actions: Row
     <td><span class=${`status status-${row.status}`}>${row.status}</span></td>
     <td class="num">${row.turns}</td>
     <td class="num">${row.tokens === null ? '?' : formatTokens(row.tokens)}</td>
-    <td class="num">${row.cost === null ? '?' : `${row.cost.toFixed(4)} ${currency}`}</td>
+    <td class="num">${row.cost === null ? '?' : formatCost(row.cost, currency)}</td>
     <td class="updated" title=${new Date(row.updatedAt).toISOString()}>${age(now - row.updatedAt)}</td>
     <td><div class="actions">
       <a href=${open}>open</a>
