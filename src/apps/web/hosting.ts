@@ -271,6 +271,8 @@ export class WebHost {
         offOutput()
       },
     })
+    // Tabs already watching it (read-only until now) learn that it is open here.
+    this.send(id, { kind: 'state', state: this.state(id) })
   }
 
   private send(id: SessionId, message: LiveMessage): void {

@@ -2,7 +2,7 @@
 // and spill files go with it, the rows disappear) and a session another process writes
 // refused with a visible message naming the writer.
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SPILL_FOLDER, spillDirFor } from '../../../src/spill/index.js'
@@ -78,6 +78,46 @@ describe('dsh web sessions page', () => {
     expect(await trust.count()).toBe(0)
     expect(existsSync(no.mark)).toBe(false)
 
+    expect(dialogs).toEqual([])
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it('asks when a stored session in an untrusted project is resumed from its page', async () => {
+    const { server, test } = await start({ script: [{ text: 'after resume' }] })
+    const project = projectWithHook()
+    // Written earlier by a headless run (trusted without being remembered), then closed.
+    const earlier = await startTestHarness({
+      home: test.home,
+      trust: { frontEnd: 'headless' },
+      script: [{ text: 'from the earlier run' }],
+    })
+    try {
+      const writer = await earlier.harness.agents.create({
+        sessionId: 'stored-here',
+        meta: { cwd: project.folder },
+      })
+      await writer.prompt('earlier prompt')
+    } finally {
+      await earlier.close()
+    }
+    expect(existsSync(project.mark)).toBe(true)
+    rmSync(project.mark)
+
+    const { page, dialogs, errors } = await openPage(browser(), server.url)
+    await page.goto(`${server.origin}/#/session/stored-here`)
+    await page.locator('.mode.readonly').waitFor()
+    await page.click('button.resume')
+    const trust = page.locator('.trust-dialog')
+    await trust.waitFor()
+    expect(await trust.locator('.trust-folder').textContent()).toBe(project.folder)
+    await trust.locator('button.trust-yes').click()
+    await page.locator('.mode.hosted').waitFor()
+    expect(new ProjectTrustStore(test.home).isTrusted(project.folder)).toBe(true)
+    await page.fill('textarea.prompt', 'again')
+    await page.press('textarea.prompt', 'Enter')
+    await page.locator('.markdown', { hasText: 'after resume' }).waitFor()
+    await expect.poll(() => existsSync(project.mark)).toBe(true)
     expect(dialogs).toEqual([])
     expect(errors).toEqual([])
     await page.context().close()
