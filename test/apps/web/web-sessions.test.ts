@@ -55,6 +55,8 @@ describe('dsh web sessions page', () => {
     // Yes: the question names the folder and what it brings; the hook runs; the answer is remembered.
     await newSession(yes.folder)
     await trust.waitFor()
+    // The session waits for the answer; the dialog cannot start a second one meanwhile.
+    expect(await page.locator('.new-session-dialog button.create').isDisabled()).toBe(true)
     expect(await trust.locator('.trust-folder').textContent()).toBe(yes.folder)
     expect(await trust.locator('.trust-brings').textContent()).toContain('Claude Code hook')
     await trust.locator('button.trust-yes').click()

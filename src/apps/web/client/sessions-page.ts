@@ -155,15 +155,22 @@ function NewSessionDialog(props: { onClose: () => void }): VNode {
       setNames({ models: choices.models, efforts: choices.efforts })
     })
   }, [])
+  // Starting may wait for the project-trust question; a second click must not start another.
+  const [starting, setStarting] = useState(false)
   const create = (event: Event) => {
     event.preventDefault()
+    if (starting) return
+    setStarting(true)
     api
       .create(cwd.trim(), model, effort)
       .then(({ id }) => {
         props.onClose()
         location.hash = `#/session/${encodeURIComponent(id)}`
       })
-      .catch((failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)))
+      .catch((failure: unknown) => {
+        setStarting(false)
+        setError(failure instanceof Error ? failure.message : String(failure))
+      })
   }
   return html`<form class="dialog new-session-dialog" onSubmit=${create}>
     <h2>New session</h2>
@@ -175,7 +182,7 @@ function NewSessionDialog(props: { onClose: () => void }): VNode {
       ${names.efforts.map((name) => html`<option value=${name}>${name}</option>`)}
     </select></label>
     ${error !== undefined ? html`<p class="error" role="alert">${error}</p>` : null}
-    <div class="dialog-actions"><button type="submit" class="create">Start</button><button type="button" onClick=${props.onClose}>Cancel</button></div>
+    <div class="dialog-actions"><button type="submit" class="create" disabled=${starting}>${starting ? 'Starting…' : 'Start'}</button><button type="button" onClick=${props.onClose}>Cancel</button></div>
   </form>`
 }
 
