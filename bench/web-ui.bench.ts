@@ -4,6 +4,9 @@
 //    Screen, wired as the chat wires them). Both listen to one agent's one stream of deltas.
 // 2. Opening a 10,000-event session until its last answer is on screen, against the
 //    same page fetching and parsing the session's JSON (the bare data transfer).
+// The live latency is also split at the page's EventSource: the hop there (against the same
+// hop with no dsh code: a bare Node server's event to an empty page, same browser and pace)
+// and the page's own work from the message to the DOM (against the terminal's write).
 
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,6 +20,7 @@ import { createHarness } from '../src/harness/index.js'
 import { startLoopbackModel } from '../src/llm/index.js'
 import { launchChromium } from '../test/support/browser.js'
 import { writeLargeSession } from '../test/support/large-session.js'
+import { bareSseMs } from './bare-sse.js'
 import { median } from './stats.js'
 import type { BenchRow } from './types.js'
 
@@ -25,6 +29,8 @@ const DELTAS = 150
 const DELTA_GAPS_MS = [10, 40]
 const ROUNDS = 3
 const LATENCY_TARGET = 1.5
+/** The hop into the page against a bare event to an empty page: more would be a delay of ours. */
+const HOP_TARGET = 1.25
 const OPEN_EVENTS = 10_000
 const OPEN_ROUNDS = 5
 const OPEN_TARGET_MS = 1000
@@ -46,6 +52,21 @@ export default async function run(): Promise<BenchRow[]> {
   const browser = await launchChromium()
   try {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+    // Notes when each marker's message reaches the page, before the app's own handler runs.
+    await page.addInitScript(() => {
+      const arrived: Record<string, number> = {}
+      ;(window as unknown as { __arrived: Record<string, number> }).__arrived = arrived
+      const Native = window.EventSource
+      window.EventSource = class extends Native {
+        constructor(url: string | URL, init?: EventSourceInit) {
+          super(url, init)
+          this.addEventListener('message', (message) => {
+            const at = performance.timeOrigin + performance.now()
+            for (const match of (message.data as string).matchAll(/m\d{4}/g)) arrived[match[0]] ??= at
+          })
+        }
+      }
+    })
     await page.goto(server.url)
     const id = await page.evaluate(async (cwd) => {
       const csrf = document.querySelector<HTMLMetaElement>('meta[name="dsh-csrf"]')!.content
@@ -96,7 +117,7 @@ export default async function run(): Promise<BenchRow[]> {
       ;(window as unknown as { __seen: Record<string, number> }).__seen = seen
       new MutationObserver(() => {
         const at = performance.timeOrigin + performance.now()
-        const live = document.querySelector('.live-text')?.textContent ?? ''
+        const live = document.querySelector('.msg.assistant.streaming')?.textContent ?? ''
         for (const match of live.matchAll(/m\d{4}/g)) if (seen[match[0]] === undefined) seen[match[0]] = at
       }).observe(document.body, { subtree: true, childList: true, characterData: true })
     })
@@ -105,19 +126,29 @@ export default async function run(): Promise<BenchRow[]> {
     for (const gapMs of DELTA_GAPS_MS) {
       const web: number[] = []
       const terminal: number[] = []
+      const hop: number[] = []
+      const render: number[] = []
       for (let round = 0; round < ROUNDS; round++) {
         emitted.clear()
         terminalSeen.clear()
         await page.evaluate(() => {
-          const seen = (window as unknown as { __seen: Record<string, number> }).__seen
-          for (const key of Object.keys(seen)) delete seen[key]
+          const marks = window as unknown as {
+            __seen: Record<string, number>
+            __arrived: Record<string, number>
+          }
+          for (const record of [marks.__seen, marks.__arrived])
+            for (const key of Object.keys(record)) delete record[key]
         })
         pending = ''
         await agent.prompt(`round ${round}`)
         await new Promise((resolve) => setTimeout(resolve, 100))
-        const seen = await page.evaluate(
-          () => (window as unknown as { __seen: Record<string, number> }).__seen,
-        )
+        const { seen, arrived } = await page.evaluate(() => {
+          const marks = window as unknown as {
+            __seen: Record<string, number>
+            __arrived: Record<string, number>
+          }
+          return { seen: marks.__seen, arrived: marks.__arrived }
+        })
         // The first round warms up (JIT, connection); the others count.
         if (round === 0) continue
         for (let index = 0; index < DELTAS; index++) {
@@ -126,10 +157,16 @@ export default async function run(): Promise<BenchRow[]> {
           if (at === undefined || seen[key] === undefined || !terminalSeen.has(key)) continue
           web.push(seen[key] - at)
           terminal.push(terminalSeen.get(key)! - at)
+          if (arrived[key] === undefined) continue
+          hop.push(arrived[key] - at)
+          render.push(seen[key] - arrived[key])
         }
       }
       const webMs = median(web)
       const terminalMs = median(terminal)
+      const hopMs = median(hop)
+      const renderMs = median(render)
+      const bareHopMs = await bareSseMs(browser, DELTAS, gapMs)
       latency.push({
         name: `web live latency, text delta emit → browser DOM (median of ${web.length}, deltas ${gapMs} ms apart)`,
         measured: `${webMs.toFixed(2)} ms`,
@@ -137,6 +174,22 @@ export default async function run(): Promise<BenchRow[]> {
         ratio: webMs / terminalMs,
         target: `≤ ${LATENCY_TARGET}× terminal`,
         pass: webMs / terminalMs <= LATENCY_TARGET,
+      })
+      latency.push({
+        name: `  of which emit → the page's EventSource message (${gapMs} ms apart)`,
+        measured: `${hopMs.toFixed(2)} ms`,
+        baseline: `${bareHopMs.toFixed(2)} ms bare Node event → empty page`,
+        ratio: hopMs / bareHopMs,
+        target: `≤ ${HOP_TARGET}× the bare hop`,
+        pass: hopMs / bareHopMs <= HOP_TARGET,
+      })
+      latency.push({
+        name: `  of which message → DOM, the page's own work (${gapMs} ms apart)`,
+        measured: `${renderMs.toFixed(2)} ms`,
+        baseline: `${terminalMs.toFixed(2)} ms emit → terminal chat write`,
+        ratio: renderMs / terminalMs,
+        target: `≤ ${LATENCY_TARGET}× terminal`,
+        pass: renderMs / terminalMs <= LATENCY_TARGET,
       })
     }
 

@@ -32,6 +32,8 @@ declare module 'cordis' {
 export class ProjectTrustService extends Service {
   readonly store: ProjectTrustStore
   private readonly decisions = new Map<string, Promise<ProjectTrustDecision>>()
+  /** Front ends that can ask, registered after the harness was built (`dsh web`); the latest asks. */
+  private readonly askers: NonNullable<DecideProjectTrustOptions['ask']>[] = []
 
   constructor(
     ctx: Context,
@@ -47,6 +49,21 @@ export class ProjectTrustService extends Service {
   }
 
   /**
+   * Lets a front end that starts after the harness (the web server) ask the trust
+   * question. A Cordis effect: the asker goes when the registering plugin unloads. The
+   * config's own `ask` still comes first.
+   */
+  askWith(ask: NonNullable<DecideProjectTrustOptions['ask']>): () => void {
+    return this.ctx.effect(() => {
+      this.askers.push(ask)
+      return () => {
+        const index = this.askers.indexOf(ask)
+        if (index >= 0) this.askers.splice(index, 1)
+      }
+    }, 'projectTrust.askWith')
+  }
+
+  /**
    * Whether `folder` (a project root) may bring its own configuration. Asked at most once
    * per folder and process; concurrent callers share the one question. A failing store or
    * prompt rejects: the caller loads nothing and says why.
@@ -54,12 +71,13 @@ export class ProjectTrustService extends Service {
   decide(folder: string, brings: readonly string[] = []): Promise<ProjectTrustDecision> {
     let decision = this.decisions.get(folder)
     if (!decision) {
+      const ask = this.config.ask ?? this.askers.at(-1)
       decision = decideProjectTrust(this.store, {
         folder,
         frontEnd: this.config.frontEnd ?? 'interactive',
         brings,
         ...(this.config.disabled ? { disabled: true } : {}),
-        ...(this.config.ask ? { ask: this.config.ask } : {}),
+        ...(ask ? { ask } : {}),
       })
       this.decisions.set(folder, decision)
       // A failed decision is not kept: the next caller tries again. Nor is "nobody could be

@@ -72,47 +72,69 @@ export interface SessionUsage {
   turns: Map<number, UsageTotals>
 }
 
-/** Derives per-turn and session totals from `events` in one pass. */
-export function deriveUsage(events: readonly SessionEvent[], table: PriceTable): SessionUsage {
-  const session = emptyTotals()
-  const turns = new Map<number, UsageTotals>()
-  let model: string | undefined
-  let turn = 0
-  const add = (totals: UsageTotals) => {
-    addTotals(session, totals)
-    let current = turns.get(turn)
-    if (!current) {
-      current = emptyTotals()
-      turns.set(turn, current)
-    }
-    addTotals(current, totals)
+/**
+ * Folds a log into usage totals one event at a time: the derivation itself, so a view that
+ * receives events live (the web session page) and `deriveUsage` agree by construction.
+ */
+export class UsageMeter {
+  readonly session = emptyTotals()
+  readonly turns = new Map<number, UsageTotals>()
+  private model: string | undefined
+  private turn = 0
+
+  constructor(private readonly table: PriceTable) {}
+
+  get currency(): string {
+    return this.table.currency
   }
-  for (const event of events) {
+
+  add(event: SessionEvent): void {
     switch (event.type) {
       case 'turn/start':
-        turn = (event.data as SessionEventMap['turn/start']).turn
+        this.turn = (event.data as SessionEventMap['turn/start']).turn
         break
       case 'request/config':
-        model = (event.data as SessionEventMap['request/config']).model ?? model
+        this.model = (event.data as SessionEventMap['request/config']).model ?? this.model
         break
       case 'assistant/message': {
         const { usage } = event.data as SessionEventMap['assistant/message']
-        if (usage) add(stepTotals(usage, model, event.time, table))
+        if (usage) this.count(stepTotals(usage, this.model, event.time, this.table))
         break
       }
       case 'usage/charge': {
         const charge = event.data as SessionEventMap['usage/charge']
         const totals = emptyTotals()
         // A charge in another currency cannot be added: the total is unknown.
-        totals.cost = charge.currency === table.currency ? charge.amount : null
-        add(totals)
+        totals.cost = charge.currency === this.table.currency ? charge.amount : null
+        this.count(totals)
         break
       }
       default:
         break
     }
   }
-  return { session, turns }
+
+  /** A copy of one turn's totals so far (all zeros when it used nothing). */
+  turnTotals(turn: number): UsageTotals {
+    return addTotals(emptyTotals(), this.turns.get(turn) ?? emptyTotals())
+  }
+
+  private count(totals: UsageTotals): void {
+    addTotals(this.session, totals)
+    let current = this.turns.get(this.turn)
+    if (!current) {
+      current = emptyTotals()
+      this.turns.set(this.turn, current)
+    }
+    addTotals(current, totals)
+  }
+}
+
+/** Derives per-turn and session totals from `events` in one pass. */
+export function deriveUsage(events: readonly SessionEvent[], table: PriceTable): SessionUsage {
+  const meter = new UsageMeter(table)
+  for (const event of events) meter.add(event)
+  return { session: meter.session, turns: meter.turns }
 }
 
 /** Totals of one turn (all zeros when it used nothing). */

@@ -9,6 +9,7 @@ export {
   type SessionUsage,
   stepTotals,
   turnUsage,
+  UsageMeter,
   type UsageReport,
   type UsageTotals,
   usageReport,

@@ -71,3 +71,36 @@ describe('decideProjectTrust', () => {
     )
   })
 })
+
+describe('ProjectTrustService.askWith', () => {
+  const makeDir = useTempDirs()
+
+  it('asks through a front end registered later, and stops when that plugin unloads', async () => {
+    const { Context } = await import('cordis')
+    const { ProjectTrustService } = await import('../../src/trust/index.js')
+    const ctx = new Context()
+    const home = makeDir()
+    await ctx.plugin(ProjectTrustService, { home, frontEnd: 'interactive' }).await()
+    const asked: string[] = []
+    const front = ctx.plugin({
+      name: 'late-front-end',
+      apply(inner: typeof ctx) {
+        inner.get('projectTrust')!.askWith(async (folder, brings) => {
+          asked.push(`${folder}: ${brings.join(', ')}`)
+          return folder.endsWith('yes')
+        })
+      },
+    })
+    await front.await()
+    const trust = ctx.get('projectTrust')!
+    expect(await trust.decide('/p/yes', ['1 hook'])).toEqual({ trusted: true, reason: 'accepted' })
+    expect(await trust.decide('/p/no', ['1 skill'])).toEqual({ trusted: false, reason: 'declined' })
+    // Once per folder: the remembered answers, no second question.
+    expect(await trust.decide('/p/no')).toEqual({ trusted: false, reason: 'declined' })
+    expect(asked).toEqual(['/p/yes: 1 hook', '/p/no: 1 skill'])
+    expect(trust.store.isTrusted('/p/yes')).toBe(true)
+    await front.dispose()
+    expect(await trust.decide('/p/other')).toEqual({ trusted: false, reason: 'cannot-ask' })
+    expect(asked).toHaveLength(2)
+  })
+})

@@ -3,16 +3,15 @@
 // never removed: the backend refuses it (PERSISTENCE_LOCKED) and says who writes it.
 
 import { join } from 'node:path'
-import { DshError } from '../../core/errors.js'
-import { PersistenceErrorCode } from '../../persistence/errors.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
 import { notFound } from '../../persistence/persistence.js'
 import type { SessionId, SessionSummary } from '../../session/types.js'
-import { removeSpill, SPILL_FOLDER } from '../../spill/index.js'
+import { SPILL_FOLDER } from '../../spill/index.js'
 import { ExitCode, usageError } from './errors.js'
 import { resolveCwd } from './options.js'
 import { colorsFor } from './render.js'
 import { type SessionLineage, sessionLineage } from './session-lineage.js'
+import { removeSessionTree } from './session-removal.js'
 import { safeText, withStorage } from './sessions.js'
 import { formatAge } from './transcript.js'
 
@@ -113,42 +112,31 @@ class Remover {
    */
   async removeGroup(id: SessionId, summary: SessionSummary | undefined, dryRun: boolean): Promise<void> {
     const describe = summary ? this.describe(summary) : ''
+    const note = (parent: SessionId) => this.colors.dim(`  (sub-agent of ${safeText(parent)})`)
     if (dryRun) {
       process.stdout.write(`would remove ${safeText(id)}${describe}\n`)
-    } else {
-      try {
-        await this.persistence.remove(id)
-      } catch (error) {
-        if (!isLocked(error)) throw error
+      this.counts.sessions += 1
+      for (const { summary: child } of this.lineage.descendants(id)) {
+        process.stdout.write(
+          `would remove ${safeText(child.header.id)}${note(child.header.parentSession ?? id)}\n`,
+        )
+        this.counts.subagents += 1
+      }
+      return
+    }
+    for (const outcome of await removeSessionTree(this.persistence, this.lineage, this.spillRoot, id)) {
+      if (outcome.kind === 'refused') {
         this.counts.skipped += 1
         this.failed = true
-        process.stderr.write(`dsh: ${(error as Error).message}\n`)
-        return
+        process.stderr.write(`dsh: ${outcome.message}\n`)
+        continue
       }
-      await removeSpill(this.spillRoot, id)
-      process.stdout.write(`removed ${safeText(id)}${describe}\n`)
-    }
-    this.counts.sessions += 1
-    for (const { summary: child } of this.lineage.descendants(id)) {
-      const childId = child.header.id
-      const note = this.colors.dim(`  (sub-agent of ${safeText(child.header.parentSession ?? id)})`)
-      if (dryRun) {
-        process.stdout.write(`would remove ${safeText(childId)}${note}\n`)
-      } else {
-        try {
-          await this.persistence.remove(childId)
-        } catch (error) {
-          if (isCode(error, PersistenceErrorCode.NotFound)) continue // removed meanwhile
-          if (!isLocked(error)) throw error
-          this.failed = true
-          this.counts.skipped += 1
-          process.stderr.write(`dsh: ${(error as Error).message}\n`)
-          continue
-        }
-        await removeSpill(this.spillRoot, childId)
-        process.stdout.write(`removed ${safeText(childId)}${note}\n`)
-      }
-      this.counts.subagents += 1
+      const parent = outcome.parent
+      process.stdout.write(
+        `removed ${safeText(outcome.id)}${parent === undefined ? describe : note(parent)}\n`,
+      )
+      if (parent === undefined) this.counts.sessions += 1
+      else this.counts.subagents += 1
     }
   }
 
@@ -156,12 +144,4 @@ class Remover {
     const title = summary.title !== undefined ? `  ${safeText(summary.title)}` : ''
     return this.colors.dim(`  ${formatAge(summary.lastActivity, this.now)}${title}`)
   }
-}
-
-function isCode(error: unknown, code: string): boolean {
-  return error instanceof DshError && error.code === code
-}
-
-function isLocked(error: unknown): boolean {
-  return isCode(error, PersistenceErrorCode.Locked)
 }

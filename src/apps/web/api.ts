@@ -1,5 +1,5 @@
-// The JSON API: sessions (list, show, create, resume, fork, release), turns (prompt,
-// stop), model choice, approvals, and the live stream. Bodies are validated with zod.
+// The JSON API: sessions (list, show, create, resume, fork, release, remove), turns (prompt,
+// stop), model choice, approvals, trust answers, and the live streams. Bodies are validated with zod.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
@@ -10,7 +10,7 @@ import { DEEPSEEK_MODELS } from '../../llm/deepseek/models.js'
 import { HttpError } from './errors.js'
 import type { WebHost } from './hosting.js'
 import type { SessionRows } from './rows.js'
-import type { ModelsResponse, SessionResponse, SessionsResponse } from './types.js'
+import type { ModelsResponse, RemoveResponse, SessionResponse, SessionsResponse } from './types.js'
 
 export interface ApiContext {
   harness: Harness
@@ -28,6 +28,7 @@ const modelChoice = z.object({
 const createBody = modelChoice.extend({ cwd: z.string().min(1).max(4096) })
 const promptBody = z.object({ text: z.string().min(1).max(MAX_BODY_BYTES) })
 const answerBody = z.object({ allow: z.boolean() })
+const trustBody = z.object({ trust: z.boolean() })
 
 export async function routeApi(
   api: ApiContext,
@@ -50,6 +51,17 @@ export async function routeApi(
     sendJson(res, 200, { ok: true })
     return
   }
+  if (area === 'trust' && method === 'POST' && rawId !== undefined && action === undefined) {
+    const { trust } = await readBody(req, trustBody)
+    if (!api.host.trust.answer(decode(rawId), trust))
+      throw new HttpError(404, 'that trust question is no longer waiting')
+    sendJson(res, 200, { ok: true })
+    return
+  }
+  if (area === 'live' && method === 'GET' && rawId === undefined) {
+    api.host.subscribeEverywhere(res)
+    return
+  }
   if (area !== 'sessions') throw new HttpError(404, 'no such endpoint')
 
   if (rawId === undefined || rawId === '') {
@@ -70,13 +82,26 @@ export async function routeApi(
   const id = decode(rawId)
   if (method === 'GET' && action === undefined) {
     const described = await api.host.describe(id)
-    sendJson(res, 200, { ...described, currency: api.rows.currency } satisfies SessionResponse)
+    sendJson(res, 200, {
+      ...described,
+      currency: api.rows.currency,
+      prices: api.rows.prices,
+    } satisfies SessionResponse)
     return
   }
   if (method === 'GET' && action === 'live') {
     const from = Number(url.searchParams.get('from') ?? '0')
     if (!Number.isSafeInteger(from) || from < 0) throw new HttpError(400, 'from must be a whole number')
     await api.host.subscribe(id, res, from)
+    return
+  }
+  if (method === 'DELETE' && action === undefined) {
+    const outcomes = await api.host.remove(id)
+    const removed = outcomes.filter((outcome) => outcome.kind === 'removed').map((outcome) => outcome.id)
+    const refused = outcomes.flatMap((outcome) =>
+      outcome.kind === 'refused' ? [{ id: outcome.id, message: outcome.message }] : [],
+    )
+    sendJson(res, 200, { removed, refused } satisfies RemoveResponse)
     return
   }
   if (method !== 'POST') throw new HttpError(405, 'method not allowed')

@@ -6,6 +6,8 @@ export const WebErrorCode = {
   PortInUse: 'WEB_PORT_IN_USE',
   Listen: 'WEB_LISTEN',
   NoFrontEnd: 'WEB_NO_FRONT_END',
+  /** The server closed while something waited for the browser. */
+  Closed: 'WEB_CLOSED',
 } as const
 
 /** An API refusal: the HTTP status and a one-line message the browser shows. */

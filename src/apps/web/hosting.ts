@@ -1,11 +1,11 @@
 // What the web server drives: the agents it hosts (created, resumed or forked here, each
 // holding its session's writer lease), their live channels, and the `ask` approvals it
-// puts to the browser. A session it does not host is shown read-only and tailed.
+// and project-trust questions it puts to the browser. A session it does not host is shown
+// read-only and tailed.
 
-import { randomUUID } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
-import { isAbsolute } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import type { Context, Fiber } from 'cordis'
 import { mintSessionId } from '../../agent/configured.js'
 import type { ToolCallInfo } from '../../agent/pipeline.js'
@@ -14,10 +14,16 @@ import { errorMessage, isDshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
 import type { ModelChoice } from '../../llm/adapter.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
+import { notFound } from '../../persistence/persistence.js'
 import type { SessionId } from '../../session/types.js'
+import { SPILL_FOLDER } from '../../spill/index.js'
+import { sessionLineage } from '../cli/session-lineage.js'
+import { type RemovalOutcome, removeSessionTree } from '../cli/session-removal.js'
+import { Approvals } from './approvals.js'
 import { HttpError } from './errors.js'
 import { LiveChannel, LiveClient } from './live.js'
-import type { LiveMessage, PendingApproval, SessionResponse, SessionState } from './types.js'
+import { TrustQuestions } from './trust-questions.js'
+import type { LiveMessage, SessionResponse, SessionState } from './types.js'
 
 /** The label of sessions the web UI mints ids for: `web-session-<uuid>`. */
 export const WEB_AGENT_LABEL = 'web'
@@ -28,23 +34,26 @@ interface Hosted {
   detach: () => void
 }
 
-interface Waiting {
-  approval: PendingApproval
-  answer(allowed: boolean): void
-}
-
 export class WebHost {
   private readonly hosted = new Map<SessionId, Hosted>()
   private readonly channels = new Map<SessionId, LiveChannel>()
-  private readonly waiting = new Map<string, Waiting>()
-  private readonly approvals: Fiber
+  private readonly approvals = new Approvals((id, message) => this.send(id, message))
+  /** The tabs on the sessions page: they get the trust questions. */
+  private readonly everywhere = new LiveChannel()
+  readonly trust = new TrustQuestions((message) => {
+    this.everywhere.broadcast(message)
+    for (const channel of this.channels.values()) channel.broadcast(message)
+  })
+  private readonly questions: Fiber
 
   constructor(private readonly harness: Harness) {
-    this.approvals = harness.ctx.plugin({
-      name: 'web-approval',
+    this.questions = harness.ctx.plugin({
+      name: 'web-questions',
       apply: (ctx: Context) => {
         // Calls of agents this server does not drive fall through to other listeners.
         ctx.on('tools/approve', (call, reason) => this.ask(call, reason))
+        // Project trust is asked in the browser, once per folder, like chat asks on its terminal.
+        ctx.get('projectTrust')?.askWith((folder, brings) => this.trust.ask(folder, brings))
       },
     })
   }
@@ -65,12 +74,12 @@ export class WebHost {
       busy: (agent?.busy ?? false) || hosted?.running !== undefined,
       model: agent?.model.model ?? this.harness.config.model.name ?? null,
       effort: agent?.model.effort ?? this.harness.config.model.effort ?? null,
-      approvals: [...this.waiting.values()].map((w) => w.approval).filter((a) => a.sessionId === id),
+      approvals: this.approvals.pending(id),
     }
   }
 
   /** The session's header and whole log: from the live agent when hosted, else read-only from the backend. */
-  async describe(id: SessionId): Promise<Omit<SessionResponse, 'currency'>> {
+  async describe(id: SessionId): Promise<Omit<SessionResponse, 'currency' | 'prices'>> {
     const persistence = this.harness.ctx.get('sessionPersistence')!
     const live = this.hosted.get(id)?.agent.session
     const { header, events } = live
@@ -96,10 +105,22 @@ export class WebHost {
     })
     for (const event of events.slice(from)) client.send({ kind: 'event', event })
     client.send({ kind: 'state', state: this.state(id) })
+    for (const question of this.trust.pending()) client.send({ kind: 'trust', question })
     if (!this.hosted.has(id)) channel.startTail(persistence, id, events.length)
   }
 
-  /** Starts a new session in `cwd` and hosts it. */
+  /** Attaches a tab that shows no session (the sessions page): it gets the trust questions. */
+  subscribeEverywhere(res: ServerResponse): void {
+    const client = new LiveClient(res)
+    this.everywhere.clients.add(client)
+    client.onClose(() => this.everywhere.clients.delete(client))
+    for (const question of this.trust.pending()) client.send({ kind: 'trust', question })
+  }
+
+  /**
+   * Starts a new session in `cwd` and hosts it. When the folder is an untrusted project
+   * that brings something, this waits for the browser's answer to the trust question.
+   */
   async create(cwd: string, model: ModelChoice): Promise<SessionId> {
     if (!isAbsolute(cwd)) throw new HttpError(400, `the folder must be an absolute path: ${cwd}`)
     const info = await stat(cwd).catch(() => undefined)
@@ -188,22 +209,53 @@ export class WebHost {
     }
   }
 
+  /**
+   * Removes a stored session with its sub-agent sessions and spill files (the rules of
+   * `dsh sessions rm`). A session hosted here is released first unless a turn runs; one
+   * another process writes is refused (409, naming the writer) and keeps its sub-agents.
+   */
+  async remove(id: SessionId): Promise<RemovalOutcome[]> {
+    const persistence = this.harness.ctx.get('sessionPersistence')!
+    const hosted = this.hosted.get(id)
+    if (hosted?.agent.busy || hosted?.running) throw new HttpError(409, 'a turn is running: stop it first')
+    const summaries = await this.harness.sessions.listStored()
+    if (!summaries.some((summary) => summary.header.id === id) && !(await persistence.exists(id)))
+      throw notFound(id)
+    if (hosted) await this.release(id)
+    const outcomes = await removeSessionTree(
+      persistence,
+      sessionLineage(summaries),
+      join(this.harness.config.home, SPILL_FOLDER),
+      id,
+    )
+    const top = outcomes[0]
+    if (top?.kind === 'refused') throw new HttpError(409, top.message)
+    for (const outcome of outcomes) {
+      if (outcome.kind !== 'removed') continue
+      const channel = this.channels.get(outcome.id)
+      channel?.broadcast({ kind: 'error', message: 'this session was removed' })
+      channel?.close()
+      this.channels.delete(outcome.id)
+    }
+    return outcomes
+  }
+
   /** The browser's answer to an approval; false when it is no longer waiting. */
   answer(approvalId: string, allowed: boolean): boolean {
-    const waiting = this.waiting.get(approvalId)
-    waiting?.answer(allowed)
-    return waiting !== undefined
+    return this.approvals.answer(approvalId, allowed)
   }
 
   async dispose(): Promise<void> {
-    for (const waiting of [...this.waiting.values()]) waiting.answer(false)
+    this.approvals.denyAll()
+    this.trust.cancelAll()
+    this.everywhere.close()
     for (const hosted of this.hosted.values()) {
       hosted.running?.abort()
       hosted.detach()
     }
     for (const channel of this.channels.values()) channel.close()
     this.channels.clear()
-    await this.approvals.dispose()
+    await this.questions.dispose()
   }
 
   private adopt(agent: AgentHandle): void {
@@ -219,6 +271,8 @@ export class WebHost {
         offOutput()
       },
     })
+    // Tabs already watching it (read-only until now) learn that it is open here.
+    this.send(id, { kind: 'state', state: this.state(id) })
   }
 
   private send(id: SessionId, message: LiveMessage): void {
@@ -247,35 +301,6 @@ export class WebHost {
 
   private ask(call: ToolCallInfo, reason: string): Promise<boolean> | undefined {
     const owner = this.ownerOf(call.agent)
-    if (owner === undefined) return undefined
-    const approval: PendingApproval = {
-      id: randomUUID(),
-      sessionId: owner,
-      callerSessionId: call.agent.id,
-      callId: call.callId,
-      tool: call.name,
-      command: whatRuns(call),
-      reason,
-    }
-    return new Promise<boolean>((resolve) => {
-      const answer = (allowed: boolean) => {
-        if (!this.waiting.delete(approval.id)) return
-        call.signal.removeEventListener('abort', cancelled)
-        this.send(owner, { kind: 'approval-done', id: approval.id })
-        resolve(allowed)
-      }
-      const cancelled = () => answer(false)
-      this.waiting.set(approval.id, { approval, answer })
-      call.signal.addEventListener('abort', cancelled, { once: true })
-      this.send(owner, { kind: 'approval', approval })
-    })
+    return owner === undefined ? undefined : this.approvals.ask(call, reason, owner)
   }
-}
-
-/** Exactly what the call would run: the command of bash, else the arguments as the model sent them. */
-function whatRuns(call: ToolCallInfo): string {
-  const input = call.input as { command?: unknown } | undefined
-  if (call.name === 'bash' && typeof input?.command === 'string') return input.command
-  if (call.input !== undefined) return JSON.stringify(call.input, null, 2)
-  return call.arguments
 }

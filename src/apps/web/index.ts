@@ -10,8 +10,10 @@ export type {
   LiveMessage,
   ModelsResponse,
   PendingApproval,
+  RemoveResponse,
   SessionResponse,
   SessionRow,
   SessionState,
   SessionsResponse,
+  TrustQuestion,
 } from './types.js'

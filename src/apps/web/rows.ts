@@ -31,6 +31,11 @@ export class SessionRows {
     return this.table.currency
   }
 
+  /** The resolved price table (config `pricing` over the defaults). */
+  get prices(): PriceTable {
+    return this.table
+  }
+
   /** Every stored session, newest first; `query` keeps those whose title, id, folder or messages contain it. */
   async list(query = '', hosted: (id: string) => 'running' | 'hosted' | undefined): Promise<SessionRow[]> {
     const needle = query.trim().toLowerCase()

@@ -3,6 +3,7 @@
 
 import type { AgentOutput } from '../../agent/types.js'
 import type { SessionEvent, SessionHeader } from '../../session/types.js'
+import type { PriceTable } from '../../usage/price-table.js'
 
 /** One row of the sessions page. */
 export interface SessionRow {
@@ -29,6 +30,12 @@ export interface SessionsResponse {
   currency: string
 }
 
+/** `DELETE /api/sessions/:id`: what went; sub-agent sessions another process writes stay. */
+export interface RemoveResponse {
+  removed: string[]
+  refused: { id: string; message: string }[]
+}
+
 /** A tool call waiting for the user's approval, with exactly what would run. */
 export interface PendingApproval {
   id: string
@@ -41,6 +48,14 @@ export interface PendingApproval {
   /** The command for bash, else the arguments as the model sent them. */
   command: string
   reason: string
+}
+
+/** The project-trust question: may `folder` bring its own configuration (`brings`)? */
+export interface TrustQuestion {
+  id: string
+  folder: string
+  /** What the project would add: "1 permission allow rule", "2 Claude Code hooks (...)". */
+  brings: string[]
 }
 
 /** Whether and how this server drives a session. */
@@ -58,6 +73,8 @@ export interface SessionResponse {
   events: SessionEvent[]
   state: SessionState
   currency: string
+  /** The resolved price table: the page derives each turn's cost with src/usage, as the server does. */
+  prices: PriceTable
   /** Where the backend keeps the log (null: no dedicated file). */
   path: string | null
 }
@@ -71,7 +88,10 @@ export interface ModelsResponse {
   cwd: string
 }
 
-/** One message of the live stream (`GET /api/sessions/:id/live`, server-sent events). */
+/**
+ * One message of a live stream (server-sent events): `GET /api/sessions/:id/live` carries
+ * a session's messages and the trust questions; `GET /api/live` the trust questions only.
+ */
 export type LiveMessage =
   | { kind: 'event'; event: SessionEvent }
   | { kind: 'output'; output: AgentOutput }
@@ -79,3 +99,5 @@ export type LiveMessage =
   | { kind: 'approval-done'; id: string }
   | { kind: 'state'; state: SessionState }
   | { kind: 'error'; message: string }
+  | { kind: 'trust'; question: TrustQuestion }
+  | { kind: 'trust-done'; id: string }

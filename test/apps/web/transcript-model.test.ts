@@ -4,16 +4,25 @@
 import { describe, expect, it } from 'vitest'
 import { diffLines, LiveTurn, TranscriptModel } from '../../../src/apps/web/client/transcript.js'
 import type { SessionEvent } from '../../../src/session/types.js'
+import { deriveUsage, type PriceTable } from '../../../src/usage/index.js'
+
+/** Simple rates per 1M tokens, so costs can be checked by hand. */
+const PRICES: PriceTable = {
+  currency: 'USD',
+  models: { 'test-model': { cacheHit: 1, cacheMiss: 2, output: 4 } },
+  peakHours: { utcOffsetMinutes: 0, weekdays: [], ranges: [] },
+}
 
 function events(list: [string, unknown][]): SessionEvent[] {
   return list.map(([type, data], seq) => ({ seq, type, time: seq, data }))
 }
 
 describe('web transcript model', () => {
-  it('folds a turn into items with tool cards, exit codes, sub-agent links and usage', () => {
-    const model = new TranscriptModel()
+  it('folds a turn into items with tool cards, exit codes, sub-agent links and usage with cost', () => {
+    const model = new TranscriptModel(PRICES)
     const log = events([
       ['turn/start', { turn: 1 }],
+      ['request/config', { model: 'test-model' }],
       ['user/message', { text: 'hi' }],
       [
         'assistant/message',
@@ -44,13 +53,38 @@ describe('web transcript model', () => {
     const [bash, sub] = model.items.filter((item) => item.kind === 'tool')
     expect(bash!.kind === 'tool' && bash!.tool).toMatchObject({ command: 'false', exitCode: 1 })
     expect(sub!.kind === 'tool' && sub!.tool.subSession).toBe('parent-sub-1')
-    expect(model.items.at(-1)).toMatchObject({
+    const end = model.items.at(-1)
+    expect(end).toMatchObject({
       kind: 'turn-end',
-      usage: { input: 150, output: 15, cacheHit: 80 },
+      currency: 'USD',
+      usage: { inputTokens: 150, outputTokens: 15, cacheHitTokens: 80, cacheMissTokens: 70 },
     })
+    // The turn's cost is the one derivation's: 80 hit + 70 miss + 15 out at 1/2/4 per 1M.
+    const cost = end?.kind === 'turn-end' ? end.usage.cost : undefined
+    expect(cost).toBeCloseTo((80 * 1 + 70 * 2 + 15 * 4) / 1_000_000, 12)
+    expect(cost).toBe(deriveUsage(log, PRICES).turns.get(1)?.cost)
     // A repeated event (two sources overlapping) changes nothing.
     expect(model.add(log[3]!)).toBe(false)
     expect(model.items).toHaveLength(6)
+  })
+
+  it('adds a paid tool call to the turn and says "cost unknown" for a model without a price', () => {
+    const model = new TranscriptModel(PRICES)
+    const usage = { promptTokens: 10, completionTokens: 1, totalTokens: 11 }
+    const log = events([
+      ['turn/start', { turn: 1 }],
+      ['request/config', { model: 'test-model' }],
+      ['assistant/message', { message: { content: 'a' }, usage }],
+      ['usage/charge', { amount: 0.5, currency: 'USD', source: 'web_search' }],
+      ['turn/end', { turn: 1, reason: 'completed' }],
+      ['turn/start', { turn: 2 }],
+      ['request/config', { model: 'unpriced' }],
+      ['assistant/message', { message: { content: 'b' }, usage }],
+      ['turn/end', { turn: 2, reason: 'completed' }],
+    ])
+    for (const event of log) model.add(event)
+    const ends = model.items.filter((item) => item.kind === 'turn-end')
+    expect(ends.map((item) => item.usage.cost)).toEqual([0.5 + (10 * 2 + 1 * 4) / 1_000_000, null])
   })
 
   it('keeps streamed text live until the assistant message is committed', () => {

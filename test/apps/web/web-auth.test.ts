@@ -1,5 +1,6 @@
 // Access control of `dsh web` over plain HTTP: the token, the cookie, CSRF, headers.
 
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CSRF_HEADER, TOKEN_COOKIE } from '../../../src/apps/web/index.js'
 import { useWebServers } from './web-fixture.js'
@@ -104,5 +105,35 @@ describe('dsh web approvals plugin', () => {
     // Gone with the server: the next question is not held for a browser, it resolves unanswered at once.
     expect(await test.harness.ctx.serial('tools/approve', call, 'why')).toBeUndefined()
     expect(server.host.state(id).approvals).toEqual([])
+  })
+
+  it('answers a project-trust question only with the CSRF header, and fails open questions closed on close', async () => {
+    const { server, test } = await start()
+    const trust = test.harness.ctx.get('projectTrust')!
+    const folder = join(test.home, 'project')
+    const decision = trust.decide(folder, ['1 Claude Code hook'])
+    await expect.poll(() => server.host.trust.pending().length).toBe(1)
+    const [question] = server.host.trust.pending()
+    expect(question).toMatchObject({ folder, brings: ['1 Claude Code hook'] })
+    expect((await fetch(`${server.origin}/api/live`)).status).toBe(401)
+    const cookie = `${TOKEN_COOKIE}=${server.secrets.token}`
+    const answer = (headers: Record<string, string>, id = question!.id) =>
+      fetch(`${server.origin}/api/trust/${id}`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ trust: true }),
+      })
+    expect((await answer({})).status).toBe(403)
+    expect(server.host.trust.pending()).toHaveLength(1)
+    expect((await answer({ [CSRF_HEADER]: server.secrets.csrf })).status).toBe(200)
+    expect(await decision).toEqual({ trusted: true, reason: 'accepted' })
+    expect((await answer({ [CSRF_HEADER]: server.secrets.csrf })).status).toBe(404)
+
+    // A question still open when the server stops fails: nothing loads, no "no" is remembered.
+    const open = trust.decide(join(test.home, 'other'), ['MCP server db'])
+    await expect.poll(() => server.host.trust.pending().length).toBe(1)
+    await server.close()
+    await expect(open).rejects.toThrow('the web server stopped')
+    expect(trust.store.isTrusted(join(test.home, 'other'))).toBe(false)
   })
 })

@@ -59,6 +59,8 @@ export async function openPage(
 ): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
   const page = await context.newPage()
+  // Shorter than the test's timeout, so a wait that never ends names its locator.
+  page.setDefaultTimeout(20_000)
   const dialogs: string[] = []
   const errors: string[] = []
   page.on('dialog', (dialog) => {

@@ -69,6 +69,64 @@ describe('dsh web safety and liveness', () => {
     await page.context().close()
   })
 
+  it('renders a streaming answer as sanitized markdown while it arrives, hostile payloads inert mid-stream', async () => {
+    const folder = tempDir()
+    const { server } = await start({
+      script: [{ text: `**bold start** and \`code\`\n\n${HOSTILE}\n\n**done** at the end`, delayMs: 30 }],
+    })
+    const { page, dialogs, errors } = await openPage(browser(), server.url)
+    await page.click('button.new-session')
+    await page.fill('.new-session-dialog .folder-input', folder)
+    await page.click('.new-session-dialog button.create')
+    await page.locator('.session-page .mode.hosted').waitFor()
+    // Everything the page ever adds is checked as it is added, not only the final DOM.
+    await page.evaluate(() => {
+      const seen = { unsafe: [] as string[], liveMarkdown: 0, boldWhileStreaming: false }
+      ;(window as unknown as { __seen: typeof seen }).__seen = seen
+      const check = (node: Node) => {
+        if (!(node instanceof Element)) return
+        for (const element of [node, ...node.querySelectorAll('*')]) {
+          if (/^(img|script|iframe|object|embed)$/i.test(element.tagName)) seen.unsafe.push(element.tagName)
+          for (const attribute of element.attributes)
+            if (attribute.name.startsWith('on')) seen.unsafe.push(`${element.tagName}[${attribute.name}]`)
+          const href = element.getAttribute('href')
+          if (href !== null && /^\s*javascript:/i.test(href)) seen.unsafe.push(`href=${href}`)
+          if (element.tagName === 'STRONG' && element.closest('.msg.assistant.streaming .live-markdown'))
+            seen.boldWhileStreaming = true
+        }
+      }
+      new MutationObserver((records) => {
+        for (const record of records) {
+          // Each markdown render of the streaming answer replaces the element's children.
+          if (record.target instanceof Element && record.target.classList.contains('live-markdown'))
+            seen.liveMarkdown += 1
+          for (const node of record.addedNodes) check(node)
+          if (record.type === 'attributes') check(record.target)
+        }
+      }).observe(document.body, { subtree: true, childList: true, attributes: true })
+    })
+    await page.fill('textarea.prompt', 'stream it')
+    await page.press('textarea.prompt', 'Enter')
+    await page.locator('.turn-end', { hasText: 'turn 1 · completed' }).waitFor()
+    const seen = await page.evaluate(
+      () =>
+        (
+          window as unknown as {
+            __seen: { unsafe: string[]; liveMarkdown: number; boldWhileStreaming: boolean }
+          }
+        ).__seen,
+    )
+    expect(seen.unsafe).toEqual([])
+    // Markdown was rendered while the answer streamed, more than once (progressively).
+    expect(seen.boldWhileStreaming).toBe(true)
+    expect(seen.liveMarkdown).toBeGreaterThan(1)
+    expect(await page.locator('.markdown').last().textContent()).toContain('<img src=x onerror=')
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined()
+    expect(dialogs).toEqual([])
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
   it('shows two tabs the same live turn, and a session another process writes read-only and live', async () => {
     const folder = tempDir()
     const { server, test } = await start({
@@ -94,7 +152,7 @@ describe('dsh web safety and liveness', () => {
     await one.page.fill('textarea.prompt', 'hello')
     await one.page.press('textarea.prompt', 'Enter')
     // The other tab sees the streamed answer and the committed one.
-    await two.page.locator('.live-text', { hasText: 'answer' }).waitFor()
+    await two.page.locator('.msg.assistant.streaming', { hasText: 'answer' }).waitFor()
     await two.page.locator('.markdown', { hasText: 'answer seen by both tabs' }).waitFor()
     await one.page.locator('.markdown', { hasText: 'answer seen by both tabs' }).waitFor()
 

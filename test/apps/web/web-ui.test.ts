@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ScriptRequest } from '../../../src/llm/index.js'
+import { deriveUsage, formatCost, resolvePriceTable, turnUsage } from '../../../src/usage/index.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { openPage, useBrowser, useWebServers } from './web-fixture.js'
 
@@ -63,6 +64,13 @@ describe('dsh web in Chromium', () => {
       'Updated',
       '',
     ])
+    // The row's cost is the one derivation's, in the one format.
+    const stored = await test.harness.ctx.get('sessionPersistence')!.load('earlier-session')
+    const earlierCost = deriveUsage(stored.events, resolvePriceTable(test.harness.config.pricing)).session
+      .cost
+    expect(await page.locator('tr.session-row[data-id="earlier-session"] td.num').nth(2).textContent()).toBe(
+      formatCost(earlierCost, 'USD'),
+    )
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, 'web-sessions.png') })
 
     // A new session in the temporary folder.
@@ -76,7 +84,7 @@ describe('dsh web in Chromium', () => {
     // Turn 1: the answer streams in, then the bash card shows the command, exit code and output.
     await page.fill('textarea.prompt', 'look around')
     await page.press('textarea.prompt', 'Enter')
-    await page.locator('.msg.assistant.streaming .live-text', { hasText: 'Let me' }).waitFor()
+    await page.locator('.msg.assistant.streaming', { hasText: 'Let me' }).waitFor()
     const card = page.locator('.tool[data-tool="bash"]').first()
     await card.locator('.badge.ok', { hasText: 'exit 0' }).waitFor()
     expect(await card.locator('.tool-command').textContent()).toBe('echo hello-from-bash')
@@ -84,6 +92,18 @@ describe('dsh web in Chromium', () => {
     await page.locator('.markdown', { hasText: 'The command said: hello-from-bash' }).waitFor()
     await page.locator('.markdown strong', { hasText: 'the folder' }).waitFor()
     await page.locator('.turn-end', { hasText: 'turn 1 · completed' }).waitFor()
+    // The turn's cost, as the one usage derivation prices the log.
+    const sessionId = decodeURIComponent(new URL(page.url()).hash.slice('#/session/'.length))
+    const turn1 = turnUsage(
+      test.harness.agents.get(sessionId)!.session.events,
+      1,
+      resolvePriceTable(test.harness.config.pricing),
+    )
+    expect(turn1.outputTokens).toBeGreaterThan(0)
+    expect(turn1.cost).toBeGreaterThan(0)
+    expect(await page.locator('.turn-end .turn-cost').first().textContent()).toBe(
+      formatCost(turn1.cost, 'USD'),
+    )
 
     // Shift+Enter adds a line; Enter sends. Turn 2 asks: the card shows exactly what will run.
     await page.fill('textarea.prompt', 'touch a file')
@@ -103,7 +123,7 @@ describe('dsh web in Chromium', () => {
     // Turn 3: stopped while it streams.
     await page.fill('textarea.prompt', 'write a lot')
     await page.press('textarea.prompt', 'Enter')
-    await page.locator('.live-text', { hasText: 'word word' }).waitFor()
+    await page.locator('.msg.assistant.streaming', { hasText: 'word word' }).waitFor()
     await page.click('button.stop')
     await page.locator('.turn-end', { hasText: 'turn 3 · aborted' }).waitFor()
     await page.locator('button.send').waitFor()

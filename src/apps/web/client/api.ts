@@ -1,7 +1,13 @@
 // The browser's side of the JSON API: every mutation carries the CSRF token the server
 // put in a meta tag; the access token travels as an HttpOnly cookie.
 
-import type { ModelsResponse, SessionResponse, SessionState, SessionsResponse } from '../types.js'
+import type {
+  ModelsResponse,
+  RemoveResponse,
+  SessionResponse,
+  SessionState,
+  SessionsResponse,
+} from '../types.js'
 
 const CSRF_HEADER = 'X-DSH-CSRF'
 
@@ -56,10 +62,13 @@ export const api = {
   stop: (id: string) => call<{ stopped: boolean }>('POST', `${session(id)}/stop`, {}),
   resume: (id: string) => call<{ state: SessionState }>('POST', `${session(id)}/resume`, {}),
   release: (id: string) => call<{ state: SessionState }>('POST', `${session(id)}/release`, {}),
+  remove: (id: string) => call<RemoveResponse>('DELETE', session(id)),
   fork: (id: string) => call<{ id: string }>('POST', `${session(id)}/fork`, {}),
   setModel: (id: string, model: string, effort: string) =>
     call<{ state: SessionState }>('POST', `${session(id)}/model`, { model, effort }),
   answer: (approvalId: string, allow: boolean) =>
     call<{ ok: true }>('POST', `/api/approvals/${encodeURIComponent(approvalId)}`, { allow }),
+  answerTrust: (questionId: string, trust: boolean) =>
+    call<{ ok: true }>('POST', `/api/trust/${encodeURIComponent(questionId)}`, { trust }),
   liveUrl: (id: string, from: number) => `${session(id)}/live?from=${from}`,
 }

@@ -6,8 +6,10 @@
 import { html } from 'htm/preact'
 import type { VNode } from 'preact'
 import type { HookResultData } from '../../../session/types.js'
+import type { UsageTotals } from '../../../usage/derive.js'
+import { cacheHitPercent, formatCost } from '../../../usage/format.js'
 import { renderMarkdown } from './markdown.js'
-import { DIFF_TOOLS, diffLines, type Item, type TokenUsage, type ToolCard } from './transcript.js'
+import { DIFF_TOOLS, diffLines, type Item, type ToolCard } from './transcript.js'
 
 /** Output lines shown before a tool card's "show all". */
 export const OUTPUT_LINES = 12
@@ -30,30 +32,27 @@ export function renderItem(item: Item): VNode {
     case 'user':
       return html`<div class="msg user"><div class="who">${item.origin === 'hook' ? 'hook' : 'you'}</div><div class="text">${item.text}</div></div>`
     case 'assistant':
-      return assistant(item.text, item.reasoning, false)
+      return assistant(item.text, item.reasoning)
     case 'tool':
       return toolCard(item.tool, false)
     case 'hook':
       return hook(item.hook)
     case 'turn-end':
-      return turnEnd(item.turn, item.reason, item.error, item.usage)
+      return turnEnd(item.turn, item.reason, item.error, item.usage, item.currency)
     case 'notice':
       return html`<div class="notice">${item.text}</div>`
   }
 }
 
-export function assistant(text: string, reasoning: string, streaming: boolean): VNode {
-  return html`<div class=${`msg assistant${streaming ? ' streaming' : ''}`}>
+/** A committed answer (the streaming one is live-view.ts's). */
+function assistant(text: string, reasoning: string): VNode {
+  return html`<div class="msg assistant">
     ${
       reasoning !== ''
-        ? html`<details class="reasoning" open=${streaming && text === ''}><summary>reasoning</summary><div class="reasoning-text">${reasoning}</div></details>`
+        ? html`<details class="reasoning"><summary>reasoning</summary><div class="reasoning-text">${reasoning}</div></details>`
         : null
     }
-    ${
-      streaming
-        ? html`<div class="text live-text">${text}</div>`
-        : html`<div class="markdown" dangerouslySetInnerHTML=${{ __html: markdown(text) }}></div>`
-    }
+    <div class="markdown" dangerouslySetInnerHTML=${{ __html: markdown(text) }}></div>
   </div>`
 }
 
@@ -112,10 +111,16 @@ function hook(data: HookResultData): VNode {
   </div>`
 }
 
-function turnEnd(turn: number, reason: string, error: string | undefined, usage: TokenUsage): VNode {
-  const cache = usage.input > 0 ? ` · cache ${Math.round((usage.cacheHit / usage.input) * 100)}%` : ''
+function turnEnd(
+  turn: number,
+  reason: string,
+  error: string | undefined,
+  usage: UsageTotals,
+  currency: string,
+): VNode {
+  const cache = usage.inputTokens > 0 ? ` · cache ${cacheHitPercent(usage)}` : ''
   return html`<div class=${`turn-end reason-${reason}`}>
-    turn ${turn} · ${reason}${error ? ` — ${error}` : ''} · ${formatTokens(usage.input)} in / ${formatTokens(usage.output)} out${cache}
+    turn ${turn} · ${reason}${error ? ` — ${error}` : ''} · ${formatTokens(usage.inputTokens)} in / ${formatTokens(usage.outputTokens)} out${cache} · <span class="turn-cost" title="estimated from the price table">${formatCost(usage.cost, currency)}</span>
   </div>`
 }
 

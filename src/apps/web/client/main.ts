@@ -5,6 +5,7 @@ import { render, type VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { SessionPage } from './session-page.js'
 import { SessionsPage } from './sessions-page.js'
+import { TrustDialog } from './trust.js'
 import './app.css'
 
 function route(hash: string): { page: 'sessions' } | { page: 'session'; id: string } {
@@ -30,6 +31,7 @@ function App(): VNode {
   return html`<div class="app">
     <header class="top"><a class="brand" href="#/">dsh</a></header>
     ${current.page === 'session' ? html`<${SessionPage} key=${current.id} id=${current.id} />` : html`<${SessionsPage} />`}
+    <${TrustDialog} />
   </div>`
 }
 

@@ -8,8 +8,10 @@ import { useEffect, useState } from 'preact/hooks'
 import type { LiveMessage, PendingApproval, SessionResponse, SessionState } from '../types.js'
 import { ApiError, api } from './api.js'
 import { ChatBox } from './chat-box.js'
-import { assistant, renderItem, toolCard } from './items.js'
+import { renderItem } from './items.js'
+import { LiveView } from './live-view.js'
 import { type Item, LiveTurn, TranscriptModel } from './transcript.js'
+import { takeTrustMessage } from './trust.js'
 import { VirtualList } from './virtual-list.js'
 
 interface Loaded {
@@ -31,14 +33,14 @@ export function SessionPage(props: { id: string }): VNode {
   useEffect(() => {
     let closed = false
     let source: EventSource | undefined
-    // Preact batches state changes to a microtask: a delta reaches the DOM in the same task
+    // Preact batches state changes to a microtask: a message reaches the DOM in the same task
     // it arrived in, and many messages of one task render once.
     const redraw = () => setVersion((n) => n + 1)
     api
       .session(id)
       .then((response) => {
         if (closed) return
-        const model = new TranscriptModel()
+        const model = new TranscriptModel(response.prices)
         for (const event of response.events) model.add(event)
         const live = new LiveTurn()
         setLoaded({ response, model, live })
@@ -48,6 +50,7 @@ export function SessionPage(props: { id: string }): VNode {
         source = new EventSource(api.liveUrl(id, model.nextSeq))
         source.onmessage = (message) => {
           const data = JSON.parse(message.data as string) as LiveMessage
+          if (takeTrustMessage(data)) return
           switch (data.kind) {
             case 'event':
               if (data.event.seq > model.nextSeq) {
@@ -60,8 +63,9 @@ export function SessionPage(props: { id: string }): VNode {
               live.committed(data.event)
               break
             case 'output':
+              // Only the live view renders a streamed delta; the transcript stays as it is.
               live.handle(data.output)
-              break
+              return
             case 'state':
               setState(data.state)
               setApprovals(data.state.approvals)
@@ -104,12 +108,7 @@ export function SessionPage(props: { id: string }): VNode {
       location.hash = `#/session/${encodeURIComponent(child)}`
     })
 
-  const footer = html`<div class="live">
-    ${live.reasoning !== '' || live.text !== '' ? assistant(live.text, live.reasoning, true) : null}
-    ${[...live.tools.values()].map((tool) => toolCard(tool, true))}
-    ${approvals.map((approval) => approvalCard(approval, act))}
-    ${state.busy && live.text === '' && live.tools.size === 0 && approvals.length === 0 ? html`<div class="working">working…</div>` : null}
-  </div>`
+  const footer = html`<${LiveView} live=${live} approvals=${approvals} busy=${state.busy} act=${act} />`
 
   return html`<div class="page session-page">
     <div class="session-bar">
@@ -136,19 +135,5 @@ export function SessionPage(props: { id: string }): VNode {
       itemsVersion=${model.version}
     />
     <${ChatBox} id=${id} state=${state} onError=${setNotice} />
-  </div>`
-}
-
-function approvalCard(approval: PendingApproval, act: (work: () => Promise<unknown>) => void): VNode {
-  return html`<div class="approval" role="alertdialog" data-approval=${approval.id}>
-    <div class="approval-head">Allow <b>${approval.tool}</b> to run?${
-      approval.callerSessionId !== approval.sessionId ? html` <span class="dim">(sub-agent)</span>` : null
-    }</div>
-    <pre class="approval-command">${approval.command}</pre>
-    <div class="approval-reason">${approval.reason}</div>
-    <div class="approval-actions">
-      <button class="approve" onClick=${() => act(() => api.answer(approval.id, true))}>Approve</button>
-      <button class="deny" onClick=${() => act(() => api.answer(approval.id, false))}>Deny</button>
-    </div>
   </div>`
 }

@@ -1,14 +1,16 @@
 // The sessions page: every stored session of the configured backend, searchable by
 // title and text (server side), filtered by folder, status and date; open, resume, fork,
-// and a new-session dialog with a folder field.
+// remove (after a confirm step), and a new-session dialog with a folder field.
 
 import { html } from 'htm/preact'
 import type { VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
+import { formatCost } from '../../../usage/format.js'
 import type { SessionRow, SessionsResponse } from '../types.js'
 import { ApiError, api } from './api.js'
 import { models } from './chat-box.js'
 import { formatTokens } from './items.js'
+import { useTrustStream } from './trust.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const DATES: Record<string, number> = {
@@ -26,6 +28,9 @@ export function SessionsPage(): VNode {
   const [date, setDate] = useState('any')
   const [error, setError] = useState<string | undefined>(undefined)
   const [creating, setCreating] = useState(false)
+  const [confirming, setConfirming] = useState<string | undefined>(undefined)
+  const [reload, setReload] = useState(0)
+  useTrustStream()
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -38,12 +43,24 @@ export function SessionsPage(): VNode {
         .catch((failure: unknown) => setError(String(failure instanceof Error ? failure.message : failure)))
     }, 150)
     return () => clearTimeout(timer)
-  }, [query])
+  }, [query, reload])
 
   const act = (work: () => Promise<unknown>) =>
     work().catch((failure: unknown) =>
       setError(failure instanceof ApiError ? failure.message : String(failure)),
     )
+  const remove = (id: string) =>
+    act(async () => {
+      setConfirming(undefined)
+      const { removed, refused } = await api.remove(id)
+      const gone = new Set(removed)
+      setData((current) =>
+        current ? { ...current, sessions: current.sessions.filter((row) => !gone.has(row.id)) } : current,
+      )
+      setError(refused.length > 0 ? refused.map((refusal) => refusal.message).join('; ') : undefined)
+      setReload((n) => n + 1)
+    })
+  const rowActions: RowActions = { act, confirming, confirm: setConfirming, remove }
   const rows = data?.sessions ?? []
   const folders = [...new Set(rows.map((row) => row.cwd ?? ''))].sort()
   const now = Date.now()
@@ -76,19 +93,23 @@ export function SessionsPage(): VNode {
     <table class="sessions">
       <thead><tr><th>Title</th><th>Folder</th><th>Status</th><th>Turns</th><th>Tokens</th><th>Cost</th><th>Updated</th><th></th></tr></thead>
       <tbody>
-        ${shown.map((row) => sessionRow(row, data?.currency ?? '', now, act))}
+        ${shown.map((row) => sessionRow(row, data?.currency ?? '', now, rowActions))}
       </tbody>
     </table>
     ${data && shown.length === 0 ? html`<p class="empty">no sessions${rows.length > 0 ? ' match' : ' yet'}</p>` : null}
   </div>`
 }
 
-function sessionRow(
-  row: SessionRow,
-  currency: string,
-  now: number,
-  act: (work: () => Promise<unknown>) => void,
-): VNode {
+interface RowActions {
+  act: (work: () => Promise<unknown>) => void
+  /** The session whose removal waits for a second click. */
+  confirming: string | undefined
+  confirm: (id: string | undefined) => void
+  remove: (id: string) => void
+}
+
+function sessionRow(row: SessionRow, currency: string, now: number, actions: RowActions): VNode {
+  const { act } = actions
   const open = `#/session/${encodeURIComponent(row.id)}`
   const go = (id: string) => {
     location.hash = `#/session/${encodeURIComponent(id)}`
@@ -99,7 +120,7 @@ function sessionRow(
     <td><span class=${`status status-${row.status}`}>${row.status}</span></td>
     <td class="num">${row.turns}</td>
     <td class="num">${row.tokens === null ? '?' : formatTokens(row.tokens)}</td>
-    <td class="num">${row.cost === null ? '?' : `${row.cost.toFixed(4)} ${currency}`}</td>
+    <td class="num">${row.cost === null ? '?' : formatCost(row.cost, currency)}</td>
     <td class="updated" title=${new Date(row.updatedAt).toISOString()}>${age(now - row.updatedAt)}</td>
     <td><div class="actions">
       <a href=${open}>open</a>
@@ -109,6 +130,13 @@ function sessionRow(
           go(row.id)
         })}>resume</button>
       <button class="fork" onClick=${() => act(async () => go((await api.fork(row.id)).id))}>fork</button>
+      ${
+        actions.confirming === row.id
+          ? html`<span class="confirm-remove" role="alertdialog">remove it${row.origin === 'subagent' ? '' : ' and its sub-agent sessions'}?
+              <button class="remove-yes" onClick=${() => actions.remove(row.id)}>yes, remove</button>
+              <button class="remove-no" onClick=${() => actions.confirm(undefined)}>cancel</button></span>`
+          : html`<button class="remove" onClick=${() => actions.confirm(row.id)}>remove</button>`
+      }
     </div></td>
   </tr>`
 }
@@ -127,15 +155,22 @@ function NewSessionDialog(props: { onClose: () => void }): VNode {
       setNames({ models: choices.models, efforts: choices.efforts })
     })
   }, [])
+  // Starting may wait for the project-trust question; a second click must not start another.
+  const [starting, setStarting] = useState(false)
   const create = (event: Event) => {
     event.preventDefault()
+    if (starting) return
+    setStarting(true)
     api
       .create(cwd.trim(), model, effort)
       .then(({ id }) => {
         props.onClose()
         location.hash = `#/session/${encodeURIComponent(id)}`
       })
-      .catch((failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)))
+      .catch((failure: unknown) => {
+        setStarting(false)
+        setError(failure instanceof Error ? failure.message : String(failure))
+      })
   }
   return html`<form class="dialog new-session-dialog" onSubmit=${create}>
     <h2>New session</h2>
@@ -147,7 +182,7 @@ function NewSessionDialog(props: { onClose: () => void }): VNode {
       ${names.efforts.map((name) => html`<option value=${name}>${name}</option>`)}
     </select></label>
     ${error !== undefined ? html`<p class="error" role="alert">${error}</p>` : null}
-    <div class="dialog-actions"><button type="submit" class="create">Start</button><button type="button" onClick=${props.onClose}>Cancel</button></div>
+    <div class="dialog-actions"><button type="submit" class="create" disabled=${starting}>${starting ? 'Starting…' : 'Start'}</button><button type="button" onClick=${props.onClose}>Cancel</button></div>
   </form>`
 }
 

@@ -4,13 +4,9 @@
 
 import type { AgentOutput } from '../../../agent/types.js'
 import type { HookResultData, SessionEvent, SessionEventMap } from '../../../session/types.js'
-
-export interface TokenUsage {
-  input: number
-  output: number
-  cacheHit: number
-  reasoning: number
-}
+// The modules themselves, not usage/index.ts: that one also carries a Node-side plugin.
+import { UsageMeter, type UsageTotals } from '../../../usage/derive.js'
+import type { PriceTable } from '../../../usage/price-table.js'
 
 export type Item =
   | { kind: 'user'; key: string; text: string; origin: string | undefined }
@@ -23,7 +19,9 @@ export type Item =
       turn: number
       reason: string
       error: string | undefined
-      usage: TokenUsage
+      /** The turn's tokens and cost, from the one usage derivation (src/usage). */
+      usage: UsageTotals
+      currency: string
     }
   | { kind: 'notice'; key: string; text: string }
 
@@ -49,20 +47,25 @@ export class TranscriptModel {
   readonly items: Item[] = []
   /** Where each tool call's card is in `items`, by call id. */
   private readonly tools = new Map<string, number>()
-  private turnUsage: TokenUsage = emptyUsage()
+  private readonly usage: UsageMeter
   /** The next seq expected; events before it are repeats (two sources overlapped). */
   nextSeq = 0
   /** Bumped on every change, so views know when to re-render. */
   version = 0
 
+  /** `prices`: the server's resolved price table (the session response carries it). */
+  constructor(prices: PriceTable) {
+    this.usage = new UsageMeter(prices)
+  }
+
   add(event: SessionEvent): boolean {
     if (event.seq < this.nextSeq) return false
     this.nextSeq = event.seq + 1
     this.version += 1
+    this.usage.add(event)
     const key = `e${event.seq}`
     switch (event.type) {
       case 'turn/start':
-        this.turnUsage = emptyUsage()
         return true
       case 'user/message': {
         const data = event.data as SessionEventMap['user/message']
@@ -70,13 +73,7 @@ export class TranscriptModel {
         return true
       }
       case 'assistant/message': {
-        const { message, usage } = event.data as SessionEventMap['assistant/message']
-        if (usage) {
-          this.turnUsage.input += usage.promptTokens
-          this.turnUsage.output += usage.completionTokens
-          this.turnUsage.cacheHit += usage.cachedTokens ?? 0
-          this.turnUsage.reasoning += usage.reasoningTokens ?? 0
-        }
+        const { message } = event.data as SessionEventMap['assistant/message']
         if (message.content !== '' || (message.reasoning ?? '') !== '')
           this.items.push({
             kind: 'assistant',
@@ -113,9 +110,9 @@ export class TranscriptModel {
           turn: data.turn,
           reason: data.reason,
           error: data.error,
-          usage: this.turnUsage,
+          usage: this.usage.turnTotals(data.turn),
+          currency: this.usage.currency,
         })
-        this.turnUsage = emptyUsage()
         return true
       }
       case 'instructions/loaded': {
@@ -142,9 +139,27 @@ export class LiveTurn {
   running = false
   readonly tools = new Map<string, ToolCard>()
   version = 0
+  private readonly listeners = new Set<() => void>()
+
+  /** Calls `listener` after every change; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener)
+    return () => {
+      this.listeners.delete(listener)
+    }
+  }
 
   handle(output: AgentOutput): void {
+    this.apply(output)
+    this.changed()
+  }
+
+  private changed(): void {
     this.version += 1
+    for (const listener of this.listeners) listener()
+  }
+
+  private apply(output: AgentOutput): void {
     switch (output.type) {
       case 'turn-start':
         this.running = true
@@ -180,11 +195,11 @@ export class LiveTurn {
     if (event.type === 'assistant/message') {
       this.text = ''
       this.reasoning = ''
-      this.version += 1
+      this.changed()
     }
     if (event.type === 'tool/call') {
       this.tools.delete((event.data as SessionEventMap['tool/call']).callId)
-      this.version += 1
+      this.changed()
     }
   }
 }
@@ -226,8 +241,4 @@ export function diffLines(content: string): string[] {
     (line, index) => line.startsWith('--- ') && lines[index + 1]?.startsWith('+++ '),
   )
   return start < 0 ? [] : lines.slice(start)
-}
-
-function emptyUsage(): TokenUsage {
-  return { input: 0, output: 0, cacheHit: 0, reasoning: 0 }
 }

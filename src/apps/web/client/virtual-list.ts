@@ -1,9 +1,9 @@
 // A windowed list for long transcripts: only the items near the viewport are in the DOM;
 // the rest are spacers sized from measured heights (an estimate until an item was shown).
-// While the view is at the bottom it follows new items, like a chat.
+// While the view is at the bottom it follows new items and the growing footer, like a chat.
 
 import { html } from 'htm/preact'
-import type { ComponentChildren, VNode } from 'preact'
+import { Component, type ComponentChildren, type VNode } from 'preact'
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 
 /** Pixels rendered beyond the viewport on each side. */
@@ -28,6 +28,7 @@ export function VirtualList<T>(props: VirtualListProps<T>): VNode {
   const scroller = useRef<HTMLDivElement>(null)
   const heights = useRef(new Map<string, number>())
   const following = useRef(true)
+  const footer = useRef<HTMLDivElement>(null)
   const frame = useRef<number | undefined>(undefined)
   const [view, setView] = useState({ top: 0, height: 800 })
   const [, setMeasured] = useState(0)
@@ -75,13 +76,18 @@ export function VirtualList<T>(props: VirtualListProps<T>): VNode {
       }
       if (changed) setMeasured((n) => n + 1)
     }
-    if (following.current && frame.current === undefined) {
-      frame.current = requestAnimationFrame(() => {
-        frame.current = undefined
-        element.scrollTop = element.scrollHeight
-      })
-    }
+    follow()
   })
+
+  /** Scrolls to the end on the next frame while the view follows it. */
+  const follow = () => {
+    const element = scroller.current
+    if (!element || !following.current || frame.current !== undefined) return
+    frame.current = requestAnimationFrame(() => {
+      frame.current = undefined
+      element.scrollTop = element.scrollHeight
+    })
+  }
 
   useLayoutEffect(() => {
     const element = scroller.current
@@ -94,19 +100,38 @@ export function VirtualList<T>(props: VirtualListProps<T>): VNode {
     element.addEventListener('scroll', update, { passive: true })
     const observer = new ResizeObserver(update)
     observer.observe(element)
+    // The footer (a streaming answer) re-renders on its own; its growth is followed here.
+    const growth = new ResizeObserver(follow)
+    if (footer.current) growth.observe(footer.current)
     return () => {
       element.removeEventListener('scroll', update)
       observer.disconnect()
+      growth.disconnect()
     }
   }, [])
 
   const shown = items.slice(start, end)
+  const render = props.render as (item: unknown) => VNode
   return html`<div class="vl" ref=${scroller}>
     <div class="vl-items">
       <div class="vl-spacer" style=${{ height: `${before}px` }}></div>
-      ${shown.map((item) => html`<div key=${keyOf(item)} data-key=${keyOf(item)}>${props.render(item)}</div>`)}
+      ${shown.map((item) => html`<div key=${keyOf(item)} data-key=${keyOf(item)}><${ItemView} item=${item} render=${render} /></div>`)}
       <div class="vl-spacer" style=${{ height: `${after}px` }}></div>
     </div>
-    ${props.footer}
+    <div class="vl-footer" ref=${footer}>${props.footer}</div>
   </div>`
+}
+
+/**
+ * One item, rendered again only when it is a new object (items are replaced, never
+ * mutated), so scrolling and following the end do not rebuild every visible item.
+ */
+class ItemView extends Component<{ item: unknown; render: (item: unknown) => VNode }> {
+  override shouldComponentUpdate(next: { item: unknown }): boolean {
+    return next.item !== this.props.item
+  }
+
+  override render(): VNode {
+    return this.props.render(this.props.item)
+  }
 }
