@@ -1,5 +1,5 @@
 // The web UI renders hostile model and tool text inert, shows a session another process
-// writes read-only and live, keeps two tabs in step, and opens a 10,000-event session fast.
+// writes read-only and live, keeps two tabs in step, and opens a 10,000-event session windowed.
 
 import { describe, expect, it } from 'vitest'
 import { startTestHarness } from '../../support/harness.js'
@@ -189,19 +189,18 @@ describe('dsh web safety and liveness', () => {
     }
   })
 
-  it('opens a 10,000-event session in under a second', async () => {
+  // How fast it opens is a benchmark (bench/web-ui.bench.ts), not a timed test: this checks it
+  // opens whole and windowed.
+  it('opens a 10,000-event session at its last turn, windowed', async () => {
     const folder = tempDir()
     const { server, test } = await start()
     const persistence = test.harness.ctx.get('sessionPersistence')!
     const count = await writeLargeSession(persistence, 'large-session', folder, 10_000)
     expect(count).toBeGreaterThanOrEqual(10_000)
     const { page, errors } = await openPage(browser(), server.url)
-    const startedAt = Date.now()
     await page.goto(sessionUrl(server.origin, 'large-session'))
     const lastTurn = Math.ceil(count / 11)
     await page.locator('.markdown', { hasText: `Answer ${lastTurn}:` }).waitFor()
-    const elapsedMs = Date.now() - startedAt
-    expect(elapsedMs).toBeLessThan(1000)
     // Windowed: only the items near the viewport are in the DOM.
     expect(await page.locator('.vl-items > [data-key]').count()).toBeLessThan(200)
     // Scrolling to the top brings the first turn in.
@@ -211,6 +210,5 @@ describe('dsh web safety and liveness', () => {
     await page.locator('.msg.user', { hasText: 'question 1:' }).waitFor()
     expect(errors).toEqual([])
     await page.context().close()
-    console.log(`opened ${count} events in ${elapsedMs} ms`)
   })
 })
