@@ -1,12 +1,12 @@
 // `dsh mcp add/remove`: edits the `mcpServers` map of dsh's config file (YAML, comments
-// kept) or of a project's `.mcp.json`. Every edit is validated before it is written.
+// and spacing kept) or of a project's `.mcp.json`. Every edit is validated before it is written.
 
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { DshError } from '../core/errors.js'
 import { type McpServerConfig, mcpServerConfigSchema, PROJECT_MCP_FILE, SERVER_NAME } from './config.js'
 import { McpErrorCode } from './errors.js'
+import { addServerToYaml, parseConfigYaml, removeServerFromYaml } from './yaml-edit.js'
 
 export type McpConfigScope = 'user' | 'project'
 
@@ -53,38 +53,30 @@ export function addToConfigFile(
   validate: (raw: unknown) => void,
 ): void {
   checkEntry(name, entry)
-  const { parseDocument } = createRequire(import.meta.url)('yaml') as typeof import('yaml')
-  const document = parseDocument(readText(file) ?? '')
-  if (document.errors.length > 0) {
-    throw new DshError(
-      `${file}: invalid YAML: ${document.errors[0]!.message.split('\n')[0]}`,
-      McpErrorCode.InvalidConfig,
-      {
-        userFacing: true,
-      },
-    )
-  }
+  const text = readText(file) ?? ''
+  const document = parseConfigYaml(text, (message) => invalidYaml(file, message))
   if (document.hasIn(['mcpServers', name])) {
     throw new DshError(`MCP server ${name} already exists in ${file}`, McpErrorCode.NameTaken, {
       userFacing: true,
     })
   }
-  if (document.contents === null) document.contents = document.createNode({}) as never
-  document.setIn(['mcpServers', name], document.createNode(entry))
-  validate(document.toJS())
-  writeAtomically(file, String(document))
+  const edited = addServerToYaml(text, name, entry)
+  validate(parseConfigYaml(edited, (message) => invalidYaml(file, message)).toJS())
+  writeAtomically(file, edited)
 }
 
 /** Removes a server from the config file; an unknown name is an error. */
 export function removeFromConfigFile(file: string, name: string): void {
-  const { parseDocument } = createRequire(import.meta.url)('yaml') as typeof import('yaml')
   const text = readText(file)
-  const document = parseDocument(text ?? '')
+  const document = parseConfigYaml(text ?? '', (message) => invalidYaml(file, message))
   if (text === undefined || !document.hasIn(['mcpServers', name])) {
     throw new DshError(`no MCP server ${name} in ${file}`, McpErrorCode.UnknownServer, { userFacing: true })
   }
-  document.deleteIn(['mcpServers', name])
-  writeAtomically(file, String(document))
+  writeAtomically(file, removeServerFromYaml(text, name))
+}
+
+function invalidYaml(file: string, message: string): DshError {
+  return new DshError(`${file}: invalid YAML: ${message}`, McpErrorCode.InvalidConfig, { userFacing: true })
 }
 
 function readProjectFile(file: string): { mcpServers: Record<string, unknown> } & Record<string, unknown> {

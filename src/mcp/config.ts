@@ -29,10 +29,21 @@ const stdioServerSchema = z
   })
   .strict()
 
+/** An http(s) URL; one holding a `${VAR}` is checked once expanded, when the server starts. */
+function isServerUrl(url: string): boolean {
+  if (url.includes('${')) return true
+  try {
+    const { protocol } = new URL(url)
+    return protocol === 'http:' || protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
 const remoteServerSchema = z
   .object({
     type: z.enum(['http', 'sse']),
-    url: z.string().min(1),
+    url: z.string().min(1).refine(isServerUrl, 'url must be an http:// or https:// URL (or hold a ${VAR})'),
     headers: z.record(z.string(), z.string()).default({}),
     ...timeouts,
   })
