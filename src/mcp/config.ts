@@ -43,7 +43,11 @@ function isServerUrl(url: string): boolean {
 const remoteServerSchema = z
   .object({
     type: z.enum(['http', 'sse']),
-    url: z.string().min(1).refine(isServerUrl, 'url must be an http:// or https:// URL (or hold a ${VAR})'),
+    url: z
+      .string()
+      .min(1)
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax
+      .refine(isServerUrl, 'url must be an http:// or https:// URL (or hold a ${VAR})'),
     headers: z.record(z.string(), z.string()).default({}),
     ...timeouts,
   })

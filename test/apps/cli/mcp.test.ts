@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is the config syntax written as typed
 // `dsh mcp list|add|remove` through the built CLI against real MCP servers (the MCP
 // project's reference "everything" and filesystem servers, dsh's fixture server, an HTTP
 // server on 127.0.0.1): states, tool counts and sources; edits that keep the rest of the file.
