@@ -143,6 +143,16 @@ export class McpManager extends Service {
     for (const connection of connections) this.report(connection)
   }
 
+  /**
+   * Whether the agent's project may bring its `.mcp.json` servers: asks the trust question
+   * now (at most once per folder) instead of at the first model request. False, asking
+   * nothing, when the project has no servers; starts none.
+   */
+  async projectTrusted(agent: AgentHandle): Promise<boolean> {
+    const project = this.projectScope(agent.cwd, this.rootOf(agent))
+    return project.connections.size > 0 && (await project.decision)
+  }
+
   /** The servers an agent sees, by name: session over project over user. */
   async visible(agent: AgentHandle): Promise<McpConnection[]> {
     const byName = new Map<string, McpConnection>()
