@@ -182,7 +182,7 @@ export class McpConnection {
       })) as McpCallResult
       const text = await spillLongResult(
         resultText(result),
-        this.options.spill?.(),
+        () => this.options.spill?.(),
         execution.agent?.id,
         `mcp-${this.name}-${tool}`,
       )
