@@ -89,6 +89,11 @@ export class McpManager extends Service {
       explain: (name, agent) => this.explain(name, agent),
     }
     this.resourceTools = createResourceTools((agent) => this.visible(agent))
+    // A trust question asked for a folder's hooks or rules names its .mcp.json servers too.
+    ctx.on('trust/brings', (folder, brings) => {
+      for (const name of Object.keys(readProjectServers(folder)?.servers ?? {}))
+        brings.push(`MCP server ${name}`)
+    })
     ctx.effect(
       () => () => {
         void this.closeAll()
