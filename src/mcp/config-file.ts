@@ -4,7 +4,13 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { DshError } from '../core/errors.js'
-import { type McpServerConfig, mcpServerConfigSchema, PROJECT_MCP_FILE, SERVER_NAME } from './config.js'
+import {
+  type McpServerConfig,
+  type McpServerEntry,
+  mcpServerConfigSchema,
+  PROJECT_MCP_FILE,
+  SERVER_NAME,
+} from './config.js'
 import { McpErrorCode } from './errors.js'
 import { addServerToYaml, parseConfigYaml, removeServerFromYaml } from './yaml-edit.js'
 
@@ -28,7 +34,7 @@ function writeAtomically(file: string, text: string): void {
   renameSync(temp, file)
 }
 
-function checkEntry(name: string, entry: McpServerConfig): McpServerConfig {
+function checkEntry(name: string, entry: McpServerEntry): McpServerConfig {
   if (!SERVER_NAME.test(name)) {
     throw new DshError(
       `invalid server name ${JSON.stringify(name)}: use letters, digits, _ and - (at most 64)`,
@@ -49,7 +55,7 @@ function checkEntry(name: string, entry: McpServerConfig): McpServerConfig {
 export function addToConfigFile(
   file: string,
   name: string,
-  entry: McpServerConfig,
+  entry: McpServerEntry,
   validate: (raw: unknown) => void,
 ): void {
   checkEntry(name, entry)
@@ -97,7 +103,7 @@ function readProjectFile(file: string): { mcpServers: Record<string, unknown> } 
 }
 
 /** Adds a server to `<root>/.mcp.json` (created when missing). */
-export function addToProjectFile(root: string, name: string, entry: McpServerConfig): string {
+export function addToProjectFile(root: string, name: string, entry: McpServerEntry): string {
   const file = join(root, PROJECT_MCP_FILE)
   checkEntry(name, entry)
   const project = readProjectFile(file)

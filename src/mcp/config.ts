@@ -56,6 +56,8 @@ const remoteServerSchema = z
 /** One server entry: stdio (`type` may be omitted), `http` (Streamable HTTP) or legacy `sse`. */
 export const mcpServerConfigSchema = z.union([stdioServerSchema, remoteServerSchema])
 export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>
+/** An entry as written in a file, before defaults (`args`, `env`, `headers` may be left out). */
+export type McpServerEntry = z.input<typeof mcpServerConfigSchema>
 export type McpStdioServerConfig = z.infer<typeof stdioServerSchema>
 export type McpRemoteServerConfig = z.infer<typeof remoteServerSchema>
 
