@@ -82,6 +82,7 @@ export function resolveConfig(file: DshConfigFile, env: NodeJS.ProcessEnv, sourc
       ...file.model,
       ...(file.model.apiKeyFile !== undefined ? { apiKeyFile: inFile(file.model.apiKeyFile) } : {}),
     },
+    sandboxBwrapPath: inFile(file.sandboxBwrapPath),
     persistence: {
       ...file.persistence,
       root,

@@ -7,7 +7,7 @@ import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
 import { mcpServersSchema } from '../mcp/config.js'
 import { PERMISSION_MODES } from '../permissions/modes.js'
 import { sessionIdProblem } from '../session/id.js'
-import { SANDBOX_MODES } from '../shell/sandbox/bwrap.js'
+import { DEFAULT_BWRAP_PATH, SANDBOX_MODES } from '../shell/sandbox/bwrap.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 
 const sessionId = z.string().superRefine((id, context) => {
@@ -210,6 +210,8 @@ export const configSchema = z
       .default('off'),
     /** Under a sandbox: false gives commands no network at all. Default true. */
     sandboxNetwork: z.boolean().default(true),
+    /** The bubblewrap program a sandbox runs (relative to the config file). Default /usr/bin/bwrap. */
+    sandboxBwrapPath: z.string().min(1).default(DEFAULT_BWRAP_PATH),
     permissions: z
       .object({
         /** The mode sessions start in: auto (dsh's default), default, acceptEdits, plan, bypassPermissions. */

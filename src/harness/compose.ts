@@ -72,7 +72,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     apiKeyEnv: endpoint.apiKeyEnv,
   })
   // Fail closed at start: a sandbox asked for and unavailable is one clear error, not a silent fallback.
-  if (config.sandbox !== 'off') assertSandboxAvailable()
+  if (config.sandbox !== 'off') assertSandboxAvailable(config.sandboxBwrapPath)
   const interactive = (options.trust?.frontEnd ?? 'interactive') === 'interactive'
   const projectFiles = config.hooks.projectFiles && options.trust?.disabled !== true
   const home = homedir()
@@ -94,7 +94,12 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(ToolRegistry),
     ctx.plugin(LocalShellExecutor, {
       secrets: config.secrets,
-      sandbox: { mode: config.sandbox, network: config.sandboxNetwork, home: config.home },
+      sandbox: {
+        mode: config.sandbox,
+        network: config.sandboxNetwork,
+        home: config.home,
+        bwrapPath: config.sandboxBwrapPath,
+      },
     }),
     ctx.plugin(SpillStore, { home: config.home }),
     ctx.plugin(ShellEnvRegistry, { home: config.home }),

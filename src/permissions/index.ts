@@ -9,6 +9,7 @@ export {
   hookPermissionMode,
   isPermissionMode,
   PERMISSION_MODE_DESCRIPTIONS,
+  PERMISSION_MODE_NAMES,
   PERMISSION_MODES,
   type PermissionMode,
 } from './modes.js'
@@ -36,5 +37,12 @@ export type {
 declare module 'cordis' {
   interface Context {
     permissions: import('./plugin.js').PermissionPolicy
+  }
+  interface Events {
+    /** An agent's permission mode changed (`/permissions`, ACP `session/set_mode`). */
+    'permissions/mode-changed'(
+      agent: import('../agent/types.js').AgentHandle,
+      mode: import('./modes.js').PermissionMode,
+    ): void
   }
 }

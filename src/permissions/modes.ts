@@ -13,6 +13,15 @@ export const PERMISSION_MODE_DESCRIPTIONS: Readonly<Record<PermissionMode, strin
   bypassPermissions: 'never ask, also outside the project; deny rules still apply',
 }
 
+/** Short names for pickers (ACP session modes); the ids above are what flags and config take. */
+export const PERMISSION_MODE_NAMES: Readonly<Record<PermissionMode, string>> = {
+  auto: 'Auto',
+  default: 'Ask before edits and commands',
+  acceptEdits: 'Accept edits',
+  plan: 'Plan',
+  bypassPermissions: 'Bypass permissions',
+}
+
 export function isPermissionMode(value: string): value is PermissionMode {
   return (PERMISSION_MODES as readonly string[]).includes(value)
 }

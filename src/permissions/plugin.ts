@@ -115,8 +115,12 @@ export class PermissionPolicy extends Service {
     return hookPermissionMode(this.modeOf(agent))
   }
 
+  /** Switches the agent's mode; front ends showing it (ACP) hear `permissions/mode-changed`. */
   setMode(agent: AgentHandle, mode: PermissionMode): void {
-    this.stateOf(agent).mode = mode
+    const state = this.stateOf(agent)
+    if (state.mode === mode) return
+    state.mode = mode
+    this.ctx.emit('permissions/mode-changed', agent, mode)
   }
 
   /** The decision for one call, before hooks downstream and before asking anyone. */

@@ -28,7 +28,8 @@ export function decideToolPermission(input: PolicyInput): PolicyDecision {
     return { behavior: 'deny', reason: `denied by the permission rule ${ruled.rule.text}` }
   if (mode === 'bypassPermissions') return { behavior: 'allow' }
   const kind = toolKind(subject.tool)
-  if (mode === 'plan' && kind !== 'read') {
+  // Plan mode is for research: web reads stay possible there, asked for like in default mode.
+  if (mode === 'plan' && kind !== 'read' && kind !== 'web') {
     return {
       behavior: 'deny',
       reason: `plan mode is on: only read-only tools run (${subject.tool} changes things). Finish researching and present your plan; the user decides when to leave plan mode.`,

@@ -1,24 +1,16 @@
 // What kind of tool a Claude Code tool name is, for modes: read-only tools run in every
-// mode, edit tools follow the edit rules, everything else (Bash, MCP, web, sub-agents) acts.
+// mode, edit tools follow the edit rules, web tools read but reach the network (Claude Code
+// asks before them), everything else (Bash, MCP, sub-agents) acts.
 
-export type ToolKind = 'read' | 'edit' | 'act'
+export type ToolKind = 'read' | 'web' | 'edit' | 'act'
 
-const READ_ONLY = new Set([
-  'Read',
-  'Glob',
-  'Grep',
-  'LS',
-  'NotebookRead',
-  'TodoWrite',
-  'BashOutput',
-  'Skill',
-  'WebSearch',
-  'WebFetch',
-])
+const READ_ONLY = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'TodoWrite', 'BashOutput', 'Skill'])
+const WEB = new Set(['WebSearch', 'WebFetch'])
 const EDIT = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit'])
 
 export function toolKind(claudeCodeName: string): ToolKind {
   if (READ_ONLY.has(claudeCodeName)) return 'read'
+  if (WEB.has(claudeCodeName)) return 'web'
   if (EDIT.has(claudeCodeName)) return 'edit'
   return 'act'
 }

@@ -1,4 +1,5 @@
-// Error codes of the persistence seam.
+// Error codes of the persistence seam. An id the one id rule refuses is SESSION_INVALID_ID
+// (src/session/errors.ts) from every backend, not a persistence code.
 
 export const PersistenceErrorCode = {
   NotFound: 'PERSISTENCE_NOT_FOUND',
@@ -6,8 +7,6 @@ export const PersistenceErrorCode = {
   SeqMismatch: 'PERSISTENCE_SEQ_MISMATCH',
   Corrupt: 'PERSISTENCE_CORRUPT',
   Locked: 'PERSISTENCE_LOCKED',
-  IdTooLong: 'PERSISTENCE_ID_TOO_LONG',
-  InvalidId: 'PERSISTENCE_INVALID_ID',
   Io: 'PERSISTENCE_IO',
   BadPath: 'PERSISTENCE_BAD_PATH',
   /** The writer lease moved to another owner: this process may no longer append. */

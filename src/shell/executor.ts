@@ -16,6 +16,14 @@ export abstract class ShellExecutor extends Service {
   abstract readonly shellPath: string
 
   /**
+   * True when commands run in a sandbox that shows them only the readable paths existing
+   * when the call starts: callers create a folder they point the model at first.
+   */
+  get sandboxed(): boolean {
+    return false
+  }
+
+  /**
    * Runs a command to completion. Resolves with a ShellResult for anything that ran —
    * a non-zero exit, a timeout and a kill included. Rejects with a DshError
    * (ShellErrorCode) when nothing could run: a malformed request or a key in the wrong

@@ -36,13 +36,22 @@ export class SpillStore extends Service {
   }
 
   /**
+   * Creates the session's folder (0700) if needed and returns it: a sandbox binds it
+   * before a call, so files spilled later are visible to that call and its jobs.
+   */
+  ensureDir(sessionId: SessionId): string {
+    const dir = this.dirFor(sessionId)
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE })
+    return dir
+  }
+
+  /**
    * A fresh, unused file path in the session's folder, which is created (0700) if
    * needed: `<epoch-ms>-<random>-<label>.txt`. The caller creates the file (mode 0600,
    * exclusively). `label` is reduced to `[A-Za-z0-9._-]`.
    */
   allocate(sessionId: SessionId, label: string): string {
-    const dir = this.dirFor(sessionId)
-    mkdirSync(dir, { recursive: true, mode: DIR_MODE })
+    const dir = this.ensureDir(sessionId)
     const safe = label.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'output'
     return join(dir, `${Date.now()}-${randomBytes(4).toString('hex')}-${safe}.txt`)
   }

@@ -75,6 +75,37 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ file: badEnum, env: {} })).toThrow(`${badEnum}: persistence.backend:`)
   })
 
+  it('takes the sandbox fields with their defaults, and refuses a bad sandbox value in one line', () => {
+    const defaults = loadConfig({ env: { DSH_HOME: tempDir() } })
+    expect(defaults).toMatchObject({
+      sandbox: 'off',
+      sandboxNetwork: true,
+      sandboxBwrapPath: '/usr/bin/bwrap',
+    })
+    const set = writeConfig('sandbox: read-only\nsandboxNetwork: false\nsandboxBwrapPath: bin/bwrap\n')
+    expect(loadConfig({ file: set, env: {} })).toMatchObject({
+      sandbox: 'read-only',
+      sandboxNetwork: false,
+      sandboxBwrapPath: join(set, '..', 'bin/bwrap'),
+    })
+    for (const [text, field] of [
+      ['sandbox: on\n', 'sandbox'],
+      ['sandbox: true\n', 'sandbox'],
+      ['sandboxNetwork: maybe\n', 'sandboxNetwork'],
+      ['sandboxBwrapPath: ""\n', 'sandboxBwrapPath'],
+    ] as const) {
+      const file = writeConfig(text)
+      const error = thrownBy(() => loadConfig({ file, env: {} })) as Error & { userFacing?: boolean }
+      expect(error.message, text).toMatch(new RegExp(`^${file}: ${field}`))
+      expect(error.message).not.toContain('\n')
+      expect(error.userFacing).toBe(true)
+    }
+    const bad = writeConfig('sandbox: on\n')
+    expect(() => loadConfig({ file: bad, env: {} })).toThrow(
+      'sandbox must be one of off, workspace-write, read-only',
+    )
+  })
+
   it('refuses an agents row with both exact ids, naming the row', () => {
     const file = writeConfig('agents:\n  - id: a\n    sessionId: x\n    resumeSessionId: y\n')
     expect(() => loadConfig({ file, env: {} })).toThrow(

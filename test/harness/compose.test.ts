@@ -1,9 +1,13 @@
 // The composition root: which plugins a config loads, and that disposing the harness
 // unloads them all.
 
-import { writeFileSync } from 'node:fs'
+import { readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { resolveConfig, validateConfig } from '../../src/config/index.js'
+import { isDshError } from '../../src/core/errors.js'
+import { createHarness } from '../../src/harness/index.js'
+import { ShellErrorCode } from '../../src/shell/index.js'
 import { FS_TOOL_NAMES } from '../../src/tools/fs/index.js'
 import { useTestHarnesses } from '../support/harness.js'
 import { useTempDirs } from '../support/temp-dir.js'
@@ -54,5 +58,44 @@ describe('createHarness', () => {
     expect(stopListeners()?.length ?? 0).toBe(0)
     expect(ctx.get('tools')).toBeUndefined()
     expect(ctx.get('agents')).toBeUndefined()
+  })
+
+  it('refuses to start when a sandbox is asked for and bwrap is missing: one line, nothing written', async () => {
+    const home = tempDir()
+    const config = resolveConfig(
+      validateConfig('test-config', {
+        dshHome: home,
+        sandbox: 'workspace-write',
+        sandboxBwrapPath: join(home, 'no-such-bwrap'),
+      }),
+      {},
+    )
+    const before = readdirSync(home).sort()
+    const error = await createHarness({ config, model: { baseUrl: 'http://127.0.0.1:9', apiKey: 'k' } }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    )
+    expect(isDshError(error, ShellErrorCode.SandboxUnavailable)).toBe(true)
+    const message = (error as Error).message
+    expect(message).toBe(
+      `sandbox: bubblewrap not found at ${join(home, 'no-such-bwrap')} (install the bubblewrap package, set sandboxBwrapPath, or use sandbox: off)`,
+    )
+    expect((error as { userFacing?: boolean }).userFacing).toBe(true)
+    expect(readdirSync(home).sort()).toEqual(before)
+  })
+
+  it('refuses a bwrap that exists but cannot build a sandbox, naming it', async () => {
+    const home = tempDir()
+    const config = resolveConfig(
+      validateConfig('test-config', { dshHome: home, sandbox: 'read-only', sandboxBwrapPath: '/bin/false' }),
+      {},
+    )
+    const error = await createHarness({ config, model: { baseUrl: 'http://127.0.0.1:9', apiKey: 'k' } }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    )
+    expect(isDshError(error, ShellErrorCode.SandboxUnavailable)).toBe(true)
+    expect((error as Error).message).toMatch(/^sandbox: \/bin\/false cannot run here \(exit 1; /)
+    expect((error as Error).message).not.toContain('\n')
   })
 })

@@ -29,6 +29,84 @@ function hookResults(rig: Rig, id: string) {
 }
 
 describe.each<DialectLabel>(['claude-code', 'codex'])('%s bridge', (dialect) => {
+  it("tool hooks inside a sub-agent pair the sub-agent's id with its own transcript, the parent's with the parent's", async () => {
+    const dir = tempDir()
+    const out = join(dir, 'runs.jsonl')
+    const recorder = writeRecorder(dir, 'rec.sh', out)
+    const bash = (command: string) => ({ toolCalls: [{ name: 'bash', arguments: { command } }] })
+    const r = await rig({
+      dialect,
+      dir,
+      script: [
+        { toolCalls: [{ name: 'subagent', arguments: { description: 'd', prompt: 'p' } }] },
+        bash('echo in-child'),
+        { text: 'child done' },
+        bash('echo in-parent'),
+        { text: 'parent done' },
+      ],
+      hooks: { ...oneHook('PreToolUse', recorder), ...oneHook('PostToolUse', recorder) },
+    })
+    const parent = await r.agents.create({ sessionId: `pair-${dialect}`, meta: { cwd: r.cwd } })
+    expect((await parent.prompt('delegate')).reason).toBe('completed')
+    const persistence = r.root.get('sessionPersistence')!
+    const pathOf = (id: string) =>
+      persistence.locate({ version: 1, id, createdAt: 0, cwd: r.cwd, delegationDepth: 0 })!.path
+    const runs = readRecords(out)
+      .map((run) => run.payload)
+      .filter((payload) => payload.tool_name === 'Bash')
+    expect(runs.map((payload) => payload.hook_event_name)).toEqual([
+      'PreToolUse',
+      'PostToolUse',
+      'PreToolUse',
+      'PostToolUse',
+    ])
+    const [childPre, childPost, parentPre, parentPost] = runs
+    const childId = String(childPre!.session_id)
+    expect(childId.startsWith(`pair-${dialect}-sub-`)).toBe(true)
+    for (const payload of [childPre, childPost]) {
+      expect(payload).toMatchObject({ session_id: childId, transcript_path: pathOf(childId) })
+      expect(JSON.stringify(payload!.tool_input)).toContain('in-child')
+    }
+    for (const payload of [parentPre, parentPost]) {
+      expect(payload).toMatchObject({
+        session_id: `pair-${dialect}`,
+        transcript_path: pathOf(`pair-${dialect}`),
+      })
+      expect(JSON.stringify(payload!.tool_input)).toContain('in-parent')
+    }
+    expect(pathOf(childId)).not.toBe(pathOf(`pair-${dialect}`))
+  })
+
+  it("transcript_path follows a persistence backend swapped under the live bridge to the new backend's locate", async () => {
+    const dir = tempDir()
+    const out = join(dir, 'runs.jsonl')
+    const recorder = writeRecorder(dir, 'rec.sh', out)
+    const r = await rig({
+      dialect,
+      dir,
+      script: [{ text: 'one' }, { text: 'two' }, { text: 'three' }],
+      hooks: oneHook('Stop', recorder),
+    })
+    const agent = await r.agents.create({ sessionId: `swap-${dialect}`, meta: { cwd: r.cwd } })
+    const locate = () => r.root.get('sessionPersistence')!.locate(agent.session.header)?.path
+    await agent.prompt('first')
+    const first = locate()!
+    expect(first.startsWith(join(dir, 'sessions'))).toBe(true)
+
+    await r.swapBackend('sqlite', join(dir, 'swapped.db'))
+    expect(locate()).toBeUndefined()
+    await agent.prompt('second')
+
+    await r.swapBackend('jsonl', join(dir, 'elsewhere'))
+    const third = locate()!
+    expect(third.startsWith(join(dir, 'elsewhere'))).toBe(true)
+    await agent.prompt('third')
+
+    const paths = readRecords(out).map((run) => run.payload.transcript_path)
+    expect(paths).toEqual([first, dialect === 'codex' ? null : '', third])
+    expect(existsSync(third)).toBe(true)
+  })
+
   it('a PreToolUse hook exiting 2 for rm -rf blocks the call and the model sees the reason', async () => {
     const dir = tempDir()
     const guard = writeScript(

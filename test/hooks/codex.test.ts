@@ -54,7 +54,11 @@ describe('codex payloads', () => {
         permission_mode: 'default',
       })
     }
+    // Hooks never force a flush: before the first durability checkpoint (the model request)
+    // neither SessionStart nor UserPromptSubmit finds the file; the turn's checkpoints make it.
     expect(runs[0]!.transcriptExists).toBe(false)
+    expect(runs[1]!.transcriptExists).toBe(false)
+    expect(runs.slice(2).map((run) => run.transcriptExists)).toEqual([true, true, true])
     expect(payloads[0]).toMatchObject({ source: 'startup' })
     expect(payloads[0]).not.toHaveProperty('turn_id')
     const turnIds = new Set(payloads.slice(1).map((payload) => payload.turn_id))

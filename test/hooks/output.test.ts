@@ -107,6 +107,17 @@ describe('interpretHookRun', () => {
   })
 })
 
+/** The top-level fields the hook output schema knows (src/hooks/protocol/output.ts). */
+const KNOWN_FIELDS = [
+  'continue',
+  'stopReason',
+  'suppressOutput',
+  'systemMessage',
+  'decision',
+  'reason',
+  'hookSpecificOutput',
+]
+
 describe('interpretHookRun properties', () => {
   const anyRun = fc.record({
     exitCode: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 255 })),
@@ -148,7 +159,7 @@ describe('interpretHookRun properties', () => {
         fc.constantFrom('allow', 'deny', 'ask'),
         fc.string(),
         fc.dictionary(
-          fc.string().filter((key) => key !== 'hookSpecificOutput'),
+          fc.string().filter((key) => !KNOWN_FIELDS.includes(key)),
           fc.jsonValue(),
         ),
         (permissionDecision, reason, extra) => {
@@ -157,9 +168,25 @@ describe('interpretHookRun properties', () => {
             hookSpecificOutput: { permissionDecision, permissionDecisionReason: reason },
           }
           const outcome = interpretHookRun(run({ stdout: JSON.stringify(body) }), plain)
-          // Extra keys may hold wrongly typed known fields: then the whole output is ignored with a warning.
-          if (outcome.warnings.length === 0) expect(outcome.decision).toBe(permissionDecision)
-          else expect(outcome.decision).toBe('none')
+          // Unknown keys are ignored: no warning, and the decision stands.
+          expect(outcome.warnings).toEqual([])
+          expect(outcome.decision).toBe(permissionDecision)
+        },
+      ),
+    )
+  })
+
+  it('a wrongly typed known field voids the whole output with a warning, whatever the decision', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('allow', 'deny', 'ask'),
+        fc.constantFrom(...KNOWN_FIELDS.filter((key) => key !== 'hookSpecificOutput')),
+        (permissionDecision, field) => {
+          const body = { [field]: { wrongly: 'typed' }, hookSpecificOutput: { permissionDecision } }
+          const outcome = interpretHookRun(run({ stdout: JSON.stringify(body) }), plain)
+          expect(outcome.decision).toBe('none')
+          expect(outcome.warnings).toHaveLength(1)
+          expect(outcome.warnings[0]).toContain(field)
         },
       ),
     )

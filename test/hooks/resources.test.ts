@@ -1,10 +1,12 @@
 // Hooks that misbehave: one sleeping past its timeout, one printing megabytes, and hooks
-// still running when their bridge unloads. None may stall or exhaust the harness.
+// still running when their bridge unloads. None may stall or exhaust the harness, and a
+// killed hook takes its whole process group (a grandchild it started) with it.
 
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SessionEventMap } from '../../src/session/index.js'
+import { processesWith } from '../support/processes.js'
 import { useTempDirs } from '../support/temp-dir.js'
 import { oneHook, type Rig, useRigs, writeScript } from './rig.js'
 
@@ -31,6 +33,24 @@ async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> 
   }
 }
 
+let nextToken = 0
+
+/**
+ * A hook that records its shell's pid and starts a grandchild, `sleep <token>`, that stays
+ * in its process group: killing only the shell would leave the grandchild running.
+ */
+function writeHangingHook(dir: string) {
+  const token = `${60 + (process.pid % 100)}.${Date.now() % 100_000}${nextToken++}`
+  const pidFile = join(dir, 'pid')
+  const hook = writeScript(
+    dir,
+    'hang.sh',
+    `cat >/dev/null\necho $$ > ${JSON.stringify(pidFile)}\nsleep ${token} &\nwait`,
+  )
+  const grandchildren = () => processesWith(`sleep\u0000${token}\u0000`)
+  return { hook, pidFile, grandchildren }
+}
+
 function hookResults(rig: Rig, id: string) {
   return rig.agents
     .get(id)!
@@ -41,8 +61,7 @@ function hookResults(rig: Rig, id: string) {
 describe('misbehaving hooks', () => {
   it('a hook sleeping past its timeout is killed and the turn goes on', async () => {
     const dir = tempDir()
-    const pidFile = join(dir, 'pid')
-    const hook = writeScript(dir, 'slow.sh', `cat >/dev/null\necho $$ > ${JSON.stringify(pidFile)}\nsleep 30`)
+    const { hook, pidFile, grandchildren } = writeHangingHook(dir)
     const r = await rig({
       dir,
       script: [echoCall('tool-ran'), { text: 'ok' }],
@@ -56,6 +75,9 @@ describe('misbehaving hooks', () => {
     expect(JSON.stringify(r.model.requests[1])).toContain('tool-ran')
     expect(hookResults(r, agent.id)[0]).toMatchObject({ decision: 'error', timedOut: true, exitCode: null })
     expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false)
+    // The whole process group went, not only the hook's shell.
+    await waitFor(() => grandchildren().length === 0, 3_000).catch(() => {})
+    expect(grandchildren()).toEqual([])
     expect(
       r.warnings.some((warning) => warning.includes('HOOK_FAILED') && warning.includes('timed out')),
     ).toBe(true)
@@ -96,8 +118,7 @@ describe('misbehaving hooks', () => {
 
   it('unloading a bridge kills its running hooks and removes its listeners', async () => {
     const dir = tempDir()
-    const pidFile = join(dir, 'pid')
-    const hook = writeScript(dir, 'hang.sh', `cat >/dev/null\necho $$ > ${JSON.stringify(pidFile)}\nsleep 60`)
+    const { hook, pidFile, grandchildren } = writeHangingHook(dir)
     const r = await rig({
       dir,
       script: [echoCall('first'), { text: 'one' }, echoCall('second'), { text: 'two' }],
@@ -108,12 +129,15 @@ describe('misbehaving hooks', () => {
     await waitFor(() => existsSync(pidFile))
     const pid = Number(readFileSync(pidFile, 'utf8'))
     expect(isAlive(pid)).toBe(true)
+    await waitFor(() => grandchildren().length === 1)
     const unloaded = Date.now()
     await r.bridge.dispose()
     const result = await turn
     expect(Date.now() - unloaded).toBeLessThan(10_000)
     expect(result.reason).toBe('completed')
     expect(isAlive(pid)).toBe(false)
+    await waitFor(() => grandchildren().length === 0, 3_000).catch(() => {})
+    expect(grandchildren()).toEqual([])
     expect(hookResults(r, agent.id)).toMatchObject([{ event: 'PreToolUse', decision: 'error' }])
 
     const countHookEvents = () =>
@@ -126,8 +150,7 @@ describe('misbehaving hooks', () => {
 
   it('cancelling a turn kills its running hook at once and ends the turn aborted', async () => {
     const dir = tempDir()
-    const pidFile = join(dir, 'pid')
-    const hook = writeScript(dir, 'hang.sh', `cat >/dev/null\necho $$ > ${JSON.stringify(pidFile)}\nsleep 60`)
+    const { hook, pidFile, grandchildren } = writeHangingHook(dir)
     const r = await rig({
       dir,
       script: [echoCall('never'), { text: 'unused' }],
@@ -137,11 +160,14 @@ describe('misbehaving hooks', () => {
     const turn = agent.prompt('go')
     await waitFor(() => existsSync(pidFile))
     const pid = Number(readFileSync(pidFile, 'utf8'))
+    await waitFor(() => grandchildren().length === 1)
     const cancelled = Date.now()
     agent.cancel()
     const result = await turn
     expect(Date.now() - cancelled).toBeLessThan(10_000)
     expect(result.reason).toBe('aborted')
     await waitFor(() => !isAlive(pid))
+    await waitFor(() => grandchildren().length === 0, 3_000).catch(() => {})
+    expect(grandchildren()).toEqual([])
   })
 })

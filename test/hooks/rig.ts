@@ -50,6 +50,8 @@ export interface Rig {
   /** Warnings logged by the bridge (and anyone else). */
   warnings: string[]
   bridge: ReturnType<Context['plugin']>
+  /** Replaces the persistence service under the live bridge and agents. */
+  swapBackend(backend: 'jsonl' | 'sqlite', where: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -103,6 +105,14 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     cwd,
     warnings,
     bridge,
+    async swapBackend(backend, where) {
+      await fibers[1]!.dispose()
+      fibers[1] =
+        backend === 'sqlite'
+          ? root.plugin(SqliteSessionBackend, { file: where })
+          : root.plugin(JsonlSessionBackend, { root: where })
+      await fibers[1].await()
+    },
     async close() {
       await bridge.dispose()
       await fibers.at(-1)!.dispose()

@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { WebToolsStandIn } from '../../src/llm/index.js'
 import {
   decideToolPermission,
   EMPTY_RULE_SET,
@@ -13,6 +14,7 @@ import {
 } from '../../src/permissions/index.js'
 import { ProjectTrustStore } from '../../src/trust/index.js'
 import { useTestHarnesses } from '../support/harness.js'
+import { FIXTURE_SERVER, SERVER_TEST_TIMEOUT_MS } from '../support/mcp-servers.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
 const tempDir = useTempDirs('dsh-perm-')
@@ -37,20 +39,22 @@ describe('decideToolPermission', () => {
   const read = { file_path: 'src/a.ts' }
 
   it.each([
-    // mode, read, edit inside, edit outside, bash, mcp
-    ['auto', 'allow', 'allow', 'ask', 'allow', 'allow'],
-    ['default', 'allow', 'ask', 'ask', 'ask', 'ask'],
-    ['acceptEdits', 'allow', 'allow', 'ask', 'ask', 'ask'],
-    ['plan', 'allow', 'deny', 'deny', 'deny', 'deny'],
-    ['bypassPermissions', 'allow', 'allow', 'allow', 'allow', 'allow'],
-  ] as const)('%s mode', (mode, r, e, o, b, m) => {
+    // mode, read, edit inside, edit outside, bash, mcp, web fetch and search
+    ['auto', 'allow', 'allow', 'ask', 'allow', 'allow', 'allow'],
+    ['default', 'allow', 'ask', 'ask', 'ask', 'ask', 'ask'],
+    ['acceptEdits', 'allow', 'allow', 'ask', 'ask', 'ask', 'ask'],
+    ['plan', 'allow', 'deny', 'deny', 'deny', 'deny', 'ask'],
+    ['bypassPermissions', 'allow', 'allow', 'allow', 'allow', 'allow', 'allow'],
+  ] as const)('%s mode', (mode, r, e, o, b, m, w) => {
     expect([
       decide(mode, 'Read', read),
       decide(mode, 'Edit', edit),
       decide(mode, 'Write', outside),
       decide(mode, 'Bash', bash),
       decide(mode, 'mcp__db__query', {}),
-    ]).toEqual([r, e, o, b, m])
+      decide(mode, 'WebFetch', { url: 'https://example.com/x' }),
+      decide(mode, 'WebSearch', { query: 'x' }),
+    ]).toEqual([r, e, o, b, m, w, w])
   })
 
   it('deny wins over everything, bypass included; ask and allow rules apply per kind', () => {
@@ -66,6 +70,8 @@ describe('decideToolPermission', () => {
     expect(decide('default', 'Bash', { command: 'npm test -- --watch=false' }, set)).toBe('allow')
     expect(decide('default', 'Bash', { command: 'npm test && rm -rf /' }, set)).toBe('ask')
     expect(decide('default', 'WebFetch', { url: 'https://example.com/x' }, set)).toBe('allow')
+    expect(decide('plan', 'WebFetch', { url: 'https://example.com/x' }, set)).toBe('allow')
+    expect(decide('default', 'WebFetch', { url: 'https://example.org/x' }, set)).toBe('ask')
     // An allow rule covers a write outside the project.
     expect(
       decide('auto', 'Write', { file_path: '/etc/hosts', content: '' }, rules({ allow: ['Edit(//etc/**)'] })),
@@ -150,4 +156,95 @@ describe('the policy in a harness', () => {
     const trusted = await interactive.harness.agents.create({ sessionId: 't', meta: { cwd } })
     expect(permissions.decide(trusted, 'Bash', { command: 'echo hi' }).behavior).toBe('allow')
   })
+
+  /** The tool results of one headless turn, in call order. */
+  const resultsOf = (events: readonly { type: string; data: unknown }[]) =>
+    events.filter((e) => e.type === 'tool/result').map((e) => (e.data as { content: string }).content)
+  const CANNOT_ASK = 'this run cannot ask for approval, so the call was not made'
+
+  it('acceptEdits headless: the edit runs, bash is denied and the result says why', async () => {
+    const { cwd } = project()
+    const { harness } = await start({
+      config: { permissions: { mode: 'acceptEdits' } },
+      script: [
+        {
+          toolCalls: [
+            { name: 'write', arguments: { file_path: 'a.txt', content: 'a\n' } },
+            { name: 'bash', arguments: { command: 'echo ran > ran.txt' } },
+          ],
+        },
+        { text: 'done' },
+      ],
+    })
+    const agent = await harness.agents.create({ sessionId: 'accept', meta: { cwd } })
+    await agent.prompt('go')
+    const [written, bash] = resultsOf(agent.session.events)
+    expect(written).not.toMatch(/denied/)
+    expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('a\n')
+    expect(bash).toContain(`Bash needs approval in acceptEdits mode (no allow rule covers it); ${CANNOT_ASK}`)
+    expect(() => readFileSync(join(cwd, 'ran.txt'))).toThrow()
+  })
+
+  it(
+    'every rule kind from the config on real calls in default mode: Bash prefix, Read path, MCP server, WebFetch domain, ask',
+    async () => {
+      const { cwd } = project()
+      writeFileSync(
+        join(cwd, 'package.json'),
+        JSON.stringify({ name: 'p', version: '1.0.0', scripts: { test: 'echo tested > tested.txt' } }),
+      )
+      writeFileSync(join(cwd, '.env'), 'TOKEN=hidden\n')
+      writeFileSync(join(cwd, 'notes.txt'), 'notes\n')
+      const allowedUrl = 'https://docs.example.org/guide'
+      const web = new WebToolsStandIn({
+        apiKey: 'test-key',
+        pages: {
+          [allowedUrl]: { title: 'Guide', content: 'the guide text' },
+          'https://other.example.com/x': { title: 'Other', content: 'other text' },
+        },
+      })
+      const { harness } = await start({
+        webTools: web,
+        config: {
+          web: { fetch: 'deepseek' },
+          mcpServers: { fx: { command: 'node', args: [FIXTURE_SERVER] } },
+          permissions: {
+            mode: 'default',
+            // Web fetches ask in default mode, as in Claude Code: a domain allow rule lets one run.
+            allow: ['Bash(npm test:*)', 'WebFetch(domain:docs.example.org)'],
+            deny: ['Read(./.env)', 'mcp__fx__*'],
+            ask: ['Read(./notes.txt)', 'WebFetch(domain:other.example.com)'],
+          },
+        },
+        script: [
+          {
+            toolCalls: [
+              { name: 'bash', arguments: { command: 'npm test' } },
+              { name: 'web_fetch', arguments: { url: allowedUrl } },
+              { name: 'web_fetch', arguments: { url: 'https://other.example.com/x' } },
+              { name: 'read', arguments: { file_path: '.env' } },
+              { name: 'mcp__fx__echo', arguments: { text: 'hi' } },
+              { name: 'read', arguments: { file_path: 'notes.txt' } },
+            ],
+          },
+          { text: 'done' },
+        ],
+      })
+      const agent = await harness.agents.create({ sessionId: 'rules', meta: { cwd } })
+      await agent.prompt('go')
+      const [npm, fetched, other, env, mcp, notes] = resultsOf(agent.session.events)
+      expect(npm).not.toMatch(/denied/)
+      expect(readFileSync(join(cwd, 'tested.txt'), 'utf8')).toBe('tested\n')
+      expect(fetched).toContain('the guide text')
+      expect(other).toContain(
+        `the permission rule WebFetch(domain:other.example.com) asks for approval; ${CANNOT_ASK}`,
+      )
+      expect(other).not.toContain('other text')
+      expect(env).toBe('Tool call denied: denied by the permission rule Read(./.env)')
+      expect(mcp).toBe('Tool call denied: denied by the permission rule mcp__fx__*')
+      expect(notes).toContain(`the permission rule Read(./notes.txt) asks for approval; ${CANNOT_ASK}`)
+      expect(JSON.stringify(agent.session.events)).not.toContain('TOKEN=hidden')
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
 })

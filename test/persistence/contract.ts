@@ -6,7 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { isDshError } from '../../src/core/errors.js'
 import { PersistenceErrorCode } from '../../src/persistence/errors.js'
 import { INTERRUPTED_TOOL_RESULT } from '../../src/persistence/repair.js'
+import { SessionErrorCode } from '../../src/session/errors.js'
+import { validateSessionId } from '../../src/session/session.js'
 import type { SessionEvent, SessionEventMap, SessionId } from '../../src/session/types.js'
+import { thrownBy } from '../support/thrown.js'
 import {
   type BackendFixture,
   type Harness,
@@ -133,6 +136,26 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       expect(await harness.backend().list()).toEqual([])
     })
 
+    it('refuses a bad id with one code and one message on every method, like the session store', async () => {
+      const harness = await start()
+      for (const id of REFUSED_IDS) {
+        const expected = thrownBy(() => validateSessionId(id)) as Error
+        const label = JSON.stringify(id).slice(0, 40)
+        const attempts: [string, () => Promise<unknown>][] = [
+          ['create', () => harness.backend().create(makeHeader(id))],
+          ['load', () => harness.backend().load(id)],
+          ['open', () => harness.backend().open(id)],
+          ['append', () => harness.backend().append(id, new LogBuilder().completedTurn(0, 'x').events)],
+          ['remove', () => harness.backend().remove(id)],
+        ]
+        for (const [method, attempt] of attempts) {
+          const error = await rejectsWith(attempt(), SessionErrorCode.InvalidId)
+          expect(error.message, `${method} ${label}`).toBe(expected.message)
+        }
+      }
+      expect(await harness.backend().list()).toEqual([])
+    })
+
     it('creates lazily: nothing is stored until the first append', async () => {
       const harness = await start()
       const header = makeHeader('lazy')
@@ -151,6 +174,19 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       await harness.backend().append('taken', new LogBuilder().add('user/message', { text: 'x' }).events)
       await rejectsWith(harness.backend().create(makeHeader('taken')), PersistenceErrorCode.AlreadyExists)
       expect(plain((await harness.backend().load('taken')).events)).toHaveLength(1)
+    })
+
+    it('refuses to create a session an earlier process stored (after a restart)', async () => {
+      let harness = await start()
+      await harness.backend().create(makeHeader('stored-before', { cwd: '/work/project' }))
+      await harness.backend().append('stored-before', new LogBuilder().completedTurn(0, 'kept').events)
+      harness = await restart(harness)
+      await rejectsWith(
+        harness.backend().create(makeHeader('stored-before', { cwd: '/work/project' })),
+        PersistenceErrorCode.AlreadyExists,
+      )
+      const loaded = await harness.backend().load('stored-before')
+      expect(plain(loaded.events)).toEqual(new LogBuilder().completedTurn(0, 'kept').events)
     })
 
     it('lists stored sessions with count, last activity, title and last turn', async () => {

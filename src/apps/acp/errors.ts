@@ -5,4 +5,5 @@ export const AcpErrorCode = {
   TurnFailed: 'ACP_TURN_FAILED',
   BadCwd: 'ACP_BAD_CWD',
   UnsupportedContent: 'ACP_UNSUPPORTED_CONTENT',
+  NoModes: 'ACP_NO_MODES',
 } as const

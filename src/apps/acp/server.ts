@@ -16,7 +16,10 @@ import {
   type PromptRequest,
   type PromptResponse,
   RequestError,
+  type SessionModeState,
   type SessionUpdate,
+  type SetSessionModeRequest,
+  type SetSessionModeResponse,
 } from '@agentclientprotocol/sdk'
 import type { Fiber } from 'cordis'
 import { mintSessionId } from '../../agent/configured.js'
@@ -32,6 +35,7 @@ import type { SessionId } from '../../session/types.js'
 import { resolvePriceTable, usageReport } from '../../usage/index.js'
 import { AcpErrorCode } from './errors.js'
 import { planUpdate } from './file-updates.js'
+import { acpModePlugin, modeUpdate, parseModeId, sessionModeState } from './modes.js'
 import { acpPermissionPlugin, decidePermission, PERMISSION_OPTIONS } from './permission.js'
 import { promptText } from './prompt-text.js'
 import { toStopReason } from './stop-reason.js'
@@ -73,7 +77,8 @@ interface ServedSession {
 export class AcpServer {
   private readonly sessions = new Map<SessionId, ServedSession>()
   private connection: AgentConnection | undefined
-  private permissionFiber: Fiber | undefined
+  /** This connection's listeners on the harness (approvals, mode changes); unloaded when it ends. */
+  private fibers: Fiber[] = []
   /** Updates are sent one after another, so they reach the client in order and before the answer. */
   private updates: Promise<void> = Promise.resolve()
 
@@ -82,18 +87,22 @@ export class AcpServer {
   /** Serves until the input ends; every agent of this connection is then disposed (flushed). */
   async run(): Promise<void> {
     const { harness } = this.options
-    this.permissionFiber = harness.ctx.plugin(
-      acpPermissionPlugin({
-        owns: (id) => this.sessions.has(id),
-        ask: (call, reason) => this.askPermission(call, reason),
-      }),
-    )
-    await this.permissionFiber.await()
+    const owns = (id: SessionId) => this.sessions.has(id)
+    this.fibers = [
+      harness.ctx.plugin(
+        acpPermissionPlugin({ owns, ask: (call, reason) => this.askPermission(call, reason) }),
+      ),
+      harness.ctx.plugin(
+        acpModePlugin({ owns, changed: (agent, mode) => this.send(agent.id, modeUpdate(mode)) }),
+      ),
+    ]
+    await Promise.all(this.fibers.map((fiber) => fiber.await()))
     const app = agentApp({ name: 'dsh' })
       .onRequest('initialize', () => this.initialize())
       .onRequest('session/new', ({ params }) => guard(() => this.newSession(params)))
       .onRequest('session/load', ({ params }) => guard(() => this.loadSession(params)))
       .onRequest('session/prompt', ({ params }) => guard(() => this.prompt(params)))
+      .onRequest('session/set_mode', ({ params }) => guard(() => this.setMode(params)))
       .onNotification('session/cancel', ({ params }) => this.cancel(params.sessionId))
     this.connection = app.connect(nodeNdJsonStream(this.options.input, this.options.output))
     try {
@@ -101,7 +110,7 @@ export class AcpServer {
     } finally {
       await Promise.allSettled([...this.sessions.keys()].map((id) => harness.agents.dispose(id)))
       this.sessions.clear()
-      await this.permissionFiber.dispose()
+      await Promise.all(this.fibers.map((fiber) => fiber.dispose()))
     }
   }
 
@@ -125,7 +134,7 @@ export class AcpServer {
     await this.useMcpServers(sessionId, params)
     const agent = await this.options.harness.agents.create({ sessionId, meta: { cwd: params.cwd } })
     this.sessions.set(agent.id, { agent, remembered: new Map() })
-    return { sessionId: agent.id }
+    return { sessionId: agent.id, ...this.modes(agent) }
   }
 
   /**
@@ -154,6 +163,23 @@ export class AcpServer {
     }
     for (const update of replayUpdates(served.agent.session.events, served.agent.cwd))
       this.send(params.sessionId, update)
+    await this.updates
+    return this.modes(served.agent)
+  }
+
+  /** The session's permission mode as ACP modes (absent when no permission policy is loaded). */
+  private modes(agent: AgentHandle): { modes?: SessionModeState } {
+    const policy = this.options.harness.ctx.get('permissions')
+    return policy ? { modes: sessionModeState(policy.modeOf(agent)) } : {}
+  }
+
+  /** Takes effect at the next tool call, also mid-turn; the client hears `current_mode_update`. */
+  private async setMode(params: SetSessionModeRequest): Promise<SetSessionModeResponse> {
+    const served = this.require(params.sessionId)
+    const mode = parseModeId(params.modeId)
+    const policy = this.options.harness.ctx.get('permissions')
+    if (!policy) throw new DshError('no permission policy is loaded', AcpErrorCode.NoModes)
+    policy.setMode(served.agent, mode)
     await this.updates
     return {}
   }

@@ -72,7 +72,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
   }
   /** A repeatable option's values, in the order given. */
   const collect = (value: string, previous: string[]): string[] => [...previous, value]
-  const { addAgentOptions, addPermissionOptions } = await import('./options.js')
+  const { addAgentOptions, addPermissionOptions, addSandboxOptions } = await import('./options.js')
 
   /** Wraps an action: loads its module lazily and records its exit code. */
   const act =
@@ -252,14 +252,14 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./env.js')).envCommand(options)))
 
-  addPermissionOptions(program.command('stdio'))
+  addSandboxOptions(addPermissionOptions(program.command('stdio')))
     .description('serve JSON-RPC 2.0 on stdin/stdout (initialize, session/prompt, session/cancel, shutdown)')
     .option('--config <file>', 'config file')
     .option('--session-id <id>', 'the exact session id initialize uses when it names none (resume-or-create)')
     .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
     .action(act(async (options) => (await import('./servers.js')).stdioCommand(options)))
 
-  addPermissionOptions(program.command('acp'))
+  addSandboxOptions(addPermissionOptions(program.command('acp')))
     .description('serve the Agent Client Protocol on stdin/stdout, for editors')
     .option('--config <file>', 'config file')
     .option('--no-project-config', 'load nothing the project folder brings (its hooks)')

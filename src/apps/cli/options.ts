@@ -6,6 +6,7 @@ import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../../permissions/modes.js'
 import { parsePermissionRule } from '../../permissions/rule-parser.js'
+import { SANDBOX_MODES, type SandboxMode } from '../../shell/sandbox/bwrap.js'
 import { CliError, CliErrorCode, usageError } from './errors.js'
 
 /** How a command picks its session; at most one of the session flags is set. */
@@ -24,6 +25,9 @@ export interface AgentOptions {
   permissionMode?: string
   allowedTools?: string[]
   disallowedTools?: string[]
+  sandbox?: string
+  /** `--sandbox-network` true, `--no-sandbox-network` false, neither undefined. */
+  sandboxNetwork?: boolean
 }
 
 /**
@@ -98,9 +102,45 @@ export function permissionFlags(
   }
 }
 
+/** Declares `--sandbox <mode>`, `--sandbox-network` and `--no-sandbox-network`. */
+export function addSandboxOptions(command: Command): Command {
+  return command
+    .option(
+      '--sandbox <mode>',
+      `run bash commands in bubblewrap: ${SANDBOX_MODES.join(', ')} (default: sandbox from the config, else off)`,
+    )
+    .option(
+      '--sandbox-network',
+      'under a sandbox, give commands the network (default: sandboxNetwork, else on)',
+    )
+    .option('--no-sandbox-network', 'under a sandbox, give commands no network at all')
+}
+
+/**
+ * The sandbox flags as config overrides (a flag beats the config file); spread them over
+ * the config. A bad `--sandbox` value is a one-line usage error.
+ */
+export function sandboxFlags(options: Pick<AgentOptions, 'sandbox' | 'sandboxNetwork'>): {
+  sandbox?: SandboxMode
+  sandboxNetwork?: boolean
+} {
+  const mode = options.sandbox
+  if (mode !== undefined && !isSandboxMode(mode)) {
+    throw usageError(`--sandbox ${JSON.stringify(mode)}: expected one of ${SANDBOX_MODES.join(', ')}`)
+  }
+  return {
+    ...(mode !== undefined ? { sandbox: mode } : {}),
+    ...(options.sandboxNetwork !== undefined ? { sandboxNetwork: options.sandboxNetwork } : {}),
+  }
+}
+
+function isSandboxMode(value: string): value is SandboxMode {
+  return (SANDBOX_MODES as readonly string[]).includes(value)
+}
+
 /** Declares the agent options on a command. */
 export function addAgentOptions(command: Command): Command {
-  return addPermissionOptions(command)
+  return addSandboxOptions(addPermissionOptions(command))
     .option('--config <file>', 'config file (default: $DSH_HOME/config.yaml)')
     .option('-m, --model <name>', 'model name (default: model.name from the config, else deepseek-flash)')
     .option('--effort <level>', 'thinking effort: off, low, high or max (default: model.effort, else high)')

@@ -5,8 +5,8 @@ import { loadConfig } from '../../config/load.js'
 import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
 import { ExitCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
-import { permissionFlags } from './options.js'
-import { checkApiKey } from './start.js'
+import { permissionFlags, sandboxFlags } from './options.js'
+import { checkApiKey, warnIfBypassing } from './start.js'
 import { handleTermination } from './termination.js'
 
 export interface StdioOptions extends PermissionOptions {
@@ -16,7 +16,11 @@ export interface StdioOptions extends PermissionOptions {
   projectConfig?: boolean
 }
 
+/** The permission and sandbox flags both servers take. */
 export interface PermissionOptions {
+  sandbox?: string
+  /** `--sandbox-network` / `--no-sandbox-network`. */
+  sandboxNetwork?: boolean
   permissionMode?: string
   allowedTools?: string[]
   disallowedTools?: string[]
@@ -65,8 +69,10 @@ async function serve(
   run: (harness: Harness) => Promise<void>,
 ): Promise<number> {
   const permissions = permissionFlags(options)
-  const config = loadConfig(options.config !== undefined ? { file: options.config } : {})
+  const sandbox = sandboxFlags(options)
+  const config = { ...loadConfig(options.config !== undefined ? { file: options.config } : {}), ...sandbox }
   checkApiKey(config)
+  warnIfBypassing(permissions.mode ?? config.permissions.mode)
   const harness = await createHarness({
     config,
     permissions: { ...permissions, canAsk, frontEnd: canAsk ? 'interactive' : 'headless' },

@@ -16,10 +16,11 @@ import type { ModelChoice } from '../../llm/adapter.js'
 import { parseEffort } from '../../llm/deepseek/effort.js'
 import { LlmErrorCode } from '../../llm/errors.js'
 import { requireApiKey, resolveOpenAiConfig } from '../../llm/openai/config.js'
+import type { PermissionMode } from '../../permissions/index.js'
 import type { SessionId } from '../../session/types.js'
 import { CliError, CliErrorCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
-import { type AgentOptions, checkSessionFlags, permissionFlags, resolveCwd } from './options.js'
+import { type AgentOptions, checkSessionFlags, permissionFlags, resolveCwd, sandboxFlags } from './options.js'
 
 /** Everything a command needs before it composes a harness. */
 export interface AgentPlan {
@@ -41,8 +42,12 @@ export interface AgentPlan {
 export function planAgent(options: AgentOptions, env: NodeJS.ProcessEnv = process.env): AgentPlan {
   checkSessionFlags(options)
   const permissions = permissionFlags(options)
+  const sandbox = sandboxFlags(options)
   const effort = options.effort === undefined ? undefined : parseEffort(options.effort)
-  const config = loadConfig({ ...(options.config !== undefined ? { file: options.config } : {}), env })
+  const config = {
+    ...loadConfig({ ...(options.config !== undefined ? { file: options.config } : {}), env }),
+    ...sandbox,
+  }
   const row = options.agent === undefined ? undefined : findRow(config, options.agent)
   // A row's relative cwd is relative to the config file, like every path in it.
   const rowBase = config.source !== undefined ? dirname(config.source) : process.cwd()
@@ -92,12 +97,7 @@ export async function openHarness(
   plan: AgentPlan,
   front: { canAsk: boolean; trust?: HarnessOptions['trust']; log?: (line: string) => void },
 ): Promise<Harness> {
-  const mode = plan.permissions.mode ?? plan.config.permissions.mode
-  if (mode === 'bypassPermissions') {
-    process.stderr.write(
-      'dsh: warning: permission mode bypassPermissions: every tool call runs without asking, also outside the project (deny rules still apply)\n',
-    )
-  }
+  warnIfBypassing(plan.permissions.mode ?? plan.config.permissions.mode)
   const harness = await createHarness({
     config: plan.config,
     permissions: {
@@ -109,6 +109,14 @@ export async function openHarness(
   })
   logToStderr(harness.ctx, process.env, front.log)
   return harness
+}
+
+/** The one warning line of bypassPermissions (no root refusal), on stderr. */
+export function warnIfBypassing(mode: PermissionMode | undefined): void {
+  if (mode !== 'bypassPermissions') return
+  process.stderr.write(
+    'dsh: warning: permission mode bypassPermissions: every tool call runs without asking, also outside the project (deny rules still apply)\n',
+  )
 }
 
 /** What `startAgent` did, for a one-line notice. */

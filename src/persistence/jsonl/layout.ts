@@ -3,16 +3,15 @@
 
 import { createHash } from 'node:crypto'
 import { sep } from 'node:path'
-import { DshError } from '../../core/errors.js'
-import { MAX_SESSION_ID_LENGTH, sessionIdProblem } from '../../session/id.js'
+import { MAX_SESSION_ID_LENGTH } from '../../session/id.js'
+import { validateSessionId } from '../../session/session.js'
 import type { SessionId } from '../../session/types.js'
-import { PersistenceErrorCode } from '../errors.js'
 
 export const LOG_SUFFIX = '.jsonl'
 export const LOCK_SUFFIX = '.lock'
 export const NO_CWD_BUCKET = '_no-cwd'
 
-/** The one id rule (src/session/id.ts); longer ids are refused with PERSISTENCE_ID_TOO_LONG here. */
+/** The one id rule (src/session/id.ts): longer ids are refused with SESSION_INVALID_ID, like any invalid id. */
 export { MAX_SESSION_ID_LENGTH }
 
 /**
@@ -82,18 +81,11 @@ function cutEscaped(escaped: string, max: number): string {
  * units>`; the full id lives in the header line. The two forms cannot meet (only
  * the hashed form holds `~~`), so the mapping stays injective.
  *
- * @throws DshError PERSISTENCE_INVALID_ID for an empty id, PERSISTENCE_ID_TOO_LONG past the maximum.
+ * @throws DshError SESSION_INVALID_ID for an id the one id rule refuses (empty, too long, NUL, ...),
+ * with the same code and message as every other backend.
  */
 export function encodeSessionId(id: SessionId): string {
-  const problem = sessionIdProblem(id)
-  if (problem !== undefined) {
-    const tooLong = typeof id === 'string' && id.length > MAX_SESSION_ID_LENGTH
-    throw new DshError(
-      `invalid session id: ${problem}`,
-      tooLong ? PersistenceErrorCode.IdTooLong : PersistenceErrorCode.InvalidId,
-      { userFacing: true },
-    )
-  }
+  validateSessionId(id)
   if (id === '.') return '~002E'
   if (id === '..') return '~002E~002E'
   const escaped = escapeUnits(id)

@@ -42,6 +42,7 @@ export class MemorySessionBackend extends SessionPersistence {
   }
 
   async append(id: SessionId, events: SessionEvent[]): Promise<void> {
+    validateSessionId(id)
     const stored = this.sessions.get(id)
     if (!stored) throw notFound(id)
     checkContinuation(id, stored.lines.length, events)
@@ -51,6 +52,7 @@ export class MemorySessionBackend extends SessionPersistence {
   }
 
   async load(id: SessionId): Promise<LoadedSession> {
+    validateSessionId(id)
     const stored = this.sessions.get(id)
     if (!stored?.materialized) throw notFound(id)
     return { header: structuredClone(stored.header), events: parseLines(stored.lines) }
@@ -58,6 +60,7 @@ export class MemorySessionBackend extends SessionPersistence {
 
   /** The writer lease is this instance's `writing` mark; an open turn is closed. */
   async open(id: SessionId): Promise<LoadedSession> {
+    validateSessionId(id)
     const stored = this.sessions.get(id)
     if (!stored?.materialized) throw notFound(id)
     if (this.writing.has(id)) {
@@ -83,6 +86,7 @@ export class MemorySessionBackend extends SessionPersistence {
 
   /** Refused while this instance writes the session (its lease). */
   async remove(id: SessionId): Promise<void> {
+    validateSessionId(id)
     if (!this.sessions.get(id)?.materialized) throw notFound(id)
     if (this.writing.has(id)) throw removeRefused(id, 'this process')
     this.sessions.delete(id)

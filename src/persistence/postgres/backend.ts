@@ -1,8 +1,10 @@
 // The PostgreSQL persistence backend: sessions as rows of one shared database that
 // many dsh hosts use at once, one writer per session (a fenced lease). Sessions have
-// no dedicated local file, so `locate` answers undefined.
+// no dedicated local file, so `locate` answers undefined. Every id is checked here, before
+// any query, so a bad one is SESSION_INVALID_ID like on every other backend.
 
 import type { Context } from 'cordis'
+import { validateSessionId } from '../../session/session.js'
 import type { SessionEvent, SessionHeader, SessionId } from '../../session/types.js'
 import type { WriterOwner } from '../owner.js'
 import { SessionPersistence } from '../persistence.js'
@@ -35,15 +37,18 @@ export class PostgresSessionBackend extends SessionPersistence {
     return this.store.create(header)
   }
 
-  append(id: SessionId, events: SessionEvent[]): Promise<void> {
+  async append(id: SessionId, events: SessionEvent[]): Promise<void> {
+    validateSessionId(id)
     return this.store.append(id, events)
   }
 
-  load(id: SessionId): Promise<LoadedSession> {
+  async load(id: SessionId): Promise<LoadedSession> {
+    validateSessionId(id)
     return this.store.load(id)
   }
 
-  open(id: SessionId): Promise<LoadedSession> {
+  async open(id: SessionId): Promise<LoadedSession> {
+    validateSessionId(id)
     return this.store.open(id)
   }
 
@@ -51,7 +56,8 @@ export class PostgresSessionBackend extends SessionPersistence {
     return this.store.unlock(id, options.force ?? false)
   }
 
-  remove(id: SessionId): Promise<void> {
+  async remove(id: SessionId): Promise<void> {
+    validateSessionId(id)
     return this.store.remove(id)
   }
 

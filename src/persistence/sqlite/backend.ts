@@ -150,6 +150,19 @@ export class SqliteSessionBackend extends SessionPersistence {
     return undefined
   }
 
+  /**
+   * The durability settings of the connection this backend writes with (opening it when
+   * needed): `synchronous` is per connection, so another connection cannot tell.
+   * Expected: journal mode `wal`, synchronous 2 (FULL).
+   */
+  durability(): { journalMode: string; synchronous: number } {
+    const { connection } = this.database()
+    return {
+      journalMode: String(connection.pragma('journal_mode', { simple: true })),
+      synchronous: Number(connection.pragma('synchronous', { simple: true })),
+    }
+  }
+
   /** Keeps the header in memory; the first append inserts it and takes the writer lease. */
   async create(header: SessionHeader): Promise<void> {
     validateSessionId(header.id)
@@ -164,6 +177,7 @@ export class SqliteSessionBackend extends SessionPersistence {
    * append of a created session). A session neither created nor opened here is opened first.
    */
   async append(id: SessionId, events: SessionEvent[]): Promise<void> {
+    validateSessionId(id)
     if (events.length === 0) return
     if (!this.pending.has(id) && !this.leases.has(id)) await this.open(id)
     const { connection, sql, lease } = this.database()
@@ -206,6 +220,7 @@ export class SqliteSessionBackend extends SessionPersistence {
 
   /** Read-only: the stored header and events, as they are; writes nothing. */
   async load(id: SessionId): Promise<LoadedSession> {
+    validateSessionId(id)
     const { connection, sql } = this.database()
     // One read transaction: header and events from the same snapshot.
     return connection.transaction(() => this.read(sql, id))()
@@ -259,6 +274,7 @@ export class SqliteSessionBackend extends SessionPersistence {
    * naming the holder, while a live process (this one included) holds the lease.
    */
   async remove(id: SessionId): Promise<void> {
+    validateSessionId(id)
     const { connection, sql, lease } = this.database()
     connection
       .transaction(() => {

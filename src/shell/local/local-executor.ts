@@ -58,6 +58,11 @@ export class LocalShellExecutor extends ShellExecutor {
   private readonly maxFinishedJobs: number
   private readonly state: ExecutorState
   private readonly sandboxError: unknown
+  private readonly sandboxMode: SandboxPolicy['mode']
+
+  override get sandboxed(): boolean {
+    return this.sandboxMode !== 'off'
+  }
 
   constructor(ctx: Context, config: LocalShellExecutorConfig = {}) {
     super(ctx)
@@ -73,6 +78,7 @@ export class LocalShellExecutor extends ShellExecutor {
       ownsOutputDir: config.outputDir === undefined,
     }
     this.state = state
+    this.sandboxMode = config.sandbox?.mode ?? 'off'
     if (config.sandbox && config.sandbox.mode !== 'off') {
       try {
         assertSandboxAvailable(config.sandbox.bwrapPath)

@@ -67,8 +67,9 @@ export function bwrapArgs(policy: SandboxPolicy, paths: SandboxCallPaths): strin
 export function assertSandboxAvailable(bwrapPath: string = DEFAULT_BWRAP_PATH): void {
   if (!existsSync(bwrapPath)) {
     throw new DshError(
-      `sandbox: bubblewrap not found at ${bwrapPath} (install the bubblewrap package, or set sandbox: off)`,
+      `sandbox: bubblewrap not found at ${bwrapPath} (install the bubblewrap package, set sandboxBwrapPath, or use sandbox: off)`,
       ShellErrorCode.SandboxUnavailable,
+      { userFacing: true },
     )
   }
   const probe = spawnSync(bwrapPath, ['--unshare-pid', '--ro-bind', '/', '/', '--', 'true'], {
@@ -80,6 +81,7 @@ export function assertSandboxAvailable(bwrapPath: string = DEFAULT_BWRAP_PATH): 
     throw new DshError(
       `sandbox: ${bwrapPath} cannot run here (${reason}; are user namespaces disabled?)`,
       ShellErrorCode.SandboxUnavailable,
+      { userFacing: true },
     )
   }
 }

@@ -1,6 +1,7 @@
 // The model-facing `bash` tool and its background-job companions. Every call carries the
 // managed `DSH_*` snapshot of its own ToolExecution, foreground and background alike.
 
+import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Context } from 'cordis'
@@ -78,7 +79,8 @@ function currentServices(ctx: Context) {
   const shell = currentService(ctx, 'shell')
   const shellEnv = currentService(ctx, 'shellEnv')
   const spill = currentService(ctx, 'spill')
-  return () => ({ shell: shell(), shellEnv: shellEnv(), spill: spill() })
+  const sessions = currentService(ctx, 'sessions')
+  return () => ({ shell: shell(), shellEnv: shellEnv(), spill: spill(), sessions: sessions() })
 }
 
 async function runBash(
@@ -87,7 +89,7 @@ async function runBash(
   args: BashArguments,
   execution: ToolExecution,
 ): Promise<ToolOutput> {
-  const { shell, shellEnv, spill } = services()
+  const { shell, shellEnv, spill, sessions } = services()
   if (!shell || !shellEnv)
     return { content: 'bash is not available: no shell executor is loaded', isError: true }
   const base = execution.agent?.cwd ?? process.cwd()
@@ -100,6 +102,13 @@ async function runBash(
     spill && sessionId !== undefined
       ? (stream: 'stdout' | 'stderr') => spill.allocate(sessionId, `bash-${stream}`)
       : undefined
+  // A sandbox binds only what exists when the call starts: make the spill folder and the
+  // log exist first, so this call and its jobs see what is added to them later.
+  if (shell.sandboxed && execution.agent) {
+    if (spill && sessionId !== undefined) spill.ensureDir(sessionId)
+    const log = dshEnv.DSH_SESSION_JSONL
+    if (log !== undefined && !existsSync(log)) await sessions?.flush(execution.agent.session)
+  }
   // Under a sandbox: the project is writable, and of the harness home only these are readable.
   const home = dshEnv.DSH_HOME
   const sandboxPaths = {

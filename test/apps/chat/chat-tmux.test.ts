@@ -1,39 +1,24 @@
 // The interactive chat on a real pseudo-terminal (tmux) against a loopback model:
 // streaming, Ctrl-C, paste, queued typing, markdown, tool failures, the spinner,
-// history across restarts, Tab completion, escape sequences from tools, /fork, and the
-// trust question of a project's .mcp.json.
+// history across restarts, Tab completion, escape sequences from tools, and /fork.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, expect, it } from 'vitest'
-import type { ScriptRequest } from '../../../src/llm/index.js'
 import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
-import { FIXTURE_SERVER } from '../../support/mcp-servers.js'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { startTerminal, type TmuxTerminal } from '../../support/tmux.js'
-import { assertBuilt, CLI, type CliWorld, jsonLines, makeWorld, runCli } from '../cli/cli.js'
+import { assertBuilt, jsonLines, makeWorld, runCli } from '../cli/cli.js'
+import { READY, useChatTerminals } from './chat-terminal.js'
 
 const makeDir = useTempDirs('dsh-chat-tmux-')
+const startChat = useChatTerminals()
 let model: LoopbackModel | undefined
-let terminal: TmuxTerminal | undefined
 
 beforeAll(assertBuilt)
 afterEach(async () => {
-  terminal?.kill()
-  terminal = undefined
   await model?.close()
   model = undefined
 })
-
-const READY = '/help for commands'
-
-/** Starts `dsh` (no arguments, or `args`) in a fresh terminal; waits for its banner unless told not to. */
-async function startChat(w: CliWorld, args: string[] = [], wait = true): Promise<TmuxTerminal> {
-  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} ${args.join(' ')}; echo "dsh-exit=$?"`
-  terminal = await startTerminal({ cwd: w.project, env: w.env, command })
-  if (wait) await terminal.waitFor(READY)
-  return terminal
-}
 
 function userMessages(index: number): string[] {
   return model!.requests[index]!.messages.filter((m) => m.role === 'user').map((m) => m.content)
@@ -434,93 +419,4 @@ it('after each turn a usage line gives the turn’s tokens and cost and the sess
   expect(row!.usage.inputTokens).toBe(sum(usages, 'promptTokens'))
   const shown = /turn 2 · .* · session ~\$([\d.]+)/.exec(screen)![1]!
   expect(Number(shown)).toBeCloseTo(row!.usage.cost, 4)
-})
-
-/** Makes the world's project a project (`.git`) whose `.mcp.json` names the fixture server `proj`. */
-function projectWithServer(w: CliWorld): { file: string; mark: string } {
-  mkdirSync(join(w.project, '.git'))
-  const file = join(w.project, '.mcp.json')
-  // The fixture writes `pid <n>` to $FIXTURE_MARK once it runs: proof it was (or was not) started.
-  const mark = join(w.home, 'proj-started')
-  writeFileSync(
-    file,
-    JSON.stringify({
-      mcpServers: { proj: { command: 'node', args: [FIXTURE_SERVER], env: { FIXTURE_MARK: mark } } },
-    }),
-  )
-  return { file, mark }
-}
-
-const offered = (index: number) => (model!.requests[index]!.tools ?? []).map((tool) => tool.function.name)
-const lastToolResult = (request: ScriptRequest) =>
-  [...request.messages].reverse().find((message) => message.role === 'tool')?.content ?? ''
-
-it("asks once whether a project's .mcp.json may load; yes gives the model its tools and is remembered", async () => {
-  model = await startLoopbackModel([
-    { toolCalls: [{ name: 'mcp__proj__echo', arguments: { text: 'from a trusted folder' } }] },
-    (request) => ({ text: `The project server answered: ${lastToolResult(request)}` }),
-  ])
-  const w = makeWorld(makeDir(), model.baseUrl)
-  const { file, mark } = projectWithServer(w)
-  const t = await startChat(w)
-  // Asked as the chat opens, naming what the folder brings; nothing started before the answer.
-  const question = await t.waitFor('trust this folder? [y/N]')
-  expect(question).toContain(`? ${w.project} brings its own configuration:`)
-  expect(question).toContain('MCP server proj')
-  expect(existsSync(mark)).toBe(false)
-  t.keys('y')
-  await t.waitFor(`? trust ${w.project} — trusted (remembered)`)
-
-  t.type('use the project tool')
-  t.keys('Enter')
-  await t.waitFor('The project server answered: echo: from a trusted folder')
-  expect(offered(0)).toContain('mcp__proj__echo')
-  t.type('/mcp')
-  t.keys('Enter')
-  await t.waitFor(`proj  connected · 6 tools · project ${file}`)
-  t.keys('C-d')
-  await t.waitFor('dsh-exit=0')
-  t.kill()
-
-  // A second chat in the same folder does not ask again: the yes is in $DSH_HOME.
-  const again = await startChat(w)
-  again.type('/mcp')
-  again.keys('Enter')
-  await again.waitFor(`proj  connected · 6 tools · project ${file}`)
-  expect(again.screen()).not.toContain('trust this folder?')
-  again.keys('C-d')
-  await again.waitFor('dsh-exit=0')
-})
-
-it('a no keeps the project servers unloaded and says so; /mcp lists them as not loaded', async () => {
-  model = await startLoopbackModel([{ text: 'Answered without project tools.' }])
-  const w = makeWorld(makeDir(), model.baseUrl)
-  const { file, mark } = projectWithServer(w)
-  const t = await startChat(w)
-  await t.waitFor('trust this folder? [y/N]')
-  t.keys('n')
-  await t.waitFor(`? trust ${w.project} — not trusted`)
-  await t.waitFor(`project MCP servers of ${w.project} are not loaded (folder not trusted)`)
-  t.type('/mcp')
-  t.keys('Enter')
-  await t.waitFor(`proj  not loaded: folder not trusted · project ${file}`)
-  t.type('hello')
-  t.keys('Enter')
-  await t.waitFor('Answered without project tools.')
-  expect(offered(0).some((name) => name.startsWith('mcp__'))).toBe(false)
-  // The answer left the screen whole: no part of the question stayed behind.
-  expect(t.screen()).not.toContain('brings its own configuration')
-  t.keys('C-d')
-  await t.waitFor('dsh-exit=0')
-  t.kill()
-  expect(existsSync(mark)).toBe(false)
-
-  // A no is not remembered: the next chat asks again.
-  const again = await startChat(w)
-  await again.waitFor('trust this folder? [y/N]')
-  again.keys('n')
-  await again.waitFor('— not trusted')
-  again.keys('C-d')
-  await again.waitFor('dsh-exit=0')
-  expect(existsSync(mark)).toBe(false)
 })

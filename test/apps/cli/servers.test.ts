@@ -87,6 +87,32 @@ describe('dsh acp', () => {
     expect(result.code).toBe(0)
     expect(jsonLines(result.stdout).every((message) => message.jsonrpc === '2.0')).toBe(true)
   })
+
+  it("--permission-mode is the sessions' initial ACP mode; bypassPermissions warns on stderr only", async () => {
+    model = await startLoopbackModel([], { strict: true })
+    const w = makeWorld(makeDir(), model.baseUrl)
+    const server = spawnCli(['acp', '--permission-mode', 'bypassPermissions'], {
+      env: w.env,
+      cwd: w.project,
+      openStdin: true,
+    })
+    // The SDK answers nothing but `initialize` until the connection is initialized.
+    server.child.stdin!.write(request(1, 'initialize', { protocolVersion: 1, clientCapabilities: {} }))
+    await vi.waitFor(() => expect(server.stdout()).toContain('"id":1'), { timeout: 15_000 })
+    server.child.stdin!.write(request(2, 'session/new', { cwd: w.project, mcpServers: [] }))
+    await vi.waitFor(() => expect(server.stdout()).toContain('"id":2'), { timeout: 15_000 })
+    server.child.stdin!.end()
+    const result = await server.done
+    expect(result.code).toBe(0)
+    const created = jsonLines(result.stdout).find((message) => message.id === 2) as {
+      result: { modes: { currentModeId: string; availableModes: { id: string }[] } }
+    }
+    expect(created.result.modes.currentModeId).toBe('bypassPermissions')
+    expect(created.result.modes.availableModes.map((mode) => mode.id)).toContain('plan')
+    expect(result.stderr).toBe(
+      'dsh: warning: permission mode bypassPermissions: every tool call runs without asking, also outside the project (deny rules still apply)\n',
+    )
+  })
 })
 
 it('plugin warnings (a missing hook file) go to stderr and the run still completes', async () => {

@@ -1,9 +1,9 @@
-// `dsh sessions migrate` through the real CLI: JSONL → PostgreSQL → JSONL gives back
+// `dsh sessions migrate` through the real CLI: JSONL → SQLite or PostgreSQL → JSONL gives back
 // byte-identical event lines (and equal headers), and running it again copies nothing twice.
 
 import { readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { beforeAll, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
 import { LogBuilder, makeHeader, startHarness } from '../../persistence/fixtures.js'
 import { describePostgres, describeSkipReason, useCluster } from '../../support/postgres.js'
@@ -25,6 +25,72 @@ function files(root: string): Map<string, string> {
   return found
 }
 
+/** Five sessions with hostile ids and awkward JSON values, written by the real JSONL backend. */
+async function seedJsonl(root: string): Promise<void> {
+  const harness = await startHarness({
+    plugin: JsonlSessionBackend,
+    config: { root },
+    durable: true,
+  })
+  const ids = ['plain', 'tab\tand ~tilde', '💬 unicode', '../escape', 'x'.repeat(300)]
+  for (const [index, id] of ids.entries()) {
+    const log = new LogBuilder()
+      .completedTurn(0, `question ${index} with a NUL \u0000 and ünïcödé`)
+      .addIgnorable('x/custom', { z: 1, a: [1.5, -0, 1e21, 'ß'], m: { b: null, a: true } })
+      .completedTurn(1, 'again')
+    await harness
+      .backend()
+      .create(makeHeader(id, { cwd: `/work/p${index % 2}`, createdAt: 1_700_000_000_000 + index }))
+    await harness.backend().append(id, log.events)
+    await harness.backend().release(id)
+  }
+  await harness.dispose()
+}
+
+/** Event lines byte for byte; header lines hold the same fields (their order is the reader's). */
+function expectSameJsonl(rootA: string, rootB: string): void {
+  const original = files(rootA)
+  const copied = files(rootB)
+  expect([...copied.keys()].sort()).toEqual([...original.keys()].sort())
+  for (const [path, text] of original) {
+    const [header, ...events] = text.split('\n')
+    const [copiedHeader, ...copiedEvents] = copied.get(path)!.split('\n')
+    expect(JSON.parse(copiedHeader!), path).toEqual(JSON.parse(header!))
+    expect(copiedEvents.join('\n'), path).toBe(events.join('\n'))
+  }
+}
+
+describe('dsh sessions migrate with SQLite', { timeout: 120_000 }, () => {
+  beforeAll(assertBuilt)
+
+  it('round-trips JSONL → SQLite → JSONL byte-identical, idempotently', async () => {
+    const rootA = join(realpathSync(makeDir()), 'sessions')
+    const rootB = join(realpathSync(makeDir()), 'sessions')
+    const db = join(realpathSync(makeDir()), 'sessions.db')
+    const config = (root: string) => `persistence:\n  backend: jsonl\n  root: ${root}\n  file: ${db}\n`
+    const a = makeWorld(makeDir(), 'http://127.0.0.1:9', config(rootA))
+    const b = makeWorld(makeDir(), 'http://127.0.0.1:9', config(rootB))
+    await seedJsonl(rootA)
+
+    const there = await runCli(['sessions', 'migrate', '--from', 'jsonl', '--to', 'sqlite'], { env: a.env })
+    expect(there.stderr).toBe('')
+    expect(there.code).toBe(0)
+    expect(there.stdout).toBe(
+      'copied 5 sessions and extended 0 (95 events) from jsonl to sqlite; 0 already there; 0 not copied\n',
+    )
+    const again = await runCli(['sessions', 'migrate', '--from', 'jsonl', '--to', 'sqlite'], { env: a.env })
+    expect(again.stdout).toMatch(
+      /^copied 0 sessions and extended 0 \(0 events\) .*; 5 already there; 0 not copied\n$/,
+    )
+
+    const back = await runCli(['sessions', 'migrate', '--from', 'sqlite', '--to', 'jsonl'], { env: b.env })
+    expect(back.stderr).toBe('')
+    expect(back.code).toBe(0)
+    expect(back.stdout).toMatch(/^copied 5 sessions/)
+    expectSameJsonl(rootA, rootB)
+  })
+})
+
 describePostgres(`dsh sessions migrate${describeSkipReason()}`, { timeout: 120_000 }, () => {
   const pg = useCluster()
   beforeAll(assertBuilt)
@@ -38,24 +104,7 @@ describePostgres(`dsh sessions migrate${describeSkipReason()}`, { timeout: 120_0
     const a = makeWorld(makeDir(), 'http://127.0.0.1:9', config(rootA))
     const b = makeWorld(makeDir(), 'http://127.0.0.1:9', config(rootB))
 
-    const harness = await startHarness({
-      plugin: JsonlSessionBackend,
-      config: { root: rootA },
-      durable: true,
-    })
-    const ids = ['plain', 'tab\tand ~tilde', '💬 unicode', '../escape', 'x'.repeat(300)]
-    for (const [index, id] of ids.entries()) {
-      const log = new LogBuilder()
-        .completedTurn(0, `question ${index} with a NUL \u0000 and ünïcödé`)
-        .addIgnorable('x/custom', { z: 1, a: [1.5, -0, 1e21, 'ß'], m: { b: null, a: true } })
-        .completedTurn(1, 'again')
-      await harness
-        .backend()
-        .create(makeHeader(id, { cwd: `/work/p${index % 2}`, createdAt: 1_700_000_000_000 + index }))
-      await harness.backend().append(id, log.events)
-      await harness.backend().release(id)
-    }
-    await harness.dispose()
+    await seedJsonl(rootA)
 
     const there = await runCli(['sessions', 'migrate', '--from', 'jsonl', '--to', 'postgres'], { env: a.env })
     expect(there.stderr).toBe('')
@@ -71,16 +120,7 @@ describePostgres(`dsh sessions migrate${describeSkipReason()}`, { timeout: 120_0
     const back = await runCli(['sessions', 'migrate', '--from', 'postgres', '--to', 'jsonl'], { env: b.env })
     expect(back.code).toBe(0)
     expect(back.stdout).toMatch(/^copied 5 sessions/)
-    const original = files(rootA)
-    const copied = files(rootB)
-    expect([...copied.keys()].sort()).toEqual([...original.keys()].sort())
-    for (const [path, text] of original) {
-      // Event lines byte for byte; the header line holds the same fields (their order is the reader's).
-      const [header, ...events] = text.split('\n')
-      const [copiedHeader, ...copiedEvents] = copied.get(path)!.split('\n')
-      expect(JSON.parse(copiedHeader!), path).toEqual(JSON.parse(header!))
-      expect(copiedEvents.join('\n'), path).toBe(events.join('\n'))
-    }
+    expectSameJsonl(rootA, rootB)
   })
 
   it('refuses a bad backend name as a usage error', async () => {

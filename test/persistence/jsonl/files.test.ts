@@ -8,6 +8,7 @@ import { isDshError } from '../../../src/core/errors.js'
 import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
 import { MAX_SESSION_ID_LENGTH } from '../../../src/persistence/jsonl/layout.js'
 import type { SessionLocation } from '../../../src/persistence/types.js'
+import { SessionErrorCode } from '../../../src/session/errors.js'
 import type { SessionId } from '../../../src/session/types.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { LogBuilder, makeHeader, useJsonlHarnesses } from '../fixtures.js'
@@ -179,10 +180,10 @@ describe('JSONL materialization', () => {
     const base = tempDir()
     const harness = await start(join(base, 'sessions'))
     const empty = await rejection(harness.backend().create(makeHeader('')))
-    expect(isDshError(empty, PersistenceErrorCode.InvalidId)).toBe(true)
+    expect(isDshError(empty, SessionErrorCode.InvalidId)).toBe(true)
     const tooLong = makeHeader('x'.repeat(MAX_SESSION_ID_LENGTH + 1))
     const error = await rejection(harness.backend().create(tooLong))
-    expect(isDshError(error, PersistenceErrorCode.IdTooLong)).toBe(true)
+    expect(isDshError(error, SessionErrorCode.InvalidId)).toBe(true)
     expect((error as { userFacing: boolean }).userFacing).toBe(true)
     expect(() => harness.backend().locate(tooLong)).toThrow(/maximum/)
     const longest = makeHeader('~'.repeat(MAX_SESSION_ID_LENGTH))

@@ -5,7 +5,6 @@ import { dirname, join, relative, resolve, sep } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isDshError } from '../../../src/core/errors.js'
-import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
 import {
   bucketFor,
   decodeSessionId,
@@ -16,6 +15,7 @@ import {
   NO_CWD_BUCKET,
   SessionLayout,
 } from '../../../src/persistence/jsonl/layout.js'
+import { SessionErrorCode } from '../../../src/session/errors.js'
 import { sessionIdProblem } from '../../../src/session/id.js'
 import { thrownBy } from '../../support/thrown.js'
 
@@ -56,7 +56,7 @@ describe('encodeSessionId', () => {
       expect(
         isDshError(
           thrownBy(() => encodeSessionId(bad)),
-          PersistenceErrorCode.InvalidId,
+          SessionErrorCode.InvalidId,
         ),
         bad,
       ).toBe(true)
@@ -79,7 +79,7 @@ describe('encodeSessionId', () => {
 
   it('rejects an empty id clearly', () => {
     const error = thrownBy(() => encodeSessionId(''))
-    expect(isDshError(error, PersistenceErrorCode.InvalidId)).toBe(true)
+    expect(isDshError(error, SessionErrorCode.InvalidId)).toBe(true)
     expect((error as { userFacing: boolean }).userFacing).toBe(true)
   })
 
@@ -93,7 +93,7 @@ describe('encodeSessionId', () => {
     const longest = '/'.repeat(MAX_SESSION_ID_LENGTH)
     expect(Buffer.byteLength(encodeSessionId(longest)) + MAX_DERIVED_SUFFIX_LENGTH).toBeLessThanOrEqual(255)
     const error = thrownBy(() => encodeSessionId('x'.repeat(MAX_SESSION_ID_LENGTH + 1)))
-    expect(isDshError(error, PersistenceErrorCode.IdTooLong)).toBe(true)
+    expect(isDshError(error, SessionErrorCode.InvalidId)).toBe(true)
     expect((error as Error).message).toContain(String(MAX_SESSION_ID_LENGTH))
   })
 

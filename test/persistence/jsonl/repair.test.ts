@@ -70,6 +70,48 @@ describe('JSONL crash repair', () => {
     }
   })
 
+  it('truncates a torn tail longer than the closers written in its place', async () => {
+    const root = join(tempDir(), 'sessions')
+    const log = new LogBuilder().completedTurn(0, 'first').openTurn(1, 'second')
+    log.add('tool/result', { callId: 'b1', content: 'x'.repeat(100_000) })
+    const path = await writeSession(root, 'long-tear', log)
+    const original = readFileSync(path)
+    const lastLineStart = original.lastIndexOf(0x0a, original.length - 2) + 1
+    writeFileSync(path, original.subarray(0, lastLineStart + 60_000)) // torn inside the big line
+
+    const harness = await start(root)
+    const opened = await harness.backend().open('long-tear')
+    await harness.backend().release('long-tear')
+    const repaired = readFileSync(path, 'utf8')
+    expect(repaired.length).toBeLessThan(lastLineStart + 2_000)
+    expect(repaired.endsWith('\n')).toBe(true)
+    const stored = repaired.trimEnd().split('\n')
+    for (const line of stored) JSON.parse(line) // no leftover of the torn line
+    expect(stored).toHaveLength(1 + opened.events.length)
+    expect(plain((await harness.backend().load('long-tear')).events)).toEqual(plain(opened.events))
+    expect(opened.events.at(-1)!.data).toEqual({ turn: 1, reason: 'interrupted' })
+  })
+
+  it('cuts a torn tail after a completed turn, adds no closers, and appends cleanly after it', async () => {
+    const root = join(tempDir(), 'sessions')
+    const log = new LogBuilder().completedTurn(0, 'done')
+    const path = await writeSession(root, 'tear-after-end', log)
+    const whole = readFileSync(path)
+    writeFileSync(path, Buffer.concat([whole, Buffer.from('{"seq":9,"type":"turn/sta')]))
+
+    const harness = await start(root)
+    const opened = await harness.backend().open('tear-after-end')
+    expect(plain(opened.events)).toEqual(log.events)
+    expect(readFileSync(path)).toEqual(whole)
+    const next = new LogBuilder()
+      .completedTurn(0, 'done')
+      .completedTurn(1, 'again')
+      .events.slice(log.events.length)
+    await harness.backend().append('tear-after-end', next)
+    await harness.backend().release('tear-after-end')
+    expect(plain((await harness.backend().load('tear-after-end')).events)).toEqual([...log.events, ...next])
+  })
+
   it('cuts a damaged line in the open tail with everything after it', async () => {
     const root = join(tempDir(), 'sessions')
     const log = new LogBuilder().completedTurn(0, 'first').openTurn(1, 'second')

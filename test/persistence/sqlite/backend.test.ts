@@ -30,6 +30,11 @@ describe('SQLite backend', () => {
     expect(existsSync(file)).toBe(false)
     await harness.backend().create(makeHeader('s'))
     await harness.backend().append('s', new LogBuilder().completedTurn(0, 'x').events)
+    // synchronous is per connection: ask the one the backend has just written with.
+    expect((harness.backend() as SqliteSessionBackend).durability()).toEqual({
+      journalMode: 'wal',
+      synchronous: 2,
+    })
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(statSync(join(file, '..')).mode & 0o777).toBe(0o700)
     await harness.dispose()

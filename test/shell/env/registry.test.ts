@@ -5,7 +5,13 @@ import { join } from 'node:path'
 import { Context, type Fiber } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
 import { isDshError } from '../../../src/core/errors.js'
-import { JsonlSessionBackend, SqliteSessionBackend } from '../../../src/persistence/index.js'
+import {
+  JsonlSessionBackend,
+  MemorySessionBackend,
+  type SessionLocation,
+  SqliteSessionBackend,
+} from '../../../src/persistence/index.js'
+import type { SessionHeader } from '../../../src/session/index.js'
 import {
   BUILTIN_DSH_ENV_KEYS,
   DSH_ENV_PREFIX,
@@ -218,6 +224,13 @@ describe('ShellEnvRegistry.collect', () => {
   })
 })
 
+/** A backend that keeps one dedicated file per session, but not a JSONL log. */
+class OtherFileBackend extends MemorySessionBackend {
+  override locate(header: SessionHeader): SessionLocation {
+    return { kind: 'sqlite-file', path: `/var/lib/dsh/${header.id}.db` }
+  }
+}
+
 describe('session-persistence contributor', () => {
   async function withBackend(kind: 'jsonl' | 'sqlite' | 'none') {
     const home = tempDir()
@@ -259,6 +272,28 @@ describe('session-persistence contributor', () => {
       await backend?.dispose()
     },
   )
+
+  it('gives DSH_SESSION_JSONL only for a location of kind jsonl, not for another dedicated file', async () => {
+    const { root, home, backend } = await withBackend('none')
+    const other = root.plugin(OtherFileBackend)
+    await other.await()
+    const agent = stubAgent('kinds-1', '/w')
+    expect(root.sessionPersistence.locate(agent.session.header)).toEqual({
+      kind: 'sqlite-file',
+      path: '/var/lib/dsh/kinds-1.db',
+    })
+    const snapshot = root.shellEnv.collect(execution(agent))
+    expect(snapshot.DSH_SESSION_ID).toBe('kinds-1')
+    expect(snapshot).not.toHaveProperty('DSH_SESSION_JSONL')
+    await other.dispose()
+    const jsonl = root.plugin(JsonlSessionBackend, { root: join(home, 'sessions') })
+    await jsonl.await()
+    expect(root.shellEnv.collect(execution(agent)).DSH_SESSION_JSONL).toBe(
+      root.sessionPersistence.locate(agent.session.header)!.path,
+    )
+    await jsonl.dispose()
+    await backend?.dispose()
+  })
 
   it('asks the current backend at every call: swapping it changes later snapshots', async () => {
     const { root, home, backend } = await withBackend('jsonl')
