@@ -1,7 +1,7 @@
 // `dsh mcp add/remove`: edits the `mcpServers` map of dsh's config file (YAML, comments
 // and spacing kept) or of a project's `.mcp.json`. Every edit is validated before it is written.
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { DshError } from '../core/errors.js'
 import {
@@ -27,7 +27,9 @@ function readText(file: string): string | undefined {
   }
 }
 
-function writeAtomically(file: string, text: string): void {
+function writeAtomically(path: string, text: string): void {
+  // A symlinked config (a dotfiles repository) is edited where it lives; the link stays.
+  const file = existsSync(path) ? realpathSync(path) : path
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
   const temp = `${file}.${process.pid}.tmp`
   writeFileSync(temp, text, { mode: 0o600 })

@@ -3,7 +3,15 @@
 // project's reference "everything" and filesystem servers, dsh's fixture server, an HTTP
 // server on 127.0.0.1): states, tool counts and sources; edits that keep the rest of the file.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -266,6 +274,22 @@ describe('dsh mcp add', () => {
       expect(result.stdout).toBe('')
       expect(readFileSync(configFile(world), 'utf8')).toBe(before)
     }
+  })
+
+  it('edits the file a symlinked config.yaml points to, and the link stays', async () => {
+    const dir = makeDir()
+    const world = makeWorld(dir, NO_MODEL, USER_CONFIG)
+    const dotfiles = join(dir, 'dotfiles')
+    mkdirSync(dotfiles)
+    const real = join(dotfiles, 'dsh.yaml')
+    renameSync(configFile(world), real)
+    symlinkSync(real, configFile(world))
+    expect((await mcp(world, ['add', 'db', '--', 'node', 'db.js'])).code).toBe(0)
+    expect(lstatSync(configFile(world)).isSymbolicLink()).toBe(true)
+    expect(parse(readFileSync(real, 'utf8')).mcpServers).toEqual({ db: { command: 'node', args: ['db.js'] } })
+    expect((await mcp(world, ['remove', 'db'])).code).toBe(0)
+    expect(lstatSync(configFile(world)).isSymbolicLink()).toBe(true)
+    expect(readFileSync(real, 'utf8').endsWith(USER_CONFIG)).toBe(true)
   })
 
   it("-s project writes the project root's .mcp.json from a subfolder, keeping its other keys", async () => {
