@@ -1,12 +1,18 @@
 // `dsh mcp add/remove`: edits the `mcpServers` map of dsh's config file (YAML, comments
-// kept) or of a project's `.mcp.json`. Every edit is validated before it is written.
+// and spacing kept) or of a project's `.mcp.json`. Every edit is validated before it is written.
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { DshError } from '../core/errors.js'
-import { type McpServerConfig, mcpServerConfigSchema, PROJECT_MCP_FILE, SERVER_NAME } from './config.js'
+import {
+  type McpServerConfig,
+  type McpServerEntry,
+  mcpServerConfigSchema,
+  PROJECT_MCP_FILE,
+  SERVER_NAME,
+} from './config.js'
 import { McpErrorCode } from './errors.js'
+import { addServerToYaml, parseConfigYaml, removeServerFromYaml } from './yaml-edit.js'
 
 export type McpConfigScope = 'user' | 'project'
 
@@ -21,14 +27,16 @@ function readText(file: string): string | undefined {
   }
 }
 
-function writeAtomically(file: string, text: string): void {
+function writeAtomically(path: string, text: string): void {
+  // A symlinked config (a dotfiles repository) is edited where it lives; the link stays.
+  const file = existsSync(path) ? realpathSync(path) : path
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
   const temp = `${file}.${process.pid}.tmp`
   writeFileSync(temp, text, { mode: 0o600 })
   renameSync(temp, file)
 }
 
-function checkEntry(name: string, entry: McpServerConfig): McpServerConfig {
+function checkEntry(name: string, entry: McpServerEntry): McpServerConfig {
   if (!SERVER_NAME.test(name)) {
     throw new DshError(
       `invalid server name ${JSON.stringify(name)}: use letters, digits, _ and - (at most 64)`,
@@ -49,42 +57,34 @@ function checkEntry(name: string, entry: McpServerConfig): McpServerConfig {
 export function addToConfigFile(
   file: string,
   name: string,
-  entry: McpServerConfig,
+  entry: McpServerEntry,
   validate: (raw: unknown) => void,
 ): void {
   checkEntry(name, entry)
-  const { parseDocument } = createRequire(import.meta.url)('yaml') as typeof import('yaml')
-  const document = parseDocument(readText(file) ?? '')
-  if (document.errors.length > 0) {
-    throw new DshError(
-      `${file}: invalid YAML: ${document.errors[0]!.message.split('\n')[0]}`,
-      McpErrorCode.InvalidConfig,
-      {
-        userFacing: true,
-      },
-    )
-  }
+  const text = readText(file) ?? ''
+  const document = parseConfigYaml(text, (message) => invalidYaml(file, message))
   if (document.hasIn(['mcpServers', name])) {
     throw new DshError(`MCP server ${name} already exists in ${file}`, McpErrorCode.NameTaken, {
       userFacing: true,
     })
   }
-  if (document.contents === null) document.contents = document.createNode({}) as never
-  document.setIn(['mcpServers', name], document.createNode(entry))
-  validate(document.toJS())
-  writeAtomically(file, String(document))
+  const edited = addServerToYaml(text, name, entry)
+  validate(parseConfigYaml(edited, (message) => invalidYaml(file, message)).toJS())
+  writeAtomically(file, edited)
 }
 
 /** Removes a server from the config file; an unknown name is an error. */
 export function removeFromConfigFile(file: string, name: string): void {
-  const { parseDocument } = createRequire(import.meta.url)('yaml') as typeof import('yaml')
   const text = readText(file)
-  const document = parseDocument(text ?? '')
+  const document = parseConfigYaml(text ?? '', (message) => invalidYaml(file, message))
   if (text === undefined || !document.hasIn(['mcpServers', name])) {
     throw new DshError(`no MCP server ${name} in ${file}`, McpErrorCode.UnknownServer, { userFacing: true })
   }
-  document.deleteIn(['mcpServers', name])
-  writeAtomically(file, String(document))
+  writeAtomically(file, removeServerFromYaml(text, name))
+}
+
+function invalidYaml(file: string, message: string): DshError {
+  return new DshError(`${file}: invalid YAML: ${message}`, McpErrorCode.InvalidConfig, { userFacing: true })
 }
 
 function readProjectFile(file: string): { mcpServers: Record<string, unknown> } & Record<string, unknown> {
@@ -105,7 +105,7 @@ function readProjectFile(file: string): { mcpServers: Record<string, unknown> } 
 }
 
 /** Adds a server to `<root>/.mcp.json` (created when missing). */
-export function addToProjectFile(root: string, name: string, entry: McpServerConfig): string {
+export function addToProjectFile(root: string, name: string, entry: McpServerEntry): string {
   const file = join(root, PROJECT_MCP_FILE)
   checkEntry(name, entry)
   const project = readProjectFile(file)

@@ -29,10 +29,25 @@ const stdioServerSchema = z
   })
   .strict()
 
+/** An http(s) URL; one holding a `${VAR}` is checked once expanded, when the server starts. */
+function isServerUrl(url: string): boolean {
+  if (url.includes('${')) return true
+  try {
+    const { protocol } = new URL(url)
+    return protocol === 'http:' || protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
 const remoteServerSchema = z
   .object({
     type: z.enum(['http', 'sse']),
-    url: z.string().min(1),
+    url: z
+      .string()
+      .min(1)
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax
+      .refine(isServerUrl, 'url must be an http:// or https:// URL (or hold a ${VAR})'),
     headers: z.record(z.string(), z.string()).default({}),
     ...timeouts,
   })
@@ -41,6 +56,8 @@ const remoteServerSchema = z
 /** One server entry: stdio (`type` may be omitted), `http` (Streamable HTTP) or legacy `sse`. */
 export const mcpServerConfigSchema = z.union([stdioServerSchema, remoteServerSchema])
 export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>
+/** An entry as written in a file, before defaults (`args`, `env`, `headers` may be left out). */
+export type McpServerEntry = z.input<typeof mcpServerConfigSchema>
 export type McpStdioServerConfig = z.infer<typeof stdioServerSchema>
 export type McpRemoteServerConfig = z.infer<typeof remoteServerSchema>
 

@@ -182,7 +182,7 @@ export class McpConnection {
       })) as McpCallResult
       const text = await spillLongResult(
         resultText(result),
-        this.options.spill?.(),
+        () => this.options.spill?.(),
         execution.agent?.id,
         `mcp-${this.name}-${tool}`,
       )
@@ -270,10 +270,13 @@ export class McpConnection {
         import('@modelcontextprotocol/sdk/validation/ajv'),
       ])
       const transport = await this.createTransport(config, env)
+      const validator = new AjvJsonSchemaValidator()
       const created = new Client(
         { name: 'dsh', version: packageVersion() },
         {
           capabilities: {},
+          // One validator for output schemas (the SDK's) and arguments (dsh's), not two.
+          jsonSchemaValidator: validator,
           // Refreshed by dsh itself, so the next step can wait for the new list.
           listChanged: {
             tools: {
@@ -290,7 +293,6 @@ export class McpConnection {
         },
       )
       client = created
-      const validator = new AjvJsonSchemaValidator()
       created.onclose = () => this.handleClose(created)
       this.client = created
       await created.connect(transport, {

@@ -89,6 +89,11 @@ export class McpManager extends Service {
       explain: (name, agent) => this.explain(name, agent),
     }
     this.resourceTools = createResourceTools((agent) => this.visible(agent))
+    // A trust question asked for a folder's hooks or rules names its .mcp.json servers too.
+    ctx.on('trust/brings', (folder, brings) => {
+      for (const name of Object.keys(readProjectServers(folder)?.servers ?? {}))
+        brings.push(`MCP server ${name}`)
+    })
     ctx.effect(
       () => () => {
         void this.closeAll()
@@ -141,6 +146,16 @@ export class McpManager extends Service {
     this.waited.add(agent)
     await Promise.all(connections.map((connection) => connection.ready()))
     for (const connection of connections) this.report(connection)
+  }
+
+  /**
+   * Whether the agent's project may bring its `.mcp.json` servers: asks the trust question
+   * now (at most once per folder) instead of at the first model request. False, asking
+   * nothing, when the project has no servers; starts none.
+   */
+  async projectTrusted(agent: AgentHandle): Promise<boolean> {
+    const project = this.projectScope(agent.cwd, this.rootOf(agent))
+    return project.connections.size > 0 && (await project.decision)
   }
 
   /** The servers an agent sees, by name: session over project over user. */

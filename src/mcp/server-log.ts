@@ -11,6 +11,13 @@ export function serverLogPath(home: string, server: string): string {
   return join(home, 'logs', 'mcp', `${normalizeName(server)}.log`)
 }
 
+/**
+ * Lines that never explain a failure: what Node prints after an uncaught error (stack
+ * frames, the error's fields, the caret line, its version banner).
+ */
+const NOISE =
+  /^(at |Node\.js v\d|[{}\]^]+$|[a-z]\w*: (['"[{\d]|true|false|null|undefined)|throw |node:internal\/)/
+
 export class ServerLog {
   private stream: WriteStream | undefined
   private lastLine = ''
@@ -34,7 +41,8 @@ export class ServerLog {
         .split('\n')
         .map((line) => line.trim())
         .filter(Boolean)
-      if (lines.length > 0) this.lastLine = lines.at(-1)!.slice(0, 200)
+      const telling = lines.filter((line) => !NOISE.test(line))
+      if (telling.length > 0) this.lastLine = telling.at(-1)!.slice(0, 200)
     })
   }
 

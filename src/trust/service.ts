@@ -27,6 +27,13 @@ declare module 'cordis' {
   interface Context {
     projectTrust: ProjectTrustService
   }
+  interface Events {
+    /**
+     * Before the trust question for `folder` is put: each subsystem pushes what that folder
+     * brings for it (`MCP server db`), so one answer never covers something it did not name.
+     */
+    'trust/brings'(folder: string, brings: string[]): void
+  }
 }
 
 export class ProjectTrustService extends Service {
@@ -72,10 +79,13 @@ export class ProjectTrustService extends Service {
     let decision = this.decisions.get(folder)
     if (!decision) {
       const ask = this.config.ask ?? this.askers.at(-1)
+      // The caller's list first (it asked), then whatever the other subsystems see there.
+      const everything = [...brings]
+      this.ctx.emit('trust/brings', folder, everything)
       decision = decideProjectTrust(this.store, {
         folder,
         frontEnd: this.config.frontEnd ?? 'interactive',
-        brings,
+        brings: [...new Set(everything)],
         ...(this.config.disabled ? { disabled: true } : {}),
         ...(ask ? { ask } : {}),
       })

@@ -113,6 +113,37 @@ describe('project .mcp.json', () => {
     SERVER_TEST_TIMEOUT_MS,
   )
 
+  it(
+    "a question asked for the folder's hooks names its MCP servers too, and the yes loads them",
+    async () => {
+      const { root } = makeProject()
+      mkdirSync(join(root, '.claude'))
+      writeFileSync(
+        join(root, '.claude', 'settings.json'),
+        JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'true' }] }] } }),
+      )
+      const asked: (readonly string[])[] = []
+      const { harness, model } = await start({
+        trust: {
+          frontEnd: 'interactive',
+          ask: async (_folder, brings) => {
+            asked.push(brings)
+            return true
+          },
+        },
+        script: [{ text: 'ok' }],
+      })
+      const agent = await harness.agents.create({ sessionId: 'hooks-first', meta: { cwd: root } })
+      await agent.prompt('hi')
+      // The hooks asked first (at agent set-up); the one question still names the server.
+      expect(asked).toHaveLength(1)
+      expect(asked[0]![0]).toMatch(/hook/)
+      expect(asked[0]).toContain('MCP server proj')
+      expect(offered(model.requests[0]!)).toContain('mcp__proj__echo')
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
   it('skips a bad entry with a warning and keeps the good ones', async () => {
     const root = tempDir()
     mkdirSync(join(root, '.git'))

@@ -169,6 +169,15 @@ export class TerminalChat {
     this.screen.commit(text.split('\n'))
   }
 
+  /**
+   * A harness log line (a warning): above the input while the chat holds the terminal —
+   * a write of its own to stderr would land inside the live region and be erased with it.
+   */
+  notice(line: string): void {
+    if (this.keys) this.say(this.colors.yellow(safe(line)))
+    else process.stderr.write(`${line}\n`)
+  }
+
   /** Leaves the chat: ends the running turn, restores the terminal. */
   exit(code = 0): void {
     this.queue.length = 0

@@ -32,11 +32,16 @@ export async function chatCommand(options: AgentOptions): Promise<number> {
         disabled: options.projectConfig === false,
         ask: (folder, brings) => chat.askTrust(folder, brings),
       },
+      log: (line) => chat.notice(line),
     })
     const started = await startAgent(harness, plan, options)
     // Code highlighting loads in the background: the first answer rarely needs it at once.
     void loadHighlighter()
-    return await chat.attach({ harness, plan, started })
+    const finished = chat.attach({ harness, plan, started })
+    // A project's .mcp.json is asked about as the chat opens, not in the middle of the
+    // first reply; its servers still start with the first model request.
+    void harness.ctx.get('mcp')?.projectTrusted(started.agent)
+    return await finished
   } finally {
     chat.close()
     await harness?.dispose()

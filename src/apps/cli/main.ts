@@ -70,6 +70,8 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     }
     return amount
   }
+  /** A repeatable option's values, in the order given. */
+  const collect = (value: string, previous: string[]): string[] => [...previous, value]
   const { addAgentOptions, addPermissionOptions, addSandboxOptions } = await import('./options.js')
 
   /** Wraps an action: loads its module lazily and records its exit code. */
@@ -292,8 +294,9 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .argument('<commandOrUrl>', 'the command (stdio) or the URL (http, sse)')
     .argument('[args...]', 'arguments of the command')
     .option('-t, --transport <kind>', 'stdio, http or sse', 'stdio')
-    .option('-e, --env <NAME=VALUE...>', 'environment of a stdio server')
-    .option('-H, --header <Name: value...>', 'HTTP header of an http or sse server')
+    // Repeatable, one value each: a variadic option would swallow the server name after it.
+    .option('-e, --env <NAME=VALUE>', 'environment of a stdio server (repeatable)', collect, [])
+    .option('-H, --header <Name: value>', 'HTTP header of an http or sse server (repeatable)', collect, [])
     .option(
       '-s, --scope <scope>',
       'user (the config file) or project (.mcp.json at the project root)',

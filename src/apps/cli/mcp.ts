@@ -6,7 +6,7 @@ import { Context } from 'cordis'
 import { loadConfig, validateConfig } from '../../config/load.js'
 import { findProjectRoot } from '../../core/project-root.js'
 import { resolveDshHome } from '../../home/resolve-home.js'
-import type { McpServerConfig } from '../../mcp/config.js'
+import type { McpServerEntry } from '../../mcp/config.js'
 import {
   addToConfigFile,
   addToProjectFile,
@@ -70,14 +70,24 @@ export async function mcpAddCommand(
   options: McpAddOptions,
 ): Promise<number> {
   const transport = options.transport ?? 'stdio'
-  let entry: McpServerConfig
+  let entry: McpServerEntry
   if (transport === 'stdio') {
-    entry = { command: target, args, env: pairs(options.env ?? [], '=', '--env') }
     if ((options.header ?? []).length > 0) throw usageError('--header is for http and sse servers')
+    const env = pairs(options.env ?? [], '=', '--env')
+    entry = {
+      command: target,
+      ...(args.length > 0 ? { args } : {}),
+      ...(Object.keys(env).length > 0 ? { env } : {}),
+    }
   } else if (transport === 'http' || transport === 'sse') {
     if (args.length > 0) throw usageError(`unexpected arguments after the URL: ${args.join(' ')}`)
     if ((options.env ?? []).length > 0) throw usageError('--env is for stdio servers')
-    entry = { type: transport, url: target, headers: pairs(options.header ?? [], ':', '--header') }
+    const headers = pairs(options.header ?? [], ':', '--header')
+    entry = {
+      type: transport,
+      url: target,
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    }
   } else {
     throw usageError(`--transport must be stdio, http or sse (got ${JSON.stringify(transport)})`)
   }

@@ -90,11 +90,12 @@ export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = pro
 /**
  * Composes the harness from the plan's config, its log messages going to stderr. `canAsk`:
  * whether this front end can put an `ask` to the user (chat) or must deny it (`dsh run`);
- * `trust`: how project folders are trusted to bring hooks, MCP servers, rules and skills.
+ * `trust`: how project folders are trusted to bring hooks, MCP servers, rules and skills;
+ * `log`: where log lines go instead of stderr (the chat draws them above its input).
  */
 export async function openHarness(
   plan: AgentPlan,
-  front: { canAsk: boolean; trust?: HarnessOptions['trust'] },
+  front: { canAsk: boolean; trust?: HarnessOptions['trust']; log?: (line: string) => void },
 ): Promise<Harness> {
   warnIfBypassing(plan.permissions.mode ?? plan.config.permissions.mode)
   const harness = await createHarness({
@@ -106,7 +107,7 @@ export async function openHarness(
     },
     ...(front.trust ? { trust: front.trust } : {}),
   })
-  logToStderr(harness.ctx)
+  logToStderr(harness.ctx, process.env, front.log)
   return harness
 }
 
