@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { Context } from 'cordis'
 import type { AgentHandle } from '../src/agent/types.js'
+import { currentService } from '../src/core/service-ref.js'
 import { McpManager, type McpServerConfig, mcpToolsPlugin } from '../src/mcp/index.js'
 import { Session } from '../src/session/index.js'
 import { ToolRegistry } from '../src/tools/index.js'
@@ -64,8 +65,10 @@ async function benchToolCall(): Promise<BenchRow> {
     const agent = agentIn(home)
     await dsh.ctx.mcp.prepare(agent)
     const execution: ToolExecution = { agent, callId: 'call-bench', signal: new AbortController().signal }
+    // The registry reached as the agent's tool scheduler reaches it (src/agent/services.ts).
+    const tools = currentService(dsh.ctx, 'tools')
     const viaDsh = async () => {
-      const output = await dsh.ctx.tools.run('mcp__bench__echo', '{"text":"ping"}', execution)
+      const output = await tools()!.run('mcp__bench__echo', '{"text":"ping"}', execution)
       if (output.content !== 'ping') throw new Error(`unexpected MCP output: ${output.content}`)
     }
     const viaBare = async () => {
