@@ -265,7 +265,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
     .action(act(async (options) => (await import('./servers.js')).acpCommand(options)))
 
-  addPermissionOptions(program.command('web'))
+  addSandboxOptions(addPermissionOptions(program.command('web')))
     .description('serve a local web UI: browse sessions, read transcripts, chat live in the browser')
     .option('-p, --port <n>', 'port to listen on (0 picks a free one)', '4780')
     .option(

@@ -8,14 +8,16 @@ import { isDshError } from '../../core/errors.js'
 import { createHarness } from '../../harness/compose.js'
 import { CliError, ExitCode } from '../cli/errors.js'
 import { logToStderr } from '../cli/logging.js'
-import { permissionFlags } from '../cli/options.js'
+import { permissionFlags, sandboxFlags } from '../cli/options.js'
 import type { PermissionOptions } from '../cli/servers.js'
-import { checkApiKey } from '../cli/start.js'
+import { checkApiKey, warnIfBypassing } from '../cli/start.js'
 import { handleTermination } from '../cli/termination.js'
 import { WebErrorCode } from './errors.js'
 import { startWebServer } from './server.js'
 
 export interface WebOptions extends PermissionOptions {
+  sandbox?: string
+  sandboxNetwork?: boolean
   port?: string
   host?: string
   open?: boolean
@@ -30,7 +32,9 @@ export async function webCommand(options: WebOptions): Promise<number> {
   const port = parsePort(options.port)
   const host = parseHost(options.host)
   const permissions = permissionFlags(options)
-  const config = loadConfig(options.config !== undefined ? { file: options.config } : {})
+  const sandbox = sandboxFlags(options)
+  const config = { ...loadConfig(options.config !== undefined ? { file: options.config } : {}), ...sandbox }
+  warnIfBypassing(permissions.mode ?? config.permissions.mode)
   try {
     checkApiKey(config)
   } catch (error) {

@@ -1,6 +1,7 @@
-// `--sandbox`, `--sandbox-network` and `--no-sandbox-network` on the built CLI: a bad value
-// is one line, a flag beats the config, a sandbox asked for without bwrap stops dsh at
-// start (one line, no session, no request), and the flags really change what commands can do.
+// `--sandbox`, `--sandbox-network` and `--no-sandbox-network` on the built CLI (run, chat,
+// stdio, acp, web): a bad value is one line, a flag beats the config, a sandbox asked for
+// without bwrap stops dsh at start (one line, no session, no request), and the flags really
+// change what commands can do.
 
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -48,7 +49,7 @@ function expectOneLine(result: CliResult, pattern: RegExp, code: number): void {
 }
 
 describe('--sandbox flags', () => {
-  it('a bad --sandbox value is one usage line on run, chat, stdio and acp', async () => {
+  it('a bad --sandbox value is one usage line on run, chat, stdio, acp and web', async () => {
     const w = await world([{ text: 'never' }])
     const opts = { env: w.env, cwd: w.project }
     const expected = /^dsh: --sandbox "on": expected one of off, workspace-write, read-only$/
@@ -56,16 +57,18 @@ describe('--sandbox flags', () => {
     expectOneLine(await runCli(['chat', '--sandbox', 'on'], { ...opts, input: 'hi\n' }), expected, 2)
     expectOneLine(await runCli(['stdio', '--sandbox', 'on'], opts), expected, 2)
     expectOneLine(await runCli(['acp', '--sandbox', 'on'], opts), expected, 2)
+    expectOneLine(await runCli(['web', '--port', '0', '--sandbox', 'on'], opts), expected, 2)
     expect(model!.requests).toHaveLength(0)
   })
 
-  it('a sandbox asked for with bwrap missing stops run, stdio and acp at start: one line, no session', async () => {
+  it('a sandbox asked for with bwrap missing stops run, stdio, acp and web at start: one line, no session', async () => {
     const w = await world([{ text: 'never' }], 'sandboxBwrapPath: /nonexistent/bwrap\n')
     const opts = { env: w.env, cwd: w.project }
     const expected = /^dsh: sandbox: bubblewrap not found at \/nonexistent\/bwrap \(/
     expectOneLine(await runCli(['run', '--sandbox', 'workspace-write', 'hi'], opts), expected, 1)
     expectOneLine(await runCli(['stdio', '--sandbox', 'read-only'], opts), expected, 1)
     expectOneLine(await runCli(['acp', '--sandbox', 'workspace-write'], opts), expected, 1)
+    expectOneLine(await runCli(['web', '--port', '0', '--sandbox', 'read-only'], opts), expected, 1)
     expect(existsSync(join(w.home, 'sessions'))).toBe(false)
     expect(model!.requests).toHaveLength(0)
   })
