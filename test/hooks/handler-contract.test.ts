@@ -86,6 +86,7 @@ describe('exec form', () => {
         'process.stdin.on("data", (d) => (s += d)).on("end", () => {',
         '  const input = JSON.parse(s).tool_input',
         '  if (/\\brm\\b/.test(input.command)) {',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the hook script's own source text
         '    process.stderr.write(`blocked by ${process.argv.slice(2).join("|")}`)',
         '    process.exit(2)',
         '  }',
