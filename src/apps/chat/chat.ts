@@ -14,6 +14,7 @@ import { currentEffort, currentModel, turnUsageLine } from '../cli/model-choice.
 import { type Colors, colorsFor } from '../cli/render.js'
 import type { AgentPlan, StartedAgent } from '../cli/start.js'
 import { handleTermination } from '../cli/termination.js'
+import { approvalLines } from './approval-view.js'
 import { attachFiles } from './attachments.js'
 import { runChatCommand } from './chat-commands.js'
 import { commandNames } from './commands.js'
@@ -393,7 +394,8 @@ export class TerminalChat {
     if (this.approval) {
       const { call, reason } = this.approval
       lines.push(`${colors.yellow('?')} ${colors.bold(call.name)} wants to run:`)
-      for (const line of commandOf(call).split('\n')) lines.push(`    ${safe(line)}`)
+      for (const line of approvalLines(call.name, call.input, call.arguments, colors))
+        lines.push(`    ${line}`)
       lines.push(`  ${colors.dim(safe(reason))}`)
       lines.push(`  allow? ${colors.dim('[y/N]')} `)
       const row = lines.length - 1
