@@ -79,6 +79,10 @@ export class PermissionPolicy extends Service {
       },
     )
     ctx.on('agent/preparing', ({ cwd }) => this.decideTrust(cwd))
+    // A trust question asked for a folder's hooks or MCP servers names its rules, skills and commands too.
+    ctx.on('trust/brings', (folder, brings) => {
+      brings.push(...projectBrings(folder, folder))
+    })
     ctx.on('agent/setup', (agent) => {
       this.load(agent)
     })

@@ -18,6 +18,7 @@ import {
   type DiscoveryOptions,
   loadProjectHooks,
   type ProjectHooks,
+  readProjectHooks,
 } from './discovery.js'
 import { dispatchHooks, type HookTable } from './dispatch.js'
 import { HookErrorCode } from './errors.js'
@@ -102,6 +103,14 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
   }
   const base = compileFor(loadHookFiles(files, warn), discovery)
   if (base.size === 0 && !config.projectFiles) return
+  if (config.projectFiles) {
+    // A trust question asked for a folder's rules or MCP servers names its hooks too.
+    ctx.on('trust/brings', (folder, brings) => {
+      // Silent: loading the project's hooks reports a bad file once, when it is read for real.
+      const found = folder === homedir() ? undefined : readProjectHooks(folder, discovery, () => {})
+      if (found) brings.push(found.brings)
+    })
+  }
 
   // One controller per bridge: aborting it kills every hook this bridge still runs.
   const controller = new AbortController()

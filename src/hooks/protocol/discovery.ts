@@ -59,13 +59,10 @@ export async function loadProjectHooks(
   const files = options.locations.project.map((file) => resolve(root, file))
   const stamps = new Map(files.map((file) => [file, stampOf(file)]))
   const project: ProjectHooks = { root, table: base, stamps, reported: new Set() }
-  const present = files.filter((file) => stamps.get(file) !== null)
-  if (present.length === 0) return project
-  const settings = loadHookFiles(present, options.warn)
-  const count = [...settings.values()].flat().reduce((sum, group) => sum + group.hooks.length, 0)
-  if (count === 0) return project
+  const found = readProjectHooks(root, options, options.warn)
+  if (!found) return project
+  const { settings, brings } = found
   const trust = options.trust()
-  const brings = `${count} ${options.dialect === 'codex' ? 'Codex' : 'Claude Code'} hook${count === 1 ? '' : 's'} (${present.map((file) => relative(root, file)).join(', ')})`
   if (!trust) {
     options.notify(`project hooks in ${root} not loaded: no project trust service is running`)
     return project
@@ -85,6 +82,27 @@ export async function loadProjectHooks(
   }
   project.table = mergeHookTables([base, compileFor(settings, options)])
   return project
+}
+
+/**
+ * The project's hook files under `root` and what they bring, as a trust question names it
+ * (`3 Claude Code hooks (.claude/settings.json)`); undefined when they hold no hook.
+ */
+export function readProjectHooks(
+  root: string,
+  options: Pick<DiscoveryOptions, 'dialect' | 'locations'>,
+  warn: HookWarn,
+): { settings: HookSettings; brings: string } | undefined {
+  const present = options.locations.project
+    .map((file) => resolve(root, file))
+    .filter((file) => stampOf(file) !== null)
+  if (present.length === 0) return undefined
+  const settings = loadHookFiles(present, warn)
+  const count = [...settings.values()].flat().reduce((sum, group) => sum + group.hooks.length, 0)
+  if (count === 0) return undefined
+  const files = present.map((file) => relative(root, file)).join(', ')
+  const brings = `${count} ${options.dialect === 'codex' ? 'Codex' : 'Claude Code'} hook${count === 1 ? '' : 's'} (${files})`
+  return { settings, brings }
 }
 
 /** Project hook files that appeared, changed or vanished since they were read, each reported once. */
