@@ -14,6 +14,7 @@ import { completedTurns, DISK_BACKENDS, type DiskBackend, loadStored, makeBacken
 import {
   assertOneLineError,
   assertRecovers,
+  failureKind,
   jsonlPathOf,
   runPrefixed,
   SESSION_ID,
@@ -69,9 +70,7 @@ describe.each(DISK_BACKENDS)('write failures under a file-size limit (%s)', (bac
         )
         if (result.code === 0) fitted++
         else {
-          const line = assertOneLineError(result)
-          if (/cannot open|cannot lock|cannot create/.test(line)) failures.open++
-          else failures.append++
+          failures[failureKind(assertOneLineError(result))]++
         }
         committed = await assertRecovers(world, backend, jsonlPath, committed, `trial ${k}`)
       }

@@ -92,6 +92,11 @@ export function assertOneLineError(result: CliResult): string {
   return errors[0]!
 }
 
+/** Where a failure line says the write failed: opening the store (lock, WAL index, folder) or an append. */
+export function failureKind(line: string): 'open' | 'append' {
+  return /cannot append/.test(line) ? 'append' : 'open'
+}
+
 /**
  * After a trial: the store is intact, no committed turn is lost, and a run without the
  * fault resumes and completes. Returns the turns committed now.
