@@ -36,8 +36,6 @@ const MAX_FREE_PAGES: Record<DiskBackend, number> = { jsonl: 2, sqlite: 32 }
 const OPEN_ONLY_PAGES: Record<DiskBackend, number> = { jsonl: 1, sqlite: 8 }
 
 const isRoot = process.getuid?.() === 0
-const canMount = isRoot || spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0
-const why = canMount ? '' : ' (skipped: mounting a tmpfs needs root or passwordless sudo)'
 
 /** Runs a mount command as root (directly, or through `sudo -n`); throws with its output. */
 function asRoot(args: string[]): void {
@@ -45,6 +43,23 @@ function asRoot(args: string[]): void {
   const result = spawnSync(command!, rest, { encoding: 'utf8' })
   if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr || result.error}`)
 }
+
+/** Whether this machine lets the test mount a tmpfs (root or `sudo -n`, and the right to mount). */
+function mountPermitted(): boolean {
+  const probe = createTempDir('dsh-rel-mount-probe-')
+  try {
+    asRoot(['mount', '-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe])
+    asRoot(['umount', probe])
+    return true
+  } catch {
+    return false // not root, no passwordless sudo, or no right to mount (an unprivileged container)
+  } finally {
+    removeTempDir(probe)
+  }
+}
+
+const canMount = mountPermitted()
+const why = canMount ? '' : ' (skipped: mounting a tmpfs needs root or sudo -n, and the right to mount)'
 
 const mounts: string[] = []
 const dirs: string[] = []
