@@ -3,6 +3,7 @@
 
 import { join } from 'node:path'
 import { JsonlSessionBackend } from '../../src/persistence/jsonl/backend.js'
+import { PostgresSessionBackend } from '../../src/persistence/postgres/index.js'
 import { SqliteSessionBackend } from '../../src/persistence/sqlite/backend.js'
 import type { LoadedSession } from '../../src/persistence/types.js'
 import type { SessionId } from '../../src/session/types.js'
@@ -12,29 +13,63 @@ import { type BackendFixture, startHarness } from '../persistence/fixtures.js'
 export type DiskBackend = 'jsonl' | 'sqlite'
 export const DISK_BACKENDS: readonly DiskBackend[] = ['jsonl', 'sqlite']
 
-/** A CLI world whose config selects `backend`. */
-export function makeBackendWorld(dir: string, baseUrl: string, backend: DiskBackend, extra = ''): CliWorld {
-  return makeWorld(dir, baseUrl, `persistence:\n  backend: ${backend}\n${extra}`)
+/** Where one trial's sessions live: a disk backend in the world's home, or a PostgreSQL schema. */
+export interface TrialStore {
+  readonly name: DiskBackend | 'postgres'
+  /** The `persistence:` block of the CLI config. */
+  readonly yaml: string
+  /** The backend plugin over a world's storage. */
+  fixture(world: CliWorld): BackendFixture
 }
 
-/** The backend plugin over a CLI world's storage. */
-export function storageFixture(world: CliWorld, backend: DiskBackend): BackendFixture {
-  return backend === 'jsonl'
-    ? ({
-        plugin: JsonlSessionBackend,
-        config: { root: join(world.home, 'sessions') },
+export function diskStore(backend: DiskBackend): TrialStore {
+  return {
+    name: backend,
+    yaml: `persistence:\n  backend: ${backend}\n`,
+    fixture: (world) =>
+      (backend === 'jsonl'
+        ? { plugin: JsonlSessionBackend, config: { root: join(world.home, 'sessions') }, durable: true }
+        : {
+            plugin: SqliteSessionBackend,
+            config: { file: join(world.home, 'sessions.db') },
+            durable: true,
+          }) as BackendFixture,
+  }
+}
+
+/** A schema of a running cluster (test/support/postgres-cluster.ts); the heartbeat is off, as in its tests. */
+export function postgresStore(url: string, schema: string): TrialStore {
+  return {
+    name: 'postgres',
+    yaml: `persistence:\n  backend: postgres\n  url: ${url}\n  schema: ${schema}\n`,
+    fixture: () =>
+      ({
+        plugin: PostgresSessionBackend,
+        config: { url, schema, heartbeatMs: 0 },
         durable: true,
-      } as BackendFixture)
-    : ({
-        plugin: SqliteSessionBackend,
-        config: { file: join(world.home, 'sessions.db') },
-        durable: true,
-      } as BackendFixture)
+      }) as BackendFixture,
+  }
+}
+
+/** A CLI world whose config selects `store` (a disk backend by name, or any store). */
+export function makeBackendWorld(
+  dir: string,
+  baseUrl: string,
+  store: DiskBackend | TrialStore,
+  extra = '',
+): CliWorld {
+  const target = typeof store === 'string' ? diskStore(store) : store
+  return makeWorld(dir, baseUrl, `${target.yaml}${extra}`)
 }
 
 /** Loads a session read-only through its backend (no repair is written). */
-export async function loadStored(world: CliWorld, backend: DiskBackend, id: string): Promise<LoadedSession> {
-  const harness = await startHarness(storageFixture(world, backend))
+export async function loadStored(
+  world: CliWorld,
+  store: DiskBackend | TrialStore,
+  id: string,
+): Promise<LoadedSession> {
+  const target = typeof store === 'string' ? diskStore(store) : store
+  const harness = await startHarness(target.fixture(world))
   try {
     return await harness.backend().load(id as SessionId)
   } finally {

@@ -2,7 +2,7 @@
 // transports: Streamable HTTP at /mcp (stateless) and the legacy SSE transport at
 // /sse + /messages. Its tools: `echo`, and `whoami` (the Authorization header it received).
 
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
@@ -14,6 +14,8 @@ export interface McpHttpServer {
   readonly origin: string
   /** Requests seen, as `METHOD path`. */
   readonly requests: string[]
+  /** The headers and full URL (path and query) of each request, in order. */
+  readonly received: { url: string; headers: IncomingHttpHeaders }[]
   close(): Promise<void>
 }
 
@@ -42,10 +44,12 @@ function buildServer(
 
 export async function startMcpHttpServer(): Promise<McpHttpServer> {
   const requests: string[] = []
+  const received: { url: string; headers: IncomingHttpHeaders }[] = []
   const sse = new Map<string, { transport: SSEServerTransport; authorization: string | undefined }>()
   const http: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     requests.push(`${req.method} ${url.pathname}`)
+    received.push({ url: req.url ?? '/', headers: req.headers })
     try {
       if (url.pathname === '/mcp') {
         if (req.method !== 'POST') {
@@ -89,6 +93,7 @@ export async function startMcpHttpServer(): Promise<McpHttpServer> {
   return {
     origin: `http://127.0.0.1:${port}`,
     requests,
+    received,
     close: () =>
       new Promise<void>((resolve) => {
         for (const { transport } of sse.values()) void transport.close()

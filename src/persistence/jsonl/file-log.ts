@@ -117,5 +117,6 @@ export function isCode(error: unknown, code: string): boolean {
 
 export function ioError(message: string, cause: unknown): DshError {
   const detail = cause instanceof Error ? `: ${cause.message}` : ''
-  return new DshError(`${message}${detail}`, PersistenceErrorCode.Io, { cause })
+  // A full disk or a file-size limit is the machine's state, not a dsh bug: one line naming the file.
+  return new DshError(`${message}${detail}`, PersistenceErrorCode.Io, { cause, userFacing: true })
 }

@@ -34,7 +34,12 @@ export class WriterLock {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       // Written aside and linked into place, so a visible lock file is always complete.
       const temp = tempSibling(path, owner.nonce)
-      await writeFile(temp, text, { mode: 0o600, flag: 'wx' })
+      try {
+        await writeFile(temp, text, { mode: 0o600, flag: 'wx' })
+      } catch (error) {
+        await unlink(temp).catch(() => {}) // a partly written temp file is ours alone; never created: nothing to remove
+        throw ioError(`cannot create lock file ${path}`, error)
+      }
       try {
         await link(temp, path)
         return new WriterLock(path, owner)

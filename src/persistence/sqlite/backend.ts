@@ -206,13 +206,7 @@ export class SqliteSessionBackend extends SessionPersistence {
     try {
       write.immediate()
     } catch (error) {
-      if (error instanceof DshError) throw error
-      // A storage failure (disk full, a file-size limit, I/O): SQLite rolled the transaction back.
-      throw new DshError(
-        `cannot append to session ${JSON.stringify(id)} in ${this.file}; the write was rolled back: ${errorMessage(error)}`,
-        PersistenceErrorCode.Io,
-        { cause: error, userFacing: true },
-      )
+      throw storageFailure(error, `cannot append to session ${JSON.stringify(id)} in ${this.file}`)
     }
     this.pending.delete(id)
     this.leases.set(id, owner)
@@ -234,17 +228,21 @@ export class SqliteSessionBackend extends SessionPersistence {
     validateSessionId(id)
     const { connection, sql, lease } = this.database()
     const owner = newWriterOwner()
-    const opened = connection
-      .transaction(() => {
-        if (!sql.exists.get(id)) throw notFound(id)
-        takeLease(lease, id, owner, this.file)
-        const loaded = this.read(sql, id)
-        this.seeds.set(id, loaded.header.seedLength ?? 0)
-        const closers = closersForOpenTurn(loaded.events)
-        if (closers.length > 0) this.insertEvents(sql, id, closers)
-        return { header: loaded.header, events: [...loaded.events, ...closers] }
-      })
-      .immediate()
+    const open = connection.transaction(() => {
+      if (!sql.exists.get(id)) throw notFound(id)
+      takeLease(lease, id, owner, this.file)
+      const loaded = this.read(sql, id)
+      this.seeds.set(id, loaded.header.seedLength ?? 0)
+      const closers = closersForOpenTurn(loaded.events)
+      if (closers.length > 0) this.insertEvents(sql, id, closers)
+      return { header: loaded.header, events: [...loaded.events, ...closers] }
+    })
+    let opened: LoadedSession
+    try {
+      opened = open.immediate()
+    } catch (error) {
+      throw storageFailure(error, `cannot open session ${JSON.stringify(id)} for writing in ${this.file}`)
+    }
     this.pending.delete(id)
     this.leases.set(id, owner)
     return opened
@@ -417,6 +415,18 @@ export class SqliteSessionBackend extends SessionPersistence {
 
 function alreadyExists(id: SessionId): DshError {
   return new DshError(`session ${JSON.stringify(id)} already exists`, PersistenceErrorCode.AlreadyExists, {
+    userFacing: true,
+  })
+}
+
+/**
+ * A write transaction's failure: dsh's own errors pass; a storage failure (disk full, a
+ * file-size limit, I/O), which SQLite rolled back, becomes one user-facing line naming the file.
+ */
+function storageFailure(error: unknown, what: string): unknown {
+  if (error instanceof DshError) return error
+  return new DshError(`${what}; the write was rolled back: ${errorMessage(error)}`, PersistenceErrorCode.Io, {
+    cause: error,
     userFacing: true,
   })
 }
