@@ -12,7 +12,11 @@ import { InstructionsPlugin } from '../instructions/index.js'
 import { resolveOpenAiConfig } from '../llm/openai/config.js'
 import { OpenAiCompatibleAdapter } from '../llm/openai/openai-adapter.js'
 import { mcpPlugin } from '../mcp/index.js'
-import { PermissionPolicy, type PermissionPolicyConfig } from '../permissions/index.js'
+import {
+  exitPlanModeToolPlugin,
+  PermissionPolicy,
+  type PermissionPolicyConfig,
+} from '../permissions/index.js'
 import { loadPersistenceBackend } from '../persistence/load-backend.js'
 import { SessionStore } from '../session/store.js'
 import {
@@ -137,6 +141,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       home: config.home,
       ...options.permissions,
     }),
+    ctx.plugin(exitPlanModeToolPlugin),
     ctx.plugin(subagentToolPlugin, { maxDepth: config.subagents.enabled ? config.subagents.maxDepth : 0 }),
     ...(config.subagents.acp && config.subagents.enabled
       ? [ctx.plugin(acpSubagentToolPlugin, { ...config.subagents.acp, maxDepth: config.subagents.maxDepth })]

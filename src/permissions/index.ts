@@ -5,6 +5,7 @@
 export { hasHiddenCommands, type SimpleCommand, splitCommand } from './bash-command.js'
 export { describePermissions } from './describe.js'
 export { PermissionErrorCode } from './errors.js'
+export { createExitPlanModeTool, exitPlanModeToolPlugin } from './exit-plan-tool.js'
 export {
   hookPermissionMode,
   isPermissionMode,

@@ -42,6 +42,8 @@ export interface PermissionPolicyConfig {
 
 export interface AgentPermissions {
   mode: PermissionMode
+  /** The mode before plan mode was switched on, which leaving plan mode returns to. */
+  beforePlan?: PermissionMode
   readonly projectRoot: string
   readonly rules: PermissionRuleSet
   readonly trusted: boolean
@@ -51,7 +53,7 @@ export interface AgentPermissions {
 }
 
 export const PLAN_MODE_CONTEXT =
-  'Plan mode is on: do not change anything yet. Use read-only tools (read, glob, grep, ls) to research, then answer with a concrete plan. Tools that edit files or run commands are refused until the user leaves plan mode.'
+  'Plan mode is on: do not change anything yet. Use read-only tools (read, glob, grep, ls) to research, then present a concrete plan by calling exit_plan_mode with it; the user decides whether to leave plan mode. Tools that edit files or run commands are refused until then.'
 
 export class PermissionPolicy extends Service {
   private readonly agents = new Map<SessionId, AgentPermissions>()
@@ -123,8 +125,22 @@ export class PermissionPolicy extends Service {
   setMode(agent: AgentHandle, mode: PermissionMode): void {
     const state = this.stateOf(agent)
     if (state.mode === mode) return
+    if (mode === 'plan') state.beforePlan = state.mode
     state.mode = mode
     this.ctx.emit('permissions/mode-changed', agent, mode)
+  }
+
+  /**
+   * Leaves plan mode after the user approved the plan (`exit_plan_mode`): back to the mode
+   * before it, or Claude Code's `default` (ask before edits) when the session began in plan
+   * mode. Answers the new mode.
+   */
+  leavePlanMode(agent: AgentHandle): PermissionMode {
+    const state = this.stateOf(agent)
+    const mode = state.beforePlan ?? 'default'
+    state.beforePlan = undefined
+    this.setMode(agent, mode)
+    return mode
   }
 
   /** The decision for one call, before hooks downstream and before asking anyone. */

@@ -27,6 +27,7 @@ export function decideToolPermission(input: PolicyInput): PolicyDecision {
   if (ruled?.behavior === 'deny')
     return { behavior: 'deny', reason: `denied by the permission rule ${ruled.rule.text}` }
   if (mode === 'bypassPermissions') return { behavior: 'allow' }
+  if (subject.tool === 'ExitPlanMode') return planExit(mode, ruled?.behavior === 'allow')
   const kind = toolKind(subject.tool)
   // Plan mode is for research: web reads stay possible there, asked for like in default mode.
   if (mode === 'plan' && kind !== 'read' && kind !== 'web') {
@@ -51,6 +52,12 @@ export function decideToolPermission(input: PolicyInput): PolicyDecision {
     behavior: 'ask',
     reason: `${subject.tool} needs approval in ${mode} mode (no allow rule covers it)`,
   }
+}
+
+/** Leaving plan mode is the user's decision: asked in plan mode (or an allow rule); a no-op call elsewhere. */
+function planExit(mode: PermissionMode, allowedByRule: boolean): PolicyDecision {
+  if (mode !== 'plan' || allowedByRule) return { behavior: 'allow' }
+  return { behavior: 'ask', reason: 'the model presents its plan and asks to leave plan mode and start' }
 }
 
 /** The file an edit tool writes, when it lies outside the project and the extra folders. */

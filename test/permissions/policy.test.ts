@@ -79,14 +79,86 @@ describe('decideToolPermission', () => {
   })
 })
 
-describe('the policy in a harness', () => {
-  function project() {
-    const dir = tempDir()
-    const cwd = join(dir, 'proj')
-    mkdirSync(join(cwd, '.git'), { recursive: true })
-    return { dir, cwd }
-  }
+/** A project folder (a `.git` marker) inside a temporary folder. */
+function project() {
+  const dir = tempDir()
+  const cwd = join(dir, 'proj')
+  mkdirSync(join(cwd, '.git'), { recursive: true })
+  return { dir, cwd }
+}
 
+/** The tool results of one turn, in call order. */
+const resultsOf = (events: readonly { type: string; data: unknown }[]) =>
+  events.filter((e) => e.type === 'tool/result').map((e) => (e.data as { content: string }).content)
+
+describe('leaving plan mode (ExitPlanMode)', () => {
+  const plan = { plan: '1. edit a.ts' }
+  it('asks in plan mode (the user decides), unless a rule decides; elsewhere it is a no-op call', () => {
+    expect(decide('plan', 'ExitPlanMode', plan)).toBe('ask')
+    expect(decide('plan', 'ExitPlanMode', plan, rules({ allow: ['ExitPlanMode'] }))).toBe('allow')
+    expect(decide('plan', 'ExitPlanMode', plan, rules({ deny: ['ExitPlanMode'] }))).toBe('deny')
+    for (const mode of ['auto', 'default', 'acceptEdits', 'bypassPermissions'] as const)
+      expect(decide(mode, 'ExitPlanMode', plan)).toBe('allow')
+  })
+
+  it("a yes leaves plan mode for the mode before it, and the plan's edits run; a no stays", async () => {
+    const { cwd } = project()
+    const answers: boolean[] = [false, true]
+    const asked: string[] = []
+    const { harness } = await start({
+      permissions: { mode: 'acceptEdits', frontEnd: 'interactive', canAsk: true },
+      script: [
+        { toolCalls: [{ name: 'exit_plan_mode', arguments: { plan: '1. write a.txt' } }] },
+        { toolCalls: [{ name: 'exit_plan_mode', arguments: { plan: '1. write a.txt, then check it' } }] },
+        { toolCalls: [{ name: 'write', arguments: { file_path: 'a.txt', content: 'planned\n' } }] },
+        { text: 'done' },
+      ],
+    })
+    harness.ctx.on('tools/approve', (call) => {
+      asked.push(`${call.name}: ${(call.input as { plan: string }).plan}`)
+      return answers.shift()
+    })
+    const agent = await harness.agents.create({ sessionId: 'plan-exit', meta: { cwd } })
+    const changes: string[] = []
+    harness.ctx.on('permissions/mode-changed', (_agent, mode) => {
+      changes.push(mode)
+    })
+    harness.ctx.permissions.setMode(agent, 'plan')
+    await agent.prompt('plan it, then do it')
+    expect(asked).toEqual(['exit_plan_mode: 1. write a.txt', 'exit_plan_mode: 1. write a.txt, then check it'])
+    const results = resultsOf(agent.session.events)
+    expect(results[0]).toMatch(/^Tool call denied: the model presents its plan/)
+    expect(results[1]).toContain(
+      'The user approved your plan. Plan mode is off (permission mode: acceptEdits)',
+    )
+    expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('planned\n')
+    expect(changes).toEqual(['plan', 'acceptEdits'])
+    expect(harness.ctx.permissions.modeOf(agent)).toBe('acceptEdits')
+  })
+
+  it('headless, plan mode stays on and the model is told why; begun in plan mode, a yes gives default', async () => {
+    const { cwd } = project()
+    const headless = await start({
+      permissions: { mode: 'plan' },
+      script: [{ toolCalls: [{ name: 'exit_plan_mode', arguments: { plan: 'p' } }] }, { text: 'ok' }],
+    })
+    const stuck = await headless.harness.agents.create({ sessionId: 'plan-headless', meta: { cwd } })
+    await stuck.prompt('go')
+    expect(resultsOf(stuck.session.events)[0]).toContain('this run cannot ask for approval')
+    expect(headless.harness.ctx.permissions.modeOf(stuck)).toBe('plan')
+
+    const asking = await start({
+      permissions: { mode: 'plan', frontEnd: 'interactive', canAsk: true },
+      script: [{ toolCalls: [{ name: 'exit_plan_mode', arguments: { plan: 'p' } }] }, { text: 'ok' }],
+    })
+    asking.harness.ctx.on('tools/approve', () => true)
+    const agent = await asking.harness.agents.create({ sessionId: 'plan-begun', meta: { cwd } })
+    await agent.prompt('go')
+    expect(asking.harness.ctx.permissions.modeOf(agent)).toBe('default')
+  })
+})
+
+describe('the policy in a harness', () => {
   it('headless: a write outside the project is denied and the tool result says why', async () => {
     const { dir, cwd } = project()
     const target = join(dir, 'outside.txt')
@@ -157,9 +229,6 @@ describe('the policy in a harness', () => {
     expect(permissions.decide(trusted, 'Bash', { command: 'echo hi' }).behavior).toBe('allow')
   })
 
-  /** The tool results of one headless turn, in call order. */
-  const resultsOf = (events: readonly { type: string; data: unknown }[]) =>
-    events.filter((e) => e.type === 'tool/result').map((e) => (e.data as { content: string }).content)
   const CANNOT_ASK = 'this run cannot ask for approval, so the call was not made'
 
   it('acceptEdits headless: the edit runs, bash is denied and the result says why', async () => {

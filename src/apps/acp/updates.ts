@@ -26,6 +26,8 @@ export function toolKind(name: string): ToolKind {
       return 'read'
     case 'subagent':
       return 'think'
+    case 'exit_plan_mode':
+      return 'switch_mode'
     default:
       return 'other'
   }

@@ -8,6 +8,8 @@ import type { Colors } from '../cli/render.js'
 
 /** Lines of old or new text shown per side before "… +N lines". */
 export const APPROVAL_TEXT_LINES = 8
+/** Lines of a plan `exit_plan_mode` presents before "… +N lines". */
+export const APPROVAL_PLAN_LINES = 40
 
 type Input = Record<string, unknown>
 
@@ -60,6 +62,17 @@ function plainLines(name: string, input: unknown, rawArguments: string, colors: 
             ...side('-', String(edit.old_string ?? ''), colors.red),
             ...side('+', String(edit.new_string ?? ''), colors.green),
           ]),
+        ]
+      }
+      break
+    case 'exit_plan_mode':
+      if (text('plan') !== undefined) {
+        const plan = text('plan')!.replace(/\n$/, '').split('\n')
+        const shown = plan.slice(0, APPROVAL_PLAN_LINES)
+        return [
+          'leave plan mode and carry out this plan:',
+          ...shown.map((line) => `  ${line}`),
+          ...(plan.length > shown.length ? [`  … +${plan.length - shown.length} lines`] : []),
         ]
       }
       break

@@ -18,6 +18,7 @@ export const CLAUDE_CODE_TOOL_NAMES: Readonly<Record<string, string>> = {
   grep: 'Grep',
   web_fetch: 'WebFetch',
   web_search: 'WebSearch',
+  exit_plan_mode: 'ExitPlanMode',
 }
 
 /** The `tool_name` a Claude Code hook sees for a dsh tool without a declared shape. */

@@ -2,7 +2,11 @@
 // lines a write or edit would change — sanitized before it is coloured.
 
 import { expect, it } from 'vitest'
-import { APPROVAL_TEXT_LINES, approvalLines } from '../../../src/apps/chat/approval-view.js'
+import {
+  APPROVAL_PLAN_LINES,
+  APPROVAL_TEXT_LINES,
+  approvalLines,
+} from '../../../src/apps/chat/approval-view.js'
 import { colorsFor } from '../../../src/apps/cli/render.js'
 
 const plain = colorsFor({ isTTY: false } as NodeJS.WriteStream)
@@ -63,4 +67,14 @@ it('other tools and unparsable arguments show the raw arguments', () => {
   expect(lines('mcp__db__query', { sql: 'select 1' })).toEqual(['{"sql":"select 1"}'])
   expect(approvalLines('edit', undefined, '{not json', plain)).toEqual(['{not json'])
   expect(lines('web_fetch', { url: 'https://example.com/a' })).toEqual(['https://example.com/a'])
+})
+
+it('exit_plan_mode shows the plan it asks to carry out, cut after a page', () => {
+  expect(lines('exit_plan_mode', { plan: '1. read a.ts\n2. fix the bug\n' })).toEqual([
+    'leave plan mode and carry out this plan:',
+    '  1. read a.ts',
+    '  2. fix the bug',
+  ])
+  const long = Array.from({ length: APPROVAL_PLAN_LINES + 5 }, (_, i) => `step ${i}`).join('\n')
+  expect(lines('exit_plan_mode', { plan: long }).at(-1)).toBe('  … +5 lines')
 })

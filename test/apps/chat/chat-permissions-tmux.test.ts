@@ -156,6 +156,42 @@ it('plan refuses a write without asking; /permissions shows the mode and switchi
   expect(JSON.stringify(model!.requests[2]!.messages).split('Plan mode is on').length - 1).toBe(1)
 })
 
+it('plan: the model presents its plan with exit_plan_mode; n keeps plan mode, y leaves it and the edit asks', async () => {
+  const exit = (plan: string) => ({ name: 'exit_plan_mode', arguments: { plan } })
+  const w = await world([
+    { toolCalls: [exit('1. write plan.txt')] },
+    { text: 'Kept planning.' },
+    { toolCalls: [exit('1. write plan.txt\n2. check it')] },
+    { toolCalls: [write('plan.txt', 'x\n')] },
+    { text: 'Carried out.' },
+  ])
+  const t = await startChat(w, ['--permission-mode', 'plan'])
+  t.type('plan it')
+  t.keys('Enter')
+  const first = await t.waitFor(ASK)
+  expect(first).toMatch(
+    /exit_plan_mode wants to run:\s*\n\s+leave plan mode and carry out this plan:\s*\n\s+1\. write plan\.txt/,
+  )
+  t.keys('n')
+  await t.waitFor('Kept planning.')
+  t.type('/permissions')
+  t.keys('Enter')
+  await t.waitFor('mode     plan: read-only tools only')
+
+  t.type('the plan is fine')
+  t.keys('Enter')
+  await t.waitFor(/2\. check it[\s\S]*allow\? \[y\/N\]/)
+  t.keys('y')
+  // Begun in plan mode, leaving it gives Claude Code's default: the edit asks now.
+  await t.waitFor(/write wants to run:\s*\n\s+plan\.txt \(1 line\)/)
+  t.keys('y')
+  await t.waitFor('Carried out.')
+  expect(readFileSync(file(w, 'plan.txt'), 'utf8')).toBe('x\n')
+  expect(toolResults()[1]).toContain(
+    'The user approved your plan. Plan mode is off (permission mode: default)',
+  )
+})
+
 it('bypassPermissions prints its warning and never asks, also outside the project', async () => {
   const w = await world([
     { toolCalls: [write('../outside.txt', 'out\n'), bash('echo ran > ran.txt')] },
