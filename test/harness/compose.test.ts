@@ -20,7 +20,16 @@ describe('createHarness', () => {
     const test = await startTestHarness({})
     const { ctx } = test.harness
     expect(ctx.get('tools')!.names().sort()).toEqual(
-      ['bash', 'job_kill', 'job_output', 'skill', 'subagent', 'web_fetch', ...FS_TOOL_NAMES].sort(),
+      [
+        'bash',
+        'exit_plan_mode',
+        'job_kill',
+        'job_output',
+        'skill',
+        'subagent',
+        'web_fetch',
+        ...FS_TOOL_NAMES,
+      ].sort(),
     )
     expect(
       ctx

@@ -3,15 +3,18 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
 import { WebToolsStandIn } from '../../src/llm/index.js'
 import {
   decideToolPermission,
   EMPTY_RULE_SET,
+  exitPlanModeToolPlugin,
   type PermissionMode,
   type PermissionRuleSet,
   parsePermissionRules,
 } from '../../src/permissions/index.js'
+import { ToolRegistry } from '../../src/tools/index.js'
 import { ProjectTrustStore } from '../../src/trust/index.js'
 import { useTestHarnesses } from '../support/harness.js'
 import { FIXTURE_SERVER, SERVER_TEST_TIMEOUT_MS } from '../support/mcp-servers.js'
@@ -134,6 +137,16 @@ describe('leaving plan mode (ExitPlanMode)', () => {
     expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('planned\n')
     expect(changes).toEqual(['plan', 'acceptEdits'])
     expect(harness.ctx.permissions.modeOf(agent)).toBe('acceptEdits')
+  })
+
+  it('the tool goes with its plugin', async () => {
+    const ctx = new Context()
+    await ctx.plugin(ToolRegistry).await()
+    const fiber = ctx.plugin(exitPlanModeToolPlugin)
+    await fiber.await()
+    expect(ctx.tools.names()).toContain('exit_plan_mode')
+    await fiber.dispose()
+    expect(ctx.tools.names()).not.toContain('exit_plan_mode')
   })
 
   it('headless, plan mode stays on and the model is told why; begun in plan mode, a yes gives default', async () => {
