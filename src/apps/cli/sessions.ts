@@ -38,6 +38,9 @@ export interface ListOptions extends ConfigOption {
 
 const STATUSES = ['live', 'interrupted', 'idle']
 
+/** Session logs `sessions list` reads at the same time for the usage column. */
+const USAGE_READS_AT_ONCE = 16
+
 export async function listCommand(options: ListOptions): Promise<number> {
   if (options.status !== undefined && !STATUSES.includes(options.status)) {
     throw usageError(`--status must be one of ${STATUSES.join(', ')} (got ${JSON.stringify(options.status)})`)
@@ -58,18 +61,27 @@ export async function listCommand(options: ListOptions): Promise<number> {
     )
     const shared = stored.some((summary) => summary.host !== undefined)
     const table = resolvePriceTable(config.pricing)
-    const rows: SessionRow[] = []
-    const addRow = async (summary: SessionSummary, depth: number, subagents: number) => {
-      const usage = await sessionUsage(persistence, summary, table)
-      rows.push(describe(summary, persistence.locate(summary.header), usage, depth, subagents))
-    }
+    const listed: { summary: SessionSummary; depth: number; subagents: number }[] = []
     for (const summary of shown) {
       const below = lineage.descendants(summary.header.id)
-      await addRow(summary, 0, below.length)
+      listed.push({ summary, depth: 0, subagents: below.length })
       if (options.subagents) {
         for (const child of below)
-          await addRow(child.summary, child.depth, lineage.children(child.summary.header.id).length)
+          listed.push({
+            summary: child.summary,
+            depth: child.depth,
+            subagents: lineage.children(child.summary.header.id).length,
+          })
       }
+    }
+    // Usage needs each whole log: read several at once so the reads overlap.
+    const rows: SessionRow[] = []
+    for (let i = 0; i < listed.length; i += USAGE_READS_AT_ONCE) {
+      const batch = listed.slice(i, i + USAGE_READS_AT_ONCE)
+      const usages = await Promise.all(batch.map(({ summary }) => sessionUsage(persistence, summary, table)))
+      batch.forEach(({ summary, depth, subagents }, index) => {
+        rows.push(describe(summary, persistence.locate(summary.header), usages[index]!, depth, subagents))
+      })
     }
     if (options.json) {
       process.stdout.write(

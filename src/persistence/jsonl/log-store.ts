@@ -36,6 +36,8 @@ interface TrackedSession {
 export class JsonlLogStore {
   private readonly layout: SessionLayout
   private readonly tracked = new Map<SessionId, TrackedSession>()
+  /** Where the last `list` saw each session: a hint for `load`, checked by the header it reads. */
+  private readonly listedPaths = new Map<SessionId, string>()
   private readonly queues = new Map<SessionId, Promise<void>>()
   private rootChecked = false
 
@@ -104,6 +106,13 @@ export class JsonlLogStore {
    */
   load(id: SessionId): Promise<LoadedSession> {
     return this.serialized(id, async (known) => {
+      if (!known || known.pendingHeader) {
+        // Listed a moment ago (`sessions list` reads each log for its usage): try the path
+        // its header gives before probing every bucket; a moved or removed file falls back.
+        const listed = this.listedPaths.get(id)
+        const scanned = listed !== undefined ? await scanLog(listed).catch(() => undefined) : undefined
+        if (scanned?.header.id === id) return { header: scanned.header, events: scanned.events }
+      }
       const path = known && !known.pendingHeader ? known.path : await this.find(id)
       if (!path) throw notFound(id)
       const scanned = await scanLog(path)
@@ -178,8 +187,12 @@ export class JsonlLogStore {
   }
 
   /** Summaries from each file's head and tail only; see `listSessions`. */
-  list(onSkipped?: (file: string, reason: string) => void): Promise<SessionSummary[]> {
-    return listSessions(this.root, onSkipped)
+  async list(onSkipped?: (file: string, reason: string) => void): Promise<SessionSummary[]> {
+    const summaries = await listSessions(this.root, onSkipped)
+    this.listedPaths.clear()
+    for (const { header } of summaries)
+      this.listedPaths.set(header.id, this.layout.sessionPath(header.id, header.cwd))
+    return summaries
   }
 
   private async openTracked(id: SessionId, known: TrackedSession | undefined): Promise<LoadedSession> {

@@ -23,6 +23,7 @@ export interface ScannedLog {
 }
 
 const READ_CHUNK_BYTES = 1 << 20
+const FIRST_CHUNK_BYTES = 64 * 1024
 const NEWLINE = 0x0a
 
 /**
@@ -36,11 +37,14 @@ export async function scanLog(path: string): Promise<ScannedLog> {
   const handle = await open(path, 'r')
   let size = 0
   try {
-    const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES)
+    // Small first, 1 MiB once a log proves big: a 1 MiB buffer for every small log made
+    // listing many sessions mostly garbage collection.
+    let chunkBytes = FIRST_CHUNK_BYTES
+    let chunk = Buffer.allocUnsafe(chunkBytes)
     let partial: Buffer[] = [] // bytes of an unfinished line, copied out of `chunk`
     let base = 0 // file offset of the first byte not yet scanned
     for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, READ_CHUNK_BYTES, size)
+      const { bytesRead } = await handle.read(chunk, 0, chunkBytes, size)
       if (bytesRead === 0) break
       size += bytesRead
       let bytes = chunk.subarray(0, bytesRead)
@@ -58,6 +62,11 @@ export async function scanLog(path: string): Promise<ScannedLog> {
       scanner.block(bytes.toString('utf8', 0, end - 1), base, base + end)
       base += end
       if (end < bytes.length) partial.push(Buffer.from(bytes.subarray(end)))
+      // A full first read: the log is big, read on in large chunks (nothing views `chunk` now).
+      if (bytesRead === chunkBytes && chunkBytes < READ_CHUNK_BYTES) {
+        chunkBytes = READ_CHUNK_BYTES
+        chunk = Buffer.allocUnsafe(chunkBytes)
+      }
     }
   } finally {
     await handle.close()
