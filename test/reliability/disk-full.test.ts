@@ -7,20 +7,10 @@
 import { statSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assertBuilt } from '../apps/cli/cli.js'
-import { startLoopbackModel } from '../support/loopback-model.js'
 import { createTempDir, removeTempDir } from '../support/temp-dir.js'
 import { createRandom, reportFigure, SEED, sized } from './size.js'
-import { completedTurns, DISK_BACKENDS, type DiskBackend, loadStored, makeBackendWorld } from './world.js'
-import {
-  assertOneLineError,
-  assertRecovers,
-  failureKind,
-  jsonlPathOf,
-  runPrefixed,
-  SESSION_ID,
-  seedSession,
-  writeStep,
-} from './write-faults.js'
+import { DISK_BACKENDS, type DiskBackend } from './world.js'
+import { runWriteFaultTrials } from './write-faults.js'
 
 const TRIALS = sized({ ci: 5, full: 60 })
 
@@ -53,40 +43,20 @@ describe.each(DISK_BACKENDS)('write failures under a file-size limit (%s)', (bac
     const random = createRandom(SEED + 7)
     const dir = createTempDir('dsh-rel-full-')
     dirs.push(dir)
-    const model = await startLoopbackModel(Array.from({ length: 4 * (TRIALS + 2) + 4 }, () => writeStep))
-    const world = makeBackendWorld(dir, model.baseUrl, backend)
-    const started = Date.now()
-    const failures = { open: 0, append: 0 }
-    let fitted = 0
-    try {
-      await seedSession(world)
-      const jsonlPath = await jsonlPathOf(world, backend)
-      let committed = completedTurns(await loadStored(world, backend, SESSION_ID))
-      for (let k = 0; k < TRIALS; k++) {
-        const result = await runPrefixed(
-          world,
-          `ulimit -f ${limitKib(backend, k, random, jsonlPath)}`,
-          `limited ${k}`,
-        )
-        if (result.code === 0) fitted++
-        else {
-          failures[failureKind(assertOneLineError(result))]++
-        }
-        committed = await assertRecovers(world, backend, jsonlPath, committed, `trial ${k}`)
-      }
-    } finally {
-      await model.close()
-    }
+    const tally = await runWriteFaultTrials(dir, backend, TRIALS, (k, jsonlPath) => ({
+      prefix: `ulimit -f ${limitKib(backend, k, random, jsonlPath)}`,
+      label: `limited ${k}`,
+    }))
     // The limit must have failed an append, not only the open of trial 0.
-    expect(failures.append, 'no trial failed an append').toBeGreaterThan(0)
+    expect(tally.failedAppends, 'no trial failed an append').toBeGreaterThan(0)
     reportFigure(`disk-full ${backend}`, {
       trials: TRIALS,
-      failedOpens: failures.open,
-      failedAppends: failures.append,
-      fitted,
+      failedOpens: tally.failedOpens,
+      failedAppends: tally.failedAppends,
+      fitted: tally.fitted,
       corruptFiles: 0,
       lostTurns: 0,
-      ms: Date.now() - started,
+      ms: tally.ms,
     })
   })
 })

@@ -9,20 +9,10 @@ import { mkdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assertBuilt } from '../apps/cli/cli.js'
-import { startLoopbackModel } from '../support/loopback-model.js'
 import { createTempDir, removeTempDir } from '../support/temp-dir.js'
 import { createRandom, reportFigure, SEED, sized } from './size.js'
-import { completedTurns, DISK_BACKENDS, type DiskBackend, loadStored, makeBackendWorld } from './world.js'
-import {
-  assertOneLineError,
-  assertRecovers,
-  failureKind,
-  jsonlPathOf,
-  runPrefixed,
-  SESSION_ID,
-  seedSession,
-  writeStep,
-} from './write-faults.js'
+import { DISK_BACKENDS, type DiskBackend } from './world.js'
+import { runWriteFaultTrials } from './write-faults.js'
 
 const TRIALS = sized({ ci: 5, full: 60 })
 const TMPFS_SIZE = '8m'
@@ -88,42 +78,22 @@ async function noSpaceTrials(backend: DiskBackend): Promise<void> {
   asRoot(['mount', '-t', 'tmpfs', '-o', `size=${TMPFS_SIZE},mode=0700`, 'tmpfs', mount])
   mounts.push(mount)
   const filler = join(mount, 'filler')
-  const model = await startLoopbackModel(Array.from({ length: 4 * (TRIALS + 2) + 4 }, () => writeStep))
-  const world = makeBackendWorld(mount, model.baseUrl, backend)
-  const started = Date.now()
-  const failures = { open: 0, append: 0 }
-  let fitted = 0
-  try {
-    await seedSession(world)
-    const jsonlPath = await jsonlPathOf(world, backend)
-    let committed = completedTurns(await loadStored(world, backend, SESSION_ID))
-    for (let k = 0; k < TRIALS; k++) {
-      // Trial 0: no page free at all; trial 1: room to open the store only; then at random.
-      const pages =
-        k === 0
-          ? 0
-          : k === 1
-            ? OPEN_ONLY_PAGES[backend]
-            : Math.floor(random() * (MAX_FREE_PAGES[backend] + 1))
-      leaveFree(mount, filler, pages)
-      const result = await runPrefixed(world, 'true', `no space ${k}`)
-      if (result.code === 0) fitted++
-      else failures[failureKind(assertOneLineError(result))]++
-      rmSync(filler)
-      committed = await assertRecovers(world, backend, jsonlPath, committed, `trial ${k}`)
-    }
-  } finally {
-    await model.close()
-  }
-  expect(failures.open + failures.append, 'no trial ran out of space').toBeGreaterThan(0)
+  const tally = await runWriteFaultTrials(mount, backend, TRIALS, (k) => {
+    // Trial 0: no page free at all; trial 1: room to open the store only; then at random.
+    const pages =
+      k === 0 ? 0 : k === 1 ? OPEN_ONLY_PAGES[backend] : Math.floor(random() * (MAX_FREE_PAGES[backend] + 1))
+    leaveFree(mount, filler, pages)
+    return { prefix: 'true', label: `no space ${k}`, undo: () => rmSync(filler) }
+  })
+  expect(tally.failedOpens + tally.failedAppends, 'no trial ran out of space').toBeGreaterThan(0)
   reportFigure(`no-space ${backend}`, {
     trials: TRIALS,
-    failedOpens: failures.open,
-    failedAppends: failures.append,
-    fitted,
+    failedOpens: tally.failedOpens,
+    failedAppends: tally.failedAppends,
+    fitted: tally.fitted,
     corruptFiles: 0,
     lostTurns: 0,
-    ms: Date.now() - started,
+    ms: tally.ms,
   })
 }
 

@@ -1,6 +1,6 @@
 // Shared pieces of the write-failure trials (a file-size limit in disk-full.test.ts, a
 // full file system in no-space.test.ts): the turn they run, the resumed `dsh run` under a
-// shell prefix, and the checks every failure must pass.
+// shell prefix, the checks every failure must pass, and the trial loop both run.
 
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -8,8 +8,8 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { expect } from 'vitest'
 import { CLI, type CliResult, type CliWorld, hasStack, runCli } from '../apps/cli/cli.js'
-import type { ScriptStep } from '../support/loopback-model.js'
-import { completedTurns, type DiskBackend, loadStored, seqsContiguous } from './world.js'
+import { type ScriptStep, startLoopbackModel } from '../support/loopback-model.js'
+import { completedTurns, type DiskBackend, loadStored, makeBackendWorld, seqsContiguous } from './world.js'
 
 export const SESSION_ID = 'full-disk'
 
@@ -122,4 +122,55 @@ export async function assertRecovers(
   const after = completedTurns(await loadStored(world, backend, SESSION_ID))
   expect(after.at(-1)).toBe(`free ${label}`)
   return after
+}
+
+/** One trial's fault: the shell prefix of the resumed run, its label, and what undoes it. */
+export interface WriteFault {
+  prefix: string
+  label: string
+  /** Runs after the faulted run, before the recovery checks (e.g. frees the disk again). */
+  undo?: () => void
+}
+
+export interface WriteFaultTally {
+  failedOpens: number
+  failedAppends: number
+  /** Runs the fault did not stop. */
+  fitted: number
+  ms: number
+}
+
+/**
+ * Seeds a session under `dir` (a home against the loopback model), then runs `trials`
+ * resumed `dsh run`s, each under `faultFor(k, jsonlPath)`: every failure must be one line,
+ * and after each the store must recover (assertRecovers). Answers the tally.
+ */
+export async function runWriteFaultTrials(
+  dir: string,
+  backend: DiskBackend,
+  trials: number,
+  faultFor: (k: number, jsonlPath: string) => WriteFault,
+): Promise<WriteFaultTally> {
+  const model = await startLoopbackModel(Array.from({ length: 4 * (trials + 2) + 4 }, () => writeStep))
+  const world = makeBackendWorld(dir, model.baseUrl, backend)
+  const started = Date.now()
+  const tally = { failedOpens: 0, failedAppends: 0, fitted: 0, ms: 0 }
+  try {
+    await seedSession(world)
+    const jsonlPath = await jsonlPathOf(world, backend)
+    let committed = completedTurns(await loadStored(world, backend, SESSION_ID))
+    for (let k = 0; k < trials; k++) {
+      const fault = faultFor(k, jsonlPath)
+      const result = await runPrefixed(world, fault.prefix, fault.label)
+      if (result.code === 0) tally.fitted++
+      else if (failureKind(assertOneLineError(result)) === 'open') tally.failedOpens++
+      else tally.failedAppends++
+      fault.undo?.()
+      committed = await assertRecovers(world, backend, jsonlPath, committed, `trial ${k}`)
+    }
+  } finally {
+    await model.close()
+  }
+  tally.ms = Date.now() - started
+  return tally
 }
