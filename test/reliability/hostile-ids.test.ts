@@ -147,78 +147,84 @@ function walk(dir: string): string[] {
   return found
 }
 
-it(`${RUNS} hostile ids: one decision on every backend, no escape, no collision`, async () => {
-  const started = Date.now()
-  const seen = new Set<string>()
-  let accepted = 0
-  let rejected = 0
-  await fc.assert(
-    fc.asyncProperty(hostileId, async (raw) => {
-      if (seen.has(raw)) return
-      seen.add(raw)
-      const id = raw as SessionId
-      const valid = sessionIdProblem(id) === undefined
-      const events = new LogBuilder().add('user/message', { text: id.slice(0, 64) }).events
-      for (const { name, harness, sessions } of harnesses) {
-        const backend = harness.backend()
-        const outcome = await backend.create(makeHeader(id)).then(
-          () => undefined,
-          (error: unknown) => error,
-        )
-        if (!valid) {
-          expect(outcome, `${name} must refuse ${JSON.stringify(id)}`).toBeInstanceOf(Error)
-          const error = outcome as Error & { code?: string; userFacing?: boolean }
-          expect(error.userFacing, `${name}: ${error.message}`).toBe(true)
-          expect(error.message).toMatch(/session id/)
-          // One code from every backend (RELIABILITY.md, finding 4).
-          expect(error.code, `${name}: ${error.message}`).toBe('SESSION_INVALID_ID')
-          continue
-        }
-        expect(outcome, `${name} must accept ${JSON.stringify(id)}`).toBeUndefined()
-        const location = backend.locate(makeHeader(id))
-        if (sessions && location?.path) {
-          const inside = relative(sessions, location.path)
-          expect(inside.startsWith(`..${sep}`) || inside === '..', `${name}: ${location.path} escapes`).toBe(
-            false,
+it(
+  `${RUNS} hostile ids: one decision on every backend, no escape, no collision`,
+  async () => {
+    const started = Date.now()
+    const seen = new Set<string>()
+    let accepted = 0
+    let rejected = 0
+    await fc.assert(
+      fc.asyncProperty(hostileId, async (raw) => {
+        if (seen.has(raw)) return
+        seen.add(raw)
+        const id = raw as SessionId
+        const valid = sessionIdProblem(id) === undefined
+        const events = new LogBuilder().add('user/message', { text: id.slice(0, 64) }).events
+        for (const { name, harness, sessions } of harnesses) {
+          const backend = harness.backend()
+          const outcome = await backend.create(makeHeader(id)).then(
+            () => undefined,
+            (error: unknown) => error,
           )
+          if (!valid) {
+            expect(outcome, `${name} must refuse ${JSON.stringify(id)}`).toBeInstanceOf(Error)
+            const error = outcome as Error & { code?: string; userFacing?: boolean }
+            expect(error.userFacing, `${name}: ${error.message}`).toBe(true)
+            expect(error.message).toMatch(/session id/)
+            // One code from every backend (RELIABILITY.md, finding 4).
+            expect(error.code, `${name}: ${error.message}`).toBe('SESSION_INVALID_ID')
+            continue
+          }
+          expect(outcome, `${name} must accept ${JSON.stringify(id)}`).toBeUndefined()
+          const location = backend.locate(makeHeader(id))
+          if (sessions && location?.path) {
+            const inside = relative(sessions, location.path)
+            expect(
+              inside.startsWith(`..${sep}`) || inside === '..',
+              `${name}: ${location.path} escapes`,
+            ).toBe(false)
+          }
+          await backend.append(id, events)
+          await backend.release(id)
         }
-        await backend.append(id, events)
-        await backend.release(id)
-      }
-      if (valid) accepted++
-      else rejected++
-    }),
-    { numRuns: RUNS, seed: SEED, endOnFailure: true },
-  )
-  // No collision: each backend lists exactly the accepted ids, and each loads as itself.
-  for (const { name, harness, sessions } of harnesses) {
-    const listed = (await harness.backend().list()).map((summary) => summary.header.id)
-    expect(listed.length, name).toBe(accepted)
-    expect(new Set(listed).size, name).toBe(accepted)
-    if (sessions) {
-      const top = join(root, name)
-      for (const path of walk(top)) {
-        expect(path.startsWith(sessions), `${name}: ${path} is outside the sessions folder`).toBe(true)
+        if (valid) accepted++
+        else rejected++
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    )
+    // No collision: each backend lists exactly the accepted ids, and each loads as itself.
+    for (const { name, harness, sessions } of harnesses) {
+      const listed = (await harness.backend().list()).map((summary) => summary.header.id)
+      expect(listed.length, name).toBe(accepted)
+      expect(new Set(listed).size, name).toBe(accepted)
+      if (sessions) {
+        const top = join(root, name)
+        for (const path of walk(top)) {
+          expect(path.startsWith(sessions), `${name}: ${path} is outside the sessions folder`).toBe(true)
+        }
       }
     }
-  }
-  const sample = [...seen].filter((id) => sessionIdProblem(id) === undefined).slice(0, 200)
-  for (const { name, harness } of harnesses) {
-    for (const id of sample) {
-      const loaded = await harness.backend().load(id as SessionId)
-      expect(loaded.header.id, name).toBe(id)
-      expect(loaded.events).toHaveLength(1)
+    const sample = [...seen].filter((id) => sessionIdProblem(id) === undefined).slice(0, 200)
+    for (const { name, harness } of harnesses) {
+      for (const id of sample) {
+        const loaded = await harness.backend().load(id as SessionId)
+        expect(loaded.header.id, name).toBe(id)
+        expect(loaded.events).toHaveLength(1)
+      }
     }
-  }
-  reportFigure('hostile-ids', {
-    runs: RUNS,
-    distinct: seen.size,
-    accepted,
-    rejected,
-    backends: harnesses.length,
-    escapes: 0,
-    collisions: 0,
-    disagreements: 0,
-    ms: Date.now() - started,
-  })
-})
+    reportFigure('hostile-ids', {
+      runs: RUNS,
+      distinct: seen.size,
+      accepted,
+      rejected,
+      backends: harnesses.length,
+      escapes: 0,
+      collisions: 0,
+      disagreements: 0,
+      ms: Date.now() - started,
+    })
+  },
+  // Four backends, PostgreSQL among them: longer than the main suite's 30 s default on a busy machine.
+  sized({ ci: 600_000, full: 3_600_000 }),
+)

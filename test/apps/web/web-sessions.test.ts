@@ -180,9 +180,10 @@ describe('dsh web sessions page', () => {
       // A session another process is writing is refused, naming the writer; nothing goes.
       await row('written-elsewhere').locator('button.remove').click()
       await row('written-elsewhere').locator('button.remove-yes').click()
-      const notice = page.locator('.notice-bar')
-      await notice.waitFor()
-      expect(await notice.textContent()).toMatch(/"written-elsewhere" is being written by .*not removed/)
+      // Waited for with its text at once: the notice may be replaced or dismissed a moment later.
+      await page
+        .locator('.notice-bar', { hasText: /"written-elsewhere" is being written by .*not removed/ })
+        .waitFor()
       expect(await row('written-elsewhere').count()).toBe(1)
       expect(await persistence.exists('written-elsewhere')).toBe(true)
       expect(writer.session.events.at(-1)?.type).toBe('turn/end')
