@@ -180,10 +180,13 @@ describe('dsh web sessions page', () => {
       // A session another process is writing is refused, naming the writer; nothing goes.
       await row('written-elsewhere').locator('button.remove').click()
       await row('written-elsewhere').locator('button.remove-yes').click()
-      // Waited for with its text at once: the notice may be replaced or dismissed a moment later.
-      await page
-        .locator('.notice-bar', { hasText: /"written-elsewhere" is being written by .*not removed/ })
-        .waitFor()
+      const refusal = page.locator('.notice-bar', {
+        hasText: /"written-elsewhere" is being written by .*not removed/,
+      })
+      await refusal.waitFor()
+      // The list reloads after a remove; the refusal must outlive that reload.
+      await page.waitForTimeout(1000)
+      expect(await refusal.isVisible()).toBe(true)
       expect(await row('written-elsewhere').count()).toBe(1)
       expect(await persistence.exists('written-elsewhere')).toBe(true)
       expect(writer.session.events.at(-1)?.type).toBe('turn/end')

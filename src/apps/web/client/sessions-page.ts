@@ -26,7 +26,10 @@ export function SessionsPage(): VNode {
   const [folder, setFolder] = useState('')
   const [status, setStatus] = useState('')
   const [date, setDate] = useState('any')
-  const [error, setError] = useState<string | undefined>(undefined)
+  // A failed list load clears itself on the next good load; an action's notice (a
+  // refused remove) stays until the next action, so a reload cannot hide it.
+  const [loadError, setLoadError] = useState<string | undefined>(undefined)
+  const [notice, setNotice] = useState<string | undefined>(undefined)
   const [creating, setCreating] = useState(false)
   const [confirming, setConfirming] = useState<string | undefined>(undefined)
   const [reload, setReload] = useState(0)
@@ -38,17 +41,21 @@ export function SessionsPage(): VNode {
         .sessions(query)
         .then((response) => {
           setData(response)
-          setError(undefined)
+          setLoadError(undefined)
         })
-        .catch((failure: unknown) => setError(String(failure instanceof Error ? failure.message : failure)))
+        .catch((failure: unknown) =>
+          setLoadError(String(failure instanceof Error ? failure.message : failure)),
+        )
     }, 150)
     return () => clearTimeout(timer)
   }, [query, reload])
 
-  const act = (work: () => Promise<unknown>) =>
-    work().catch((failure: unknown) =>
-      setError(failure instanceof ApiError ? failure.message : String(failure)),
+  const act = (work: () => Promise<unknown>) => {
+    setNotice(undefined)
+    return work().catch((failure: unknown) =>
+      setNotice(failure instanceof ApiError ? failure.message : String(failure)),
     )
+  }
   const remove = (id: string) =>
     act(async () => {
       setConfirming(undefined)
@@ -57,7 +64,7 @@ export function SessionsPage(): VNode {
       setData((current) =>
         current ? { ...current, sessions: current.sessions.filter((row) => !gone.has(row.id)) } : current,
       )
-      setError(refused.length > 0 ? refused.map((refusal) => refusal.message).join('; ') : undefined)
+      if (refused.length > 0) setNotice(refused.map((refusal) => refusal.message).join('; '))
       setReload((n) => n + 1)
     })
   const rowActions: RowActions = { act, confirming, confirm: setConfirming, remove }
@@ -88,7 +95,7 @@ export function SessionsPage(): VNode {
       </select>
       <button class="new-session" onClick=${() => setCreating(true)}>New session</button>
     </div>
-    ${error !== undefined ? html`<div class="notice-bar" role="alert">${error}</div>` : null}
+    ${[loadError, notice].map((text) => (text !== undefined ? html`<div class="notice-bar" role="alert">${text}</div>` : null))}
     ${creating ? html`<${NewSessionDialog} onClose=${() => setCreating(false)} />` : null}
     <table class="sessions">
       <thead><tr><th>Title</th><th>Folder</th><th>Status</th><th>Turns</th><th>Tokens</th><th>Cost</th><th>Updated</th><th></th></tr></thead>
