@@ -2,6 +2,6 @@
 
 export { ConfigErrorCode } from './errors.js'
 export type { LoadConfigOptions, ResolvedConfig } from './load.js'
-export { loadConfig, MAX_CONFIG_BYTES, resolveConfig, validateConfig } from './load.js'
+export { loadConfig, MAX_CONFIG_BYTES, readConfig, resolveConfig, validateConfig } from './load.js'
 export type { AgentRowConfig, DshConfigFile } from './schema.js'
 export { configSchema, DEFAULT_MAX_DELEGATION_DEPTH } from './schema.js'

@@ -11,7 +11,7 @@ import { claudeCodeHooksPlugin, codexHooksPlugin, HOOK_FILE_LOCATIONS } from '..
 import { InstructionsPlugin } from '../instructions/index.js'
 import { resolveOpenAiConfig } from '../llm/openai/config.js'
 import { OpenAiCompatibleAdapter } from '../llm/openai/openai-adapter.js'
-import { mcpPlugin } from '../mcp/index.js'
+import { mcpPlugin } from '../mcp/plugin.js'
 import {
   exitPlanModeToolPlugin,
   PermissionPolicy,
@@ -30,7 +30,7 @@ import { SpillStore } from '../spill/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
 import { FsToolsPlugin } from '../tools/fs/index.js'
 import { ToolRegistry } from '../tools/registry.js'
-import { acpSubagentToolPlugin, subagentToolPlugin } from '../tools/subagent/index.js'
+import { subagentToolPlugin } from '../tools/subagent/subagent-tool.js'
 import { selectWebProviders, WebToolsPlugin } from '../tools/web/index.js'
 import { type ProjectTrustConfig, ProjectTrustService } from '../trust/index.js'
 
@@ -143,8 +143,15 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     }),
     ctx.plugin(exitPlanModeToolPlugin),
     ctx.plugin(subagentToolPlugin, { maxDepth: config.subagents.enabled ? config.subagents.maxDepth : 0 }),
+    // The ACP backend (and the ACP SDK's schemas, a large share of a cold start) loads
+    // only when the config asks for it.
     ...(config.subagents.acp && config.subagents.enabled
-      ? [ctx.plugin(acpSubagentToolPlugin, { ...config.subagents.acp, maxDepth: config.subagents.maxDepth })]
+      ? [
+          ctx.plugin((await import('../tools/subagent/acp-backend.js')).acpSubagentToolPlugin, {
+            ...config.subagents.acp,
+            maxDepth: config.subagents.maxDepth,
+          }),
+        ]
       : []),
     ctx.plugin(mcpPlugin, {
       servers: config.mcpServers,

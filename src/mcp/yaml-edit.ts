@@ -2,24 +2,20 @@
 // byte (comments, spacing, key order) stays as the user wrote it. Each splice is checked
 // by parsing the result; when it does not say what was meant, the file is re-printed instead.
 
-import { createRequire } from 'node:module'
 import { isDeepStrictEqual } from 'node:util'
 import type { Document, Pair, Scalar, YAMLMap } from 'yaml'
-
-type YamlModule = typeof import('yaml')
-
-const loadYaml = (): YamlModule => createRequire(import.meta.url)('yaml') as YamlModule
+import { type YamlLibrary, yamlLibrary } from '../core/yaml.js'
 
 /** The YAML document of `text`; its first error is thrown as `describe(message)`. */
 export function parseConfigYaml(text: string, describe: (message: string) => Error): Document {
-  const document = loadYaml().parseDocument(text)
+  const document = yamlLibrary().parseDocument(text)
   if (document.errors.length > 0) throw describe(document.errors[0]!.message.split('\n')[0]!)
   return document
 }
 
 /** `text` with `mcpServers.<name>` added (the caller checked that it is absent). */
 export function addServerToYaml(text: string, name: string, entry: unknown): string {
-  const yaml = loadYaml()
+  const yaml = yamlLibrary()
   const document = yaml.parseDocument(text)
   const expected = document.clone()
   if (expected.contents === null) expected.contents = expected.createNode({}) as never
@@ -45,7 +41,7 @@ export function addServerToYaml(text: string, name: string, entry: unknown): str
 
 /** `text` without `mcpServers.<name>` (the caller checked that it is there); an emptied map goes too. */
 export function removeServerFromYaml(text: string, name: string): string {
-  const yaml = loadYaml()
+  const yaml = yamlLibrary()
   const document = yaml.parseDocument(text)
   const expected = document.clone()
   expected.deleteIn(['mcpServers', name])
@@ -74,7 +70,7 @@ export function removeServerFromYaml(text: string, name: string): string {
 }
 
 /** `spliced` when it parses cleanly to `wanted`. */
-function checked(yaml: YamlModule, spliced: string | undefined, wanted: unknown): string | undefined {
+function checked(yaml: YamlLibrary, spliced: string | undefined, wanted: unknown): string | undefined {
   if (spliced === undefined) return undefined
   const reparsed = yaml.parseDocument(spliced)
   // A file left with comments only reads as null, which the config loader takes as `{}`.

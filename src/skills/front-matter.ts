@@ -1,7 +1,7 @@
 // Markdown with optional YAML front matter (`---` lines), as Agent Skills and Claude Code
 // commands write it.
 
-import { parse } from 'yaml'
+import { yamlLibrary } from '../core/yaml.js'
 
 export interface MarkdownDocument {
   readonly attributes: Record<string, unknown>
@@ -14,7 +14,7 @@ const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
 export function parseMarkdown(text: string): MarkdownDocument {
   const match = FRONT_MATTER.exec(text)
   if (!match) return { attributes: {}, body: text }
-  const parsed: unknown = parse(match[1]!)
+  const parsed: unknown = yamlLibrary().parse(match[1]!)
   if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
     throw new Error('front matter is not a YAML mapping')
   }

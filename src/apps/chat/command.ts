@@ -9,7 +9,7 @@ import { loadHighlighter } from './highlight.js'
 import { PromptHistory } from './history.js'
 
 export async function chatCommand(options: AgentOptions): Promise<number> {
-  const plan = planAgent(options)
+  const plan = await planAgent(options)
   if (!(process.stdin.isTTY && process.stdout.isTTY)) {
     const { pipedChat } = await import('./piped.js')
     return pipedChat(plan, options)

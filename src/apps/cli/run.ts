@@ -5,7 +5,7 @@
 import type { AgentOutput, TurnResult } from '../../agent/types.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
-import { progressLine } from '../../mcp/index.js'
+import { progressLine } from '../../mcp/status-lines.js'
 import {
   costLimitPlugin,
   formatUsageLine,
@@ -31,7 +31,7 @@ export interface RunOptions extends AgentOptions {
 export async function runCommand(promptArgument: string, options: RunOptions): Promise<number> {
   const prompt = promptArgument === '-' ? await readStdin() : promptArgument
   if (prompt.trim() === '') throw usageError('the prompt is empty')
-  const plan = planAgent(options)
+  const plan = await planAgent(options)
   if (options.maxTurns !== undefined)
     plan.config.agent = { ...plan.config.agent, maxStepsPerTurn: options.maxTurns }
   const table = resolvePriceTable(plan.config.pricing)

@@ -7,7 +7,7 @@ import { mintSessionId, startConfiguredAgent } from '../../agent/configured.js'
 import type { AgentHandle } from '../../agent/types.js'
 import { readApiKeyFile } from '../../config/api-key-file.js'
 import type { ResolvedConfig } from '../../config/load.js'
-import { loadConfig } from '../../config/load.js'
+import { readConfig } from '../../config/load.js'
 import type { AgentRowConfig } from '../../config/schema.js'
 import { DshError, isDshError } from '../../core/errors.js'
 import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
@@ -39,13 +39,16 @@ export interface AgentPlan {
  * Validates flags, loads the config, resolves the cwd and checks that the API key is
  * set — all before a harness or session exists. Throws user-facing errors.
  */
-export function planAgent(options: AgentOptions, env: NodeJS.ProcessEnv = process.env): AgentPlan {
+export async function planAgent(
+  options: AgentOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<AgentPlan> {
   checkSessionFlags(options)
   const permissions = permissionFlags(options)
   const sandbox = sandboxFlags(options)
   const effort = options.effort === undefined ? undefined : parseEffort(options.effort)
   const config = {
-    ...loadConfig({ ...(options.config !== undefined ? { file: options.config } : {}), env }),
+    ...(await readConfig({ ...(options.config !== undefined ? { file: options.config } : {}), env })),
     ...sandbox,
   }
   const row = options.agent === undefined ? undefined : findRow(config, options.agent)
