@@ -1,7 +1,7 @@
 // The config file schema (`$DSH_HOME/config.yaml` or `--config`). Every default is
 // written here, once.
 
-import { z } from 'zod'
+import * as z from 'zod'
 import { DEFAULT_EFFORT, EFFORTS } from '../llm/deepseek/effort.js'
 import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
 import { mcpServersSchema } from '../mcp/config.js'

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { DshError } from '../core/errors.js'
 import { McpErrorCode } from './errors.js'
 

@@ -3,7 +3,7 @@
 // permission check's `ask` (src/permissions/policy.ts); reaching `execute` means a yes.
 
 import type { Context } from 'cordis'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ToolDefinition } from '../tools/types.js'
 import type { PermissionPolicy } from './plugin.js'
 import { EXIT_PLAN_MODE_DESCRIPTION } from './prompts.js'

@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { DshError } from '../core/errors.js'
 import { PermissionErrorCode } from './errors.js'
 import { parsePermissionRules } from './rule-parser.js'

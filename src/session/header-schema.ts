@@ -1,6 +1,6 @@
 // The schema stored headers are validated against when a backend loads a session.
 
-import { z } from 'zod'
+import * as z from 'zod'
 import type { SessionHeader } from './types.js'
 
 const headerSchema = z.looseObject({

@@ -2,7 +2,7 @@
 // order) and registers the `skill` tool, which loads one skill's body and names its folder.
 
 import type { Context } from 'cordis'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { AgentHandle } from '../agent/types.js'
 import { discoverSkills, type SkillSources, skillBody } from './discover.js'
 import { SKILL_TOOL_DESCRIPTION, skillsSection } from './prompt.js'

@@ -2,7 +2,7 @@
 // for the model, and argument validation that turns bad calls into tool errors.
 
 import { type Context, Service } from 'cordis'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { AgentHandle } from '../agent/types.js'
 import { DshError, errorMessage } from '../core/errors.js'
 import type { ToolSchema } from '../llm/types.js'

@@ -4,7 +4,7 @@
 
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve, sep } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { DshError } from '../core/errors.js'
 
 export const TRUST_FILE_NAME = 'trusted-folders.json'

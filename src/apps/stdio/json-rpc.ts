@@ -1,7 +1,7 @@
 // JSON-RPC 2.0 framing for one newline-delimited message: classify it with zod, and build
 // the response and error objects the server writes.
 
-import { z } from 'zod'
+import * as z from 'zod'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { JsonRpcErrorCode } from './errors.js'
 

@@ -1,7 +1,7 @@
 // The methods of `dsh stdio`: their params (validated with zod at the boundary), their
 // results, and the notifications the server sends while a session is attached.
 
-import { z } from 'zod'
+import * as z from 'zod'
 import type { AgentOutput, TurnResult } from '../../agent/types.js'
 import type { SessionEvent, SessionId, TurnEndReason } from '../../session/types.js'
 import type { UsageReport, UsageTotals } from '../../usage/index.js'

@@ -2,7 +2,7 @@
 // stop), model choice, approvals, trust answers, and the live streams. Bodies are validated with zod.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Harness } from '../../harness/compose.js'
 import type { ModelChoice } from '../../llm/adapter.js'
 import { DEFAULT_EFFORT, EFFORTS } from '../../llm/deepseek/effort.js'

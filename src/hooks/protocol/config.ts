@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { errorMessage } from '../../core/errors.js'
 import { HookErrorCode } from './errors.js'
 import type { HookCommand, HookGroup, HookSettings, HookWarn } from './types.js'

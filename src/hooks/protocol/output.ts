@@ -1,7 +1,7 @@
 // Hook output: exit 2 blocks with stderr as the reason; exit 0 with a JSON object on
 // stdout is parsed for decisions and context; any other exit is a non-blocking error.
 
-import { z } from 'zod'
+import * as z from 'zod'
 import type { HookOutcome, HookRun } from './types.js'
 
 /** Longest reason or context text (characters) passed on to the model. */

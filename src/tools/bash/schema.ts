@@ -1,7 +1,7 @@
 // Parameter schemas of the bash tools: named fields only. Anything else the model sends
 // (env, stdin, extra keys) is stripped by zod and never reaches the executor.
 
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const bashParameters = z.object({
   command: z.string().min(1).describe('The command to run with bash -c.'),

@@ -4,7 +4,7 @@
 
 import { mkdir, readFile, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ToolDefinition, ToolExecution, ToolOutput } from '../types.js'
 import { applyEdits, type EditSpec } from './apply-edits.js'
 import { unifiedDiff } from './diff.js'

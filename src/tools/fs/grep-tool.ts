@@ -3,7 +3,7 @@
 // JavaScript searcher; both give the same output.
 
 import { stat } from 'node:fs/promises'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ToolDefinition } from '../types.js'
 import { searchWithJavaScript } from './grep-js.js'
 import { findRipgrep, searchWithRipgrep } from './grep-rg.js'

@@ -2,7 +2,7 @@
 // read recorded so `write` and `edit` can tell whether the agent saw the current content.
 
 import { stat } from 'node:fs/promises'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ToolDefinition } from '../types.js'
 import { outsideNote, realOrSelf } from './paths.js'
 import { READ_DESCRIPTION } from './prompts.js'

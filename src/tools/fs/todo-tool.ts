@@ -1,7 +1,7 @@
 // The `todo_write` tool: the model's task list as one whole snapshot, logged as a
 // `todo/update` session event (chat shows it; ACP sends it as a plan update).
 
-import { z } from 'zod'
+import * as z from 'zod'
 import type { TodoItem } from '../../session/types.js'
 import type { ToolDefinition } from '../types.js'
 import { TODO_WRITE_DESCRIPTION } from './prompts.js'

@@ -3,7 +3,7 @@
 
 import { mkdir, readFile, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ToolDefinition } from '../types.js'
 import { unifiedDiff } from './diff.js'
 import { outsideNote, realOrSelf } from './paths.js'

@@ -14,7 +14,7 @@ import {
   type Stream,
 } from '@agentclientprotocol/sdk'
 import type { Context } from 'cordis'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { AgentHandle } from '../../agent/types.js'
 import { errorMessage } from '../../core/errors.js'
 import type { SessionId } from '../../session/types.js'

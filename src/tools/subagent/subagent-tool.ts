@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto'
 import type { Context } from 'cordis'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { AgentHandle, TurnResult } from '../../agent/types.js'
 import { completedPrefixLength } from '../../session/store.js'
 import type { SessionId } from '../../session/types.js'

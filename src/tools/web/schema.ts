@@ -1,7 +1,7 @@
 // Parameter schemas of the web tools. `web_fetch` names its target `url`, so permission
 // rules such as `WebFetch(domain:example.com)` can match it.
 
-import { z } from 'zod'
+import * as z from 'zod'
 
 const date = z
   .string()

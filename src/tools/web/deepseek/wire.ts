@@ -2,7 +2,7 @@
 // api-docs.deepseek.com, read 2026-12-02): `POST /v1/tools/search` and `POST /v1/tools/fetch`
 // on the chat API's host, the same Bearer key, JSON in and out.
 
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const SEARCH_PATH = '/v1/tools/search'
 export const FETCH_PATH = '/v1/tools/fetch'
