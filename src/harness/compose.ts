@@ -31,7 +31,8 @@ import { BashToolPlugin } from '../tools/bash/index.js'
 import { FsToolsPlugin } from '../tools/fs/index.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { subagentToolPlugin } from '../tools/subagent/subagent-tool.js'
-import { selectWebProviders, WebToolsPlugin } from '../tools/web/index.js'
+import { selectWebProviders } from '../tools/web/select.js'
+import { WebToolsPlugin } from '../tools/web/web-tools.js'
 import { type ProjectTrustConfig, ProjectTrustService } from '../trust/index.js'
 
 export interface HarnessOptions {

@@ -5,7 +5,7 @@
 import type { WebConfig } from '../../config/schema.js'
 import { DeepSeekToolsClient } from './deepseek/client.js'
 import { DeepSeekFetchProvider, DeepSeekSearchProvider } from './deepseek/deepseek-providers.js'
-import { HttpFetchProvider } from './http/http-fetch-provider.js'
+import { DeferredHttpFetchProvider } from './http/deferred-provider.js'
 import type { WebToolsConfig } from './web-tools.js'
 
 /** The host of DeepSeek's own API. */
@@ -31,7 +31,7 @@ export function selectWebProviders(web: WebConfig, model: WebModelEndpoint): Web
   return {
     fetch: useDeepSeekFetch
       ? new DeepSeekFetchProvider(client, web.fetchPriceUsd)
-      : new HttpFetchProvider({
+      : new DeferredHttpFetchProvider({
           maxBytes: web.http.maxBytes,
           timeoutMs: web.http.timeoutMs,
           maxRedirects: web.http.maxRedirects,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { configSchema } from '../../../src/config/index.js'
-import { selectWebProviders } from '../../../src/tools/web/index.js'
+import { isWebError, selectWebProviders } from '../../../src/tools/web/index.js'
+import { page, startTestSite } from '../../support/web-site.js'
 
 const defaults = configSchema.parse({}).web
 const endpoint = (baseUrl: string, key?: string) => ({
@@ -33,6 +34,22 @@ describe('web provider selection', () => {
     const forced = configSchema.parse({ web: { search: 'deepseek', fetch: 'deepseek' } }).web
     const gateway = selectWebProviders(forced, endpoint('http://127.0.0.1:9999'))
     expect([gateway.search?.name, gateway.fetch.name]).toEqual(['deepseek', 'deepseek'])
+  })
+
+  it('the plain-HTTP provider it picks loads on first use and keeps the config’s address guard', async () => {
+    const site = await startTestSite({ '/': page('<title>Hello</title><p>plain page</p>') })
+    try {
+      const allowed = configSchema.parse({ web: { http: { allowPrivateHosts: [`127.0.0.1:${site.port}`] } } })
+      const chosen = selectWebProviders(allowed.web, endpoint('https://openrouter.example/api/v1', 'sk-x'))
+      const signal = new AbortController().signal
+      const result = await chosen.fetch.fetch({ url: `${site.origin}/`, signal })
+      expect([result.title, result.markdown]).toEqual(['Hello', expect.stringContaining('plain page')])
+      const strict = selectWebProviders(defaults, endpoint('https://openrouter.example/api/v1', 'sk-x'))
+      const refused = await strict.fetch.fetch({ url: `${site.origin}/`, signal }).catch((error) => error)
+      expect(isWebError(refused)).toBe(true)
+    } finally {
+      await site.close()
+    }
   })
 
   it('rejects unknown providers and fields in the config', () => {
