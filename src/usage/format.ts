@@ -3,9 +3,10 @@
 
 import type { UsageTotals } from './derive.js'
 
-/** `1,234` */
+/** `1,234` (thousands grouped like `toLocaleString('en-US')`, without loading ICU's number formats: ~40 ms on a cold `dsh run`) */
 export function formatTokens(tokens: number): string {
-  return tokens.toLocaleString('en-US')
+  if (!Number.isSafeInteger(tokens)) return tokens.toLocaleString('en-US')
+  return String(tokens).replace(/\B(?=(\d{3})+$)/g, ',')
 }
 
 /** `12.3k`, `1.2M` */

@@ -1,0 +1,19 @@
+// formatTokens groups thousands itself (ICU's number formats are slow to load on a cold
+// start): it must read exactly like toLocaleString('en-US').
+
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { formatTokens } from '../../src/usage/index.js'
+
+describe('formatTokens', () => {
+  it('groups thousands exactly like en-US toLocaleString', () => {
+    fc.assert(
+      fc.property(fc.maxSafeNat(), (tokens) => {
+        expect(formatTokens(tokens)).toBe(tokens.toLocaleString('en-US'))
+      }),
+    )
+    for (const tokens of [0, 999, 1000, 999_999, 1_000_000, 12_345_678]) {
+      expect(formatTokens(tokens)).toBe(tokens.toLocaleString('en-US'))
+    }
+  })
+})
