@@ -12,7 +12,7 @@ import {
   type RetryNotice,
   retryDelay,
 } from '../../failures/index.js'
-import { outboundFetch } from '../../net/index.js'
+import { outboundFetch, outboundPost, type PostResponse } from '../../net/index.js'
 import { abortedError, sleep } from '../abort.js'
 import { LlmAdapter, type ModelRequest, type ModelStreamChunk } from '../adapter.js'
 import type { Effort } from '../deepseek/effort.js'
@@ -141,9 +141,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
     let assembler: ChatStreamAssembler | undefined
     try {
       arm()
-      const fetch = await outboundFetch()
-      const response = await fetch(endpoint, {
-        method: 'POST',
+      const response = await outboundPost(endpoint, {
         headers: {
           'Content-Type': 'application/json',
           Accept: 'text/event-stream',
@@ -230,7 +228,7 @@ function parseChunk(data: string): WireChatChunk {
   throw new FailedAttempt({ class: 'protocol', message: `not a JSON object: ${data.slice(0, 200)}` })
 }
 
-async function httpFailure(response: Response): Promise<Failure> {
+async function httpFailure(response: PostResponse): Promise<Failure> {
   let text = ''
   try {
     text = await response.text()

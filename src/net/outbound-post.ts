@@ -1,0 +1,94 @@
+// A POST whose answer streams (the model request): over node:http / node:https when no
+// proxy is set, because the first `fetch` of a process loads Node's bundled undici and its
+// WebAssembly HTTP parser, ~40 ms of CPU before a cold `dsh run` can send anything
+// (bench/cli.bench.ts). With a proxy it is outboundFetch, whose agent honours it.
+
+import type { IncomingMessage } from 'node:http'
+import { Readable } from 'node:stream'
+import { outboundFetch, proxyFromEnv } from './outbound-fetch.js'
+
+/** What a caller reads of the answer: the part of fetch's Response the model adapter uses. */
+export interface PostResponse {
+  readonly ok: boolean
+  readonly status: number
+  readonly statusText: string
+  readonly headers: { get(name: string): string | null }
+  readonly body: ReadableStream<Uint8Array> | null
+  text(): Promise<string>
+}
+
+export interface PostRequest {
+  headers: Record<string, string>
+  body: string
+  signal: AbortSignal
+}
+
+/**
+ * Sends `request` to `url` and resolves once the status and headers arrived; the body
+ * streams. Rejects like fetch: with the signal's reason when aborted, else a TypeError
+ * `fetch failed` whose cause is the socket error (ECONNREFUSED, ENOTFOUND, ...).
+ * Redirects are not followed (a model endpoint that redirects answers with its 3xx).
+ */
+export async function outboundPost(
+  url: string,
+  request: PostRequest,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<PostResponse> {
+  if (proxyFromEnv(env) !== undefined) {
+    const fetch = await outboundFetch(env)
+    return fetch(url, { method: 'POST', ...request })
+  }
+  let target: URL
+  try {
+    target = new URL(url)
+  } catch (error) {
+    throw new TypeError(`Failed to parse URL from ${url}`, { cause: error })
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw new TypeError('fetch failed', { cause: new Error(`unknown scheme ${target.protocol}`) })
+  }
+  const { request: send } =
+    target.protocol === 'https:' ? await import('node:https') : await import('node:http')
+  request.signal.throwIfAborted()
+  return new Promise<PostResponse>((resolve, reject) => {
+    const outgoing = send(
+      target,
+      {
+        method: 'POST',
+        headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
+        signal: request.signal,
+      },
+      (incoming) => resolve(answer(incoming)),
+    )
+    outgoing.on('error', (error) => {
+      // After the answer started, its body stream reports the failure instead.
+      reject(request.signal.aborted ? request.signal.reason : new TypeError('fetch failed', { cause: error }))
+    })
+    outgoing.end(request.body)
+  })
+}
+
+function answer(incoming: IncomingMessage): PostResponse {
+  const status = incoming.statusCode ?? 0
+  let body: ReadableStream<Uint8Array> | undefined
+  return {
+    ok: status >= 200 && status < 300,
+    status,
+    statusText: incoming.statusMessage ?? '',
+    headers: {
+      get(name) {
+        const value = incoming.headers[name.toLowerCase()]
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+      },
+    },
+    get body() {
+      body ??= Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>
+      return body
+    },
+    async text() {
+      const chunks: Buffer[] = []
+      for await (const chunk of incoming) chunks.push(chunk as Buffer)
+      return Buffer.concat(chunks).toString('utf8')
+    },
+  }
+}
