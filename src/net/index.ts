@@ -1,3 +1,6 @@
-// Public surface of outbound networking: the proxy-aware fetch every remote request uses.
+// Public surface of outbound networking: the proxy settings of the environment, the
+// proxy-aware fetch every remote request uses, and the dispatcher under it.
 
-export { outboundFetch, proxyFromEnv } from './outbound-fetch.js'
+export { outboundFetch } from './outbound-fetch.js'
+export { type ProxySettings, proxyFromEnv, proxySettings } from './proxy-settings.js'
+export { createOutboundDispatcher, type DirectConnectOptions, loadUndici } from './undici.js'
