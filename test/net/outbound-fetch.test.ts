@@ -3,7 +3,7 @@
 // through a recording forward proxy on 127.0.0.1.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type LoopbackModel, startLoopbackModel, WebToolsStandIn } from '../../src/llm/index.js'
+import { WebToolsStandIn } from '../../src/llm/index.js'
 import { McpConnection } from '../../src/mcp/index.js'
 import { proxyFromEnv } from '../../src/net/index.js'
 import {
@@ -13,6 +13,7 @@ import {
 } from '../../src/tools/web/index.js'
 import { assertBuilt, makeWorld, runCli } from '../apps/cli/cli.js'
 import { type ForwardProxy, proxiedAs, startForwardProxy } from '../support/forward-proxy.js'
+import { useLoopbackModels } from '../support/loopback-model.js'
 import { startMcpHttpServer } from '../support/mcp-http-server.js'
 import { useTempDirs } from '../support/temp-dir.js'
 import { page, startTestSite } from '../support/web-site.js'
@@ -20,7 +21,7 @@ import { page, startTestSite } from '../support/web-site.js'
 const makeDir = useTempDirs('dsh-proxy-')
 
 let proxy: ForwardProxy
-const servers: LoopbackModel[] = []
+const startModel = useLoopbackModels()
 const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY }
 
 beforeAll(async () => {
@@ -28,7 +29,6 @@ beforeAll(async () => {
   proxy = await startForwardProxy()
 })
 afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close()
   proxy.seen.length = 0
 })
 afterAll(async () => {
@@ -46,10 +46,9 @@ describe('outbound requests through a proxy', () => {
   })
 
   it('dsh run sends its model request through HTTP_PROXY, and straight to a NO_PROXY host', async () => {
-    const model = await startLoopbackModel([{ text: 'Via the proxy.' }, { text: 'Direct.' }], {
+    const model = await startModel([{ text: 'Via the proxy.' }, { text: 'Direct.' }], {
       strict: true,
     })
-    servers.push(model)
     const w = makeWorld(makeDir(), model.baseUrl)
     const proxied = await runCli(['run', 'hi'], { env: { ...w.env, HTTP_PROXY: proxy.url }, cwd: w.project })
     expect(proxied.stdout).toBe('Via the proxy.\n')
@@ -67,10 +66,9 @@ describe('outbound requests through a proxy', () => {
     const site = await startTestSite({ '/doc': page('<h1>Proxied page</h1>') })
     try {
       const fetchDoc = { toolCalls: [{ name: 'web_fetch', arguments: { url: `${site.origin}/doc` } }] }
-      const model = await startLoopbackModel([fetchDoc, { text: 'Fetched.' }, fetchDoc, { text: 'Again.' }], {
+      const model = await startModel([fetchDoc, { text: 'Fetched.' }, fetchDoc, { text: 'Again.' }], {
         strict: true,
       })
-      servers.push(model)
       const web = `web:\n  fetch: http\n  http:\n    allowPrivateHosts: ["127.0.0.1:${site.port}"]\n`
       const w = makeWorld(makeDir(), model.baseUrl, web)
       // The model server is in NO_PROXY by its port: only the page fetch may use the proxy.
@@ -101,8 +99,7 @@ describe('outbound requests through a proxy', () => {
       documents: [{ title: 'A page', url: 'https://example.org/a', summary: 'About a.' }],
       pages: { 'https://example.org/a': { title: 'A', content: '# A' } },
     })
-    const server = await startLoopbackModel([], { webTools: stand })
-    servers.push(server)
+    const server = await startModel([], { webTools: stand })
     process.env.HTTP_PROXY = proxy.url
     delete process.env.NO_PROXY
     const client = new DeepSeekToolsClient({
