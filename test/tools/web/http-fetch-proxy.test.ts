@@ -48,7 +48,15 @@ describe('plain-HTTP fetch and the proxy variables', () => {
   it('reads the lower-case spelling too, and HTTPS_PROXY alone leaves http:// direct (as curl does)', async () => {
     await fetchPage(provider({ http_proxy: proxy.url }))
     expect(proxy.seen).toHaveLength(1)
-    await fetchPage(provider({ HTTPS_PROXY: proxy.url }))
+    // The env given is the whole truth: an HTTP_PROXY in process.env is not mixed in.
+    const saved = process.env.HTTP_PROXY
+    process.env.HTTP_PROXY = proxy.url
+    try {
+      await fetchPage(provider({ HTTPS_PROXY: proxy.url }))
+    } finally {
+      if (saved === undefined) delete process.env.HTTP_PROXY
+      else process.env.HTTP_PROXY = saved
+    }
     expect(proxy.seen).toHaveLength(1)
     expect(site.hits).toEqual(['/page', '/page'])
   })
