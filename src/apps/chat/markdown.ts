@@ -9,7 +9,7 @@ import wrapAnsi from 'wrap-ansi'
 import { toTerminalText } from '../../core/terminal-text.js'
 import type { Colors } from '../cli/render.js'
 import { highlightLine } from './highlight.js'
-import { displayWidth } from './width.js'
+import { displayWidth, narrowWidth } from './width.js'
 
 const FENCE = /^\s*(`{3,}|~{3,})\s*([^\s`]*)/
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/
@@ -141,6 +141,9 @@ export class MarkdownStream {
 
   private wrap(text: string, first: string, rest = first): string[] {
     const room = Math.max(10, this.width() - displayWidth(first))
+    // Most lines fit: wrap-ansi would return them unchanged after segmenting every word.
+    const width = narrowWidth(text)
+    if (width !== undefined && width <= room) return [first + text]
     return wrapAnsi(text, room, { hard: true, trim: false })
       .split('\n')
       .map((line, index) => (index === 0 ? first : rest) + line)
