@@ -1,11 +1,6 @@
-// Syntax highlighting for code blocks: highlight.js (its common grammars), whose HTML
-// spans are turned into ANSI colours here. Loaded lazily because the grammars cost
-// ~0.2 s to import; until then, code is shown plain.
-
-type Highlighter = (code: string, language: string) => string
-
-let highlighter: Highlighter | undefined
-let loading: Promise<void> | undefined
+// Syntax highlighting for code blocks, one line at a time as they stream: highlight.js
+// (its common grammars), whose HTML spans are turned into ANSI colours here. Loaded lazily
+// because the grammars cost ~0.2 s to import; until then, code is shown plain.
 
 /** SGR colour per highlight.js class (the first class of a span decides). */
 const COLORS: Record<string, number> = {
@@ -35,9 +30,15 @@ const ENTITIES: Record<string, string> = {
   '&#x27;': "'",
 }
 
-/** Turns highlight.js HTML (nested `<span class="hljs-…">`) into text with SGR colours. */
-export function htmlToAnsi(html: string): string {
+/**
+ * Turns highlight.js HTML (nested `<span class="hljs-…">`) into lines of text with SGR
+ * colours. Spans open across a line break are closed at the end of the line and reopened
+ * at the start of the next, so each line stands on its own, and reads exactly as the last
+ * line of highlighting the text up to it.
+ */
+export function htmlToAnsiLines(html: string): string[] {
   const stack: number[] = []
+  const lines: string[] = []
   let out = ''
   for (const part of html.split(/(<span class="[^"]*">|<\/span>)/)) {
     if (part.startsWith('<span')) {
@@ -49,20 +50,42 @@ export function htmlToAnsi(html: string): string {
       stack.pop()
       out += `\u001b[${stack.at(-1) ?? 39}m`
     } else {
-      out += part.replace(/&(?:amp|lt|gt|quot|#x27);/g, (entity) => ENTITIES[entity]!)
+      const text = part.replace(/&(?:amp|lt|gt|quot|#x27);/g, (entity) => ENTITIES[entity]!)
+      const breaks = text.split('\n')
+      out += breaks[0]
+      for (const rest of breaks.slice(1)) {
+        // As if the text ended here (every span closed) and began again inside them.
+        for (let depth = stack.length - 1; depth >= 0; depth--) out += `\u001b[${stack[depth - 1] ?? 39}m`
+        lines.push(out)
+        out = stack.map((color) => `\u001b[${color}m`).join('') + rest
+      }
     }
   }
-  return out
+  lines.push(out)
+  return lines
 }
+
+interface Grammar {
+  highlight(code: string, language: string): { html: string; open: boolean }
+  knows(language: string): boolean
+}
+
+let grammar: Grammar | undefined
+let loading: Promise<void> | undefined
 
 /** Starts loading the highlighter; resolves when it is ready (never rejects). */
 export function loadHighlighter(): Promise<void> {
   loading ??= import('highlight.js/lib/common')
     .then(({ default: hljs }) => {
-      highlighter = (code, language) =>
-        hljs.getLanguage(language)
-          ? htmlToAnsi(hljs.highlight(code, { language, ignoreIllegals: true }).value)
-          : code
+      grammar = {
+        knows: (language) => hljs.getLanguage(language) !== undefined,
+        highlight(code, language) {
+          const result = hljs.highlight(code, { language, ignoreIllegals: true })
+          // `_top` is the mode the text ends in: the language itself unless a construct
+          // (block comment, string, parameter list) is still open.
+          return { html: result.value, open: result._top !== hljs.getLanguage(language) }
+        },
+      }
     })
     .catch(() => {
       // Highlighting is decoration: without it, code is shown plain.
@@ -70,13 +93,46 @@ export function loadHighlighter(): Promise<void> {
   return loading
 }
 
-/** Highlights one line of `language` code with ANSI colours, or returns it unchanged. */
-export function highlightLine(code: string, language: string): string {
-  if (highlighter === undefined || language === '') return code
+/**
+ * The lines of a code block since a construct that is still open began (a block comment,
+ * a template string, a docstring); empty when the last line ended at the top level.
+ */
+export type CarriedLines = readonly string[]
+
+export interface HighlightedLine {
+  text: string
+  /** What the block's next line continues; pass it to the next call. */
+  carried: CarriedLines
+}
+
+/**
+ * Past this many characters an open construct is no longer carried: each line of it would
+ * re-highlight all of it (highlight.js has no public way to resume from a saved state), so
+ * the next line starts afresh, as if at the top level.
+ */
+const MAX_CARRIED_CHARS = 4_000
+
+/**
+ * Highlights the next line of a `language` code block with ANSI colours, or returns it
+ * unchanged (no highlighter yet, unknown language). A line that continues an open
+ * construct is highlighted together with the lines since it opened, so a comment or a
+ * string spanning lines is coloured as one.
+ */
+export function highlightCodeLine(
+  code: string,
+  language: string,
+  carried: CarriedLines = [],
+): HighlightedLine {
+  const name = language.toLowerCase()
+  if (grammar === undefined || name === '' || !grammar.knows(name)) return { text: code, carried: [] }
+  const source = carried.length === 0 ? code : `${carried.join('\n')}\n${code}`
   try {
-    return highlighter(code, language.toLowerCase())
+    const { html, open } = grammar.highlight(source, name)
+    const text = htmlToAnsiLines(html).at(-1)!
+    const next = open && source.length <= MAX_CARRIED_CHARS ? [...carried, code] : []
+    return { text, carried: next }
   } catch {
-    // A grammar that throws on a fragment: show the fragment plain.
-    return code
+    // A grammar that throws on a fragment: show the line plain and start afresh.
+    return { text: code, carried: [] }
   }
 }

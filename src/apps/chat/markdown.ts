@@ -2,13 +2,13 @@
 // source line is rendered once and committed (so the cost per chunk does not grow with
 // the answer), the unfinished tail is rendered as a preview. Block structure (headings,
 // lists, quotes, fences, tables, rules) is tracked line by line; inline markup comes
-// from marked's inline lexer; code is highlighted by emphasize.
+// from marked's inline lexer; code is highlighted by highlight.js (highlight.ts).
 
 import { Lexer, type Token } from 'marked'
 import wrapAnsi from 'wrap-ansi'
 import { toTerminalText } from '../../core/terminal-text.js'
 import type { Colors } from '../cli/render.js'
-import { highlightLine } from './highlight.js'
+import { type CarriedLines, highlightCodeLine } from './highlight.js'
 import { displayWidth, narrowWidth } from './width.js'
 
 const FENCE = /^\s*(`{3,}|~{3,})\s*([^\s`]*)/
@@ -20,8 +20,11 @@ const TABLE_ROW = /^\s*\|.*\|\s*$/
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/
 
 interface BlockState {
-  /** The open fence (its marker) and its language, inside a code block. */
-  fence?: { marker: string; language: string }
+  /**
+   * Inside a code block: the open fence (its marker), its language, and the block's lines
+   * its next line continues (replaced, never changed in place: a preview works on a copy).
+   */
+  fence?: { marker: string; language: string; carried: CarriedLines }
   /** Table rows seen so far; a table is drawn when it ends (column widths need every row). */
   table: string[]
 }
@@ -73,7 +76,10 @@ export class MarkdownStream {
         state.fence = undefined
         return []
       }
-      return [`  ${colors.enabled ? highlightLine(raw, state.fence.language) : raw}`]
+      if (!colors.enabled) return [`  ${raw}`]
+      const { text, carried } = highlightCodeLine(raw, state.fence.language, state.fence.carried)
+      state.fence = { ...state.fence, carried }
+      return [`  ${text}`]
     }
     if (TABLE_ROW.test(raw)) {
       state.table.push(raw)
@@ -82,7 +88,7 @@ export class MarkdownStream {
     const out = this.endTable(state)
     const fence = FENCE.exec(raw)
     if (fence) {
-      state.fence = { marker: fence[1]!, language: fence[2] ?? '' }
+      state.fence = { marker: fence[1]!, language: fence[2] ?? '', carried: [] }
       if (fence[2]) out.push(colors.dim(`  ${fence[2]}`))
       return out
     }

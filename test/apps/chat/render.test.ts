@@ -3,10 +3,20 @@
 // highlighted line by line with highlight.js state carried from one line to the next.
 
 import fc from 'fast-check'
+import hljs from 'highlight.js/lib/common'
 import stringWidth from 'string-width'
-import { expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import wrapAnsi from 'wrap-ansi'
+import { highlightCodeLine, htmlToAnsiLines, loadHighlighter } from '../../../src/apps/chat/highlight.js'
+import { MarkdownStream } from '../../../src/apps/chat/markdown.js'
 import { displayWidth, narrowWidth } from '../../../src/apps/chat/width.js'
+import { colorsFor } from '../../../src/apps/cli/render.js'
+
+const colors = colorsFor({ isTTY: true } as NodeJS.WriteStream, {})
+
+beforeAll(async () => {
+  await loadHighlighter()
+})
 
 /** Characters from inside and around the fast path's set, and SGR sequences between them. */
 const piece = fc.oneof(
@@ -69,5 +79,72 @@ it('leaves a narrow line that fits as wrap-ansi would (so the renderer need not 
       expect(wrapAnsi(sample, room, { hard: true, trim: false })).toBe(sample)
     }),
     { numRuns: 2000 },
+  )
+})
+
+/** Code whose constructs span lines: a doc comment, a template string, a docstring, a parameter list, a script element. */
+const MULTI_LINE: [string, string][] = [
+  ['ts', '/**\n * Waits for a while of time: if it is done, return.\n */\nconst done = true'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source with a template string
+  ['js', 'const page = `<p>\nfor ${user.name} in\n</p>`\nlet after = 1'],
+  ['python', 'def f():\n    """Return the thing.\n    import this, if not None\n    """\n    return 1'],
+  ['ts', 'constructor(\n  private readonly width: number,\n  public name: string,\n) {}'],
+  ['html', '<script>\nlet x = 1 // one\nif (x) return\n</script>\n<p>done</p>'],
+]
+
+/** Streams one fenced block through the markdown renderer, `chunk` characters at a time. */
+function streamedBlock(language: string, code: string, chunk: number): string[] {
+  const stream = new MarkdownStream(colors, () => 200)
+  const text = `\`\`\`${language}\n${code}\n\`\`\`\n`
+  const out: string[] = []
+  for (let at = 0; at < text.length; at += chunk) {
+    out.push(...stream.push(text.slice(at, at + chunk)))
+    stream.preview() // must not disturb the block's state
+  }
+  out.push(...stream.finish())
+  return out.slice(1).map((line) => line.slice(2)) // without the language label and the indent
+}
+
+/** What a terminal shows for a line: each character with the foreground colour it is drawn in. */
+function painted(line: string): string[] {
+  const cells: string[] = []
+  let color = '39'
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: SGR sequences start with ESC
+  for (const [, sgr, char] of line.matchAll(/\u001b\[(\d+)m|(.)/gsu)) {
+    if (sgr !== undefined) color = sgr
+    else cells.push(`${color}:${char}`)
+  }
+  return cells
+}
+
+it('highlights a code block line by line exactly as highlight.js colours the whole block', () => {
+  for (const [language, code] of MULTI_LINE) {
+    const whole = htmlToAnsiLines(hljs.highlight(code, { language, ignoreIllegals: true }).value).map(painted)
+    expect(whole.flat().some((cell) => !cell.startsWith('39:'))).toBe(true)
+    for (const chunk of [1, 5, 1000]) {
+      expect(streamedBlock(language, code, chunk).map(painted), `${language} in ${chunk}s`).toEqual(whole)
+    }
+  }
+})
+
+it('colours a line inside a block comment as comment, where a line on its own would not be', () => {
+  const first = highlightCodeLine('/* a comment', 'ts')
+  expect(first.carried).toEqual(['/* a comment'])
+  const inside = highlightCodeLine('   of it, if any */', 'ts', first.carried)
+  // Grey (90) from the first column; `of` and `if` are not keywords (magenta, 35) here.
+  expect(inside.text).toBe('\u001b[90m   of it, if any */\u001b[39m')
+  expect(inside.carried).toEqual([])
+  expect(highlightCodeLine('   of it, if any */', 'ts').text).toContain('\u001b[35mof')
+})
+
+it('stops carrying a construct that stays open past its limit, and leaves other code as it was', () => {
+  let carried = highlightCodeLine('/*', 'ts').carried
+  for (let line = 0; line < 200 && carried.length > 0; line++) {
+    carried = highlightCodeLine(`comment line ${line} with words of prose in it`, 'ts', carried).carried
+  }
+  expect(carried).toEqual([]) // dropped after ~4,000 characters, not carried for ever
+  expect(highlightCodeLine('let x = 1', 'nosuchlanguage')).toEqual({ text: 'let x = 1', carried: [] })
+  expect(highlightCodeLine('const a = 1 // one', 'TS').text).toBe(
+    htmlToAnsiLines(hljs.highlight('const a = 1 // one', { language: 'ts' }).value)[0],
   )
 })
