@@ -1,72 +1,12 @@
 // Syntax highlighting for code blocks, one line at a time as they stream: highlight.js
-// (its common grammars), whose HTML spans are turned into ANSI colours here. Loaded lazily
-// because the grammars cost ~0.2 s to import; until then, code is shown plain.
+// (its common grammars) with an emitter that writes SGR colours (ansi-emitter.ts). Loaded
+// lazily because the grammars cost ~0.2 s to import; until then, code is shown plain.
 
-/** SGR colour per highlight.js class (the first class of a span decides). */
-const COLORS: Record<string, number> = {
-  keyword: 35,
-  'selector-tag': 35,
-  literal: 35,
-  meta: 35,
-  string: 32,
-  regexp: 32,
-  'template-tag': 32,
-  number: 33,
-  symbol: 33,
-  comment: 90,
-  quote: 90,
-  title: 34,
-  section: 34,
-  built_in: 36,
-  type: 36,
-  class: 36,
-}
-
-const ENTITIES: Record<string, string> = {
-  '&amp;': '&',
-  '&lt;': '<',
-  '&gt;': '>',
-  '&quot;': '"',
-  '&#x27;': "'",
-}
-
-/**
- * Turns highlight.js HTML (nested `<span class="hljs-…">`) into lines of text with SGR
- * colours. Spans open across a line break are closed at the end of the line and reopened
- * at the start of the next, so each line stands on its own, and reads exactly as the last
- * line of highlighting the text up to it.
- */
-export function htmlToAnsiLines(html: string): string[] {
-  const stack: number[] = []
-  const lines: string[] = []
-  let out = ''
-  for (const part of html.split(/(<span class="[^"]*">|<\/span>)/)) {
-    if (part.startsWith('<span')) {
-      const name = /hljs-([\w-]+)/.exec(part)?.[1] ?? ''
-      const color = COLORS[name] ?? stack.at(-1) ?? 39
-      stack.push(color)
-      out += `\u001b[${color}m`
-    } else if (part === '</span>') {
-      stack.pop()
-      out += `\u001b[${stack.at(-1) ?? 39}m`
-    } else {
-      const text = part.replace(/&(?:amp|lt|gt|quot|#x27);/g, (entity) => ENTITIES[entity]!)
-      const breaks = text.split('\n')
-      out += breaks[0]
-      for (const rest of breaks.slice(1)) {
-        // As if the text ended here (every span closed) and began again inside them.
-        for (let depth = stack.length - 1; depth >= 0; depth--) out += `\u001b[${stack[depth - 1] ?? 39}m`
-        lines.push(out)
-        out = stack.map((color) => `\u001b[${color}m`).join('') + rest
-      }
-    }
-  }
-  lines.push(out)
-  return lines
-}
+import { AnsiEmitter } from './ansi-emitter.js'
 
 interface Grammar {
-  highlight(code: string, language: string): { html: string; open: boolean }
+  /** The line's colours, and whether a construct is still open at its end. */
+  highlight(code: string, language: string): { lastLine: string; open: boolean }
   knows(language: string): boolean
 }
 
@@ -76,14 +16,25 @@ let loading: Promise<void> | undefined
 /** Starts loading the highlighter; resolves when it is ready (never rejects). */
 export function loadHighlighter(): Promise<void> {
   loading ??= import('highlight.js/lib/common')
-    .then(({ default: hljs }) => {
+    .then(({ default: shared }) => {
+      // An instance of our own with the same grammars: its emitter writes SGR colours, and
+      // the shared instance keeps writing HTML for anyone else.
+      const hljs = shared.newInstance()
+      for (const name of shared.listLanguages())
+        hljs.registerLanguage(name, shared.getLanguage(name)!.rawDefinition!)
+      hljs.configure({ __emitter: AnsiEmitter })
       grammar = {
         knows: (language) => hljs.getLanguage(language) !== undefined,
         highlight(code, language) {
           const result = hljs.highlight(code, { language, ignoreIllegals: true })
-          // `_top` is the mode the text ends in: the language itself unless a construct
-          // (block comment, string, parameter list) is still open.
-          return { html: result.value, open: result._top !== hljs.getLanguage(language) }
+          // A grammar that failed part-way leaves HTML-escaped code: show the line plain.
+          const failed = result.illegal || result.errorRaised !== undefined
+          return {
+            lastLine: failed ? code.slice(code.lastIndexOf('\n') + 1) : result.value,
+            // `_top` is the mode the text ends in: the language itself unless a construct
+            // (block comment, string, parameter list) is still open.
+            open: !failed && result._top !== hljs.getLanguage(language),
+          }
         },
       }
     })
@@ -127,8 +78,7 @@ export function highlightCodeLine(
   if (grammar === undefined || name === '' || !grammar.knows(name)) return { text: code, carried: [] }
   const source = carried.length === 0 ? code : `${carried.join('\n')}\n${code}`
   try {
-    const { html, open } = grammar.highlight(source, name)
-    const text = htmlToAnsiLines(html).at(-1)!
+    const { lastLine: text, open } = grammar.highlight(source, name)
     const next = open && source.length <= MAX_CARRIED_CHARS ? [...carried, code] : []
     return { text, carried: next }
   } catch {

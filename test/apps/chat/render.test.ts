@@ -7,7 +7,8 @@ import hljs from 'highlight.js/lib/common'
 import stringWidth from 'string-width'
 import { beforeAll, expect, it } from 'vitest'
 import wrapAnsi from 'wrap-ansi'
-import { highlightCodeLine, htmlToAnsiLines, loadHighlighter } from '../../../src/apps/chat/highlight.js'
+import { SCOPE_COLORS } from '../../../src/apps/chat/ansi-emitter.js'
+import { highlightCodeLine, loadHighlighter } from '../../../src/apps/chat/highlight.js'
 import { MarkdownStream } from '../../../src/apps/chat/markdown.js'
 import { displayWidth, narrowWidth } from '../../../src/apps/chat/width.js'
 import { colorsFor } from '../../../src/apps/cli/render.js'
@@ -108,18 +109,38 @@ function streamedBlock(language: string, code: string, chunk: number): string[] 
 /** What a terminal shows for a line: each character with the foreground colour it is drawn in. */
 function painted(line: string): string[] {
   const cells: string[] = []
-  let color = '39'
+  let color = 39
   // biome-ignore lint/suspicious/noControlCharactersInRegex: SGR sequences start with ESC
   for (const [, sgr, char] of line.matchAll(/\u001b\[(\d+)m|(.)/gsu)) {
-    if (sgr !== undefined) color = sgr
+    if (sgr !== undefined) color = Number(sgr)
     else cells.push(`${color}:${char}`)
   }
   return cells
 }
 
+/** The same, per line, for highlight.js's own HTML of a whole block (an independent reading). */
+function paintedHtml(html: string): string[][] {
+  const lines: string[][] = [[]]
+  const colors: number[] = []
+  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#x27': "'" }
+  for (const [, open, close, text] of html.matchAll(/<span class="([^"]*)">|(<\/span>)|([^<]+)/g)) {
+    if (open !== undefined) {
+      const name = /hljs-([\w-]+)/.exec(open)?.[1] ?? ''
+      colors.push(SCOPE_COLORS.get(name) ?? colors.at(-1) ?? 39)
+    } else if (close !== undefined) colors.pop()
+    else {
+      for (const char of text!.replace(/&(amp|lt|gt|quot|#x27);/g, (_, name: string) => entities[name]!)) {
+        if (char === '\n') lines.push([])
+        else lines.at(-1)!.push(`${colors.at(-1) ?? 39}:${char}`)
+      }
+    }
+  }
+  return lines
+}
+
 it('highlights a code block line by line exactly as highlight.js colours the whole block', () => {
   for (const [language, code] of MULTI_LINE) {
-    const whole = htmlToAnsiLines(hljs.highlight(code, { language, ignoreIllegals: true }).value).map(painted)
+    const whole = paintedHtml(hljs.highlight(code, { language, ignoreIllegals: true }).value)
     expect(whole.flat().some((cell) => !cell.startsWith('39:'))).toBe(true)
     for (const chunk of [1, 5, 1000]) {
       expect(streamedBlock(language, code, chunk).map(painted), `${language} in ${chunk}s`).toEqual(whole)
@@ -144,7 +165,7 @@ it('stops carrying a construct that stays open past its limit, and leaves other 
   }
   expect(carried).toEqual([]) // dropped after ~4,000 characters, not carried for ever
   expect(highlightCodeLine('let x = 1', 'nosuchlanguage')).toEqual({ text: 'let x = 1', carried: [] })
-  expect(highlightCodeLine('const a = 1 // one', 'TS').text).toBe(
-    htmlToAnsiLines(hljs.highlight('const a = 1 // one', { language: 'ts' }).value)[0],
+  expect(highlightCodeLine('const a = "<&>" // one', 'TS').text).toBe(
+    '\u001b[35mconst\u001b[39m a = \u001b[32m"<&>"\u001b[39m \u001b[90m// one\u001b[39m',
   )
 })
