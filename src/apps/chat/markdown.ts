@@ -46,6 +46,7 @@ export class MarkdownStream {
     if (end < 0) return []
     const complete = this.tail.slice(0, end)
     this.tail = this.tail.slice(end + 1)
+    if (!complete.includes('\n')) return this.line(complete, this.state) // one line: the usual case
     const out: string[] = []
     for (const line of complete.split('\n')) out.push(...this.line(line, this.state))
     return out
@@ -68,7 +69,8 @@ export class MarkdownStream {
   }
 
   private line(source: string, state: BlockState): string[] {
-    const raw = toTerminalText(source).replace(/\t/g, '    ')
+    const safe = toTerminalText(source)
+    const raw = safe.includes('\t') ? safe.replace(/\t/g, '    ') : safe
     const { colors } = this
     if (state.fence) {
       const close = FENCE.exec(raw)
@@ -128,19 +130,25 @@ export class MarkdownStream {
     state.table = []
     if (rows.length < 2 || !TABLE_SEPARATOR.test(rows[1]!)) return rows.flatMap((row) => this.wrap(row, ''))
     const cells = rows.filter((_, index) => index !== 1).map(splitRow)
-    const columns = Math.max(...cells.map((row) => row.length))
-    const rendered = cells.map((row, index) =>
-      Array.from({ length: columns }, (_, column) => {
-        const text = this.inline(row[column] ?? '')
-        return index === 0 ? this.colors.bold(text) : text
-      }),
-    )
-    const widths = Array.from({ length: columns }, (_, column) =>
-      Math.max(3, ...rendered.map((row) => displayWidth(row[column]!))),
-    )
-    const { dim } = this.colors
-    const line = (row: string[]) =>
-      row.map((cell, column) => cell + ' '.repeat(widths[column]! - displayWidth(cell))).join(dim(' │ '))
+    let columns = 0
+    for (const row of cells) columns = Math.max(columns, row.length)
+    const { bold, dim } = this.colors
+    // Each cell rendered and measured once; a column is at least 3 wide.
+    const widths: number[] = new Array(columns).fill(3)
+    const rendered = cells.map((row, index) => {
+      const out: { text: string; width: number }[] = []
+      for (let column = 0; column < columns; column++) {
+        const inline = this.inline(row[column] ?? '')
+        const text = index === 0 ? bold(inline) : inline
+        const width = displayWidth(text)
+        widths[column] = Math.max(widths[column]!, width)
+        out.push({ text, width })
+      }
+      return out
+    })
+    const gap = dim(' │ ')
+    const line = (row: { text: string; width: number }[]) =>
+      row.map((cell, column) => cell.text + ' '.repeat(widths[column]! - cell.width)).join(gap)
     const separator = dim(widths.map((width) => '─'.repeat(width)).join('─┼─'))
     return [line(rendered[0]!), separator, ...rendered.slice(1).map(line)]
   }
