@@ -2,6 +2,7 @@
 // (its common grammars) with an emitter that writes SGR colours (ansi-emitter.ts). Loaded
 // lazily because the grammars cost ~0.2 s to import; until then, code is shown plain.
 
+import type { Language } from 'highlight.js'
 import { AnsiEmitter } from './ansi-emitter.js'
 
 interface Grammar {
@@ -23,8 +24,13 @@ export function loadHighlighter(): Promise<void> {
       for (const name of shared.listLanguages())
         hljs.registerLanguage(name, shared.getLanguage(name)!.rawDefinition!)
       hljs.configure({ __emitter: AnsiEmitter })
+      const known = new Map<string, Language | undefined>()
+      const languageOf = (name: string) => {
+        if (!known.has(name)) known.set(name, hljs.getLanguage(name))
+        return known.get(name)
+      }
       grammar = {
-        knows: (language) => hljs.getLanguage(language) !== undefined,
+        knows: (language) => languageOf(language) !== undefined,
         highlight(code, language) {
           const result = hljs.highlight(code, { language, ignoreIllegals: true })
           // A grammar that failed part-way leaves HTML-escaped code: show the line plain.
@@ -33,7 +39,7 @@ export function loadHighlighter(): Promise<void> {
             lastLine: failed ? code.slice(code.lastIndexOf('\n') + 1) : result.value,
             // `_top` is the mode the text ends in: the language itself unless a construct
             // (block comment, string, parameter list) is still open.
-            open: !failed && result._top !== hljs.getLanguage(language),
+            open: !failed && result._top !== languageOf(language),
           }
         },
       }
