@@ -35,7 +35,8 @@ interface ScopeNode {
 /** The colour a scope sets, or undefined when it keeps the colour around it. */
 function colorOf(scope: string): number | undefined {
   if (scope.startsWith('language:')) return undefined
-  const name = /^[\w-]+/.exec(scope.split('.', 1)[0]!)?.[0]
+  const dot = scope.indexOf('.')
+  const name = /^[\w-]+/.exec(dot < 0 ? scope : scope.slice(0, dot))?.[0]
   return name === undefined ? undefined : SCOPE_COLORS.get(name)
 }
 
