@@ -148,6 +148,30 @@ it('highlights a code block line by line exactly as highlight.js colours the who
   }
 })
 
+it('colours a line as the HTML of highlight.js does, embedded languages included', () => {
+  const samples: [string, string][] = [
+    [
+      'html',
+      '<script>let x = "a" + 1 /* c */</script><style>a { color: red; }</style><p class="x">t &amp; u</p>',
+    ],
+    ['css', 'a > b::before { content: "x"; color: #fff !important }'],
+    ['sql', "SELECT a, 'b' FROM t WHERE x = 1 -- c"],
+    ['yaml', 'key: "value" # c'],
+    ['bash', 'echo "$HOME" | grep -v foo && ls -la # list'],
+    ['python', 'def f(x): return f"{x!r}" if x else None  # c'],
+    ['rust', 'fn main() { println!("hi {}", 1u8); }'],
+    ['go', 'func main() { fmt.Println("hi", 1.5e3) }'],
+    ['json', '{"a": [1, 2, true, null], "b": "x"}'],
+    ['diff', '@@ -1,2 +1,2 @@'],
+    ['php', '<?php echo "hi $name"; ?> <b>x</b>'],
+    ['markdown', '# Title with **bold** and `code`'],
+  ]
+  for (const [language, code] of samples) {
+    const html = hljs.highlight(code, { language, ignoreIllegals: true }).value
+    expect(painted(highlightCodeLine(code, language).text), language).toEqual(paintedHtml(html)[0])
+  }
+})
+
 it('colours a line inside a block comment as comment, where a line on its own would not be', () => {
   const first = highlightCodeLine('/* a comment', 'ts')
   expect(first.carried).toEqual(['/* a comment'])
