@@ -5,7 +5,8 @@
 
 import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
-import { outboundFetch, proxyFromEnv } from './outbound-fetch.js'
+import { outboundFetch } from './outbound-fetch.js'
+import { proxyFromEnv } from './proxy-settings.js'
 
 /** What a caller reads of the answer: the part of fetch's Response the model adapter uses. */
 export interface PostResponse {

@@ -6,19 +6,20 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentOutput } from '../../src/agent/index.js'
 import { resolveConfig, validateConfig } from '../../src/config/index.js'
 import { createHarness } from '../../src/harness/index.js'
-import { type LoopbackModel, type Script, startLoopbackModel } from '../../src/llm/index.js'
+import type { LoopbackModel, Script } from '../../src/llm/index.js'
 import type { SessionEventMap } from '../../src/session/index.js'
+import { useLoopbackModels } from '../support/loopback-model.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
 const tempDir = useTempDirs('dsh-faults-')
+const startModel = useLoopbackModels()
 const open: (() => Promise<void>)[] = []
 afterEach(async () => {
   while (open.length > 0) await open.pop()!()
 })
 
 async function run(script: Script, model: Record<string, unknown> = {}) {
-  const server: LoopbackModel = await startLoopbackModel(script, { strict: true, apiKey: 'k' })
-  open.push(() => server.close())
+  const server: LoopbackModel = await startModel(script, { strict: true, apiKey: 'k' })
   const home = tempDir()
   const file = validateConfig('test', { dshHome: home, model: { maxRetries: 2, ...model } })
   const harness = await createHarness({

@@ -12,21 +12,21 @@ import {
   promptText,
   type Script,
   type ScriptStep,
-  startLoopbackModel,
   type WireChatRequest,
 } from '../../src/llm/index.js'
 import type { SessionEventMap } from '../../src/session/index.js'
+import { useLoopbackModels } from '../support/loopback-model.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
 const tempDir = useTempDirs('dsh-strict-')
+const startModel = useLoopbackModels()
 const open: (() => Promise<void>)[] = []
 afterEach(async () => {
   while (open.length > 0) await open.pop()!()
 })
 
 async function strictModel(script: Script): Promise<LoopbackModel> {
-  const model = await startLoopbackModel(script, { strict: true, apiKey: 'k' })
-  open.push(() => model.close())
+  const model = await startModel(script, { strict: true, apiKey: 'k' })
   return model
 }
 

@@ -10,20 +10,18 @@ import {
   type OpenAiCompatibleConfig,
   type ToolSchema,
 } from '../../src/llm/index.js'
-import { type LoopbackModel, type Script, startLoopbackModel } from '../support/loopback-model.js'
+import { type Script, useLoopbackModels } from '../support/loopback-model.js'
 import { collect, collectUntilError, loadLlm, textOf, userRequest } from './helpers.js'
 
-let server: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 const disposers: (() => Promise<void>)[] = []
 
 afterEach(async () => {
   for (const dispose of disposers.splice(0)) await dispose()
-  await server?.close()
-  server = undefined
 })
 
 async function setup(script: Script, config: OpenAiCompatibleConfig = {}) {
-  server = await startLoopbackModel(script, { apiKey: 'test-key' })
+  const server = await startModel(script, { apiKey: 'test-key' })
   const loaded = await loadLlm(OpenAiCompatibleAdapter, {
     baseUrl: server.baseUrl,
     apiKey: 'test-key',
@@ -186,7 +184,7 @@ describe('OpenAiCompatibleAdapter over loopback HTTP', () => {
   })
 
   it('tolerates a trailing slash on the base URL', async () => {
-    server = await startLoopbackModel([{ text: 'ok' }])
+    const server = await startModel([{ text: 'ok' }])
     const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {
       baseUrl: `${server.baseUrl}/`,
       apiKey: 'k',
@@ -199,7 +197,7 @@ describe('OpenAiCompatibleAdapter over loopback HTTP', () => {
     const previous = process.env.DSH_TEST_MISSING_KEY
     delete process.env.DSH_TEST_MISSING_KEY
     try {
-      server = await startLoopbackModel([{ text: 'never' }])
+      const server = await startModel([{ text: 'never' }])
       // Loading succeeds: commands that never reach the model work without a key.
       const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {
         baseUrl: server.baseUrl,
@@ -219,7 +217,7 @@ describe('OpenAiCompatibleAdapter over loopback HTTP', () => {
   })
 
   it('reads the key from the configured environment variable at request time', async () => {
-    server = await startLoopbackModel([{ text: 'ok' }], { apiKey: 'from-env' })
+    const server = await startModel([{ text: 'ok' }], { apiKey: 'from-env' })
     const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {
       baseUrl: server.baseUrl,
       apiKeyEnv: 'DSH_TEST_LATE_KEY',

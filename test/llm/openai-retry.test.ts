@@ -10,20 +10,18 @@ import {
   OpenAiCompatibleAdapter,
   type OpenAiCompatibleConfig,
 } from '../../src/llm/index.js'
-import { type LoopbackModel, type Script, startLoopbackModel } from '../support/loopback-model.js'
+import { type Script, useLoopbackModels } from '../support/loopback-model.js'
 import { collect, collectUntilError, loadLlm, textOf, userRequest } from './helpers.js'
 
-let server: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 const cleanups: (() => Promise<void>)[] = []
 
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup()
-  await server?.close()
-  server = undefined
 })
 
 async function setup(script: Script, config: OpenAiCompatibleConfig = {}) {
-  server = await startLoopbackModel(script)
+  const server = await startModel(script)
   const loaded = await loadLlm(OpenAiCompatibleAdapter, {
     baseUrl: server.baseUrl,
     apiKey: 'k',
@@ -121,7 +119,7 @@ describe('retries', () => {
   })
 
   it('retries a connection refused and then reports LLM_NETWORK', async () => {
-    const closed = await startLoopbackModel([])
+    const closed = await startModel([])
     const baseUrl = closed.baseUrl
     await closed.close()
     const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {

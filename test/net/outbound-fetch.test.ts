@@ -1,11 +1,9 @@
-// Outbound requests honour HTTP_PROXY / NO_PROXY: the model request of `dsh run` and the
-// DeepSeek Search and Fetch calls go through a recording forward proxy on 127.0.0.1.
+// Outbound requests honour HTTP_PROXY / NO_PROXY: the model request of `dsh run`, its
+// plain-HTTP web_fetch, the DeepSeek Search and Fetch calls and MCP servers over HTTP go
+// through a recording forward proxy on 127.0.0.1.
 
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http'
-import { type AddressInfo, connect } from 'node:net'
-import type { Duplex } from 'node:stream'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type LoopbackModel, startLoopbackModel, WebToolsStandIn } from '../../src/llm/index.js'
+import { WebToolsStandIn } from '../../src/llm/index.js'
 import { McpConnection } from '../../src/mcp/index.js'
 import { proxyFromEnv } from '../../src/net/index.js'
 import {
@@ -14,67 +12,23 @@ import {
   DeepSeekToolsClient,
 } from '../../src/tools/web/index.js'
 import { assertBuilt, makeWorld, runCli } from '../apps/cli/cli.js'
+import { type ForwardProxy, proxiedAs, startForwardProxy } from '../support/forward-proxy.js'
+import { useLoopbackModels } from '../support/loopback-model.js'
 import { startMcpHttpServer } from '../support/mcp-http-server.js'
 import { useTempDirs } from '../support/temp-dir.js'
+import { page, startTestSite } from '../support/web-site.js'
 
 const makeDir = useTempDirs('dsh-proxy-')
 
-/**
- * A forward proxy: relays absolute-URL requests and CONNECT tunnels (undici tunnels
- * http:// targets too), recording each as `METHOD target`.
- */
-async function startProxy(): Promise<{ url: string; seen: string[]; server: Server }> {
-  const seen: string[] = []
-  const server = createServer((req, res) => {
-    seen.push(`${req.method} ${req.url}`)
-    const target = new URL(req.url ?? '')
-    const upstream = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname + target.search,
-        method: req.method,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      },
-    )
-    upstream.on('error', () => res.destroy())
-    req.pipe(upstream)
-  })
-  server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => {
-    seen.push(`CONNECT ${req.url}`)
-    const [host, port] = (req.url ?? '').split(':')
-    const upstream = connect(Number(port), host!, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
-      upstream.write(head)
-      upstream.pipe(client)
-      client.pipe(upstream)
-    })
-    upstream.on('error', () => client.destroy())
-    client.on('error', () => upstream.destroy())
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server }
-}
-
-/** What the proxy saw for a request to `baseUrl`: a tunnel to its host, or the absolute URL. */
-function via(baseUrl: string, method: string, path: string): string[] {
-  return [`CONNECT ${new URL(baseUrl).host}`, `${method} ${baseUrl}${path}`]
-}
-
-let proxy: Awaited<ReturnType<typeof startProxy>>
-const servers: LoopbackModel[] = []
+let proxy: ForwardProxy
+const startModel = useLoopbackModels()
 const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY }
 
 beforeAll(async () => {
   assertBuilt()
-  proxy = await startProxy()
+  proxy = await startForwardProxy()
 })
 afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close()
   proxy.seen.length = 0
 })
 afterAll(async () => {
@@ -82,8 +36,7 @@ afterAll(async () => {
     if (value === undefined) delete process.env[key]
     else process.env[key] = value
   }
-  proxy.server.closeAllConnections()
-  await new Promise((resolve) => proxy.server.close(resolve))
+  await proxy.close()
 })
 
 describe('outbound requests through a proxy', () => {
@@ -93,15 +46,14 @@ describe('outbound requests through a proxy', () => {
   })
 
   it('dsh run sends its model request through HTTP_PROXY, and straight to a NO_PROXY host', async () => {
-    const model = await startLoopbackModel([{ text: 'Via the proxy.' }, { text: 'Direct.' }], {
+    const model = await startModel([{ text: 'Via the proxy.' }, { text: 'Direct.' }], {
       strict: true,
     })
-    servers.push(model)
     const w = makeWorld(makeDir(), model.baseUrl)
     const proxied = await runCli(['run', 'hi'], { env: { ...w.env, HTTP_PROXY: proxy.url }, cwd: w.project })
     expect(proxied.stdout).toBe('Via the proxy.\n')
     expect(proxy.seen).toHaveLength(1)
-    expect(via(model.baseUrl, 'POST', '/chat/completions')).toContain(proxy.seen[0])
+    expect(proxiedAs(model.baseUrl, 'POST', '/chat/completions')).toContain(proxy.seen[0])
     const direct = await runCli(['run', 'hi'], {
       env: { ...w.env, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' },
       cwd: w.project,
@@ -110,14 +62,44 @@ describe('outbound requests through a proxy', () => {
     expect(proxy.seen).toHaveLength(1)
   })
 
+  it("dsh run's plain-HTTP web_fetch goes through HTTP_PROXY, and straight to a NO_PROXY host", async () => {
+    const site = await startTestSite({ '/doc': page('<h1>Proxied page</h1>') })
+    try {
+      const fetchDoc = { toolCalls: [{ name: 'web_fetch', arguments: { url: `${site.origin}/doc` } }] }
+      const model = await startModel([fetchDoc, { text: 'Fetched.' }, fetchDoc, { text: 'Again.' }], {
+        strict: true,
+      })
+      const web = `web:\n  fetch: http\n  http:\n    allowPrivateHosts: ["127.0.0.1:${site.port}"]\n`
+      const w = makeWorld(makeDir(), model.baseUrl, web)
+      // The model server is in NO_PROXY by its port: only the page fetch may use the proxy.
+      const modelHost = new URL(model.baseUrl).host
+      const proxied = await runCli(['run', 'fetch it'], {
+        env: { ...w.env, HTTP_PROXY: proxy.url, NO_PROXY: modelHost },
+        cwd: w.project,
+      })
+      expect(proxied.stdout, proxied.stderr).toBe('Fetched.\n')
+      expect(model.requests[1]!.messages.at(-1)!.content).toContain('Proxied page')
+      expect(proxy.seen).toHaveLength(1)
+      expect(proxiedAs(site.origin, 'GET', '/doc')).toContain(proxy.seen[0])
+      const direct = await runCli(['run', 'fetch it'], {
+        env: { ...w.env, HTTP_PROXY: proxy.url, NO_PROXY: `${modelHost},127.0.0.1:${site.port}` },
+        cwd: w.project,
+      })
+      expect(direct.stdout, direct.stderr).toBe('Again.\n')
+      expect(proxy.seen).toHaveLength(1)
+      expect(site.hits).toEqual(['/doc', '/doc'])
+    } finally {
+      await site.close()
+    }
+  })
+
   it('DeepSeek Search and Fetch calls go through the proxy too', async () => {
     const stand = new WebToolsStandIn({
       apiKey: 'k',
       documents: [{ title: 'A page', url: 'https://example.org/a', summary: 'About a.' }],
       pages: { 'https://example.org/a': { title: 'A', content: '# A' } },
     })
-    const server = await startLoopbackModel([], { webTools: stand })
-    servers.push(server)
+    const server = await startModel([], { webTools: stand })
     process.env.HTTP_PROXY = proxy.url
     delete process.env.NO_PROXY
     const client = new DeepSeekToolsClient({
@@ -132,8 +114,8 @@ describe('outbound requests through a proxy', () => {
     expect(page.markdown).toContain('# A')
     expect(proxy.seen.length).toBeGreaterThan(0)
     const allowed = [
-      ...via(server.baseUrl, 'POST', '/v1/tools/search'),
-      ...via(server.baseUrl, 'POST', '/v1/tools/fetch'),
+      ...proxiedAs(server.baseUrl, 'POST', '/v1/tools/search'),
+      ...proxiedAs(server.baseUrl, 'POST', '/v1/tools/fetch'),
     ]
     for (const seen of proxy.seen) expect(allowed).toContain(seen)
   })

@@ -2,14 +2,14 @@
 // source line is rendered once and committed (so the cost per chunk does not grow with
 // the answer), the unfinished tail is rendered as a preview. Block structure (headings,
 // lists, quotes, fences, tables, rules) is tracked line by line; inline markup comes
-// from marked's inline lexer; code is highlighted by emphasize.
+// from marked's inline lexer; code is highlighted by highlight.js (highlight.ts).
 
 import { Lexer, type Token } from 'marked'
 import wrapAnsi from 'wrap-ansi'
 import { toTerminalText } from '../../core/terminal-text.js'
 import type { Colors } from '../cli/render.js'
-import { highlightLine } from './highlight.js'
-import { displayWidth } from './width.js'
+import { type CarriedLines, highlightCodeLine } from './highlight.js'
+import { displayWidth, narrowWidth } from './width.js'
 
 const FENCE = /^\s*(`{3,}|~{3,})\s*([^\s`]*)/
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/
@@ -20,8 +20,11 @@ const TABLE_ROW = /^\s*\|.*\|\s*$/
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/
 
 interface BlockState {
-  /** The open fence (its marker) and its language, inside a code block. */
-  fence?: { marker: string; language: string }
+  /**
+   * Inside a code block: the open fence (its marker), its language, and the block's lines
+   * its next line continues (replaced, never changed in place: a preview works on a copy).
+   */
+  fence?: { marker: string; language: string; carried: CarriedLines }
   /** Table rows seen so far; a table is drawn when it ends (column widths need every row). */
   table: string[]
 }
@@ -43,6 +46,7 @@ export class MarkdownStream {
     if (end < 0) return []
     const complete = this.tail.slice(0, end)
     this.tail = this.tail.slice(end + 1)
+    if (!complete.includes('\n')) return this.line(complete, this.state) // one line: the usual case
     const out: string[] = []
     for (const line of complete.split('\n')) out.push(...this.line(line, this.state))
     return out
@@ -65,7 +69,8 @@ export class MarkdownStream {
   }
 
   private line(source: string, state: BlockState): string[] {
-    const raw = toTerminalText(source).replace(/\t/g, '    ')
+    const safe = toTerminalText(source)
+    const raw = safe.includes('\t') ? safe.replace(/\t/g, '    ') : safe
     const { colors } = this
     if (state.fence) {
       const close = FENCE.exec(raw)
@@ -73,7 +78,10 @@ export class MarkdownStream {
         state.fence = undefined
         return []
       }
-      return [`  ${colors.enabled ? highlightLine(raw, state.fence.language) : raw}`]
+      if (!colors.enabled) return [`  ${raw}`]
+      const { text, carried } = highlightCodeLine(raw, state.fence.language, state.fence.carried)
+      state.fence = { ...state.fence, carried }
+      return [`  ${text}`]
     }
     if (TABLE_ROW.test(raw)) {
       state.table.push(raw)
@@ -82,7 +90,7 @@ export class MarkdownStream {
     const out = this.endTable(state)
     const fence = FENCE.exec(raw)
     if (fence) {
-      state.fence = { marker: fence[1]!, language: fence[2] ?? '' }
+      state.fence = { marker: fence[1]!, language: fence[2] ?? '', carried: [] }
       if (fence[2]) out.push(colors.dim(`  ${fence[2]}`))
       return out
     }
@@ -122,25 +130,34 @@ export class MarkdownStream {
     state.table = []
     if (rows.length < 2 || !TABLE_SEPARATOR.test(rows[1]!)) return rows.flatMap((row) => this.wrap(row, ''))
     const cells = rows.filter((_, index) => index !== 1).map(splitRow)
-    const columns = Math.max(...cells.map((row) => row.length))
-    const rendered = cells.map((row, index) =>
-      Array.from({ length: columns }, (_, column) => {
-        const text = this.inline(row[column] ?? '')
-        return index === 0 ? this.colors.bold(text) : text
-      }),
-    )
-    const widths = Array.from({ length: columns }, (_, column) =>
-      Math.max(3, ...rendered.map((row) => displayWidth(row[column]!))),
-    )
-    const { dim } = this.colors
-    const line = (row: string[]) =>
-      row.map((cell, column) => cell + ' '.repeat(widths[column]! - displayWidth(cell))).join(dim(' │ '))
+    let columns = 0
+    for (const row of cells) columns = Math.max(columns, row.length)
+    const { bold, dim } = this.colors
+    // Each cell rendered and measured once; a column is at least 3 wide.
+    const widths: number[] = new Array(columns).fill(3)
+    const rendered = cells.map((row, index) => {
+      const out: { text: string; width: number }[] = []
+      for (let column = 0; column < columns; column++) {
+        const inline = this.inline(row[column] ?? '')
+        const text = index === 0 ? bold(inline) : inline
+        const width = displayWidth(text)
+        widths[column] = Math.max(widths[column]!, width)
+        out.push({ text, width })
+      }
+      return out
+    })
+    const gap = dim(' │ ')
+    const line = (row: { text: string; width: number }[]) =>
+      row.map((cell, column) => cell.text + ' '.repeat(widths[column]! - cell.width)).join(gap)
     const separator = dim(widths.map((width) => '─'.repeat(width)).join('─┼─'))
     return [line(rendered[0]!), separator, ...rendered.slice(1).map(line)]
   }
 
   private wrap(text: string, first: string, rest = first): string[] {
     const room = Math.max(10, this.width() - displayWidth(first))
+    // Most lines fit: wrap-ansi would return them unchanged after segmenting every word.
+    const width = narrowWidth(text)
+    if (width !== undefined && width <= room) return [first + text]
     return wrapAnsi(text, room, { hard: true, trim: false })
       .split('\n')
       .map((line, index) => (index === 0 ? first : rest) + line)

@@ -1,14 +1,12 @@
 // What the web server drives: the agents it hosts (created, resumed or forked here, each
-// holding its session's writer lease), their live channels, and the `ask` approvals it
-// and project-trust questions it puts to the browser. A session it does not host is shown
-// read-only and tailed.
+// holding its session's writer lease), their turns, and removal. Live streams are in
+// channels.ts, the questions put to the browser in browser-questions.ts. A session it
+// does not host is shown read-only and tailed.
 
 import { stat } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
 import { isAbsolute, join } from 'node:path'
-import type { Context, Fiber } from 'cordis'
 import { mintSessionId } from '../../agent/configured.js'
-import type { ToolCallInfo } from '../../agent/pipeline.js'
 import type { AgentHandle } from '../../agent/types.js'
 import { errorMessage, isDshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
@@ -19,10 +17,10 @@ import type { SessionId } from '../../session/types.js'
 import { SPILL_FOLDER } from '../../spill/index.js'
 import { sessionLineage } from '../cli/session-lineage.js'
 import { type RemovalOutcome, removeSessionTree } from '../cli/session-removal.js'
-import { Approvals } from './approvals.js'
+import { BrowserQuestions } from './browser-questions.js'
+import { LiveChannelRegistry } from './channels.js'
 import { HttpError } from './errors.js'
-import { LiveChannel, LiveClient } from './live.js'
-import { TrustQuestions } from './trust-questions.js'
+import type { TrustQuestions } from './trust-questions.js'
 import type { LiveMessage, SessionResponse, SessionState } from './types.js'
 
 /** The label of sessions the web UI mints ids for: `web-session-<uuid>`. */
@@ -36,26 +34,16 @@ interface Hosted {
 
 export class WebHost {
   private readonly hosted = new Map<SessionId, Hosted>()
-  private readonly channels = new Map<SessionId, LiveChannel>()
-  private readonly approvals = new Approvals((id, message) => this.send(id, message))
-  /** The tabs on the sessions page: they get the trust questions. */
-  private readonly everywhere = new LiveChannel()
-  readonly trust = new TrustQuestions((message) => {
-    this.everywhere.broadcast(message)
-    for (const channel of this.channels.values()) channel.broadcast(message)
-  })
-  private readonly questions: Fiber
+  private readonly channels = new LiveChannelRegistry()
+  private readonly questions: BrowserQuestions
 
   constructor(private readonly harness: Harness) {
-    this.questions = harness.ctx.plugin({
-      name: 'web-questions',
-      apply: (ctx: Context) => {
-        // Calls of agents this server does not drive fall through to other listeners.
-        ctx.on('tools/approve', (call, reason) => this.ask(call, reason))
-        // Project trust is asked in the browser, once per folder, like chat asks on its terminal.
-        ctx.get('projectTrust')?.askWith((folder, brings) => this.trust.ask(folder, brings))
-      },
-    })
+    this.questions = new BrowserQuestions(harness, this.channels, (id) => this.hosted.has(id))
+  }
+
+  /** The project-trust questions waiting for the browser. */
+  get trust(): TrustQuestions {
+    return this.questions.trust
   }
 
   /** `running` / `hosted` for a session this server drives. */
@@ -74,7 +62,7 @@ export class WebHost {
       busy: (agent?.busy ?? false) || hosted?.running !== undefined,
       model: agent?.model.model ?? this.harness.config.model.name ?? null,
       effort: agent?.model.effort ?? this.harness.config.model.effort ?? null,
-      approvals: this.approvals.pending(id),
+      approvals: this.questions.pendingApprovals(id),
     }
   }
 
@@ -93,16 +81,7 @@ export class WebHost {
     const persistence = this.harness.ctx.get('sessionPersistence')!
     const hosted = this.hosted.get(id)
     const events = hosted ? hosted.agent.session.events : (await persistence.load(id)).events
-    const client = new LiveClient(res)
-    const channel = this.channel(id)
-    channel.clients.add(client)
-    client.onClose(() => {
-      channel.clients.delete(client)
-      if (channel.clients.size === 0) {
-        channel.stopTail()
-        this.channels.delete(id)
-      }
-    })
+    const { client, channel } = this.channels.attach(id, res)
     for (const event of events.slice(from)) client.send({ kind: 'event', event })
     client.send({ kind: 'state', state: this.state(id) })
     for (const question of this.trust.pending()) client.send({ kind: 'trust', question })
@@ -111,9 +90,7 @@ export class WebHost {
 
   /** Attaches a tab that shows no session (the sessions page): it gets the trust questions. */
   subscribeEverywhere(res: ServerResponse): void {
-    const client = new LiveClient(res)
-    this.everywhere.clients.add(client)
-    client.onClose(() => this.everywhere.clients.delete(client))
+    const client = this.channels.attachEverywhere(res)
     for (const question of this.trust.pending()) client.send({ kind: 'trust', question })
   }
 
@@ -202,11 +179,8 @@ export class WebHost {
     hosted.detach()
     this.hosted.delete(id)
     await this.harness.agents.dispose(id)
-    const channel = this.channels.get(id)
-    if (channel) {
-      channel.broadcast({ kind: 'state', state: this.state(id) })
-      channel.startTail(this.harness.ctx.get('sessionPersistence')!, id, hosted.agent.session.length)
-    }
+    this.send(id, { kind: 'state', state: this.state(id) })
+    this.channels.startTail(id, this.harness.ctx.get('sessionPersistence')!, hosted.agent.session.length)
   }
 
   /**
@@ -230,37 +204,28 @@ export class WebHost {
     )
     const top = outcomes[0]
     if (top?.kind === 'refused') throw new HttpError(409, top.message)
-    for (const outcome of outcomes) {
-      if (outcome.kind !== 'removed') continue
-      const channel = this.channels.get(outcome.id)
-      channel?.broadcast({ kind: 'error', message: 'this session was removed' })
-      channel?.close()
-      this.channels.delete(outcome.id)
-    }
+    for (const outcome of outcomes) if (outcome.kind === 'removed') this.channels.closeRemoved(outcome.id)
     return outcomes
   }
 
   /** The browser's answer to an approval; false when it is no longer waiting. */
   answer(approvalId: string, allowed: boolean): boolean {
-    return this.approvals.answer(approvalId, allowed)
+    return this.questions.answerApproval(approvalId, allowed)
   }
 
   async dispose(): Promise<void> {
-    this.approvals.denyAll()
-    this.trust.cancelAll()
-    this.everywhere.close()
+    this.questions.cancelAll()
     for (const hosted of this.hosted.values()) {
       hosted.running?.abort()
       hosted.detach()
     }
-    for (const channel of this.channels.values()) channel.close()
-    this.channels.clear()
+    this.channels.closeAll()
     await this.questions.dispose()
   }
 
   private adopt(agent: AgentHandle): void {
     const id = agent.id
-    this.channels.get(id)?.stopTail()
+    this.channels.stopTail(id)
     const offAppend = agent.session.onAppend((_session, event) => this.send(id, { kind: 'event', event }))
     const offOutput = agent.onOutput((output) => this.send(id, { kind: 'output', output }))
     this.hosted.set(id, {
@@ -276,31 +241,6 @@ export class WebHost {
   }
 
   private send(id: SessionId, message: LiveMessage): void {
-    this.channels.get(id)?.broadcast(message)
-  }
-
-  private channel(id: SessionId): LiveChannel {
-    let channel = this.channels.get(id)
-    if (!channel) {
-      channel = new LiveChannel()
-      this.channels.set(id, channel)
-    }
-    return channel
-  }
-
-  /** The hosted session a call belongs to: its own, or the nearest hosted ancestor of a sub-agent. */
-  private ownerOf(agent: AgentHandle): SessionId | undefined {
-    let current: AgentHandle | undefined = agent
-    for (let depth = 0; current && depth < 64; depth++) {
-      if (this.hosted.has(current.id)) return current.id
-      const parent: SessionId | undefined = current.session.header.parentSession
-      current = parent === undefined ? undefined : this.harness.agents.get(parent)
-    }
-    return undefined
-  }
-
-  private ask(call: ToolCallInfo, reason: string): Promise<boolean> | undefined {
-    const owner = this.ownerOf(call.agent)
-    return owner === undefined ? undefined : this.approvals.ask(call, reason, owner)
+    this.channels.send(id, message)
   }
 }

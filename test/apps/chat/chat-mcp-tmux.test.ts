@@ -4,9 +4,9 @@
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import type { ScriptRequest } from '../../../src/llm/index.js'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { type LoopbackModel, useLoopbackModels } from '../../support/loopback-model.js'
 import { FIXTURE_SERVER } from '../../support/mcp-servers.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, type CliWorld, makeWorld } from '../cli/cli.js'
@@ -14,13 +14,9 @@ import { useChatTerminals } from './chat-terminal.js'
 
 const makeDir = useTempDirs('dsh-chat-mcp-tmux-')
 const startChat = useChatTerminals()
-let model: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
 /** Makes the world's project a project (`.git`) whose `.mcp.json` names the fixture server `proj`. */
 function projectWithServer(w: CliWorld): { file: string; mark: string } {
@@ -37,12 +33,13 @@ function projectWithServer(w: CliWorld): { file: string; mark: string } {
   return { file, mark }
 }
 
-const offered = (index: number) => (model!.requests[index]!.tools ?? []).map((tool) => tool.function.name)
+const offered = (model: LoopbackModel, index: number) =>
+  (model.requests[index]!.tools ?? []).map((tool) => tool.function.name)
 const lastToolResult = (request: ScriptRequest) =>
   [...request.messages].reverse().find((message) => message.role === 'tool')?.content ?? ''
 
 it("asks once whether a project's .mcp.json may load; yes gives the model its tools and is remembered", async () => {
-  model = await startLoopbackModel([
+  const model = await startModel([
     { toolCalls: [{ name: 'mcp__proj__echo', arguments: { text: 'from a trusted folder' } }] },
     (request) => ({ text: `The project server answered: ${lastToolResult(request)}` }),
   ])
@@ -60,7 +57,7 @@ it("asks once whether a project's .mcp.json may load; yes gives the model its to
   t.type('use the project tool')
   t.keys('Enter')
   await t.waitFor('The project server answered: echo: from a trusted folder')
-  expect(offered(0)).toContain('mcp__proj__echo')
+  expect(offered(model, 0)).toContain('mcp__proj__echo')
   t.type('/mcp')
   t.keys('Enter')
   await t.waitFor(`proj  connected · 6 tools · project ${file}`)
@@ -79,7 +76,7 @@ it("asks once whether a project's .mcp.json may load; yes gives the model its to
 })
 
 it('a no keeps the project servers unloaded and says so; /mcp lists them as not loaded', async () => {
-  model = await startLoopbackModel([{ text: 'Answered without project tools.' }])
+  const model = await startModel([{ text: 'Answered without project tools.' }])
   const w = makeWorld(makeDir(), model.baseUrl)
   const { file, mark } = projectWithServer(w)
   const t = await startChat(w)
@@ -93,7 +90,7 @@ it('a no keeps the project servers unloaded and says so; /mcp lists them as not 
   t.type('hello')
   t.keys('Enter')
   await t.waitFor('Answered without project tools.')
-  expect(offered(0).some((name) => name.startsWith('mcp__'))).toBe(false)
+  expect(offered(model, 0).some((name) => name.startsWith('mcp__'))).toBe(false)
   // The answer left the screen whole: no part of the question stayed behind.
   expect(t.screen()).not.toContain('brings its own configuration')
   t.keys('C-d')

@@ -3,28 +3,21 @@
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import { INIT_PROMPT } from '../../../src/instructions/index.js'
-import { type LoopbackModel, type Script, startLoopbackModel } from '../../support/loopback-model.js'
+import type { Script } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import type { TmuxTerminal } from '../../support/tmux.js'
-import { assertBuilt, type CliWorld, makeWorld } from '../cli/cli.js'
+import { assertBuilt, type CliWorld, type ModelWorld, useModelWorlds } from '../cli/cli.js'
 import { useChatTerminals } from './chat-terminal.js'
 
 const makeDir = useTempDirs('dsh-chat-perm-')
 const startChat = useChatTerminals()
-let model: LoopbackModel | undefined
+const startWorld = useModelWorlds(makeDir)
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
-async function world(script: Script, extraConfig = ''): Promise<CliWorld> {
-  model = await startLoopbackModel(script)
-  return makeWorld(makeDir(), model.baseUrl, extraConfig)
-}
+const world = (script: Script, config = '') => startWorld(script, { config })
 
 const ASK = 'allow? [y/N]'
 const read = (file_path: string) => ({ name: 'read', arguments: { file_path } })
@@ -49,8 +42,8 @@ async function turn(t: TmuxTerminal, prompt: string, answer: string): Promise<st
 const askedNothing = (t: TmuxTerminal) => !t.screen().includes(ASK)
 
 /** The tool results the model was sent in its latest request. */
-const toolResults = () =>
-  model!.requests
+const toolResults = (w: ModelWorld) =>
+  w.model.requests
     .at(-1)!
     .messages.filter((message) => message.role === 'tool')
     .map((message) => message.content)
@@ -95,7 +88,7 @@ it('default asks before an edit and before a bash command no rule allows; reads 
   )
   t.keys('n')
   await t.waitFor('Bash answered.')
-  expect(toolResults().at(-1)).toBe(
+  expect(toolResults(w).at(-1)).toBe(
     'Tool call denied: Bash needs approval in default mode (no allow rule covers it) (approval required and not given)',
   )
   expect(existsSync(file(w, 'refused.txt'))).toBe(false)
@@ -120,7 +113,7 @@ it('acceptEdits runs the edit without asking but asks before bash', async () => 
   await t.waitFor(/Bash needs approval in acceptEdits mode[\s\S]*allow\? \[y\/N\]/)
   t.keys('n')
   await t.waitFor('Bash answered.')
-  expect(toolResults().at(-1)).toContain('(approval required and not given)')
+  expect(toolResults(w).at(-1)).toContain('(approval required and not given)')
   expect(existsSync(file(w, 'refused.txt'))).toBe(false)
 })
 
@@ -136,7 +129,7 @@ it('plan refuses a write without asking; /permissions shows the mode and switchi
   expect(planned).not.toContain(ASK)
   expect(planned).toContain('plan mode is on')
   expect(existsSync(file(w, 'plan.txt'))).toBe(false)
-  expect(JSON.stringify(model!.requests[0]!.messages)).toContain('Plan mode is on')
+  expect(JSON.stringify(w.model.requests[0]!.messages)).toContain('Plan mode is on')
 
   t.type('/permissions')
   t.keys('Enter')
@@ -153,7 +146,7 @@ it('plan refuses a write without asking; /permissions shows the mode and switchi
   expect(written).not.toContain(ASK)
   expect(readFileSync(file(w, 'plan.txt'), 'utf8')).toBe('x\n')
   // The first turn's plan-mode note stays in the history; the new turn gets none.
-  expect(JSON.stringify(model!.requests[2]!.messages).split('Plan mode is on').length - 1).toBe(1)
+  expect(JSON.stringify(w.model.requests[2]!.messages).split('Plan mode is on').length - 1).toBe(1)
 })
 
 it('plan: the model presents its plan with exit_plan_mode; n keeps plan mode, y leaves it and the edit asks', async () => {
@@ -187,7 +180,7 @@ it('plan: the model presents its plan with exit_plan_mode; n keeps plan mode, y 
   t.keys('y')
   await t.waitFor('Carried out.')
   expect(readFileSync(file(w, 'plan.txt'), 'utf8')).toBe('x\n')
-  expect(toolResults()[1]).toContain(
+  expect(toolResults(w)[1]).toContain(
     'The user approved your plan. Plan mode is off (permission mode: default)',
   )
 })
@@ -252,8 +245,8 @@ it('rules: an allow rule runs `npm test` unasked, a deny rule refuses src/**, an
   await t.waitFor(/the permission rule Read\(\.\/secret\.txt\) asks for approval[\s\S]*allow\? \[y\/N\]/)
   t.keys('n')
   await t.waitFor('Read answered.')
-  expect(toolResults().at(-1)).toContain('asks for approval (approval required and not given)')
-  expect(JSON.stringify(model!.requests.at(-1)!.messages)).not.toContain('the secret is 42')
+  expect(toolResults(w).at(-1)).toContain('asks for approval (approval required and not given)')
+  expect(JSON.stringify(w.model.requests.at(-1)!.messages)).not.toContain('the secret is 42')
 
   t.type('/permissions')
   t.keys('Enter')
@@ -304,7 +297,7 @@ it('/init asks the model to write a starter AGENTS.md, which the next session is
   t.type('/init')
   t.keys('Enter')
   await t.waitFor('Wrote AGENTS.md.')
-  const first = model!.requests[0]!.messages.filter((message) => message.role === 'user')
+  const first = w.model.requests[0]!.messages.filter((message) => message.role === 'user')
   expect(first.at(-1)!.content).toBe(INIT_PROMPT)
   expect(readFileSync(file(w, 'AGENTS.md'), 'utf8')).toBe(agents)
   t.keys('C-d')
@@ -313,7 +306,7 @@ it('/init asks the model to write a starter AGENTS.md, which the next session is
 
   t = await startChat(w)
   await turn(t, 'hello', 'I read the instructions.')
-  expect(JSON.stringify(model!.requests.at(-1)!.messages)).toContain(
+  expect(JSON.stringify(w.model.requests.at(-1)!.messages)).toContain(
     'Build with `make`; tests live in test/.',
   )
 })

@@ -4,29 +4,25 @@
 
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, expect, it } from 'vitest'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, expect, it } from 'vitest'
+import { type LoopbackModel, useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, jsonLines, makeWorld, runCli } from '../cli/cli.js'
 import { READY, useChatTerminals } from './chat-terminal.js'
 
 const makeDir = useTempDirs('dsh-chat-tmux-')
 const startChat = useChatTerminals()
-let model: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
-function userMessages(index: number): string[] {
-  return model!.requests[index]!.messages.filter((m) => m.role === 'user').map((m) => m.content)
+function userMessages(model: LoopbackModel, index: number): string[] {
+  return model.requests[index]!.messages.filter((m) => m.role === 'user').map((m) => m.content)
 }
 
 it('streams answers, survives Ctrl-C during a turn (the session resumes), and exits on Ctrl-D', async () => {
   const slow = Array.from({ length: 30 }, (_, i) => `word${i + 1}`).join(' ')
-  model = await startLoopbackModel([
+  const model = await startModel([
     { text: 'Hello from the loopback model.', delayMs: 10 },
     { text: slow, delayMs: 150 },
     { text: 'Still here after Ctrl-C.' },
@@ -69,7 +65,7 @@ it('streams answers, survives Ctrl-C during a turn (the session resumes), and ex
 })
 
 it('a multi-line paste is one prompt; Ctrl-J and \\+Enter add lines; a long paste shows as [pasted N lines]', async () => {
-  model = await startLoopbackModel([{ text: 'Got the short paste.' }, { text: 'Got the long paste.' }])
+  const model = await startModel([{ text: 'Got the short paste.' }, { text: 'Got the long paste.' }])
   const w = makeWorld(makeDir(), model.baseUrl)
   const t = await startChat(w)
 
@@ -81,7 +77,7 @@ it('a multi-line paste is one prompt; Ctrl-J and \\+Enter add lines; a long past
   await t.waitFor('  line three')
   t.keys('Enter')
   await t.waitFor('Got the short paste.')
-  expect(userMessages(0)).toEqual(['line one\nline two\nline three\nline four'])
+  expect(userMessages(model, 0)).toEqual(['line one\nline two\nline three\nline four'])
 
   const long = Array.from({ length: 12 }, (_, i) => `pasted row ${i + 1}`).join('\n')
   t.paste(long)
@@ -89,14 +85,14 @@ it('a multi-line paste is one prompt; Ctrl-J and \\+Enter add lines; a long past
   t.keys('Enter')
   await t.waitFor('Got the long paste.')
   expect(model.requests).toHaveLength(2)
-  expect(userMessages(1).at(-1)).toBe(long)
+  expect(userMessages(model, 1).at(-1)).toBe(long)
   t.keys('C-d')
   await t.waitFor('dsh-exit=0')
 })
 
 it('typing during a reply is queued (shown as queued) and runs next; Ctrl-C gives queued text back', async () => {
   const slow = Array.from({ length: 25 }, (_, i) => `slow${i + 1}`).join(' ')
-  model = await startLoopbackModel([
+  const model = await startModel([
     { text: slow, delayMs: 80 },
     { text: 'Answer to the queued prompt.' },
     { text: 'another slow reply '.repeat(20), delayMs: 100 },
@@ -113,7 +109,7 @@ it('typing during a reply is queued (shown as queued) and runs next; Ctrl-C give
   const queued = await t.waitFor('queued: second prompt typed while streaming')
   expect(queued).not.toContain('Answer to the queued prompt.')
   await t.waitFor('Answer to the queued prompt.')
-  expect(userMessages(1)).toEqual(['first', 'second prompt typed while streaming'])
+  expect(userMessages(model, 1)).toEqual(['first', 'second prompt typed while streaming'])
   // The streamed answer is intact: typed text never landed inside it.
   const screen = t.screen()
   expect(screen).toContain('slow24 slow25')
@@ -130,7 +126,7 @@ it('typing during a reply is queued (shown as queued) and runs next; Ctrl-C give
   await t.waitFor(/> kept after interrupt\s*\n.*session/)
   t.keys('Enter')
   await t.waitFor('Answer after the restore.')
-  expect(userMessages(3).at(-1)).toBe('kept after interrupt')
+  expect(userMessages(model, 3).at(-1)).toBe('kept after interrupt')
   t.keys('C-d')
   await t.waitFor('dsh-exit=0')
 })
@@ -154,7 +150,7 @@ it('renders markdown as it streams: headings, emphasis, lists, tables and highli
     '',
     'The end.',
   ].join('\n')
-  model = await startLoopbackModel([{ text: answer, delayMs: 5 }])
+  const model = await startModel([{ text: answer, delayMs: 5 }])
   const w = makeWorld(makeDir(), model.baseUrl)
   w.env.NO_COLOR = undefined
   const t = await startChat(w)
@@ -180,7 +176,7 @@ it('a failing command shows its exit code and stderr; escape sequences from a to
   const command =
     'echo partial output; echo "fatal: no such thing" >&2; ' +
     "printf '\\033]0;PWNED-TITLE\\007\\033]52;c;c2VjcmV0\\007\\033[2J\\033[10;10H'; exit 3"
-  model = await startLoopbackModel([
+  const model = await startModel([
     { toolCalls: [{ name: 'bash', arguments: { command } }] },
     { text: 'It failed as expected.' },
   ])
@@ -199,7 +195,7 @@ it('a failing command shows its exit code and stderr; escape sequences from a to
 })
 
 it('shows a spinner with elapsed time while the model thinks', async () => {
-  model = await startLoopbackModel([
+  const model = await startModel([
     async () => {
       await new Promise((resolve) => setTimeout(resolve, 2500))
       return { text: 'Finally an answer.' }
@@ -215,7 +211,7 @@ it('shows a spinner with elapsed time while the model thinks', async () => {
 })
 
 it('shows a retry notice while a rate-limited request waits, then the answer; /effort changes the status line', async () => {
-  model = await startLoopbackModel([
+  const model = await startModel([
     { status: 429, retryAfter: 2, message: 'rate limited' },
     { text: 'Answer after the retry.' },
   ])
@@ -243,7 +239,7 @@ it('shows a retry notice while a rate-limited request waits, then the answer; /e
 })
 
 it('history survives a restart (Up recalls it, Ctrl-R finds it); Tab completes /he to /help', async () => {
-  model = await startLoopbackModel([{ text: 'First run answer.' }, { text: 'Second run answer.' }])
+  const model = await startModel([{ text: 'First run answer.' }, { text: 'Second run answer.' }])
   const w = makeWorld(makeDir(), model.baseUrl)
   let t = await startChat(w)
   t.type('remember the zebra')
@@ -262,7 +258,7 @@ it('history survives a restart (Up recalls it, Ctrl-R finds it); Tab completes /
   await t.waitFor("(reverse-i-search)`zeb': remember the zebra")
   t.keys('Enter')
   await t.waitFor('Second run answer.')
-  expect(userMessages(1)).toEqual(['remember the zebra'])
+  expect(userMessages(model, 1)).toEqual(['remember the zebra'])
 
   t.type('/he')
   t.keys('Tab')
@@ -277,18 +273,18 @@ it('history survives a restart (Up recalls it, Ctrl-R finds it); Tab completes /
 })
 
 it('keeps keys typed while the chat is still starting, as one prompt', async () => {
-  model = await startLoopbackModel([{ text: 'Early bird answer.' }])
+  const model = await startModel([{ text: 'Early bird answer.' }])
   const w = makeWorld(makeDir(), model.baseUrl)
   const t = await startChat(w, [], false)
   t.type('typed before the banner')
   await t.waitFor(READY)
   t.keys('Enter')
   await t.waitFor('Early bird answer.')
-  expect(userMessages(0)).toEqual(['typed before the banner'])
+  expect(userMessages(model, 0)).toEqual(['typed before the banner'])
 })
 
 it('bare dsh takes chat options: -m and --continue; /resume shows a recap; /fork continues in a seeded session', async () => {
-  model = await startLoopbackModel([
+  const model = await startModel([
     { text: 'The first answer.' },
     { text: 'Answer after continue.' },
     { text: 'Answer in the fork.' },
@@ -311,7 +307,7 @@ it('bare dsh takes chat options: -m and --continue; /resume shows a recap; /fork
   t.type('and now?')
   t.keys('Enter')
   await t.waitFor('Answer after continue.')
-  expect(userMessages(1)).toEqual(['remember the word walnut', 'and now?'])
+  expect(userMessages(model, 1)).toEqual(['remember the word walnut', 'and now?'])
   t.type('/fork')
   t.keys('Enter')
   const forked = await t.waitFor('(forked from ')
@@ -319,7 +315,7 @@ it('bare dsh takes chat options: -m and --continue; /resume shows a recap; /fork
   t.type('what was the word?')
   t.keys('Enter')
   await t.waitFor('Answer in the fork.')
-  expect(userMessages(2)).toEqual(['remember the word walnut', 'and now?', 'what was the word?'])
+  expect(userMessages(model, 2)).toEqual(['remember the word walnut', 'and now?', 'what was the word?'])
   t.type('/resume 2')
   t.keys('Enter')
   const recap = await t.waitFor('recap: the last 2 of 2 turns')
@@ -331,7 +327,7 @@ it('bare dsh takes chat options: -m and --continue; /resume shows a recap; /fork
 })
 
 it('asks before a tool call a hook marks "ask", showing exactly what will run: y runs it, n denies it', async () => {
-  model = await startLoopbackModel([
+  const model = await startModel([
     { toolCalls: [{ name: 'bash', arguments: { command: 'echo approved-ran > approved.txt' } }] },
     { text: 'First call done.' },
     { toolCalls: [{ name: 'bash', arguments: { command: 'echo denied-ran > denied.txt' } }] },
@@ -378,7 +374,7 @@ it('asks before a tool call a hook marks "ask", showing exactly what will run: y
 })
 
 it('after each turn a usage line gives the turn’s tokens and cost and the session’s cost, equal to the log’s sums', async () => {
-  model = await startLoopbackModel(
+  const model = await startModel(
     [
       { reasoning: 'Look first.', toolCalls: [{ name: 'bash', arguments: { command: 'echo hi' } }] },
       { reasoning: 'Done.', text: 'First answer.' },

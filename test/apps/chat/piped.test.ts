@@ -2,65 +2,52 @@
 // completion; the exit code says whether every turn completed. Bare `dsh` options and help.
 
 import { beforeAll, expect, it } from 'vitest'
-import { startLoopbackModel } from '../../support/loopback-model.js'
+import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, makeWorld, runCli } from '../cli/cli.js'
 
 const makeDir = useTempDirs('dsh-chat-piped-')
+const startModel = useLoopbackModels()
 beforeAll(assertBuilt)
 
 it('runs one turn per piped line, in order, and exits 0 when all completed', async () => {
-  const model = await startLoopbackModel([
+  const model = await startModel([
     { text: 'answer one', delayMs: 20 },
     { text: 'answer two', delayMs: 20 },
     { text: 'answer three' },
   ])
-  try {
-    const w = makeWorld(makeDir(), model.baseUrl)
-    const result = await runCli(['chat'], { env: w.env, cwd: w.project, input: 'first\n\nsecond\nthird\n' })
-    expect(result.stderr).toBe('')
-    expect(result.code).toBe(0)
-    expect(result.stdout).toMatch(
-      /> first\nanswer one\n[\s\S]*> second\nanswer two\n[\s\S]*> third\nanswer three/,
-    )
-    expect(
-      model.requests.map((request) => request.messages.filter((m) => m.role === 'user').at(-1)?.content),
-    ).toEqual(['first', 'second', 'third'])
-  } finally {
-    await model.close()
-  }
+  const w = makeWorld(makeDir(), model.baseUrl)
+  const result = await runCli(['chat'], { env: w.env, cwd: w.project, input: 'first\n\nsecond\nthird\n' })
+  expect(result.stderr).toBe('')
+  expect(result.code).toBe(0)
+  expect(result.stdout).toMatch(
+    /> first\nanswer one\n[\s\S]*> second\nanswer two\n[\s\S]*> third\nanswer three/,
+  )
+  expect(
+    model.requests.map((request) => request.messages.filter((m) => m.role === 'user').at(-1)?.content),
+  ).toEqual(['first', 'second', 'third'])
 })
 
 it('exits 1 when a piped turn does not complete, and still runs the later lines', async () => {
-  const model = await startLoopbackModel([{ status: 400, message: 'bad request' }, { text: 'fine' }])
-  try {
-    const w = makeWorld(makeDir(), model.baseUrl)
-    const result = await runCli(['-m', 'some-model'], {
-      env: w.env,
-      cwd: w.project,
-      input: 'broken\nworks\n',
-    })
-    expect(result.code).toBe(1)
-    expect(result.stdout).toContain('turn ended: error')
-    expect(result.stdout).toContain('fine')
-    expect(model.requests[1]!.model).toBe('some-model')
-  } finally {
-    await model.close()
-  }
+  const model = await startModel([{ status: 400, message: 'bad request' }, { text: 'fine' }])
+  const w = makeWorld(makeDir(), model.baseUrl)
+  const result = await runCli(['-m', 'some-model'], {
+    env: w.env,
+    cwd: w.project,
+    input: 'broken\nworks\n',
+  })
+  expect(result.code).toBe(1)
+  expect(result.stdout).toContain('turn ended: error')
+  expect(result.stdout).toContain('fine')
+  expect(model.requests[1]!.model).toBe('some-model')
 })
 
 it('escapes control sequences the model sends before they reach the output', async () => {
-  const model = await startLoopbackModel([
-    { text: 'title \u001b]0;owned\u0007 clip \u001b]52;c;aGk=\u0007 end' },
-  ])
-  try {
-    const w = makeWorld(makeDir(), model.baseUrl)
-    const result = await runCli(['chat'], { env: w.env, cwd: w.project, input: 'hi\n' })
-    expect(result.stdout).toContain('title \\e]0;owned\\x07 clip \\e]52;c;aGk=\\x07 end')
-    expect(result.stdout).not.toContain('\u001b]')
-  } finally {
-    await model.close()
-  }
+  const model = await startModel([{ text: 'title \u001b]0;owned\u0007 clip \u001b]52;c;aGk=\u0007 end' }])
+  const w = makeWorld(makeDir(), model.baseUrl)
+  const result = await runCli(['chat'], { env: w.env, cwd: w.project, input: 'hi\n' })
+  expect(result.stdout).toContain('title \\e]0;owned\\x07 clip \\e]52;c;aGk=\\x07 end')
+  expect(result.stdout).not.toContain('\u001b]')
 })
 
 it('`dsh help [command]` and --help name the environment, the config file and the exit codes', async () => {

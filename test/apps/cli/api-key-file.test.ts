@@ -3,24 +3,20 @@
 
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, expect, it } from 'vitest'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, expect, it } from 'vitest'
+import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, cliEnv, hasStack, makeWorld, runCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-keyfile-')
-let model: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
 it('reads the key from model.apiKeyFile; it is not in the environment commands can read', async () => {
   const dir = makeDir()
   const seen = join(dir, 'parent-environ.txt')
-  model = await startLoopbackModel(
+  const model = await startModel(
     [
       {
         toolCalls: [

@@ -4,6 +4,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import {
+  type LoopbackModel,
+  type LoopbackModelOptions,
+  type Script,
+  useLoopbackModels,
+} from '../../support/loopback-model.js'
 
 export const CLI = resolve('dist/bundle/main.js')
 
@@ -82,6 +88,31 @@ export function makeWorld(dir: string, baseUrl: string, extraConfig = ''): CliWo
   mkdirSync(project)
   writeFileSync(join(home, 'config.yaml'), `model:\n  baseUrl: ${baseUrl}\n  maxRetries: 0\n${extraConfig}`)
   return { home, project, env: cliEnv({ DSH_HOME: home, DEEPSEEK_API_KEY: 'test-key' }) }
+}
+
+/** A world whose config points at its own loopback model. */
+export interface ModelWorld extends CliWorld {
+  model: LoopbackModel
+}
+
+export interface ModelWorldOptions extends LoopbackModelOptions {
+  /** More `config.yaml` lines after the model block (see `makeWorld`). */
+  config?: string
+}
+
+/**
+ * Call at the top of a test file: returns `start(script, options)`, which starts a loopback
+ * model (closed after the current test) and a world in a new folder from `makeDir` whose
+ * config points at it.
+ */
+export function useModelWorlds(
+  makeDir: () => string,
+): (script?: Script, options?: ModelWorldOptions) => Promise<ModelWorld> {
+  const startModel = useLoopbackModels()
+  return async (script = [], { config = '', ...options } = {}) => {
+    const model = await startModel(script, options)
+    return { ...makeWorld(makeDir(), model.baseUrl, config), model }
+  }
 }
 
 /** The parent's environment without DSH_* and model variables, plus `extra`; never coloured. */

@@ -5,24 +5,14 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type LoopbackModel, type Script, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { assertBuilt, CLI, type CliWorld, makeWorld, runCli } from './cli.js'
+import { assertBuilt, CLI, type CliWorld, runCli, useModelWorlds } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-code-')
-let model: LoopbackModel | undefined
+const world = useModelWorlds(makeDir)
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
-
-async function world(script: Script): Promise<CliWorld> {
-  model = await startLoopbackModel(script)
-  return makeWorld(makeDir(), model.baseUrl)
-}
 
 const write = (file_path: string, content: string) => ({ name: 'write', arguments: { file_path, content } })
 const edit = (file_path: string, old_string: string, new_string: string) => ({

@@ -4,27 +4,16 @@
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
+import { until } from '../../support/until.js'
 import { assertBuilt, hasStack, jsonLines, makeWorld, runCli, spawnCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-readers-')
-let model: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
-
-async function until(condition: () => boolean, what: string, timeoutMs = 45_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 describe.each(['jsonl', 'sqlite'] as const)('readers beside a running writer (%s)', (backend) => {
   it('never write, never break the writer; a second resume is refused naming it', async () => {
@@ -32,7 +21,7 @@ describe.each(['jsonl', 'sqlite'] as const)('readers beside a running writer (%s
     const marker = join(dir, 'in-tool')
     const release = join(dir, 'release')
     const command = `touch ${marker}; while [ ! -e ${release} ]; do sleep 0.05; done; echo released`
-    model = await startLoopbackModel([
+    const model = await startModel([
       { toolCalls: [{ name: 'bash', arguments: { command } }] },
       { text: 'all done' },
       { text: 'resumed fine' },
@@ -43,7 +32,7 @@ describe.each(['jsonl', 'sqlite'] as const)('readers beside a running writer (%s
       cwd: w.project,
       timeoutMs: 30_000,
     })
-    await until(() => existsSync(marker), 'the tool call to start')
+    await until(() => existsSync(marker), 45_000, 'the tool call to start')
     const id = jsonLines(run.stdout())[0]!.sessionId as string
     const storage = backend === 'sqlite' ? join(w.home, 'sessions.db') : undefined
     const snapshot = () =>
@@ -89,7 +78,7 @@ describe.each(['jsonl', 'sqlite'] as const)('readers beside a running writer (%s
 })
 
 it('sessions unlock: refuses while the holder lives, removes a dead holder', async () => {
-  model = await startLoopbackModel([{ text: 'hi' }])
+  const model = await startModel([{ text: 'hi' }])
   const w = makeWorld(makeDir(), model.baseUrl)
   const run = await runCli(['run', '--json', 'hello'], { env: w.env, cwd: w.project })
   const session = jsonLines(run.stdout)[0]!

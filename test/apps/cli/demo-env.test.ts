@@ -3,19 +3,15 @@
 
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, CLI, cliEnv, jsonLines, makeWorld, runCli, spawnCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-demo-')
-let model: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
 describe('dsh demo', () => {
   it('runs a real turn with bash in a temporary folder and home, and prints the transcript path', async () => {
@@ -77,7 +73,7 @@ describe('dsh env, --version, help', () => {
 })
 
 it('SIGINT while a bash command runs kills it, ends the turn aborted and exits 130', async () => {
-  model = await startLoopbackModel(
+  const model = await startModel(
     [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo started; sleep 30; echo finished' } }] }],
     { strict: true },
   )

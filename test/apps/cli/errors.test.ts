@@ -2,24 +2,16 @@
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { assertBuilt, type CliResult, type CliWorld, cliEnv, hasStack, makeWorld, runCli } from './cli.js'
+import { assertBuilt, type CliResult, cliEnv, hasStack, runCli, useModelWorlds } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-errors-')
-let model: LoopbackModel | undefined
+const startWorld = useModelWorlds(makeDir)
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
-async function world(): Promise<CliWorld> {
-  model = await startLoopbackModel([{ text: 'should not be reached' }], { strict: true })
-  return makeWorld(makeDir(), model.baseUrl)
-}
+const world = () => startWorld([{ text: 'should not be reached' }], { strict: true })
 
 /** Exactly one `dsh: ...` line on stderr matching `pattern`, nothing on stdout, no stack. */
 function expectOneLine(result: CliResult, pattern: RegExp, code?: number): void {
@@ -41,14 +33,14 @@ describe('user-caused errors', () => {
     const result = await runCli(['run', 'hello'], { env, cwd: w.project })
     expectOneLine(result, /DEEPSEEK_API_KEY/, 1)
     expect(existsSync(join(w.home, 'sessions'))).toBe(false)
-    expect(model!.requests).toHaveLength(0)
+    expect(w.model.requests).toHaveLength(0)
   })
 
   it('no API key under a configured variable name', async () => {
     const w = await world()
     writeFileSync(
       join(w.home, 'config.yaml'),
-      `model:\n  baseUrl: ${model!.baseUrl}\n  apiKeyEnv: MY_MODEL_KEY\n`,
+      `model:\n  baseUrl: ${w.model.baseUrl}\n  apiKeyEnv: MY_MODEL_KEY\n`,
     )
     expectOneLine(await runCli(['run', 'hello'], { env: w.env, cwd: w.project }), /MY_MODEL_KEY/, 1)
   })
@@ -61,7 +53,7 @@ describe('user-caused errors', () => {
     expectOneLine(await runCli(['sessions', 'show', 'nope'], opts), /unknown session "nope"/, 1)
     expectOneLine(await runCli(['sessions', 'path', 'nope'], opts), /unknown session "nope"/, 1)
     expectOneLine(await runCli(['run', '--continue', 'hi'], opts), /no session to continue in /, 1)
-    expect(model!.requests).toHaveLength(0)
+    expect(w.model.requests).toHaveLength(0)
   })
 
   it('malformed config: YAML syntax, an invalid field, a missing --config file', async () => {
@@ -108,7 +100,7 @@ describe('user-caused errors', () => {
     writeFileSync(file, 'x')
     expectOneLine(await runCli(['run', '--cwd', file, 'hi'], opts), /--cwd .*a-file: not a folder/, 1)
     expectOneLine(await runCli(['sessions', 'list', '--cwd', missing], opts), /no such folder/, 1)
-    expect(model!.requests).toHaveLength(0)
+    expect(w.model.requests).toHaveLength(0)
   })
 
   it('a session log with a damaged header is not listed silently: a warning names the file', async () => {

@@ -4,19 +4,15 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, jsonLines, makeWorld, runCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-hooks-')
-let model: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
 function projectSettings(project: string, hooks: Record<string, unknown>) {
   mkdirSync(join(project, '.git'))
@@ -83,7 +79,7 @@ describe('dsh hooks list', () => {
 describe('dsh run and project hooks', () => {
   it('runs the project hooks headlessly, and none with --no-project-config', async () => {
     const dir = makeDir()
-    model = await startLoopbackModel([{ text: 'one' }, { text: 'two' }])
+    const model = await startModel([{ text: 'one' }, { text: 'two' }])
     const w = makeWorld(dir, model.baseUrl)
     const out = join(dir, 'ran.txt')
     projectSettings(w.project, {
@@ -99,7 +95,7 @@ describe('dsh run and project hooks', () => {
 describe('dsh sessions export', () => {
   it('writes Claude Code transcript lines, Markdown and dsh JSON lines; refuses an unknown format', async () => {
     const dir = makeDir()
-    model = await startLoopbackModel([
+    const model = await startModel([
       { toolCalls: [{ name: 'bash', arguments: { command: 'echo hi' } }] },
       { text: 'all done' },
     ])

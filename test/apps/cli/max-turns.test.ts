@@ -1,23 +1,19 @@
 // `dsh run --max-turns N` and `--max-cost X`: the turn ends cleanly with its own reason (max-steps,
 // max-cost) after N model steps or once its estimated cost reaches X; bad values are usage errors.
 
-import { afterEach, beforeAll, expect, it } from 'vitest'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, expect, it } from 'vitest'
+import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, jsonLines, makeWorld, runCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-max-turns-')
-let model: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
 it('ends the turn with reason max-steps after N model steps and exits 1', async () => {
   const step = { toolCalls: [{ name: 'bash', arguments: { command: 'echo again' } }] }
-  model = await startLoopbackModel([step, step, step, step, { text: 'never reached' }])
+  const model = await startModel([step, step, step, step, { text: 'never reached' }])
   const w = makeWorld(makeDir(), model.baseUrl)
   const run = await runCli(['run', '--max-turns', '2', '--json', 'loop forever'], {
     env: w.env,
@@ -46,7 +42,7 @@ const COSTLY = { promptTokens: 100_000, cachedTokens: 0, cacheMissTokens: 100_00
 
 it('ends the turn with reason max-cost once the estimated cost reaches --max-cost, logged and printed', async () => {
   const step = { toolCalls: [{ name: 'bash', arguments: { command: 'echo again' } }], usage: COSTLY }
-  model = await startLoopbackModel([step, step, step, step, step, { text: 'never reached' }])
+  const model = await startModel([step, step, step, step, step, { text: 'never reached' }])
   const w = makeWorld(makeDir(), model.baseUrl, PRICED)
   const run = await runCli(['run', '--max-cost', '0.25', 'spend'], { env: w.env, cwd: w.project })
   expect(run.code).toBe(1)
@@ -66,7 +62,7 @@ it('ends the turn with reason max-cost once the estimated cost reaches --max-cos
 })
 
 it("counts a sub-agent's spending toward --max-cost", async () => {
-  model = await startLoopbackModel([
+  const model = await startModel([
     {
       toolCalls: [{ name: 'subagent', arguments: { description: 'd', prompt: 'spend a lot' } }],
       usage: COSTLY,

@@ -4,24 +4,19 @@
 
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type LoopbackModel, type Script, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Script } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { assertBuilt, type CliWorld, hasStack, makeWorld, runCli } from './cli.js'
+import { assertBuilt, type CliWorld, hasStack, type ModelWorld, runCli, useModelWorlds } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-failures-')
-let model: LoopbackModel | undefined
+const startWorld = useModelWorlds(makeDir)
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
-async function world(script: Script): Promise<CliWorld> {
-  model = await startLoopbackModel(script, { strict: true })
-  const w = makeWorld(makeDir(), model.baseUrl)
-  writeFileSync(join(w.home, 'config.yaml'), `model:\n  baseUrl: ${model.baseUrl}\n  maxRetries: 2\n`)
+async function world(script: Script): Promise<ModelWorld> {
+  const w = await startWorld(script, { strict: true })
+  writeFileSync(join(w.home, 'config.yaml'), `model:\n  baseUrl: ${w.model.baseUrl}\n  maxRetries: 2\n`)
   return w
 }
 
@@ -43,7 +38,7 @@ describe('dsh run and the model error classes', () => {
       const failed = await run(w, `fail-${fault}`, 'hello')
       expect(failed.code).toBe(1)
       expect(failed.stdout).toBe('')
-      expect(model!.requests).toHaveLength(1)
+      expect(w.model.requests).toHaveLength(1)
       expect(failed.stderr).not.toContain('retrying')
       expect(hasStack(failed.stderr)).toBe(false)
       const errorLines = failed.stderr.split('\n').filter((line) => line.includes('model request failed'))
@@ -67,7 +62,7 @@ describe('dsh run and the model error classes', () => {
     const result = await run(w, 'retried', 'hello')
     expect(result.code).toBe(0)
     expect(result.stdout).toBe('Made it.\n')
-    expect(model!.requests).toHaveLength(3)
+    expect(w.model.requests).toHaveLength(3)
     expect(result.stderr).toMatch(/retrying in [\d.]+ s \(2\/3\): rate limit reached/)
     expect(result.stderr).toMatch(/retrying in [\d.]+ s \(3\/3\): server overloaded/)
   })
@@ -108,7 +103,7 @@ describe('dsh run and the model error classes', () => {
   it('sends max_tokens 131072 by default, so ordinary answers are not cut at the API’s own default', async () => {
     const w = await world([{ text: 'Fine.' }])
     expect((await run(w, 'max-tokens', 'hello')).code).toBe(0)
-    expect(model!.requests[0]!.max_tokens).toBe(131_072)
+    expect(w.model.requests[0]!.max_tokens).toBe(131_072)
   })
 
   it('a malformed base URL is one line before anything is created; an unreachable one names the URL', async () => {

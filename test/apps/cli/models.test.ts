@@ -1,22 +1,18 @@
 // `dsh models` against the strict stand-in: one line per model, the default marked; a wrong
 // key and an unreachable server are one line each.
 
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, cliEnv, hasStack, runCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-models-')
-let model: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
 describe('dsh models', () => {
   it('lists the endpoint’s models and marks the configured default', async () => {
-    model = await startLoopbackModel([], { strict: true, apiKey: 'k' })
+    const model = await startModel([], { strict: true, apiKey: 'k' })
     const env = cliEnv({ DSH_HOME: makeDir(), DEEPSEEK_API_KEY: 'k', DEEPSEEK_BASE_URL: model.baseUrl })
     const listed = await runCli(['models'], { env })
     expect(listed.code).toBe(0)

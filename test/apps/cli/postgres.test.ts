@@ -2,8 +2,8 @@
 // server: two "hosts" (two homes with their own host names) share one session store.
 
 import pg from 'pg'
-import { afterEach, beforeAll, expect, it } from 'vitest'
-import { type LoopbackModel, type Script, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, expect, it } from 'vitest'
+import { type Script, useLoopbackModels } from '../../support/loopback-model.js'
 import { describePostgres, describeSkipReason, useCluster } from '../../support/postgres.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { until } from '../../support/until.js'
@@ -13,13 +13,9 @@ const makeDir = useTempDirs('dsh-cli-pg-')
 
 describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout: 120_000 }, () => {
   const pgHandle = useCluster()
-  let model: LoopbackModel | undefined
+  const startModel = useLoopbackModels()
 
   beforeAll(assertBuilt)
-  afterEach(async () => {
-    await model?.close()
-    model = undefined
-  })
 
   function host(baseUrl: string, name: string, schema: string, url = pgHandle.cluster.url): CliWorld {
     return makeWorld(
@@ -30,7 +26,7 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout
   }
 
   async function hosts(script: Script): Promise<[CliWorld, CliWorld]> {
-    model = await startLoopbackModel(script, { strict: true })
+    const model = await startModel(script, { strict: true })
     const schema = pgHandle.schema()
     return [host(model.baseUrl, 'host-a', schema), host(model.baseUrl, 'host-b', schema)]
   }
@@ -168,7 +164,7 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout
   })
 
   it('a schema migrated by a newer dsh is refused in one line, and nothing is written', async () => {
-    model = await startLoopbackModel([{ text: 'never' }], { strict: true })
+    const model = await startModel([{ text: 'never' }], { strict: true })
     const schema = pgHandle.schema()
     const a = host(model.baseUrl, 'host-a', schema)
     expect((await runCli(['db', 'migrate'], { env: a.env, cwd: a.project })).code).toBe(0)
@@ -200,7 +196,7 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout
   })
 
   it('an unreachable database is one line naming the server, never the password', async () => {
-    model = await startLoopbackModel([])
+    const model = await startModel([])
     const down = host(
       model.baseUrl,
       'host-a',

@@ -2,24 +2,18 @@
 
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type LoopbackModel, type Script, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type Script, useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { assertBuilt, type CliWorld, cliEnv, jsonLines, makeWorld, runCli } from './cli.js'
+import { assertBuilt, cliEnv, jsonLines, runCli, useModelWorlds } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-')
-let model: LoopbackModel | undefined
+const startModel = useLoopbackModels()
+const startWorld = useModelWorlds(makeDir)
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
-async function world(script: Script): Promise<CliWorld> {
-  model = await startLoopbackModel(script, { strict: true })
-  return makeWorld(makeDir(), model.baseUrl)
-}
+const world = (script: Script) => startWorld(script, { strict: true })
 
 function sessionLines(path: string): Record<string, unknown>[] {
   return jsonLines(readFileSync(path, 'utf8'))
@@ -27,7 +21,7 @@ function sessionLines(path: string): Record<string, unknown>[] {
 
 describe('dsh run', () => {
   it('works with no --model and no config file at all: deepseek-flash, thinking on, effort high', async () => {
-    model = await startLoopbackModel([{ reasoning: 'Easy.', text: 'Hello from flash.' }], { strict: true })
+    const model = await startModel([{ reasoning: 'Easy.', text: 'Hello from flash.' }], { strict: true })
     const dir = realpathSync(makeDir())
     mkdirSync(join(dir, 'home'))
     const env = cliEnv({
@@ -100,11 +94,11 @@ describe('dsh run', () => {
     const w = await world([{ text: 'Quick answer.' }])
     const off = await runCli(['run', '--effort', 'off', 'hi'], { env: w.env, cwd: w.project })
     expect(off.code).toBe(0)
-    expect(model!.requests[0]!.thinking).toEqual({ type: 'disabled' })
+    expect(w.model.requests[0]!.thinking).toEqual({ type: 'disabled' })
     const bad = await runCli(['run', '--effort', 'medium', 'hi'], { env: w.env, cwd: w.project })
     expect(bad.code).not.toBe(0)
     expect(bad.stderr).toBe('dsh: --effort: unknown effort "medium" (use one of off, low, high, max)\n')
-    expect(model!.requests).toHaveLength(1)
+    expect(w.model.requests).toHaveLength(1)
   })
 
   it('prints the final answer, writes a session, and sessions list/show/path find it', async () => {
@@ -159,7 +153,7 @@ describe('dsh run', () => {
     expect(events[0]).toMatchObject({ type: 'session', how: 'new', cwd: w.project })
     expect(events.map((event) => event.type)).toContain('text-delta')
     expect(events.at(-1)).toMatchObject({ type: 'result', reason: 'completed', text: 'from stdin' })
-    expect(model!.requests[0]!.messages.at(-1)).toMatchObject({ role: 'user', content: 'piped prompt\n' })
+    expect(w.model.requests[0]!.messages.at(-1)).toMatchObject({ role: 'user', content: 'piped prompt\n' })
   })
 
   it('--resume continues the session with its history', async () => {
@@ -172,7 +166,7 @@ describe('dsh run', () => {
     expect(second.code).toBe(0)
     expect(second.stderr).toContain(`session ${id} (resumed)`)
     expect(second.stdout).toBe('second answer\n')
-    const contents = model!.requests[1]!.messages.map((message) => message.content)
+    const contents = w.model.requests[1]!.messages.map((message) => message.content)
     expect(contents).toEqual(expect.arrayContaining(['first question', 'first answer', 'second question']))
     const rows = JSON.parse(
       (await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })).stdout,
@@ -190,7 +184,7 @@ describe('dsh run', () => {
     })
     expect(resumed.code).toBe(0)
     expect(resumed.stderr).toContain('session my exact id (resumed)')
-    expect(model!.requests[1]!.messages.map((message) => message.content)).toContain('hi')
+    expect(w.model.requests[1]!.messages.map((message) => message.content)).toContain('hi')
   })
 
   it('--fork makes a new id whose header names the parent and keeps the history', async () => {
@@ -213,7 +207,7 @@ describe('dsh run', () => {
       parentSession: parentId,
       cwd: w.project,
     })
-    expect(model!.requests[1]!.messages.map((message) => message.content)).toContain('in the parent')
+    expect(w.model.requests[1]!.messages.map((message) => message.content)).toContain('in the parent')
     // The parent is unchanged: one turn.
     const parentLog = sessionLines(parent[0]!.transcriptPath as string)
     expect(parentLog.filter((line) => line.type === 'turn/start')).toHaveLength(1)
@@ -227,7 +221,7 @@ describe('dsh run', () => {
     const continued = await runCli(['run', '--continue', 'more'], { env: w.env, cwd: w.project })
     expect(continued.code).toBe(0)
     expect(continued.stderr).toContain(`session ${newer[0]!.sessionId} (resumed)`)
-    const contents = model!.requests[2]!.messages.map((message) => message.content)
+    const contents = w.model.requests[2]!.messages.map((message) => message.content)
     expect(contents).toContain('newer')
     expect(contents).not.toContain('older')
   })
@@ -236,7 +230,7 @@ describe('dsh run', () => {
     const w = await world([{ text: 'as the reviewer' }, { text: 'again' }])
     writeFileSync(
       join(w.home, 'config.yaml'),
-      `model:\n  baseUrl: ${model!.baseUrl}\nagents:\n  - id: reviewer\n    model: deepseek-v4-pro\n    cwd: ../project\n    sessionId: review-1\n`,
+      `model:\n  baseUrl: ${w.model.baseUrl}\nagents:\n  - id: reviewer\n    model: deepseek-v4-pro\n    cwd: ../project\n    sessionId: review-1\n`,
     )
     const first = await runCli(['run', '--json', '--agent', 'reviewer', 'review'], {
       env: w.env,
@@ -244,13 +238,13 @@ describe('dsh run', () => {
     })
     expect(first.code).toBe(0)
     expect(jsonLines(first.stdout)[0]).toMatchObject({ sessionId: 'review-1', how: 'new', cwd: w.project })
-    expect(model!.requests[0]!.model).toBe('deepseek-v4-pro')
+    expect(w.model.requests[0]!.model).toBe('deepseek-v4-pro')
     const second = await runCli(['run', '--agent', 'reviewer', '-m', 'other-model', 'more'], {
       env: w.env,
       cwd: w.home,
     })
     expect(second.stderr).toContain('session review-1 (resumed)')
-    expect(model!.requests[1]!.model).toBe('other-model')
+    expect(w.model.requests[1]!.model).toBe('other-model')
     const unknown = await runCli(['run', '--agent', 'nobody', 'hi'], { env: w.env, cwd: w.home })
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toMatch(

@@ -5,22 +5,17 @@
 
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { ScriptRequest, ScriptStep } from '../../../src/llm/index.js'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
 import { itRequires } from '../../support/requires.js'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { assertBuilt, type CliResult, type CliWorld, hasStack, makeWorld, runCli } from './cli.js'
+import { assertBuilt, type CliResult, hasStack, type ModelWorld, runCli, useModelWorlds } from './cli.js'
 
 const itWithBwrap = itRequires(existsSync('/usr/bin/bwrap'), 'bubblewrap (/usr/bin/bwrap)')
 const makeDir = useTempDirs('dsh-cli-sandbox-')
-let model: LoopbackModel | undefined
+const startWorld = useModelWorlds(makeDir)
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
 /** Runs `command` in bash once, then answers with its output (so stdout carries it). */
 function runThenEcho(command: () => string): ScriptStep[] {
@@ -32,10 +27,7 @@ function runThenEcho(command: () => string): ScriptStep[] {
   return [step, step]
 }
 
-async function world(script: ScriptStep[], extraConfig = ''): Promise<CliWorld> {
-  model = await startLoopbackModel(script, { strict: true })
-  return makeWorld(makeDir(), model.baseUrl, extraConfig)
-}
+const world = (script: ScriptStep[], config = '') => startWorld(script, { strict: true, config })
 
 function expectOneLine(result: CliResult, pattern: RegExp, code: number): void {
   const lines = result.stderr.trimEnd().split('\n')
@@ -58,7 +50,7 @@ describe('--sandbox flags', () => {
     expectOneLine(await runCli(['stdio', '--sandbox', 'on'], opts), expected, 2)
     expectOneLine(await runCli(['acp', '--sandbox', 'on'], opts), expected, 2)
     expectOneLine(await runCli(['web', '--port', '0', '--sandbox', 'on'], opts), expected, 2)
-    expect(model!.requests).toHaveLength(0)
+    expect(w.model.requests).toHaveLength(0)
   })
 
   it('a sandbox asked for with bwrap missing stops run, stdio, acp and web at start: one line, no session', async () => {
@@ -70,7 +62,7 @@ describe('--sandbox flags', () => {
     expectOneLine(await runCli(['acp', '--sandbox', 'workspace-write'], opts), expected, 1)
     expectOneLine(await runCli(['web', '--port', '0', '--sandbox', 'read-only'], opts), expected, 1)
     expect(existsSync(join(w.home, 'sessions'))).toBe(false)
-    expect(model!.requests).toHaveLength(0)
+    expect(w.model.requests).toHaveLength(0)
   })
 
   it('--sandbox off beats a sandbox in the config', async () => {
@@ -96,19 +88,22 @@ describe('--sandbox flags', () => {
   itWithBwrap(
     '--no-sandbox-network cuts the network; --sandbox-network beats sandboxNetwork: false',
     async () => {
-      const port = () => new URL(model!.baseUrl).port
+      let current: ModelWorld | undefined
+      const port = () => new URL(current!.model.baseUrl).port
       const connect = () =>
         `(exec 3<>/dev/tcp/127.0.0.1/${port()}) 2>/dev/null && echo connected || echo refused`
       const off = await world(runThenEcho(connect))
+      current = off
       const cut = await runCli(['run', '--sandbox', 'workspace-write', '--no-sandbox-network', 'hi'], {
         env: off.env,
         cwd: off.project,
       })
       expect(cut.code, cut.stderr).toBe(0)
       expect(cut.stdout).toContain('refused')
-      await model!.close()
+      await off.model.close()
 
       const on = await world(runThenEcho(connect), 'sandbox: workspace-write\nsandboxNetwork: false\n')
+      current = on
       const open = await runCli(['run', '--sandbox-network', 'hi'], { env: on.env, cwd: on.project })
       expect(open.code, open.stderr).toBe(0)
       expect(open.stdout).toContain('connected')

@@ -3,26 +3,22 @@
 
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, hasStack, jsonLines, makeWorld, runCli, spawnCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-servers-')
-let model: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
 const request = (id: number, method: string, params: unknown) =>
   `${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`
 
 describe('dsh stdio', () => {
   it('answers initialize and session/prompt with JSON-RPC only on stdout', async () => {
-    model = await startLoopbackModel([{ text: 'served over stdio' }], { strict: true })
+    const model = await startModel([{ text: 'served over stdio' }], { strict: true })
     const w = makeWorld(makeDir(), model.baseUrl)
     const input =
       request(1, 'initialize', { sessionId: 'stdio-exact', cwd: w.project }) +
@@ -49,7 +45,7 @@ describe('dsh stdio', () => {
   })
 
   it('fails up front, in one line, without an API key', async () => {
-    model = await startLoopbackModel([], { strict: true })
+    const model = await startModel([], { strict: true })
     const w = makeWorld(makeDir(), model.baseUrl)
     const env = { ...w.env }
     delete env.DEEPSEEK_API_KEY
@@ -65,7 +61,7 @@ describe('dsh stdio', () => {
 
 describe('dsh acp', () => {
   it('answers initialize and session/new with the dsh session id', async () => {
-    model = await startLoopbackModel([], { strict: true })
+    const model = await startModel([], { strict: true })
     const w = makeWorld(makeDir(), model.baseUrl)
     const server = spawnCli(['acp'], { env: w.env, cwd: w.project, openStdin: true })
     const answer = async (id: number) => {
@@ -89,7 +85,7 @@ describe('dsh acp', () => {
   })
 
   it("--permission-mode is the sessions' initial ACP mode; bypassPermissions warns on stderr only", async () => {
-    model = await startLoopbackModel([], { strict: true })
+    const model = await startModel([], { strict: true })
     const w = makeWorld(makeDir(), model.baseUrl)
     const server = spawnCli(['acp', '--permission-mode', 'bypassPermissions'], {
       env: w.env,
@@ -116,7 +112,7 @@ describe('dsh acp', () => {
 })
 
 it('plugin warnings (a missing hook file) go to stderr and the run still completes', async () => {
-  model = await startLoopbackModel([{ text: 'done anyway' }], { strict: true })
+  const model = await startModel([{ text: 'done anyway' }], { strict: true })
   const w = makeWorld(makeDir(), model.baseUrl)
   const missing = join(w.home, 'no-such-settings.json')
   writeFileSync(

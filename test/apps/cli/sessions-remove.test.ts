@@ -4,24 +4,20 @@
 
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
 import { encodeSessionId } from '../../../src/persistence/jsonl/layout.js'
 import { SqliteSessionBackend } from '../../../src/persistence/sqlite/backend.js'
 import { type BackendFixture, LogBuilder, makeHeader, startHarness } from '../../persistence/fixtures.js'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { until } from '../../support/until.js'
 import { assertBuilt, type CliWorld, hasStack, makeWorld, runCli, spawnCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-rm-')
-let model: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
 function spill(w: CliWorld, id: string): string {
   const dir = join(w.home, 'spill', encodeSessionId(id))
@@ -35,7 +31,7 @@ function ids(stdout: string): string[] {
 }
 
 it('rm removes a session with its sub-agent session and their spill files; list folds sub-agents', async () => {
-  model = await startLoopbackModel([
+  const model = await startModel([
     { toolCalls: [{ name: 'subagent', arguments: { description: 'look', prompt: 'look around' } }] },
     { text: 'the child looked' },
     { text: 'all done' },
@@ -111,7 +107,7 @@ it('rm of an unknown id is one line and exit 1, and removes none of the other id
 })
 
 it('rm refuses a session another process is writing, naming it, and keeps the session', async () => {
-  model = await startLoopbackModel([
+  const model = await startModel([
     { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30' } }] },
     { text: 'never' },
   ])

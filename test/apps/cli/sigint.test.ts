@@ -2,36 +2,25 @@
 // the session loads cleanly afterwards, with no crash-repair closers.
 
 import { readFileSync } from 'node:fs'
-import { afterEach, beforeAll, expect, it } from 'vitest'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, expect, it } from 'vitest'
+import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
+import { until } from '../../support/until.js'
 import { assertBuilt, jsonLines, makeWorld, runCli, spawnCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-sigint-')
-let model: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
-
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 it('SIGINT during a streaming reply aborts the turn, exits 130, and the session stays loadable', async () => {
   const slow = 'one two three four five six seven eight nine ten eleven twelve'
-  model = await startLoopbackModel([{ text: slow, delayMs: 200 }, { text: 'after the interruption' }], {
+  const model = await startModel([{ text: slow, delayMs: 200 }, { text: 'after the interruption' }], {
     strict: true,
   })
   const w = makeWorld(makeDir(), model.baseUrl)
   const run = spawnCli(['run', '--json', 'count slowly'], { env: w.env, cwd: w.project })
-  await until(() => run.stdout().includes('"text-delta"'), 'the first streamed text')
+  await until(() => run.stdout().includes('"text-delta"'), 10_000, 'the first streamed text')
   run.child.kill('SIGINT')
   const result = await run.done
   expect(result.code).toBe(130)

@@ -4,19 +4,15 @@
 
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, expect, it } from 'vitest'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, expect, it } from 'vitest'
+import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, jsonLines, makeWorld, runCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-terminal-')
-let model: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
 
 /** A raw ESC or BEL: something a terminal would act on. */
 function hasRawControl(text: string): boolean {
@@ -28,7 +24,7 @@ const CLIPBOARD = '\u001b]52;c;cm0gLXJmIH4=\u0007'
 
 it('run progress, sessions show and hook messages show escape sequences escaped', async () => {
   const dir = makeDir()
-  model = await startLoopbackModel([
+  const model = await startModel([
     {
       text: `model says ${TITLE}hi`,
       toolCalls: [
@@ -77,7 +73,7 @@ it('run progress, sessions show and hook messages show escape sequences escaped'
 
 it('run progress on stderr is escaped too', async () => {
   const dir = makeDir()
-  model = await startLoopbackModel([
+  const model = await startModel([
     {
       text: `thinking aloud ${TITLE}`,
       toolCalls: [{ name: 'bash', arguments: { command: "printf 'x \\033]52;c;Zm9v\\007 y\\n'" } }],

@@ -5,28 +5,17 @@
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useLoopbackModels } from '../../support/loopback-model.js'
 import { processesWith } from '../../support/processes.js'
 import { useTempDirs } from '../../support/temp-dir.js'
+import { until } from '../../support/until.js'
 import { assertBuilt, jsonLines, makeWorld, spawnCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-term-')
-let model: LoopbackModel | undefined
+const startModel = useLoopbackModels()
 
 beforeAll(assertBuilt)
-afterEach(async () => {
-  await model?.close()
-  model = undefined
-})
-
-async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
 
 /** A script whose first step starts a background job and then a foreground command, both sleeping long. */
 function sleepyScript(dir: string, tag: string) {
@@ -56,11 +45,11 @@ describe.each([
     const dir = makeDir()
     const tag = String(Math.floor(Math.random() * 1e6)).padStart(6, '0')
     const plan = sleepyScript(dir, tag)
-    model = await startLoopbackModel(plan.script)
+    const model = await startModel(plan.script)
     const w = makeWorld(dir, model.baseUrl)
     const run = spawnCli(['run', '--json', 'sleep a lot'], { env: w.env, cwd: w.project, timeoutMs: 40_000 })
-    await until(() => existsSync(plan.marker), 'the foreground command')
-    await until(() => plan.sleeps.every((sleep) => processesWith(sleep).length > 0), 'both sleeps')
+    await until(() => existsSync(plan.marker), 20_000, 'the foreground command')
+    await until(() => plan.sleeps.every((sleep) => processesWith(sleep).length > 0), 20_000, 'both sleeps')
 
     run.child.kill(signal)
     const result = await run.done
@@ -82,20 +71,20 @@ describe.each(['stdio', 'acp'] as const)('dsh %s with stdin closed mid-turn', (s
     const dir = makeDir()
     const tag = String(Math.floor(Math.random() * 1e6)).padStart(6, '0')
     const plan = sleepyScript(dir, tag)
-    model = await startLoopbackModel(plan.script)
+    const model = await startModel(plan.script)
     const w = makeWorld(dir, model.baseUrl)
     const child = spawnCli([server], { env: w.env, cwd: w.project, openStdin: true, timeoutMs: 40_000 })
     const send = (message: object) =>
       child.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`)
     if (server === 'stdio') {
       send({ id: 1, method: 'initialize', params: { cwd: w.project } })
-      await until(() => child.stdout().includes('"id":1'), 'initialize')
+      await until(() => child.stdout().includes('"id":1'), 20_000, 'initialize')
       send({ id: 2, method: 'session/prompt', params: { text: 'sleep a lot' } })
     } else {
       send({ id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })
-      await until(() => child.stdout().includes('"id":1'), 'initialize')
+      await until(() => child.stdout().includes('"id":1'), 20_000, 'initialize')
       send({ id: 2, method: 'session/new', params: { cwd: w.project, mcpServers: [] } })
-      await until(() => child.stdout().includes('"id":2'), 'session/new')
+      await until(() => child.stdout().includes('"id":2'), 20_000, 'session/new')
       const sessionId = jsonLines(child.stdout()).find((line) => line.id === 2)!.result as {
         sessionId: string
       }
@@ -105,8 +94,8 @@ describe.each(['stdio', 'acp'] as const)('dsh %s with stdin closed mid-turn', (s
         params: { sessionId: sessionId.sessionId, prompt: [{ type: 'text', text: 'sleep a lot' }] },
       })
     }
-    await until(() => existsSync(plan.marker), 'the foreground command')
-    await until(() => plan.sleeps.every((sleep) => processesWith(sleep).length > 0), 'both sleeps')
+    await until(() => existsSync(plan.marker), 20_000, 'the foreground command')
+    await until(() => plan.sleeps.every((sleep) => processesWith(sleep).length > 0), 20_000, 'both sleeps')
     child.child.stdin!.end()
     const result = await child.done
     expect(result.code, result.stderr).toBe(0)

@@ -4,37 +4,34 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { startLoopbackModel } from '../../support/loopback-model.js'
+import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { until } from '../../support/until.js'
 import { assertBuilt, hasStack, makeWorld, runCli, spawnCli } from '../cli/cli.js'
 
 const tempDir = useTempDirs('dsh-web-cli-')
+const startModel = useLoopbackModels()
 
 beforeAll(() => assertBuilt())
 
 describe('dsh web (command)', () => {
   it('prints the URL with a token, serves the page from the bundle, and stops on SIGTERM', async () => {
-    const model = await startLoopbackModel([])
-    try {
-      const world = makeWorld(tempDir(), model.baseUrl)
-      const run = spawnCli(['web', '--port', '0'], { env: world.env, cwd: world.project })
-      await until(() => run.stdout().includes('?token='), 15_000, 'the URL')
-      const url = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(run.stdout())![1]!
-      const first = await fetch(url, { redirect: 'manual' })
-      expect(first.status).toBe(303)
-      const cookie = first.headers.get('set-cookie')!.split(';')[0]!
-      const page = await fetch(new URL('/', url), { headers: { cookie } })
-      expect(await page.text()).toContain('<script type="module" src="/app.js">')
-      const bundle = await fetch(new URL('/app.js', url), { headers: { cookie } })
-      expect(bundle.headers.get('content-type')).toContain('text/javascript')
-      expect(run.stderr()).not.toContain('warning')
-      run.child.kill('SIGTERM')
-      const result = await run.done
-      expect(result.code).toBe(143)
-    } finally {
-      await model.close()
-    }
+    const model = await startModel([])
+    const world = makeWorld(tempDir(), model.baseUrl)
+    const run = spawnCli(['web', '--port', '0'], { env: world.env, cwd: world.project })
+    await until(() => run.stdout().includes('?token='), 15_000, 'the URL')
+    const url = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(run.stdout())![1]!
+    const first = await fetch(url, { redirect: 'manual' })
+    expect(first.status).toBe(303)
+    const cookie = first.headers.get('set-cookie')!.split(';')[0]!
+    const page = await fetch(new URL('/', url), { headers: { cookie } })
+    expect(await page.text()).toContain('<script type="module" src="/app.js">')
+    const bundle = await fetch(new URL('/app.js', url), { headers: { cookie } })
+    expect(bundle.headers.get('content-type')).toContain('text/javascript')
+    expect(run.stderr()).not.toContain('warning')
+    run.child.kill('SIGTERM')
+    const result = await run.done
+    expect(result.code).toBe(143)
   })
 
   it('gives one-line errors for a bad port, a bad host and a port in use', async () => {
@@ -59,19 +56,15 @@ describe('dsh web (command)', () => {
   })
 
   it('warns when it listens beyond loopback, which only --host does', async () => {
-    const model = await startLoopbackModel([])
-    try {
-      const world = makeWorld(tempDir(), model.baseUrl)
-      const run = spawnCli(['web', '--port', '0', '--host', '0.0.0.0'], {
-        env: world.env,
-        cwd: world.project,
-      })
-      await until(() => run.stdout().includes('?token='), 15_000, 'the URL')
-      expect(run.stderr()).toContain('warning: listening on 0.0.0.0')
-      run.child.kill('SIGTERM')
-      await run.done
-    } finally {
-      await model.close()
-    }
+    const model = await startModel([])
+    const world = makeWorld(tempDir(), model.baseUrl)
+    const run = spawnCli(['web', '--port', '0', '--host', '0.0.0.0'], {
+      env: world.env,
+      cwd: world.project,
+    })
+    await until(() => run.stdout().includes('?token='), 15_000, 'the URL')
+    expect(run.stderr()).toContain('warning: listening on 0.0.0.0')
+    run.child.kill('SIGTERM')
+    await run.done
   })
 })

@@ -1,7 +1,7 @@
 // The DeepSeek Search and Fetch providers against the strict stand-in, over real HTTP.
 
-import { afterEach, describe, expect, it } from 'vitest'
-import { type LoopbackModel, startLoopbackModel, WebToolsStandIn } from '../../../src/llm/index.js'
+import { describe, expect, it } from 'vitest'
+import { WebToolsStandIn } from '../../../src/llm/index.js'
 import {
   DeepSeekFetchProvider,
   DeepSeekSearchProvider,
@@ -9,6 +9,7 @@ import {
   isWebError,
   type WebError,
 } from '../../../src/tools/web/index.js'
+import { useLoopbackModels } from '../../support/loopback-model.js'
 
 const KEY = 'sk-stand-in'
 const PRICE = 0.00075
@@ -37,15 +38,11 @@ const PAGES = {
   'https://example.com/empty': { title: '', content: '' },
 }
 
-const servers: LoopbackModel[] = []
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close()
-})
+const startModel = useLoopbackModels()
 
 async function standIn(options: { key?: string; maxRetries?: number } = {}) {
   const stand = new WebToolsStandIn({ documents: DOCS, pages: PAGES, apiKey: KEY })
-  const server = await startLoopbackModel([], { webTools: stand })
-  servers.push(server)
+  const server = await startModel([], { webTools: stand })
   const client = new DeepSeekToolsClient({
     baseUrl: server.baseUrl,
     apiKey: () => options.key ?? KEY,

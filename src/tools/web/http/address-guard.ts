@@ -37,10 +37,17 @@ export class PrivateHostPolicy {
   }
 }
 
-/** Refuses a URL whose literal IP host is not public (hostnames are checked at lookup). */
+/**
+ * Refuses a URL whose literal IP host is not public, or whose host is `localhost` or below
+ * it. Other hostnames are checked at lookup on a direct connection; through a proxy the
+ * proxy resolves them, so this is all that is judged there.
+ */
 export function checkLiteralHost(url: URL, policy: PrivateHostPolicy): void {
+  if (policy.allows(url)) return
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
-  if (ipaddr.isValid(host) && !isPublicAddress(host) && !policy.allows(url)) throw refused(url.hostname, host)
+  if (ipaddr.isValid(host) && !isPublicAddress(host)) throw refused(url.hostname, host)
+  const name = host.toLowerCase().replace(/\.$/, '')
+  if (name === 'localhost' || name.endsWith('.localhost')) throw refused(url.hostname, 'a loopback name')
 }
 
 /** A DNS lookup for http.request that fails when any resolved address is not public. */

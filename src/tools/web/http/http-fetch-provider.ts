@@ -1,12 +1,14 @@
 // The plain-HTTP fetch provider: GET with manual redirects (each hop re-checked), an address
-// guard on every connection, a size cap on the decoded bytes, one deadline for the whole
-// fetch, charset decoding and HTML-to-Markdown conversion.
+// guard on every direct connection, the environment's proxy (HTTPS_PROXY / HTTP_PROXY /
+// NO_PROXY), a size cap on the decoded bytes, one deadline for the whole fetch, charset
+// decoding and HTML-to-Markdown conversion.
 
-import { request as httpRequest, type IncomingMessage } from 'node:http'
-import { request as httpsRequest } from 'node:https'
+import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import type { Dispatcher } from 'undici'
 import { packageVersion } from '../../../core/version.js'
 import { parseRetryAfterMs } from '../../../failures/index.js'
+import { createOutboundDispatcher, loadUndici } from '../../../net/index.js'
 import { classifySiteStatus, isWebError, WebError } from '../errors.js'
 import type { WebFetchProvider, WebFetchRequest, WebFetchResult } from '../types.js'
 import { checkLiteralHost, guardedLookup, PrivateHostPolicy } from './address-guard.js'
@@ -25,6 +27,17 @@ export interface HttpFetchOptions {
   maxRedirects?: number
   /** Private/loopback hosts that may be fetched (`*`, `host` or `host:port`). Default none. */
   allowPrivateHosts?: readonly string[]
+  /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read, at each fetch. Default process.env. */
+  env?: NodeJS.ProcessEnv
+}
+
+/** One hop's answer: status, headers, the undecoded body, and the connection to let go of. */
+interface SiteResponse {
+  status: number
+  headers: Dispatcher.ResponseData['headers']
+  body: Readable
+  /** Ends the hop: destroys the body and its dispatcher's connections. Idempotent. */
+  release(): void
 }
 
 export class HttpFetchProvider implements WebFetchProvider {
@@ -33,6 +46,7 @@ export class HttpFetchProvider implements WebFetchProvider {
   private readonly timeoutMs: number
   private readonly maxRedirects: number
   private readonly policy: PrivateHostPolicy
+  private readonly env: NodeJS.ProcessEnv | undefined
   private readonly userAgent = `dsh/${packageVersion()} (web_fetch)`
 
   constructor(options: HttpFetchOptions = {}) {
@@ -40,14 +54,19 @@ export class HttpFetchProvider implements WebFetchProvider {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS
     this.maxRedirects = options.maxRedirects ?? DEFAULT_FETCH_MAX_REDIRECTS
     this.policy = new PrivateHostPolicy(options.allowPrivateHosts ?? [])
+    this.env = options.env
   }
 
   async fetch(request: WebFetchRequest): Promise<WebFetchResult> {
     const deadline = AbortSignal.timeout(this.timeoutMs)
     const signal = AbortSignal.any([request.signal, deadline])
+    let response: SiteResponse | undefined
     try {
-      const { url, response } = await this.follow(parseTarget(request.url), signal)
-      const type = mediaType(response.headers['content-type'])
+      const followed = await this.follow(parseTarget(request.url), signal)
+      const url = followed.url
+      response = followed.response
+      const contentType = header(response.headers, 'content-type')
+      const type = mediaType(contentType)
       const { body, truncated } = await readCapped(response, this.maxBytes, signal)
       const kind = bodyKind(type, body)
       if (kind === 'unsupported')
@@ -57,7 +76,7 @@ export class HttpFetchProvider implements WebFetchProvider {
         import('./charset.js'),
         import('./html-to-markdown.js'),
       ])
-      const text = decodeBody(body, response.headers['content-type'])
+      const text = decodeBody(body, contentType)
       const page = kind === 'html' ? htmlToMarkdown(text, url.href) : { title: '', markdown: text }
       return { url: url.href, title: page.title, markdown: page.markdown, truncated, costUsd: 0 }
     } catch (error) {
@@ -68,27 +87,29 @@ export class HttpFetchProvider implements WebFetchProvider {
       throw new WebError('transport', `fetching ${request.url} failed: ${transportMessage(error)}`, {
         cause: error,
       })
+    } finally {
+      response?.release()
     }
   }
 
   /** Requests `url`, following redirects; answers the final URL and its 2xx response. */
-  private async follow(start: URL, signal: AbortSignal): Promise<{ url: URL; response: IncomingMessage }> {
+  private async follow(start: URL, signal: AbortSignal): Promise<{ url: URL; response: SiteResponse }> {
     let url = start
     for (let hop = 0; ; hop++) {
       checkLiteralHost(url, this.policy)
       const response = await this.get(url, signal)
-      const status = response.statusCode ?? 0
-      const location = response.headers.location
+      const status = response.status
+      const location = header(response.headers, 'location')
       if (status >= 300 && status < 400 && location !== undefined) {
-        response.destroy()
+        response.release()
         if (hop >= this.maxRedirects)
           throw new WebError('invalid', `${start.href}: more than ${this.maxRedirects} redirects`)
         url = parseTarget(new URL(location, url).href)
         continue
       }
       if (status < 200 || status >= 300) {
-        response.destroy()
-        const retryAfterMs = parseRetryAfterMs(response.headers['retry-after'])
+        response.release()
+        const retryAfterMs = parseRetryAfterMs(header(response.headers, 'retry-after'))
         const retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000)
         throw new WebError(classifySiteStatus(status), `${url.href} answered HTTP ${status}`, {
           status,
@@ -99,24 +120,53 @@ export class HttpFetchProvider implements WebFetchProvider {
     }
   }
 
-  private get(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
-    return new Promise((resolve, reject) => {
-      const req = send(url, {
+  /**
+   * One GET on its own dispatcher: direct connections run the address guard for this URL's
+   * policy; through a proxy the proxy resolves the name, so only the literal host is judged.
+   */
+  private async get(url: URL, signal: AbortSignal): Promise<SiteResponse> {
+    const [{ request }, dispatcher] = await Promise.all([
+      loadUndici(),
+      createOutboundDispatcher(this.env ?? process.env, { lookup: guardedLookup(url, this.policy) }),
+    ])
+    // Connection errors after the hop ended are of no interest: the fetch has its answer.
+    const letGo = () => void dispatcher.destroy().catch(() => {})
+    try {
+      const answer = await request(url, {
         method: 'GET',
         signal,
-        lookup: guardedLookup(url, this.policy),
+        dispatcher,
         headers: {
-          'User-Agent': this.userAgent,
-          Accept: 'text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.8,*/*;q=0.5',
-          'Accept-Encoding': 'gzip, deflate, br',
+          'user-agent': this.userAgent,
+          accept: 'text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.8,*/*;q=0.5',
+          'accept-encoding': 'gzip, deflate, br',
         },
       })
-      req.once('response', resolve)
-      req.once('error', reject)
-      req.end()
-    })
+      // Destroying an unread body emits an abort error; a reader still gets its own errors.
+      answer.body.on('error', () => {})
+      let released = false
+      return {
+        status: answer.statusCode,
+        headers: answer.headers,
+        body: answer.body,
+        release() {
+          if (released) return
+          released = true
+          answer.body.destroy()
+          letGo()
+        },
+      }
+    } catch (error) {
+      letGo()
+      throw error
+    }
   }
+}
+
+/** A response header as one string (the first, when it came more than once). */
+function header(headers: SiteResponse['headers'], name: string): string | undefined {
+  const value = headers[name]
+  return Array.isArray(value) ? value[0] : value
 }
 
 /** Parses and checks a URL the model or a redirect gave: http(s), a host, no credentials. */
@@ -135,17 +185,17 @@ function parseTarget(raw: string): URL {
   return url
 }
 
-function decompressed(response: IncomingMessage): NodeJS.ReadableStream {
-  const encoding = (response.headers['content-encoding'] ?? '').trim().toLowerCase()
-  if (encoding === 'gzip' || encoding === 'x-gzip') return response.pipe(createGunzip())
-  if (encoding === 'deflate') return response.pipe(createInflate())
-  if (encoding === 'br') return response.pipe(createBrotliDecompress())
-  return response
+function decompressed(response: SiteResponse): NodeJS.ReadableStream {
+  const encoding = (header(response.headers, 'content-encoding') ?? '').trim().toLowerCase()
+  if (encoding === 'gzip' || encoding === 'x-gzip') return response.body.pipe(createGunzip())
+  if (encoding === 'deflate') return response.body.pipe(createInflate())
+  if (encoding === 'br') return response.body.pipe(createBrotliDecompress())
+  return response.body
 }
 
 /** Reads at most `maxBytes`; past that the stream is destroyed and the body marked cut. */
 async function readCapped(
-  response: IncomingMessage,
+  response: SiteResponse,
   maxBytes: number,
   signal: AbortSignal,
 ): Promise<{ body: Buffer; truncated: boolean }> {
@@ -172,7 +222,7 @@ async function readCapped(
     signal.removeEventListener('abort', onAbort)
     // Stop reading a body that is cut (or abandoned); the socket is not reused.
     ;(stream as unknown as { destroy(): void }).destroy()
-    response.destroy()
+    response.release()
   }
   if (signal.aborted) throw signal.reason
   return { body: Buffer.concat(parts, size), truncated }
