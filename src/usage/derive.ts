@@ -5,7 +5,7 @@
 
 import type { Usage } from '../llm/types.js'
 import type { SessionEvent, SessionEventMap } from '../session/types.js'
-import { type PriceTable, ratesAt } from './price-table.js'
+import { type PriceTable, type Rates, ratesAt } from './price-table.js'
 
 export interface UsageTotals {
   /** Prompt tokens, cache hits and misses together. */
@@ -30,6 +30,29 @@ export function emptyTotals(): UsageTotals {
   }
 }
 
+/** One step's token counts in the totals' shape (no cost): the cache split as the server gave it. */
+export function stepTokens(usage: Usage): Omit<UsageTotals, 'cost'> {
+  const cacheHitTokens = usage.cachedTokens ?? 0
+  return {
+    inputTokens: usage.promptTokens,
+    cacheHitTokens,
+    cacheMissTokens: usage.cacheMissTokens ?? Math.max(0, usage.promptTokens - cacheHitTokens),
+    outputTokens: usage.completionTokens,
+    reasoningTokens: usage.reasoningTokens ?? 0,
+  }
+}
+
+/** The cost of one step's tokens at `rates`; null without rates (no price for its model). */
+export function tokensCost(tokens: Omit<UsageTotals, 'cost'>, rates: Rates | undefined): number | null {
+  if (!rates) return null
+  return (
+    (tokens.cacheHitTokens * rates.cacheHit +
+      tokens.cacheMissTokens * rates.cacheMiss +
+      tokens.outputTokens * rates.output) /
+    1_000_000
+  )
+}
+
 /** One step's usage in the totals' shape, priced with `table`. */
 export function stepTotals(
   usage: Usage,
@@ -37,22 +60,40 @@ export function stepTotals(
   time: number,
   table: PriceTable,
 ): UsageTotals {
-  const cacheHitTokens = usage.cachedTokens ?? 0
-  const cacheMissTokens = usage.cacheMissTokens ?? Math.max(0, usage.promptTokens - cacheHitTokens)
+  const tokens = stepTokens(usage)
   const rates = model === undefined ? undefined : ratesAt(table, model, time)
-  const cost = rates
-    ? (cacheHitTokens * rates.cacheHit +
-        cacheMissTokens * rates.cacheMiss +
-        usage.completionTokens * rates.output) /
-      1_000_000
-    : null
-  return {
-    inputTokens: usage.promptTokens,
-    cacheHitTokens,
-    cacheMissTokens,
-    outputTokens: usage.completionTokens,
-    reasoningTokens: usage.reasoningTokens ?? 0,
-    cost,
+  return { ...tokens, cost: tokensCost(tokens, rates) }
+}
+
+/**
+ * What one log event means for usage: the turn it opens, the model later steps are priced
+ * with, a step's usage, or a paid tool's charge. The one reading of the log that
+ * `UsageMeter` (priced) and `UsageLedger` (token counts only) both fold.
+ */
+export type UsageEffect =
+  | { kind: 'turn'; turn: number }
+  | { kind: 'model'; model: string }
+  | { kind: 'step'; usage: Usage; time: number }
+  | { kind: 'charge'; amount: number; currency: string }
+
+export function usageEffect(event: SessionEvent): UsageEffect | undefined {
+  switch (event.type) {
+    case 'turn/start':
+      return { kind: 'turn', turn: (event.data as SessionEventMap['turn/start']).turn }
+    case 'request/config': {
+      const { model } = event.data as SessionEventMap['request/config']
+      return model === undefined ? undefined : { kind: 'model', model }
+    }
+    case 'assistant/message': {
+      const { usage } = event.data as SessionEventMap['assistant/message']
+      return usage ? { kind: 'step', usage, time: event.time } : undefined
+    }
+    case 'usage/charge': {
+      const { amount, currency } = event.data as SessionEventMap['usage/charge']
+      return { kind: 'charge', amount, currency }
+    }
+    default:
+      return undefined
   }
 }
 
@@ -89,23 +130,21 @@ export class UsageMeter {
   }
 
   add(event: SessionEvent): void {
-    switch (event.type) {
-      case 'turn/start':
-        this.turn = (event.data as SessionEventMap['turn/start']).turn
+    const effect = usageEffect(event)
+    switch (effect?.kind) {
+      case 'turn':
+        this.turn = effect.turn
         break
-      case 'request/config':
-        this.model = (event.data as SessionEventMap['request/config']).model ?? this.model
+      case 'model':
+        this.model = effect.model
         break
-      case 'assistant/message': {
-        const { usage } = event.data as SessionEventMap['assistant/message']
-        if (usage) this.count(stepTotals(usage, this.model, event.time, this.table))
+      case 'step':
+        this.count(stepTotals(effect.usage, this.model, effect.time, this.table))
         break
-      }
-      case 'usage/charge': {
-        const charge = event.data as SessionEventMap['usage/charge']
+      case 'charge': {
         const totals = emptyTotals()
         // A charge in another currency cannot be added: the total is unknown.
-        totals.cost = charge.currency === this.table.currency ? charge.amount : null
+        totals.cost = effect.currency === this.table.currency ? effect.amount : null
         this.count(totals)
         break
       }

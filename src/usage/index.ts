@@ -7,11 +7,15 @@ export {
   deriveUsage,
   emptyTotals,
   type SessionUsage,
+  stepTokens,
   stepTotals,
+  tokensCost,
   turnUsage,
+  type UsageEffect,
   UsageMeter,
   type UsageReport,
   type UsageTotals,
+  usageEffect,
   usageReport,
 } from './derive.js'
 export {
@@ -22,6 +26,17 @@ export {
   formatUsageCell,
   formatUsageLine,
 } from './format.js'
+export {
+  copyLedger,
+  emptyLedger,
+  foldUsage,
+  type LedgerStep,
+  ledgerOf,
+  parseLedger,
+  priceLedger,
+  pricesLedgerExactly,
+  type UsageLedger,
+} from './ledger.js'
 export {
   DEFAULT_PRICE_TABLE,
   isPeak,
