@@ -4,54 +4,12 @@
 // join the same totals.
 
 import type { Usage } from '../llm/types.js'
-import type { SessionEvent, SessionEventMap } from '../session/types.js'
-import { type PriceTable, type Rates, ratesAt } from './price-table.js'
+import type { SessionEvent } from '../session/types.js'
+import { emptyLedger, foldUsage, priceLedger } from './ledger.js'
+import { type PriceTable, ratesAt } from './price-table.js'
+import { addTotals, emptyTotals, stepTokens, tokensCost, type UsageTotals, usageEffect } from './totals.js'
 
-export interface UsageTotals {
-  /** Prompt tokens, cache hits and misses together. */
-  inputTokens: number
-  cacheHitTokens: number
-  cacheMissTokens: number
-  /** Completion tokens, reasoning included. */
-  outputTokens: number
-  reasoningTokens: number
-  /** The estimated cost in the table's currency; null when some step's model has no price. */
-  cost: number | null
-}
-
-export function emptyTotals(): UsageTotals {
-  return {
-    inputTokens: 0,
-    cacheHitTokens: 0,
-    cacheMissTokens: 0,
-    outputTokens: 0,
-    reasoningTokens: 0,
-    cost: 0,
-  }
-}
-
-/** One step's token counts in the totals' shape (no cost): the cache split as the server gave it. */
-export function stepTokens(usage: Usage): Omit<UsageTotals, 'cost'> {
-  const cacheHitTokens = usage.cachedTokens ?? 0
-  return {
-    inputTokens: usage.promptTokens,
-    cacheHitTokens,
-    cacheMissTokens: usage.cacheMissTokens ?? Math.max(0, usage.promptTokens - cacheHitTokens),
-    outputTokens: usage.completionTokens,
-    reasoningTokens: usage.reasoningTokens ?? 0,
-  }
-}
-
-/** The cost of one step's tokens at `rates`; null without rates (no price for its model). */
-export function tokensCost(tokens: Omit<UsageTotals, 'cost'>, rates: Rates | undefined): number | null {
-  if (!rates) return null
-  return (
-    (tokens.cacheHitTokens * rates.cacheHit +
-      tokens.cacheMissTokens * rates.cacheMiss +
-      tokens.outputTokens * rates.output) /
-    1_000_000
-  )
-}
+export type { UsageTotals } from './totals.js'
 
 /** One step's usage in the totals' shape, priced with `table`. */
 export function stepTotals(
@@ -65,48 +23,6 @@ export function stepTotals(
   return { ...tokens, cost: tokensCost(tokens, rates) }
 }
 
-/**
- * What one log event means for usage: the turn it opens, the model later steps are priced
- * with, a step's usage, or a paid tool's charge. The one reading of the log that
- * `UsageMeter` (priced) and `UsageLedger` (token counts only) both fold.
- */
-export type UsageEffect =
-  | { kind: 'turn'; turn: number }
-  | { kind: 'model'; model: string }
-  | { kind: 'step'; usage: Usage; time: number }
-  | { kind: 'charge'; amount: number; currency: string }
-
-export function usageEffect(event: SessionEvent): UsageEffect | undefined {
-  switch (event.type) {
-    case 'turn/start':
-      return { kind: 'turn', turn: (event.data as SessionEventMap['turn/start']).turn }
-    case 'request/config': {
-      const { model } = event.data as SessionEventMap['request/config']
-      return model === undefined ? undefined : { kind: 'model', model }
-    }
-    case 'assistant/message': {
-      const { usage } = event.data as SessionEventMap['assistant/message']
-      return usage ? { kind: 'step', usage, time: event.time } : undefined
-    }
-    case 'usage/charge': {
-      const { amount, currency } = event.data as SessionEventMap['usage/charge']
-      return { kind: 'charge', amount, currency }
-    }
-    default:
-      return undefined
-  }
-}
-
-export function addTotals(into: UsageTotals, more: UsageTotals): UsageTotals {
-  into.inputTokens += more.inputTokens
-  into.cacheHitTokens += more.cacheHitTokens
-  into.cacheMissTokens += more.cacheMissTokens
-  into.outputTokens += more.outputTokens
-  into.reasoningTokens += more.reasoningTokens
-  into.cost = into.cost === null || more.cost === null ? null : into.cost + more.cost
-  return into
-}
-
 /** Usage of the whole log, and of each turn by number. */
 export interface SessionUsage {
   session: UsageTotals
@@ -118,8 +34,11 @@ export interface SessionUsage {
  * receives events live (the web session page) and `deriveUsage` agree by construction.
  */
 export class UsageMeter {
-  readonly session = emptyTotals()
   readonly turns = new Map<number, UsageTotals>()
+  /** The same events as a usage ledger: the session total is priced from it (see `session`). */
+  private readonly ledger = emptyLedger()
+  /** Steps and charges summed in log order, for a table that cannot price a ledger. */
+  private readonly summed = emptyTotals()
   private model: string | undefined
   private turn = 0
 
@@ -129,7 +48,16 @@ export class UsageMeter {
     return this.table.currency
   }
 
+  /**
+   * The session's totals so far. Priced from the ledger, as listings price the ledger a
+   * backend keeps, so `sessions list` and the rest agree to the last digit of the cost.
+   */
+  get session(): UsageTotals {
+    return priceLedger(this.ledger, this.table) ?? addTotals(emptyTotals(), this.summed)
+  }
+
   add(event: SessionEvent): void {
+    foldUsage(this.ledger, [event])
     const effect = usageEffect(event)
     switch (effect?.kind) {
       case 'turn':
@@ -159,7 +87,7 @@ export class UsageMeter {
   }
 
   private count(totals: UsageTotals): void {
-    addTotals(this.session, totals)
+    addTotals(this.summed, totals)
     let current = this.turns.get(this.turn)
     if (!current) {
       current = emptyTotals()

@@ -3,19 +3,12 @@
 
 export { type CostLimitConfig, costLimitPlugin } from './cost-limit.js'
 export {
-  addTotals,
   deriveUsage,
-  emptyTotals,
   type SessionUsage,
-  stepTokens,
   stepTotals,
-  tokensCost,
   turnUsage,
-  type UsageEffect,
   UsageMeter,
   type UsageReport,
-  type UsageTotals,
-  usageEffect,
   usageReport,
 } from './derive.js'
 export {
@@ -30,13 +23,14 @@ export {
   copyLedger,
   emptyLedger,
   foldUsage,
+  LEDGER_SLOTS,
   type LedgerStep,
   ledgerOf,
-  parseLedger,
   priceLedger,
   pricesLedgerExactly,
   type UsageLedger,
 } from './ledger.js'
+export { parseLedger } from './ledger-schema.js'
 export {
   DEFAULT_PRICE_TABLE,
   isPeak,
@@ -47,3 +41,12 @@ export {
   ratesAt,
   resolvePriceTable,
 } from './price-table.js'
+export {
+  addTotals,
+  emptyTotals,
+  stepTokens,
+  tokensCost,
+  type UsageEffect,
+  type UsageTotals,
+  usageEffect,
+} from './totals.js'

@@ -2,10 +2,9 @@
 // (per model and quarter hour of the week, plus tool charges per currency), so a backend
 // can keep it beside the session and a listing prices it without reading the whole log.
 
-import { z } from 'zod'
 import type { SessionEvent } from '../session/types.js'
-import { addTotals, emptyTotals, stepTokens, tokensCost, type UsageTotals, usageEffect } from './derive.js'
 import { type PriceTable, ratesAt } from './price-table.js'
+import { addTotals, emptyTotals, stepTokens, tokensCost, type UsageTotals, usageEffect } from './totals.js'
 
 /** Token counts of one model's steps in one quarter hour of the week. */
 export type LedgerStep = [
@@ -34,6 +33,8 @@ export interface UsageLedger {
 
 const SLOT_MS = 15 * 60_000
 const WEEK_MS = 7 * 24 * 60 * 60_000
+/** Quarter hours in a week: slots are 0 to LEDGER_SLOTS - 1. */
+export const LEDGER_SLOTS = WEEK_MS / SLOT_MS
 
 export function emptyLedger(): UsageLedger {
   return { steps: [], charges: [] }
@@ -49,7 +50,7 @@ export function copyLedger(ledger: UsageLedger): UsageLedger {
   return copy
 }
 
-/** Folds `events` into `ledger` (mutating it) as `UsageMeter` reads them; returns it. */
+/** Folds `events` into `ledger` (mutating it), reading each as `UsageMeter` does; returns it. */
 export function foldUsage(ledger: UsageLedger, events: readonly SessionEvent[]): UsageLedger {
   for (const event of events) {
     const effect = usageEffect(event)
@@ -123,36 +124,4 @@ export function priceLedger(ledger: UsageLedger, table: PriceTable): UsageTotals
     addTotals(totals, charge)
   }
   return totals
-}
-
-const count = z.number().int().nonnegative()
-const ledgerSchema = z
-  .object({
-    model: z.string().optional(),
-    steps: z.array(
-      z.tuple([
-        z.string().nullable(),
-        z
-          .number()
-          .int()
-          .min(0)
-          .max(WEEK_MS / SLOT_MS - 1),
-        count,
-        count,
-        count,
-        count,
-        count,
-      ]),
-    ),
-    charges: z.array(z.tuple([z.string(), z.number()])),
-  })
-  .strict()
-
-/** A stored ledger (from a log line or a database column), or undefined when it is not one. */
-export function parseLedger(value: unknown): UsageLedger | undefined {
-  const parsed = ledgerSchema.safeParse(value)
-  if (!parsed.success) return undefined
-  const ledger: UsageLedger = { steps: parsed.data.steps, charges: parsed.data.charges }
-  if (parsed.data.model !== undefined) ledger.model = parsed.data.model
-  return ledger
 }

@@ -1,6 +1,6 @@
 // The usage ledger a backend keeps beside a session: priced under any table whose peak
-// boundaries fall on quarter hours, it gives the session totals `deriveUsage` derives
-// from the log; folding in pieces equals folding at once; a table it cannot price says so.
+// boundaries fall on quarter hours, it gives the totals of pricing each step on its own;
+// folding in pieces equals folding at once; a table it cannot price says so.
 
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -10,6 +10,7 @@ import {
   DEFAULT_PRICE_TABLE,
   deriveUsage,
   emptyLedger,
+  emptyTotals,
   foldUsage,
   ledgerOf,
   type PriceTable,
@@ -97,12 +98,28 @@ function expectSameTotals(priced: UsageTotals | undefined, derived: UsageTotals)
 }
 
 describe('usage ledger', () => {
-  it('priced, gives the session totals deriveUsage gives, for any log and quarter-hour table', () => {
+  it('priced, gives the totals of pricing every step on its own, for any log and quarter-hour table', () => {
     fc.assert(
       fc.property(logs, tables, (events, table) => {
-        expectSameTotals(priceLedger(ledgerOf(events), table), deriveUsage(events, table).session)
+        // These logs have no turn/start: turn 0 sums every step and charge, one by one.
+        const perStep = deriveUsage(events, table).turns.get(0) ?? emptyTotals()
+        expectSameTotals(priceLedger(ledgerOf(events), table), perStep)
+        expect(deriveUsage(events, table).session).toEqual(priceLedger(ledgerOf(events), table))
       }),
       { numRuns: 500 },
+    )
+  })
+
+  it('a session total under a table it cannot price is the sum of its steps', () => {
+    const table: PriceTable = {
+      ...DEFAULT_PRICE_TABLE,
+      peakHours: { utcOffsetMinutes: 7, weekdays: [0, 1, 2, 3, 4, 5, 6], ranges: [[0, 12]] },
+    }
+    fc.assert(
+      fc.property(logs, (events) => {
+        const derived = deriveUsage(events, table)
+        expect(derived.session).toEqual(derived.turns.get(0) ?? emptyTotals())
+      }),
     )
   })
 

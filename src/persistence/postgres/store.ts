@@ -15,14 +15,8 @@ import type {
   SessionStatus,
   SessionSummary,
 } from '../../session/types.js'
-import {
-  copyLedger,
-  emptyLedger,
-  foldUsage,
-  ledgerOf,
-  parseLedger,
-  type UsageLedger,
-} from '../../usage/ledger.js'
+import { copyLedger, emptyLedger, foldUsage, ledgerOf, type UsageLedger } from '../../usage/ledger.js'
+import { parseLedger } from '../../usage/ledger-schema.js'
 import { PersistenceErrorCode } from '../errors.js'
 import type { WriterOwner } from '../owner.js'
 import { checkContinuation, notFound } from '../persistence.js'

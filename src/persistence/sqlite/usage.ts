@@ -5,7 +5,8 @@
 
 import type Database from 'better-sqlite3'
 import type { SessionEvent } from '../../session/types.js'
-import { foldUsage, ledgerOf, parseLedger, type UsageLedger } from '../../usage/ledger.js'
+import { foldUsage, ledgerOf, type UsageLedger } from '../../usage/ledger.js'
+import { parseLedger } from '../../usage/ledger-schema.js'
 
 /** The event types the fold reads; the others need not be read at all. */
 const USAGE_EVENT_TYPES = "('request/config', 'assistant/message', 'usage/charge')"
