@@ -15,8 +15,7 @@ import type {
   SessionStatus,
   SessionSummary,
 } from '../../session/types.js'
-import { copyLedger, emptyLedger, foldUsage, ledgerOf, type UsageLedger } from '../../usage/ledger.js'
-import { parseLedger } from '../../usage/ledger-schema.js'
+import { copyLedger, foldUsage, ledgerOf, type UsageLedger } from '../../usage/ledger.js'
 import { PersistenceErrorCode } from '../errors.js'
 import type { WriterOwner } from '../owner.js'
 import { checkContinuation, notFound } from '../persistence.js'
@@ -26,6 +25,7 @@ import { describeTarget, type ResolvedPostgresConfig } from './config.js'
 import { connectAndMigrate, createPool, isConnectionError, withReconnect } from './connection.js'
 import { currentOwner, type HeldLease, LeaseTable, leaseLost } from './lease.js'
 import { quoteIdent } from './migrations.js'
+import { caughtUpLedger, storedLedger } from './usage.js'
 
 /** The primary key of a session: SHA-256 of its id's UTF-16 code units (any id fits). */
 export function sessionKey(id: SessionId): Buffer {
@@ -42,12 +42,6 @@ export interface PostgresSummary extends SessionSummary {
   host: string
   /** `live`: a writer holds an unexpired lease; `interrupted`: an open turn nobody is writing. */
   status: SessionStatus
-}
-
-interface UsageRow {
-  usage: unknown
-  usage_events: number
-  event_count: number
 }
 
 interface EventRow {
@@ -151,7 +145,9 @@ export class PostgresSessionStore {
         this.held.set(id, lease)
       }
       // Under the lease nobody else appends: the stored ledger is the one to continue.
-      const known = this.ledgers.get(id) ?? (await withReconnect(this.config, () => this.storedUsage(id)))
+      const known =
+        this.ledgers.get(id) ??
+        (await withReconnect(this.config, () => storedLedger(this.pool!, this.s, id, lease.key)))
       const usage = foldUsage(copyLedger(known), events)
       await this.appendFenced(id, lease, events, usage)
       this.ledgers.set(id, usage)
@@ -390,7 +386,7 @@ export class PostgresSessionStore {
         turns: row.turns,
         host: row.host,
         status: row.live ? 'live' : row.open_turn ? 'interrupted' : 'idle',
-        usage: await this.caughtUp(pool, row.key, row),
+        usage: await withReconnect(this.config, () => caughtUpLedger(pool, this.s, row.key, row)),
       }
       if (row.title !== null) summary.title = row.title
       if (row.open_turn) summary.outcome = 'open'
@@ -398,40 +394,6 @@ export class PostgresSessionStore {
       summaries.push(summary)
     }
     return summaries
-  }
-
-  /** The stored ledger of a session this process holds the lease of, caught up with its events. */
-  private async storedUsage(id: SessionId): Promise<UsageLedger> {
-    const key = sessionKey(id)
-    const { rows } = await this.pool!.query<UsageRow>(
-      `SELECT usage, usage_events, event_count FROM ${this.s}.sessions WHERE key = $1`,
-      [key],
-    )
-    if (!rows[0]) throw notFound(id)
-    return this.caughtUp(this.pool!, key, rows[0])
-  }
-
-  /**
-   * A row's ledger covering its first `event_count` events: the stored one, folded on with
-   * the events it lacks (a version-1 writer appended them), or folded from all events when
-   * the row has none (stored before version 2). Read-only.
-   */
-  private async caughtUp(pool: Pool, key: Buffer, row: UsageRow): Promise<UsageLedger> {
-    const stored = row.usage === null ? undefined : parseLedger(row.usage)
-    const from = stored ? row.usage_events : 0
-    if (stored && from === row.event_count) return stored
-    const { rows } = await withReconnect(this.config, () =>
-      pool.query<EventRow>(
-        `SELECT seq, type, time, data, ignorable FROM ${this.s}.events
-          WHERE session_key = $1 AND seq >= $2 AND seq < $3
-            AND type IN ('request/config', 'assistant/message', 'usage/charge') ORDER BY seq`,
-        [key, from, row.event_count],
-      ),
-    )
-    return foldUsage(
-      stored ?? emptyLedger(),
-      rows.map(({ seq, type, time, data }) => ({ seq, type, time, data })),
-    )
   }
 
   /** Forgets a never-stored session and gives up this process's lease on it. */
