@@ -5,7 +5,7 @@
 
 import type { Usage } from '../llm/types.js'
 import type { SessionEvent } from '../session/types.js'
-import { emptyLedger, foldUsage, priceLedger } from './ledger.js'
+import { emptyLedger, foldUsage, priceLedger, type UsageLedger } from './ledger.js'
 import { type PriceTable, ratesAt } from './price-table.js'
 import { addTotals, emptyTotals, stepTokens, tokensCost, type UsageTotals, usageEffect } from './totals.js'
 
@@ -34,12 +34,12 @@ export interface SessionUsage {
  * receives events live (the web session page) and `deriveUsage` agree by construction.
  */
 export class UsageMeter {
-  readonly turns = new Map<number, UsageTotals>()
-  /** The same events as a usage ledger: the session total is priced from it (see `session`). */
+  /** The session's events as a usage ledger, and each turn's: every total is priced from one. */
   private readonly ledger = emptyLedger()
+  private readonly turnLedgers = new Map<number, UsageLedger>()
   /** Steps and charges summed in log order, for a table that cannot price a ledger. */
   private readonly summed = emptyTotals()
-  private model: string | undefined
+  private readonly summedTurns = new Map<number, UsageTotals>()
   private turn = 0
 
   constructor(private readonly table: PriceTable) {}
@@ -49,11 +49,24 @@ export class UsageMeter {
   }
 
   /**
-   * The session's totals so far. Priced from the ledger, as listings price the ledger a
-   * backend keeps, so `sessions list` and the rest agree to the last digit of the cost.
+   * The session's totals so far. Priced from its ledger, as listings price the ledger a
+   * backend keeps, so `sessions list` and the rest agree to the last digit of the cost (and
+   * a one-turn session's total is its turn's, exactly).
    */
   get session(): UsageTotals {
     return priceLedger(this.ledger, this.table) ?? addTotals(emptyTotals(), this.summed)
+  }
+
+  /** Each turn's totals so far, by turn number; turns that used nothing are absent. */
+  get turns(): Map<number, UsageTotals> {
+    const turns = new Map<number, UsageTotals>()
+    for (const [turn, ledger] of this.turnLedgers) {
+      turns.set(
+        turn,
+        priceLedger(ledger, this.table) ?? addTotals(emptyTotals(), this.summedTurns.get(turn)!),
+      )
+    }
+    return turns
   }
 
   add(event: SessionEvent): void {
@@ -63,17 +76,14 @@ export class UsageMeter {
       case 'turn':
         this.turn = effect.turn
         break
-      case 'model':
-        this.model = effect.model
-        break
       case 'step':
-        this.count(stepTotals(effect.usage, this.model, effect.time, this.table))
+        this.count(event, stepTotals(effect.usage, this.ledger.model, effect.time, this.table))
         break
       case 'charge': {
         const totals = emptyTotals()
         // A charge in another currency cannot be added: the total is unknown.
         totals.cost = effect.currency === this.table.currency ? effect.amount : null
-        this.count(totals)
+        this.count(event, totals)
         break
       }
       default:
@@ -83,17 +93,24 @@ export class UsageMeter {
 
   /** A copy of one turn's totals so far (all zeros when it used nothing). */
   turnTotals(turn: number): UsageTotals {
-    return addTotals(emptyTotals(), this.turns.get(turn) ?? emptyTotals())
+    const ledger = this.turnLedgers.get(turn)
+    if (!ledger) return emptyTotals()
+    return priceLedger(ledger, this.table) ?? addTotals(emptyTotals(), this.summedTurns.get(turn)!)
   }
 
-  private count(totals: UsageTotals): void {
+  private count(event: SessionEvent, totals: UsageTotals): void {
     addTotals(this.summed, totals)
-    let current = this.turns.get(this.turn)
-    if (!current) {
-      current = emptyTotals()
-      this.turns.set(this.turn, current)
+    let ledger = this.turnLedgers.get(this.turn)
+    if (!ledger) {
+      ledger = emptyLedger()
+      this.turnLedgers.set(this.turn, ledger)
+      this.summedTurns.set(this.turn, emptyTotals())
     }
-    addTotals(current, totals)
+    addTotals(this.summedTurns.get(this.turn)!, totals)
+    // The turn's steps are priced with the session's model at the time.
+    if (this.ledger.model === undefined) delete ledger.model
+    else ledger.model = this.ledger.model
+    foldUsage(ledger, [event])
   }
 }
 

@@ -19,6 +19,7 @@ import {
   resolvePriceTable,
   type UsageTotals,
 } from '../../src/usage/index.js'
+import { pricedStepByStep } from '../support/priced-step-by-step.js'
 
 const DEC_2 = Date.UTC(2026, 11, 2)
 const MODELS = ['deepseek-flash', 'deepseek-v4-pro', 'unpriced-model']
@@ -101,10 +102,12 @@ describe('usage ledger', () => {
   it('priced, gives the totals of pricing every step on its own, for any log and quarter-hour table', () => {
     fc.assert(
       fc.property(logs, tables, (events, table) => {
-        // These logs have no turn/start: turn 0 sums every step and charge, one by one.
-        const perStep = deriveUsage(events, table).turns.get(0) ?? emptyTotals()
-        expectSameTotals(priceLedger(ledgerOf(events), table), perStep)
-        expect(deriveUsage(events, table).session).toEqual(priceLedger(ledgerOf(events), table))
+        const priced = priceLedger(ledgerOf(events), table)
+        expectSameTotals(priced, pricedStepByStep(events, table))
+        // deriveUsage prices the session, and (no turn/start here) turn 0, from the same ledger.
+        const derived = deriveUsage(events, table)
+        expect(derived.session).toEqual(priced)
+        if (derived.turns.size > 0) expect(derived.turns.get(0)).toEqual(priced)
       }),
       { numRuns: 500 },
     )
@@ -118,7 +121,8 @@ describe('usage ledger', () => {
     fc.assert(
       fc.property(logs, (events) => {
         const derived = deriveUsage(events, table)
-        expect(derived.session).toEqual(derived.turns.get(0) ?? emptyTotals())
+        expect(derived.session).toEqual(pricedStepByStep(events, table))
+        expect(derived.turns.get(0) ?? emptyTotals()).toEqual(pricedStepByStep(events, table))
       }),
     )
   })

@@ -8,16 +8,9 @@ import { afterEach, beforeAll, expect, it } from 'vitest'
 import { eventLines, headerLine } from '../../../src/persistence/jsonl/codec.js'
 import { bucketFor, encodeSessionId } from '../../../src/persistence/jsonl/layout.js'
 import type { SessionEvent } from '../../../src/session/types.js'
-import {
-  addTotals,
-  DEFAULT_PRICE_TABLE,
-  emptyTotals,
-  formatUsageCell,
-  stepTotals,
-  type UsageTotals,
-  usageEffect,
-} from '../../../src/usage/index.js'
+import { DEFAULT_PRICE_TABLE, formatUsageCell, type UsageTotals } from '../../../src/usage/index.js'
 import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
+import { pricedStepByStep } from '../../support/priced-step-by-step.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, jsonLines, makeWorld, runCli } from './cli.js'
 
@@ -30,19 +23,8 @@ afterEach(async () => {
   model = undefined
 })
 
-/** What the column showed before ledgers: every step priced on its own, in log order, plus charges. */
-function pricedStepByStep(events: readonly SessionEvent[]): UsageTotals {
-  const totals = emptyTotals()
-  let current: string | undefined
-  for (const event of events) {
-    const effect = usageEffect(event)
-    if (effect?.kind === 'model') current = effect.model
-    if (effect?.kind === 'step')
-      addTotals(totals, stepTotals(effect.usage, current, effect.time, DEFAULT_PRICE_TABLE))
-    if (effect?.kind === 'charge') addTotals(totals, { ...emptyTotals(), cost: effect.amount })
-  }
-  return totals
-}
+/** What the column showed before ledgers: every step priced on its own, in log order. */
+const pricedBefore = (events: readonly SessionEvent[]) => pricedStepByStep(events, DEFAULT_PRICE_TABLE)
 
 /** A log from before ledgers: two turns with two models, a tool charge, no ledger on its turn/end lines. */
 function oldLog(): SessionEvent[] {
@@ -114,7 +96,7 @@ it('shows the same tokens and cost as pricing each whole log: turns, models, a f
   for (const { id, usage } of rows) {
     const shown = await runCli(['sessions', 'show', '--json', id], { env: w.env, cwd: w.project })
     const events = jsonLines(shown.stdout).slice(1) as unknown as SessionEvent[]
-    const before = pricedStepByStep(events)
+    const before = pricedBefore(events)
     if (id === 'multi') {
       const models = events
         .filter((event) => event.type === 'request/config')
@@ -144,10 +126,10 @@ it('shows the same tokens and cost as pricing each whole log: turns, models, a f
   const seedLength = (forkHeader as { seedLength: number }).seedLength
   const forkEvents = forkLines as unknown as SessionEvent[]
   expect(seedLength).toBeGreaterThan(0)
-  expect(pricedStepByStep(forkEvents.slice(0, seedLength)).inputTokens).toBeGreaterThan(0)
+  expect(pricedBefore(forkEvents.slice(0, seedLength)).inputTokens).toBeGreaterThan(0)
   // Listed: the seed's tokens and the fork's own, as deriving from its whole log counts them.
   expect(forkRow.usage.inputTokens).toBe(
-    pricedStepByStep(forkEvents.slice(0, seedLength)).inputTokens +
-      pricedStepByStep(forkEvents.slice(seedLength)).inputTokens,
+    pricedBefore(forkEvents.slice(0, seedLength)).inputTokens +
+      pricedBefore(forkEvents.slice(seedLength)).inputTokens,
   )
 })
