@@ -11,6 +11,7 @@ import { startLoopbackModel } from '../src/llm/scripted/loopback-server.js'
 import { eventLines, headerLine } from '../src/persistence/jsonl/codec.js'
 import { bucketFor, encodeSessionId } from '../src/persistence/jsonl/layout.js'
 import type { SessionEvent } from '../src/session/types.js'
+import { emptyLedger } from '../src/usage/ledger.js'
 import { median } from './stats.js'
 import type { BenchRow } from './types.js'
 
@@ -135,7 +136,13 @@ function row(name: string, measured: number, baseline: number, target: number): 
   }
 }
 
-/** Writes `count` finished one-turn sessions of `cwd` straight into the JSONL layout. */
+/** One model step's usage, so the USAGE column has tokens and a cost to show. */
+const USAGE = { promptTokens: 12_000, completionTokens: 800, totalTokens: 12_800, cachedTokens: 11_000 }
+
+/**
+ * Writes `count` finished one-turn sessions of `cwd` straight into the JSONL layout, with
+ * the backend's codec (the turn/end line carries the usage ledger, as the backend writes it).
+ */
 function writeSessions(root: string, cwd: string, count: number): void {
   const bucket = join(root, bucketFor(cwd))
   mkdirSync(bucket, { recursive: true, mode: 0o700 })
@@ -146,15 +153,20 @@ function writeSessions(root: string, cwd: string, count: number): void {
     const events: SessionEvent[] = [
       { seq: 0, type: 'turn/start', time, data: { turn: 1 } },
       { seq: 1, type: 'user/message', time, data: { text: `benchmark prompt number ${i}` } },
-      { seq: 2, type: 'step/start', time, data: { turn: 1, step: 1 } },
-      { seq: 3, type: 'assistant/message', time, data: { message: { content: `answer ${i}` } } },
-      { seq: 4, type: 'step/end', time, data: { turn: 1, step: 1, finishReason: 'stop' } },
-      { seq: 5, type: 'turn/end', time, data: { turn: 1, reason: 'completed' } },
+      { seq: 2, type: 'request/config', time, data: { model: 'deepseek-flash', system: 'bench', tools: [] } },
+      { seq: 3, type: 'step/start', time, data: { turn: 1, step: 1 } },
+      {
+        seq: 4,
+        type: 'assistant/message',
+        time,
+        data: { message: { content: `answer ${i}` }, usage: USAGE },
+      },
+      { seq: 5, type: 'step/end', time, data: { turn: 1, step: 1, finishReason: 'stop' } },
+      { seq: 6, type: 'turn/end', time, data: { turn: 1, reason: 'completed' } },
     ]
     const header = { version: 1, id, createdAt: time, cwd, delegationDepth: 0 }
-    writeFileSync(join(bucket, `${encodeSessionId(id)}.jsonl`), headerLine(header) + eventLines(events), {
-      mode: 0o600,
-    })
+    const text = headerLine(header) + eventLines(events, emptyLedger())
+    writeFileSync(join(bucket, `${encodeSessionId(id)}.jsonl`), text, { mode: 0o600 })
   }
 }
 

@@ -27,6 +27,7 @@ import { eventLines, headerLine } from '../src/persistence/jsonl/codec.js'
 import { bucketFor, encodeSessionId } from '../src/persistence/jsonl/layout.js'
 import type { SessionPersistence } from '../src/persistence/persistence.js'
 import type { SessionEvent, SessionHeader } from '../src/session/types.js'
+import { emptyLedger } from '../src/usage/ledger.js'
 import { median } from './stats.js'
 import type { BenchRow } from './types.js'
 
@@ -141,9 +142,10 @@ async function benchAppend(dir: string): Promise<BenchRow> {
   const batches: SessionEvent[][] = []
   for (let i = 0; i < events.length; i += APPEND_BATCH) batches.push(events.slice(i, i + APPEND_BATCH))
   // The baseline writes exactly the bytes the backend writes, one write and one fsync per batch.
+  const usage = emptyLedger()
   const bytes = [
-    Buffer.from(headerLine(header('baseline')) + eventLines(batches[0]!)),
-    ...batches.slice(1).map((batch) => Buffer.from(eventLines(batch))),
+    Buffer.from(headerLine(header('baseline')) + eventLines(batches[0]!, usage)),
+    ...batches.slice(1).map((batch) => Buffer.from(eventLines(batch, usage))),
   ]
 
   let round = 0
@@ -274,7 +276,7 @@ function writeListSessions(root: string): void {
   for (let i = 0; i < LIST_SESSIONS; i++) {
     const cwd = `/bench/project-${i % LIST_BUCKETS}`
     const id = `session-${i}`
-    const text = headerLine(header(id, cwd)) + eventLines(smallEvents(LIST_EVENTS_PER_SESSION))
+    const text = headerLine(header(id, cwd)) + eventLines(smallEvents(LIST_EVENTS_PER_SESSION), emptyLedger())
     writeFileSync(join(root, bucketFor(cwd), `${encodeSessionId(id)}.jsonl`), text, { mode: 0o600 })
   }
 }

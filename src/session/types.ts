@@ -1,6 +1,7 @@
 // Types of the session log: the header, events, and the data each core event carries.
 
 import type { Usage } from '../llm/types.js'
+import type { UsageLedger } from '../usage/ledger.js'
 
 declare const sessionIdBrand: unique symbol
 /** A session's one identity; also the id of the live agent that drives it. Non-empty, any Unicode. */
@@ -136,6 +137,12 @@ export interface SessionSummary {
   outcome?: SessionOutcome
   /** From backends that can tell: a writer holds it (`live`), an open turn nobody writes (`interrupted`), or neither. */
   status?: SessionStatus
+  /**
+   * The token counts and charges of every stored event, as `ledgerOf(events)` folds them:
+   * what a listing prices its usage column from without reading the whole log. A fork's
+   * counts include the seed it copied, as deriving from its log does.
+   */
+  usage: UsageLedger
 }
 
 export type SessionStatus = 'live' | 'interrupted' | 'idle'

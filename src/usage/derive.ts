@@ -4,31 +4,12 @@
 // join the same totals.
 
 import type { Usage } from '../llm/types.js'
-import type { SessionEvent, SessionEventMap } from '../session/types.js'
+import type { SessionEvent } from '../session/types.js'
+import { emptyLedger, foldUsage, priceLedger, type UsageLedger } from './ledger.js'
 import { type PriceTable, ratesAt } from './price-table.js'
+import { addTotals, emptyTotals, stepTokens, tokensCost, type UsageTotals, usageEffect } from './totals.js'
 
-export interface UsageTotals {
-  /** Prompt tokens, cache hits and misses together. */
-  inputTokens: number
-  cacheHitTokens: number
-  cacheMissTokens: number
-  /** Completion tokens, reasoning included. */
-  outputTokens: number
-  reasoningTokens: number
-  /** The estimated cost in the table's currency; null when some step's model has no price. */
-  cost: number | null
-}
-
-export function emptyTotals(): UsageTotals {
-  return {
-    inputTokens: 0,
-    cacheHitTokens: 0,
-    cacheMissTokens: 0,
-    outputTokens: 0,
-    reasoningTokens: 0,
-    cost: 0,
-  }
-}
+export type { UsageTotals } from './totals.js'
 
 /** One step's usage in the totals' shape, priced with `table`. */
 export function stepTotals(
@@ -37,33 +18,9 @@ export function stepTotals(
   time: number,
   table: PriceTable,
 ): UsageTotals {
-  const cacheHitTokens = usage.cachedTokens ?? 0
-  const cacheMissTokens = usage.cacheMissTokens ?? Math.max(0, usage.promptTokens - cacheHitTokens)
+  const tokens = stepTokens(usage)
   const rates = model === undefined ? undefined : ratesAt(table, model, time)
-  const cost = rates
-    ? (cacheHitTokens * rates.cacheHit +
-        cacheMissTokens * rates.cacheMiss +
-        usage.completionTokens * rates.output) /
-      1_000_000
-    : null
-  return {
-    inputTokens: usage.promptTokens,
-    cacheHitTokens,
-    cacheMissTokens,
-    outputTokens: usage.completionTokens,
-    reasoningTokens: usage.reasoningTokens ?? 0,
-    cost,
-  }
-}
-
-export function addTotals(into: UsageTotals, more: UsageTotals): UsageTotals {
-  into.inputTokens += more.inputTokens
-  into.cacheHitTokens += more.cacheHitTokens
-  into.cacheMissTokens += more.cacheMissTokens
-  into.outputTokens += more.outputTokens
-  into.reasoningTokens += more.reasoningTokens
-  into.cost = into.cost === null || more.cost === null ? null : into.cost + more.cost
-  return into
+  return { ...tokens, cost: tokensCost(tokens, rates) }
 }
 
 /** Usage of the whole log, and of each turn by number. */
@@ -77,9 +34,12 @@ export interface SessionUsage {
  * receives events live (the web session page) and `deriveUsage` agree by construction.
  */
 export class UsageMeter {
-  readonly session = emptyTotals()
-  readonly turns = new Map<number, UsageTotals>()
-  private model: string | undefined
+  /** The session's events as a usage ledger, and each turn's: every total is priced from one. */
+  private readonly ledger = emptyLedger()
+  private readonly turnLedgers = new Map<number, UsageLedger>()
+  /** Steps and charges summed in log order, for a table that cannot price a ledger. */
+  private readonly summed = emptyTotals()
+  private readonly summedTurns = new Map<number, UsageTotals>()
   private turn = 0
 
   constructor(private readonly table: PriceTable) {}
@@ -88,25 +48,42 @@ export class UsageMeter {
     return this.table.currency
   }
 
+  /**
+   * The session's totals so far. Priced from its ledger, as listings price the ledger a
+   * backend keeps, so `sessions list` and the rest agree to the last digit of the cost (and
+   * a one-turn session's total is its turn's, exactly).
+   */
+  get session(): UsageTotals {
+    return priceLedger(this.ledger, this.table) ?? addTotals(emptyTotals(), this.summed)
+  }
+
+  /** Each turn's totals so far, by turn number; turns that used nothing are absent. */
+  get turns(): Map<number, UsageTotals> {
+    const turns = new Map<number, UsageTotals>()
+    for (const [turn, ledger] of this.turnLedgers) {
+      turns.set(
+        turn,
+        priceLedger(ledger, this.table) ?? addTotals(emptyTotals(), this.summedTurns.get(turn)!),
+      )
+    }
+    return turns
+  }
+
   add(event: SessionEvent): void {
-    switch (event.type) {
-      case 'turn/start':
-        this.turn = (event.data as SessionEventMap['turn/start']).turn
+    foldUsage(this.ledger, [event])
+    const effect = usageEffect(event)
+    switch (effect?.kind) {
+      case 'turn':
+        this.turn = effect.turn
         break
-      case 'request/config':
-        this.model = (event.data as SessionEventMap['request/config']).model ?? this.model
+      case 'step':
+        this.count(event, stepTotals(effect.usage, this.ledger.model, effect.time, this.table))
         break
-      case 'assistant/message': {
-        const { usage } = event.data as SessionEventMap['assistant/message']
-        if (usage) this.count(stepTotals(usage, this.model, event.time, this.table))
-        break
-      }
-      case 'usage/charge': {
-        const charge = event.data as SessionEventMap['usage/charge']
+      case 'charge': {
         const totals = emptyTotals()
         // A charge in another currency cannot be added: the total is unknown.
-        totals.cost = charge.currency === this.table.currency ? charge.amount : null
-        this.count(totals)
+        totals.cost = effect.currency === this.table.currency ? effect.amount : null
+        this.count(event, totals)
         break
       }
       default:
@@ -116,17 +93,24 @@ export class UsageMeter {
 
   /** A copy of one turn's totals so far (all zeros when it used nothing). */
   turnTotals(turn: number): UsageTotals {
-    return addTotals(emptyTotals(), this.turns.get(turn) ?? emptyTotals())
+    const ledger = this.turnLedgers.get(turn)
+    if (!ledger) return emptyTotals()
+    return priceLedger(ledger, this.table) ?? addTotals(emptyTotals(), this.summedTurns.get(turn)!)
   }
 
-  private count(totals: UsageTotals): void {
-    addTotals(this.session, totals)
-    let current = this.turns.get(this.turn)
-    if (!current) {
-      current = emptyTotals()
-      this.turns.set(this.turn, current)
+  private count(event: SessionEvent, totals: UsageTotals): void {
+    addTotals(this.summed, totals)
+    let ledger = this.turnLedgers.get(this.turn)
+    if (!ledger) {
+      ledger = emptyLedger()
+      this.turnLedgers.set(this.turn, ledger)
+      this.summedTurns.set(this.turn, emptyTotals())
     }
-    addTotals(current, totals)
+    addTotals(this.summedTurns.get(this.turn)!, totals)
+    // The turn's steps are priced with the session's model at the time.
+    if (this.ledger.model === undefined) delete ledger.model
+    else ledger.model = this.ledger.model
+    foldUsage(ledger, [event])
   }
 }
 

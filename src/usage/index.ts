@@ -3,15 +3,12 @@
 
 export { type CostLimitConfig, costLimitPlugin } from './cost-limit.js'
 export {
-  addTotals,
   deriveUsage,
-  emptyTotals,
   type SessionUsage,
   stepTotals,
   turnUsage,
   UsageMeter,
   type UsageReport,
-  type UsageTotals,
   usageReport,
 } from './derive.js'
 export {
@@ -23,6 +20,18 @@ export {
   formatUsageLine,
 } from './format.js'
 export {
+  copyLedger,
+  emptyLedger,
+  foldUsage,
+  LEDGER_SLOTS,
+  type LedgerStep,
+  ledgerOf,
+  priceLedger,
+  pricesLedgerExactly,
+  type UsageLedger,
+} from './ledger.js'
+export { parseLedger } from './ledger-schema.js'
+export {
   DEFAULT_PRICE_TABLE,
   isPeak,
   type ModelPrices,
@@ -32,3 +41,12 @@ export {
   ratesAt,
   resolvePriceTable,
 } from './price-table.js'
+export {
+  addTotals,
+  emptyTotals,
+  stepTokens,
+  tokensCost,
+  type UsageEffect,
+  type UsageTotals,
+  usageEffect,
+} from './totals.js'

@@ -9,6 +9,7 @@ import { INTERRUPTED_TOOL_RESULT } from '../../src/persistence/repair.js'
 import { SessionErrorCode } from '../../src/session/errors.js'
 import { validateSessionId } from '../../src/session/session.js'
 import type { SessionEvent, SessionEventMap, SessionId } from '../../src/session/types.js'
+import { DEFAULT_PRICE_TABLE, deriveUsage, ledgerOf, priceLedger } from '../../src/usage/index.js'
 import { thrownBy } from '../support/thrown.js'
 import {
   type BackendFixture,
@@ -266,6 +267,87 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       expect(byId.get('fresh')?.outcome).toBeUndefined()
       expect(byId.get('fork')).toMatchObject({ outcome: 'max-cost', title: 'the fork asks this' })
       expect(byId.get('seed-only')?.title).toBeUndefined()
+    })
+
+    it('lists each session with the usage ledger of all its stored events: batches, restarts, forks, repairs', async () => {
+      let harness = await start()
+      // Two models, steps hours apart (peak and off-peak), charges; a batch ends inside a turn.
+      const spender = new LogBuilder()
+        .paidTurn(0, 'first', 'deepseek-flash', 1000)
+        .paidTurn(1, 'second', 'deepseek-v4-pro', 3000)
+      await harness.backend().create(makeHeader('spender'))
+      await harness.backend().append('spender', spender.events.slice(0, 5))
+      await harness.backend().append('spender', spender.events.slice(5, 14))
+      await harness.backend().append('spender', spender.events.slice(14))
+      await harness.backend().release('spender')
+      // Crashed inside a paid step: the open turn's usage counts too.
+      const crashed = new LogBuilder().paidTurn(0, 'ok', 'deepseek-flash', 500)
+      crashed
+        .add('turn/start', { turn: 1 })
+        .add('request/config', { model: 'unpriced-model', system: '', tools: [] })
+        .add('assistant/message', {
+          message: { content: '' },
+          usage: { promptTokens: 77, completionTokens: 7, totalTokens: 84 },
+        })
+      await harness.backend().create(makeHeader('crashed'))
+      await harness.backend().append('crashed', crashed.events)
+      await harness.backend().release('crashed')
+      await harness.backend().create(makeHeader('unpaid'))
+      await harness.backend().append('unpaid', new LogBuilder().completedTurn(0, 'free').events)
+      await harness.backend().release('unpaid')
+
+      // Another process appends a turn (and its model stays the last one logged).
+      harness = await restart(harness)
+      const more = new LogBuilder(spender.events.length).paidTurn(2, 'third', 'not-logged', 50, 5)
+      more.events.splice(2, 1) // no request/config: its steps are priced with the model before
+      more.events.forEach((event, index) => {
+        event.seq = spender.events.length + index
+      })
+      await harness.backend().append('spender', more.events)
+      await harness.backend().release('spender')
+      // A fork through the session store: its log copies the parent's first turn.
+      const source = await harness.store().read('spender')
+      const fork = await harness.store().fork(source, 9, 'spender-fork')
+      for (const event of new LogBuilder().paidTurn(1, 'fork asks', 'deepseek-v4-pro', 10).events)
+        fork.append(event.type as keyof SessionEventMap, event.data as never)
+      await harness.store().close(fork)
+
+      harness = await restart(harness)
+      const expectLedgers = async () => {
+        const summaries = await harness.backend().list()
+        expect(summaries.map((summary) => summary.header.id).sort()).toEqual([
+          'crashed',
+          'spender',
+          'spender-fork',
+          'unpaid',
+        ])
+        for (const summary of summaries) {
+          const { events } = await harness.backend().load(summary.header.id)
+          expect(plain(summary.usage), summary.header.id).toEqual(ledgerOf(events))
+          const derived = deriveUsage(events, DEFAULT_PRICE_TABLE).session
+          const priced = priceLedger(summary.usage, DEFAULT_PRICE_TABLE)!
+          expect({ ...priced, cost: null }).toEqual({ ...derived, cost: null })
+          if (derived.cost === null) expect(priced.cost).toBeNull()
+          else expect(priced.cost).toBeCloseTo(derived.cost, 12)
+        }
+        return new Map(summaries.map((summary) => [summary.header.id, summary.usage]))
+      }
+      const ledgers = await expectLedgers()
+      expect(ledgers.get('unpaid')).toEqual({ steps: [], charges: [] })
+      // The fork counts the seed it copied, as deriving from its log does.
+      const seed = priceLedger(ledgerOf(spender.events.slice(0, 9)), DEFAULT_PRICE_TABLE)!
+      const forkTotals = priceLedger(ledgers.get('spender-fork')!, DEFAULT_PRICE_TABLE)!
+      expect(forkTotals.inputTokens).toBe(seed.inputTokens + 10 + 20)
+      expect(ledgers.get('spender')!.steps.map(([model]) => model)).not.toContain('not-logged')
+      expect(priceLedger(ledgers.get('spender')!, DEFAULT_PRICE_TABLE)!.cost).toBeGreaterThan(0)
+      const crashedTotals = priceLedger(ledgers.get('crashed')!, DEFAULT_PRICE_TABLE)!
+      expect(crashedTotals).toMatchObject({ inputTokens: 500 + 1000 + 77, cost: null }) // an unpriced model
+
+      // Repair appends closers: the ledger still covers every event.
+      await harness.backend().open('crashed')
+      await harness.backend().release('crashed')
+      harness = await restart(harness)
+      await expectLedgers()
     })
 
     it('removes a stored session, and refuses while a writer holds it', async () => {

@@ -50,6 +50,33 @@ export class LogBuilder {
       .add('turn/end', { turn, reason: 'completed' })
   }
 
+  /**
+   * A whole turn that costs something: a request with `model`, a step with usage, a paid
+   * tool call's charge, the final step with usage. Its events lie `hours` hours apart, so
+   * the steps of one log fall in different price hours.
+   */
+  paidTurn(turn: number, text: string, model: string, tokens: number, hours = 1): this {
+    const usage = (prompt: number, completion: number) => ({
+      promptTokens: prompt,
+      completionTokens: completion,
+      totalTokens: prompt + completion,
+      cachedTokens: Math.floor(prompt / 2),
+      reasoningTokens: Math.floor(completion / 4),
+    })
+    const first = this.events.length
+    this.add('turn/start', { turn })
+      .add('user/message', { text })
+      .add('request/config', { model, system: 'system prompt', tools: [] })
+      .add('step/start', { turn, step: 0 })
+      .add('assistant/message', { message: { content: '' }, usage: usage(tokens, tokens / 10) })
+      .add('usage/charge', { source: 'web_search', amount: 0.005, currency: 'USD' })
+      .add('step/end', { turn, step: 0 })
+      .add('assistant/message', { message: { content: `answer ${turn}` }, usage: usage(tokens * 2, 40) })
+      .add('turn/end', { turn, reason: 'completed' })
+    for (const event of this.events.slice(first)) event.time = T0 + event.seq * hours * 3_600_000
+    return this
+  }
+
   /** An open turn cut short: two tool calls, one answered, the step still open. */
   openTurn(turn: number, text: string): this {
     return this.add('turn/start', { turn })

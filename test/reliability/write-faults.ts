@@ -7,8 +7,10 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { expect } from 'vitest'
+import { DEFAULT_PRICE_TABLE, type UsageTotals } from '../../src/usage/index.js'
 import { CLI, type CliResult, type CliWorld, hasStack, runCli } from '../apps/cli/cli.js'
 import { type ScriptStep, startLoopbackModel } from '../support/loopback-model.js'
+import { pricedStepByStep } from '../support/priced-step-by-step.js'
 import { completedTurns, type DiskBackend, loadStored, makeBackendWorld, seqsContiguous } from './world.js'
 
 export const SESSION_ID = 'full-disk'
@@ -119,8 +121,16 @@ export async function assertRecovers(
   })
   expect(resumed.code, `${label}: resume after the failure: ${resumed.stderr}`).toBe(0)
   assertIntact(world, backend, jsonlPath)
-  const after = completedTurns(await loadStored(world, backend, SESSION_ID))
+  const loaded = await loadStored(world, backend, SESSION_ID)
+  const after = completedTurns(loaded)
   expect(after.at(-1)).toBe(`free ${label}`)
+  // The listed usage (the backend's ledger) counts every stored step once, the failed run's too.
+  const listed = await runCli(['sessions', 'list', '--json'], { env: world.env, cwd: world.project })
+  const row = (JSON.parse(listed.stdout) as { id: string; usage: UsageTotals }[]).find(
+    (candidate) => candidate.id === SESSION_ID,
+  )
+  const { cost: _cost, ...tokens } = pricedStepByStep(loaded.events, DEFAULT_PRICE_TABLE)
+  expect(row?.usage, `${label}: listed usage`).toMatchObject(tokens)
   return after
 }
 

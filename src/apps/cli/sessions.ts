@@ -10,6 +10,7 @@ import {
   deriveUsage,
   formatUsageCell,
   type PriceTable,
+  priceLedger,
   resolvePriceTable,
   type UsageTotals,
 } from '../../usage/index.js'
@@ -38,7 +39,7 @@ export interface ListOptions extends ConfigOption {
 
 const STATUSES = ['live', 'interrupted', 'idle']
 
-/** Session logs `sessions list` reads at the same time for the usage column. */
+/** Session logs `sessions list` reads at the same time when it must derive usage from them. */
 const USAGE_READS_AT_ONCE = 16
 
 export async function listCommand(options: ListOptions): Promise<number> {
@@ -74,11 +75,16 @@ export async function listCommand(options: ListOptions): Promise<number> {
           })
       }
     }
-    // Usage needs each whole log: read several at once so the reads overlap.
+    // Usage is priced from the ledger each summary carries; only a price table whose peak
+    // hours split a quarter hour needs each whole log, read several at once so the reads overlap.
     const rows: SessionRow[] = []
     for (let i = 0; i < listed.length; i += USAGE_READS_AT_ONCE) {
       const batch = listed.slice(i, i + USAGE_READS_AT_ONCE)
-      const usages = await Promise.all(batch.map(({ summary }) => sessionUsage(persistence, summary, table)))
+      const usages = await Promise.all(
+        batch.map(
+          ({ summary }) => priceLedger(summary.usage, table) ?? sessionUsage(persistence, summary, table),
+        ),
+      )
       batch.forEach(({ summary, depth, subagents }, index) => {
         rows.push(describe(summary, persistence.locate(summary.header), usages[index]!, depth, subagents))
       })
@@ -241,7 +247,7 @@ interface SessionRow {
   status?: string
 }
 
-/** The session's usage, derived from its log (read-only); null when the log cannot be read. */
+/** The session's usage derived from its whole log (read-only); null when the log cannot be read. */
 async function sessionUsage(
   persistence: SessionPersistence,
   summary: SessionSummary,

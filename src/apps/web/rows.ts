@@ -1,9 +1,16 @@
 // The sessions page's rows: every stored session of the configured backend with its
-// usage (derived from its log, read-only) and searchable text, cached per log length.
+// usage (priced from the ledger its summary carries) and, for a search, its message text
+// (read from its log, read-only), cached per log length.
 
 import type { Harness } from '../../harness/compose.js'
 import type { SessionEvent, SessionEventMap, SessionSummary } from '../../session/types.js'
-import { deriveUsage, type PriceTable, resolvePriceTable } from '../../usage/index.js'
+import {
+  deriveUsage,
+  type PriceTable,
+  priceLedger,
+  resolvePriceTable,
+  type UsageTotals,
+} from '../../usage/index.js'
 import type { SessionRow } from './types.js'
 
 /** The most text of one session kept for search, in characters. */
@@ -12,8 +19,8 @@ const MAX_SEARCH_CHARS = 200_000
 interface CachedLog {
   eventCount: number
   lastActivity: number
-  tokens: number | null
-  cost: number | null
+  /** Derived from the whole log: needed only when the price table cannot price a ledger. */
+  usage: UsageTotals
   /** Lower-cased message text, for search. */
   text: string
 }
@@ -41,9 +48,11 @@ export class SessionRows {
     const needle = query.trim().toLowerCase()
     const rows: SessionRow[] = []
     for (const summary of await this.harness.sessions.listStored()) {
-      const log = await this.read(summary)
-      const row = toRow(summary, log, hosted(summary.header.id))
-      if (needle === '' || matches(row, log, needle)) rows.push(row)
+      const usage = priceLedger(summary.usage, this.table) ?? (await this.read(summary))?.usage
+      const row = toRow(summary, usage, hosted(summary.header.id))
+      // Message text only for a search that the row's own fields do not answer.
+      if (needle === '' || rowMatches(row, needle) || (await this.read(summary))?.text.includes(needle))
+        rows.push(row)
     }
     return rows
   }
@@ -56,12 +65,10 @@ export class SessionRows {
     const persistence = this.harness.ctx.get('sessionPersistence')
     try {
       const { events } = await persistence!.load(id)
-      const usage = deriveUsage(events, this.table).session
       const log: CachedLog = {
         eventCount: summary.eventCount,
         lastActivity: summary.lastActivity,
-        tokens: usage.inputTokens + usage.outputTokens,
-        cost: usage.cost,
+        usage: deriveUsage(events, this.table).session,
         text: searchText(events),
       }
       this.cache.set(id, log)
@@ -75,7 +82,7 @@ export class SessionRows {
 
 function toRow(
   summary: SessionSummary,
-  log: CachedLog | undefined,
+  usage: UsageTotals | undefined,
   hosted: 'running' | 'hosted' | undefined,
 ): SessionRow {
   const { header } = summary
@@ -86,8 +93,8 @@ function toRow(
     status: hosted ?? summary.status ?? 'idle',
     turns: summary.turns,
     events: summary.eventCount,
-    tokens: log?.tokens ?? null,
-    cost: log?.cost ?? null,
+    tokens: usage ? usage.inputTokens + usage.outputTokens : null,
+    cost: usage?.cost ?? null,
     createdAt: header.createdAt,
     updatedAt: summary.lastActivity,
     parentSession: header.parentSession ?? null,
@@ -96,12 +103,11 @@ function toRow(
   }
 }
 
-function matches(row: SessionRow, log: CachedLog | undefined, needle: string): boolean {
+function rowMatches(row: SessionRow, needle: string): boolean {
   return (
     row.id.toLowerCase().includes(needle) ||
     (row.title ?? '').toLowerCase().includes(needle) ||
-    (row.cwd ?? '').toLowerCase().includes(needle) ||
-    (log?.text.includes(needle) ?? false)
+    (row.cwd ?? '').toLowerCase().includes(needle)
   )
 }
 

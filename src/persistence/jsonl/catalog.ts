@@ -5,6 +5,7 @@ import { access, readdir } from 'node:fs/promises'
 import { sep } from 'node:path'
 import { DshError, errorMessage } from '../../core/errors.js'
 import type { SessionId, SessionSummary } from '../../session/types.js'
+import { ledgerOf } from '../../usage/ledger.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { lastTurnNumber, outcomeOf, titleFrom } from '../repair.js'
 import { ioError, isCode } from './file-log.js'
@@ -15,6 +16,8 @@ import { scanLog, summarizeLogSync } from './reader.js'
 const LIST_BATCH = 64
 /** Buckets probed at once when finding a session by id. */
 const FIND_CONCURRENCY = 32
+/** Logs scanned whole at once in `listSessions` (damaged tails, logs from before usage ledgers). */
+const SCAN_CONCURRENCY = 16
 
 /** The bucket folders under `root` (none when `root` does not exist yet). */
 export async function bucketDirs(root: string): Promise<string[]> {
@@ -82,7 +85,7 @@ export async function listSessions(
     for (const name of names) if (name.endsWith(LOG_SUFFIX)) files.push(bucket + sep + name)
   }
   const summaries: SessionSummary[] = []
-  const damaged: string[] = []
+  const toScan: string[] = []
   for (let i = 0; i < files.length; i += LIST_BATCH) {
     if (i > 0) await new Promise<void>((done) => setImmediate(done))
     const end = Math.min(files.length, i + LIST_BATCH)
@@ -90,21 +93,26 @@ export async function listSessions(
       try {
         const summary = summarizeLogSync(files[j]!)
         if (summary) summaries.push(summary)
-        else damaged.push(files[j]!)
+        else toScan.push(files[j]!)
       } catch (error) {
         // Removed meanwhile: nothing to list. Corrupt: skipped, and said.
         if (!isCode(error, 'ENOENT')) onSkipped(files[j]!, errorMessage(error))
       }
     }
   }
-  for (const file of damaged) {
-    const summary = await summarizeByScan(file, onSkipped)
-    if (summary) summaries.push(summary)
+  for (let i = 0; i < toScan.length; i += SCAN_CONCURRENCY) {
+    const scanned = await Promise.all(
+      toScan.slice(i, i + SCAN_CONCURRENCY).map((file) => summarizeByScan(file, onSkipped)),
+    )
+    for (const summary of scanned) if (summary) summaries.push(summary)
   }
   return summaries
 }
 
-/** Summary of a log whose last line is damaged: scan it whole (without repairing it). */
+/**
+ * Summary of a log whose tail cannot tell (a damaged last line, or no usage ledger on its
+ * last `turn/end` line: written before ledgers): scan it whole, without repairing it.
+ */
 async function summarizeByScan(
   file: string,
   onSkipped: (file: string, reason: string) => void,
@@ -117,6 +125,7 @@ async function summarizeByScan(
       eventCount: scanned.events.length,
       lastActivity: last?.time ?? scanned.header.createdAt,
       turns: lastTurnNumber(scanned.events),
+      usage: ledgerOf(scanned.events),
     }
     const title = titleFrom(scanned.events, scanned.header.seedLength)
     if (title !== undefined) summary.title = title

@@ -1,13 +1,19 @@
 // Line codec of stored logs: the header line `{"type":"session", ...header}` and one
 // event per line; message events also carry a top-level `message` in the Messages shape
-// for transcript readers written for Claude Code (ignored when loading).
+// for transcript readers written for Claude Code (ignored when loading), and `turn/end`
+// lines carry the session's usage ledger so far (`sessionUsage`), which a listing reads
+// from the tail instead of folding the whole log.
 
 import { transcriptMessage } from '../../session/transcript-message.js'
 import type { SessionEvent, SessionHeader } from '../../session/types.js'
+import { foldUsage, type UsageLedger } from '../../usage/ledger.js'
 
 export { parseStoredHeader } from '../../session/header-schema.js'
 
 export const HEADER_LINE_TYPE = 'session'
+
+/** The line field of `turn/end` lines holding the usage ledger of the log up to that line. */
+export const USAGE_LINE_FIELD = 'sessionUsage'
 
 /** The header line, newline included. */
 export function headerLine(header: SessionHeader): string {
@@ -17,14 +23,21 @@ export function headerLine(header: SessionHeader): string {
 /**
  * Event lines, newlines included, with a fixed key order. Built by hand: only the
  * parts that need escaping go through JSON.stringify (several times faster for
- * small events than stringifying a fresh object per event).
+ * small events than stringifying a fresh object per event). `usage` is the ledger of
+ * the log before `events`: they are folded into it (it is mutated) and every `turn/end`
+ * line carries it as it stands there. `null` writes no ledger (a log from before ledgers).
  */
-export function eventLines(events: readonly SessionEvent[]): string {
+export function eventLines(events: readonly SessionEvent[], usage: UsageLedger | null): string {
   let text = ''
-  for (const { seq, type, time, data, ignorable } of events) {
+  for (const event of events) {
+    const { seq, type, time, data, ignorable } = event
     const flag = ignorable ? ',"ignorable":true' : ''
     const message = transcriptMessage({ type, data })
-    const tail = message === undefined ? '' : `,"message":${JSON.stringify(message)}`
+    let tail = message === undefined ? '' : `,"message":${JSON.stringify(message)}`
+    if (usage) {
+      foldUsage(usage, [event])
+      if (type === 'turn/end') tail += `,"${USAGE_LINE_FIELD}":${JSON.stringify(usage)}`
+    }
     text += `{"seq":${seq},"type":${JSON.stringify(type)},"time":${time}${flag},"data":${JSON.stringify(data)}${tail}}\n`
   }
   return text

@@ -7,6 +7,7 @@ import { open, unlink } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { DshError } from '../../core/errors.js'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
+import { copyLedger, emptyLedger, ledgerOf, type UsageLedger } from '../../usage/ledger.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { describeOwner, type WriterOwner } from '../owner.js'
 import { checkContinuation, notFound, removeRefused } from '../persistence.js'
@@ -31,6 +32,8 @@ interface TrackedSession {
   /** Held while this process is the session's writer. */
   lock?: WriterLock
   handle?: FileHandle
+  /** The usage ledger of the events on disk: the next `turn/end` line carries it on. */
+  usage: UsageLedger
 }
 
 export class JsonlLogStore {
@@ -67,7 +70,13 @@ export class JsonlLogStore {
     if (existing && !existing.pendingHeader) throw alreadyExists(header.id, existing.path)
     const stored = await this.find(header.id)
     if (stored) throw alreadyExists(header.id, stored)
-    this.tracked.set(header.id, { path, pendingHeader: structuredClone(header), size: 0, count: 0 })
+    this.tracked.set(header.id, {
+      path,
+      pendingHeader: structuredClone(header),
+      size: 0,
+      count: 0,
+      usage: emptyLedger(),
+    })
   }
 
   /**
@@ -87,7 +96,9 @@ export class JsonlLogStore {
       if (session.pendingHeader) return this.materialize(id, session, events)
       checkContinuation(id, session.count, events)
       const handle = await this.takeOwnership(id, session)
-      const bytes = Buffer.from(eventLines(events))
+      // Folded into a copy: a failed write leaves the ledger as the file is.
+      const usage = copyLedger(session.usage)
+      const bytes = Buffer.from(eventLines(events, usage))
       try {
         appendAt(handle.fd, session.size, bytes, session.path)
       } catch (error) {
@@ -96,6 +107,7 @@ export class JsonlLogStore {
       }
       session.size += bytes.length
       session.count += events.length
+      session.usage = usage
     })
   }
 
@@ -213,12 +225,14 @@ export class JsonlLogStore {
         size = scanned.validEnd
       }
       const closers = closersForOpenTurn(scanned.events)
+      // A log from before ledgers gets one from here on: its next turn/end line carries it.
+      const usage = ledgerOf(scanned.events)
       if (closers.length > 0) {
-        const bytes = Buffer.from(eventLines(closers))
+        const bytes = Buffer.from(eventLines(closers, usage))
         appendAt(handle.fd, size, bytes, path)
         size += bytes.length
       }
-      const session = this.track(id, path, size, scanned.events.length + closers.length)
+      const session = this.track(id, path, size, scanned.events.length + closers.length, usage)
       session.lock = lock
       session.handle = handle
       return { header: scanned.header, events: [...scanned.events, ...closers] }
@@ -243,7 +257,8 @@ export class JsonlLogStore {
       throw ioError(`cannot create session folder ${dirname(session.path)}`, error)
     })
     const lock = await WriterLock.acquire(session.path + LOCK_SUFFIX, id)
-    const bytes = Buffer.from(headerLine(header) + eventLines(events))
+    const usage = emptyLedger()
+    const bytes = Buffer.from(headerLine(header) + eventLines(events, usage))
     try {
       session.handle = await publishLog(session.path, bytes)
     } catch (error) {
@@ -254,6 +269,7 @@ export class JsonlLogStore {
     session.pendingHeader = undefined
     session.size = bytes.length
     session.count = events.length
+    session.usage = usage
   }
 
   /** Takes the writer lock (if not held), checks the file is as last seen, opens it. */
@@ -289,13 +305,19 @@ export class JsonlLogStore {
     await lock?.release()
   }
 
-  private track(id: SessionId, path: string, size: number, count: number): TrackedSession {
+  private track(
+    id: SessionId,
+    path: string,
+    size: number,
+    count: number,
+    usage: UsageLedger,
+  ): TrackedSession {
     const existing = this.tracked.get(id)
     if (existing) {
-      Object.assign(existing, { path, size, count, pendingHeader: undefined })
+      Object.assign(existing, { path, size, count, usage, pendingHeader: undefined })
       return existing
     }
-    const session: TrackedSession = { path, size, count }
+    const session: TrackedSession = { path, size, count, usage }
     this.tracked.set(id, session)
     return session
   }

@@ -6,9 +6,11 @@ import { open } from 'node:fs/promises'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { validateEvent } from '../../session/session.js'
 import type { SessionEvent, SessionEventMap, SessionHeader, SessionSummary } from '../../session/types.js'
+import { emptyLedger, foldUsage, type UsageLedger } from '../../usage/ledger.js'
+import { parseLedger } from '../../usage/ledger-schema.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { shortenTitle } from '../repair.js'
-import { HEADER_LINE_TYPE, parseStoredHeader } from './codec.js'
+import { HEADER_LINE_TYPE, parseStoredHeader, USAGE_LINE_FIELD } from './codec.js'
 
 export interface ScannedLog {
   header: SessionHeader
@@ -200,8 +202,10 @@ const HEAD_BUFFER = Buffer.allocUnsafe(HEAD_BYTES)
 
 /**
  * Summarizes a log from its head (header, first user message) and its tail (last
- * whole line → count and last activity) with synchronous reads, without reading
- * the middle. Returns undefined when the last line is damaged: the caller must scan.
+ * whole line → count and last activity; the last `turn/end` line's usage ledger, plus
+ * the events after it) with synchronous reads, without reading the middle. Returns
+ * undefined when the last line is damaged or the log predates usage ledgers (its last
+ * `turn/end` line has none): the caller must scan.
  */
 export function summarizeLogSync(path: string): SessionSummary | undefined {
   const fd = openSync(path, 'r')
@@ -219,7 +223,13 @@ export function summarizeLogSync(path: string): SessionSummary | undefined {
     if (headerEnd === -1) throw corrupt(path, 1, 'the header line is missing or incomplete')
     const header = headerFrom(JSON.parse(head.toString('utf8', 0, headerEnd)), path)
 
-    const summary: SessionSummary = { header, eventCount: 0, lastActivity: header.createdAt, turns: 0 }
+    const summary: SessionSummary = {
+      header,
+      eventCount: 0,
+      lastActivity: header.createdAt,
+      turns: 0,
+      usage: emptyLedger(),
+    }
     const seedLength = header.seedLength ?? 0
     let start = headerEnd + 1
     for (;;) {
@@ -241,8 +251,16 @@ export function summarizeLogSync(path: string): SessionSummary | undefined {
 
     const last = head.length === size ? lastLine(head) : lastLineFromEnd(fd, size)
     if (last === undefined) return summary
-    const event = parseEvent(last)
+    const line = parseLine(last)
+    const event = eventOf(line)
     if (!event) return undefined
+    // Usually the log ends with a turn/end line, which carries the ledger itself.
+    const usage =
+      event.type === 'turn/end'
+        ? parseLedger(line![USAGE_LINE_FIELD])
+        : usageFromEnd(fd, size, head, headerEnd)
+    if (!usage) return undefined
+    summary.usage = usage
     summary.eventCount = event.seq + 1
     summary.lastActivity = event.time
     // A finished session ends with `turn/end`; only an open turn needs a look further back.
@@ -294,6 +312,48 @@ function lastLineFromEnd(fd: number, size: number): string | undefined {
 
 /** Written literally by the codec; inside a JSON string every quote is escaped. */
 const TURN_MARK = Buffer.from('"type":"turn/')
+const TURN_END_MARK = Buffer.from('"type":"turn/end"')
+
+/**
+ * The usage ledger of a log that does not end with `turn/end`: the last `turn/end` line's
+ * ledger with the events after it folded in (an open turn, or events between turns), or
+ * every event folded when no turn has ended. Undefined when that line has no ledger (a log
+ * from before ledgers) or a line after it cannot be read.
+ */
+function usageFromEnd(fd: number, size: number, head: Buffer, headerEnd: number): UsageLedger | undefined {
+  for (let span = TAIL_BYTES; ; span *= 4) {
+    const from = Math.max(0, size - span)
+    const bytes = from === 0 && head.length === size ? head : readChunk(fd, from, size - from)
+    for (let at = bytes.length; at > 0; ) {
+      const mark = bytes.lastIndexOf(TURN_END_MARK, at - 1)
+      if (mark === -1) break
+      const start = bytes.lastIndexOf(NEWLINE, mark) + 1
+      const end = bytes.indexOf(NEWLINE, mark)
+      // A line cut by the window's start, or torn at the end, is not trusted.
+      if (end !== -1 && (start > 0 || from === 0)) {
+        const line = parseLine(bytes.toString('utf8', start, end))
+        if (eventOf(line)?.type === 'turn/end') {
+          const ledger = parseLedger(line![USAGE_LINE_FIELD])
+          return ledger && foldLines(ledger, bytes, end + 1)
+        }
+      }
+      at = mark
+    }
+    if (from === 0) return foldLines(emptyLedger(), bytes, headerEnd + 1)
+  }
+}
+
+/** Folds the whole event lines of `bytes` from `offset` on into `ledger`; undefined if one cannot be read. */
+function foldLines(ledger: UsageLedger, bytes: Buffer, offset: number): UsageLedger | undefined {
+  for (let start = offset; ; ) {
+    const end = bytes.indexOf(NEWLINE, start)
+    if (end === -1) return ledger // a torn tail is not part of the log
+    const event = eventOf(parseLine(bytes.toString('utf8', start, end)))
+    if (!event) return undefined
+    foldUsage(ledger, [event])
+    start = end + 1
+  }
+}
 
 /** The last `turn/start` or `turn/end` event, searching back from the end (undefined when none). */
 function lastTurnEventFromEnd(fd: number, size: number, head: Buffer): SessionEvent | undefined {
@@ -329,11 +389,24 @@ function readChunk(fd: number, position: number, length: number): Buffer {
 }
 
 function parseEvent(text: string): SessionEvent | undefined {
+  return eventOf(parseLine(text))
+}
+
+/** A stored line as parsed JSON (event fields and line fields such as the ledger). */
+type StoredLine = Record<string, unknown>
+
+function parseLine(text: string): StoredLine | undefined {
   try {
-    const event = JSON.parse(text) as SessionEvent | null
-    if (typeof event?.seq === 'number' && typeof event.time === 'number') return event
+    const value = JSON.parse(text) as unknown
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as StoredLine
   } catch {
     // A damaged line: the caller falls back to a full scan.
   }
+  return undefined
+}
+
+function eventOf(line: StoredLine | undefined): SessionEvent | undefined {
+  if (typeof line?.seq === 'number' && typeof line.time === 'number' && typeof line.type === 'string')
+    return line as unknown as SessionEvent
   return undefined
 }

@@ -4,6 +4,7 @@ import type { Context } from 'cordis'
 import { DshError } from '../../core/errors.js'
 import { validateSessionId } from '../../session/session.js'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
+import { copyLedger, emptyLedger, foldUsage, type UsageLedger } from '../../usage/ledger.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { checkContinuation, notFound, removeRefused, SessionPersistence } from '../persistence.js'
 import { closersForOpenTurn, lastTurnNumber, outcomeOf, titleFrom } from '../repair.js'
@@ -14,6 +15,8 @@ interface StoredSession {
   header: SessionHeader
   lines: string[]
   materialized: boolean
+  /** The usage ledger of `lines`, kept as they are appended. */
+  usage: UsageLedger
 }
 
 export class MemorySessionBackend extends SessionPersistence {
@@ -38,7 +41,12 @@ export class MemorySessionBackend extends SessionPersistence {
         PersistenceErrorCode.AlreadyExists,
       )
     }
-    this.sessions.set(header.id, { header: structuredClone(header), lines: [], materialized: false })
+    this.sessions.set(header.id, {
+      header: structuredClone(header),
+      lines: [],
+      materialized: false,
+      usage: emptyLedger(),
+    })
   }
 
   async append(id: SessionId, events: SessionEvent[]): Promise<void> {
@@ -47,6 +55,7 @@ export class MemorySessionBackend extends SessionPersistence {
     if (!stored) throw notFound(id)
     checkContinuation(id, stored.lines.length, events)
     for (const event of events) stored.lines.push(JSON.stringify(event))
+    foldUsage(stored.usage, events)
     this.writing.add(id)
     stored.materialized = true
   }
@@ -103,6 +112,7 @@ export class MemorySessionBackend extends SessionPersistence {
           lastActivity: events.at(-1)?.time ?? stored.header.createdAt,
           title: titleFrom(events, stored.header.seedLength),
           turns: lastTurnNumber(events),
+          usage: copyLedger(stored.usage),
         }
         const outcome = outcomeOf(events)
         if (outcome !== undefined) summary.outcome = outcome

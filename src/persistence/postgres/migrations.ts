@@ -114,6 +114,29 @@ END
 $fn$;
 `,
   },
+  {
+    version: 2,
+    description: 'the sessions row keeps its usage ledger (SessionSummary.usage)',
+    sql: (s) => `
+-- usage_events: how many events the ledger covers. A writer of version 1 still calls the
+-- ten-argument append_events, which leaves it behind; readers catch up from the events.
+ALTER TABLE ${s}.sessions ADD COLUMN usage json, ADD COLUMN usage_events integer NOT NULL DEFAULT 0;
+
+CREATE FUNCTION ${s}.append_events(
+  p_key bytea, p_token bigint, p_seqs integer[], p_types text[], p_times bigint[], p_data json[],
+  p_ignorable boolean[], p_title text, p_turns integer, p_open boolean, p_usage json
+) RETURNS integer LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_count integer;
+BEGIN
+  v_count := ${s}.append_events(p_key, p_token, p_seqs, p_types, p_times, p_data, p_ignorable,
+    p_title, p_turns, p_open);
+  UPDATE ${s}.sessions SET usage = p_usage, usage_events = v_count WHERE key = p_key;
+  RETURN v_count;
+END
+$fn$;
+`,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version

@@ -15,6 +15,7 @@ import type {
   SessionStatus,
   SessionSummary,
 } from '../../session/types.js'
+import { copyLedger, foldUsage, ledgerOf, type UsageLedger } from '../../usage/ledger.js'
 import { PersistenceErrorCode } from '../errors.js'
 import type { WriterOwner } from '../owner.js'
 import { checkContinuation, notFound } from '../persistence.js'
@@ -24,6 +25,7 @@ import { describeTarget, type ResolvedPostgresConfig } from './config.js'
 import { connectAndMigrate, createPool, isConnectionError, withReconnect } from './connection.js'
 import { currentOwner, type HeldLease, LeaseTable, leaseLost } from './lease.js'
 import { quoteIdent } from './migrations.js'
+import { caughtUpLedger, storedLedger } from './usage.js'
 
 /** The primary key of a session: SHA-256 of its id's UTF-16 code units (any id fits). */
 export function sessionKey(id: SessionId): Buffer {
@@ -62,6 +64,8 @@ export class PostgresSessionStore {
   private readonly queues = new Map<SessionId, Promise<unknown>>()
   /** Seed lengths of the sessions this process writes: a fork's title skips its seed. */
   private readonly seeds = new Map<SessionId, number>()
+  /** Usage ledgers of the stored events of sessions this process writes (see `storedUsage`). */
+  private readonly ledgers = new Map<SessionId, UsageLedger>()
   private heartbeat: NodeJS.Timeout | undefined
 
   constructor(readonly config: ResolvedPostgresConfig) {
@@ -128,8 +132,10 @@ export class PostgresSessionStore {
       const header = this.pending.get(id)
       if (header) {
         checkContinuation(id, 0, events)
-        await withReconnect(this.config, () => this.insertNew(header, events))
+        const usage = ledgerOf(events)
+        await withReconnect(this.config, () => this.insertNew(header, events, usage))
         this.pending.delete(id)
+        this.ledgers.set(id, usage)
         return
       }
       let lease = this.held.get(id)
@@ -138,11 +144,17 @@ export class PostgresSessionStore {
         lease = await withReconnect(this.config, () => this.leases!.acquire(id, sessionKey(id)))
         this.held.set(id, lease)
       }
-      await this.appendFenced(id, lease, events)
+      // Under the lease nobody else appends: the stored ledger is the one to continue.
+      const known =
+        this.ledgers.get(id) ??
+        (await withReconnect(this.config, () => storedLedger(this.pool!, this.s, id, lease.key)))
+      const usage = foldUsage(copyLedger(known), events)
+      await this.appendFenced(id, lease, events, usage)
+      this.ledgers.set(id, usage)
     })
   }
 
-  private async insertNew(header: SessionHeader, events: SessionEvent[]): Promise<void> {
+  private async insertNew(header: SessionHeader, events: SessionEvent[], usage: UsageLedger): Promise<void> {
     const client = await this.pool!.connect()
     const key = sessionKey(header.id)
     const { lease, params } = this.leases!.firstLeaseValues(key)
@@ -162,7 +174,7 @@ export class PostgresSessionStore {
       )
       if (inserted.rowCount === 0) throw alreadyExists(header.id)
       await client.query(this.leases!.firstLeaseSql, params)
-      await client.query(this.appendSql, appendParams(lease, events, header.seedLength ?? 0))
+      await client.query(this.appendSql, appendParams(lease, events, header.seedLength ?? 0, usage))
       await client.query('COMMIT')
       this.held.set(header.id, lease)
     } catch (error) {
@@ -174,7 +186,7 @@ export class PostgresSessionStore {
   }
 
   private get appendSql(): string {
-    return `SELECT ${this.s}.append_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`
+    return `SELECT ${this.s}.append_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`
   }
 
   /**
@@ -182,7 +194,12 @@ export class PostgresSessionStore {
    * connection the batch may or may not have committed: the stored tail and the lease
    * say which, so a retry never writes a batch twice.
    */
-  private async appendFenced(id: SessionId, lease: HeldLease, events: SessionEvent[]): Promise<void> {
+  private async appendFenced(
+    id: SessionId,
+    lease: HeldLease,
+    events: SessionEvent[],
+    usage: UsageLedger,
+  ): Promise<void> {
     const first = events[0]!.seq
     const end = first + events.length
     let retrying = false
@@ -202,7 +219,7 @@ export class PostgresSessionStore {
       }
       retrying = true
       try {
-        await this.pool!.query(this.appendSql, appendParams(lease, events, this.seeds.get(id) ?? 0))
+        await this.pool!.query(this.appendSql, appendParams(lease, events, this.seeds.get(id) ?? 0, usage))
       } catch (error) {
         throw this.translateAppendError(id, error)
       }
@@ -274,7 +291,9 @@ export class PostgresSessionStore {
       this.seeds.set(id, stored.header.seedLength ?? 0)
       const events = stored.rows.map((row, index) => this.toEvent(id, row, index))
       const closers = closersForOpenTurn(events)
-      if (closers.length > 0) await this.appendFenced(id, this.held.get(id)!, closers)
+      const usage = ledgerOf([...events, ...closers])
+      if (closers.length > 0) await this.appendFenced(id, this.held.get(id)!, closers, usage)
+      this.ledgers.set(id, usage)
       return { header: stored.header, events: [...events, ...closers] }
     })
   }
@@ -332,6 +351,7 @@ export class PostgresSessionStore {
     const pool = await this.db()
     const { rows } = await withReconnect(this.config, () =>
       pool.query<{
+        key: Buffer
         header: unknown
         title: string | null
         event_count: number
@@ -339,12 +359,15 @@ export class PostgresSessionStore {
         turns: number
         host: string
         open_turn: boolean
+        usage: unknown
+        usage_events: number
         live: boolean
         last_reason: string | null
       }>(
         // The last turn's end reason: a backward walk of the (session_key, seq) key, which
         // stops at the last turn/end — the final event or close to it.
-        `SELECT s.header, s.title, s.event_count, s.last_activity, s.turns, s.host, s.open_turn,
+        `SELECT s.key, s.header, s.title, s.event_count, s.last_activity, s.turns, s.host, s.open_turn,
+                s.usage, s.usage_events,
                 coalesce(l.nonce IS NOT NULL AND l.expires_at > now(), false) AS live,
                 CASE WHEN s.open_turn THEN NULL ELSE
                   (SELECT e.data->>'reason' FROM ${this.s}.events e
@@ -353,7 +376,8 @@ export class PostgresSessionStore {
            FROM ${this.s}.sessions s LEFT JOIN ${this.s}.leases l ON l.session_key = s.key`,
       ),
     )
-    return rows.map((row) => {
+    const summaries: PostgresSummary[] = []
+    for (const row of rows) {
       const header = this.parseHeader(undefined, row.header)
       const summary: PostgresSummary = {
         header,
@@ -362,12 +386,14 @@ export class PostgresSessionStore {
         turns: row.turns,
         host: row.host,
         status: row.live ? 'live' : row.open_turn ? 'interrupted' : 'idle',
+        usage: await withReconnect(this.config, () => caughtUpLedger(pool, this.s, row.key, row)),
       }
       if (row.title !== null) summary.title = row.title
       if (row.open_turn) summary.outcome = 'open'
       else if (row.last_reason !== null) summary.outcome = row.last_reason as SessionOutcome
-      return summary
-    })
+      summaries.push(summary)
+    }
+    return summaries
   }
 
   /** Forgets a never-stored session and gives up this process's lease on it. */
@@ -375,6 +401,7 @@ export class PostgresSessionStore {
     return this.serialized(id, async () => {
       this.pending.delete(id)
       this.seeds.delete(id)
+      this.ledgers.delete(id)
       const lease = this.held.get(id)
       this.held.delete(id)
       if (lease && this.pool) {
@@ -412,6 +439,7 @@ export class PostgresSessionStore {
   /** A lease that moved on: drop it, and refuse later appends of this session in this process. */
   private forgetLost(id: SessionId): void {
     this.held.delete(id)
+    this.ledgers.delete(id)
     this.lost.add(id)
   }
 
@@ -473,7 +501,12 @@ function alreadyExists(id: SessionId): DshError {
 }
 
 /** Parameters of `append_events` for one batch. */
-function appendParams(lease: HeldLease, events: readonly SessionEvent[], seedLength: number): unknown[] {
+function appendParams(
+  lease: HeldLease,
+  events: readonly SessionEvent[],
+  seedLength: number,
+  usage: UsageLedger,
+): unknown[] {
   let open: boolean | null = null
   for (let i = events.length - 1; i >= 0; i--) {
     const type = events[i]!.type
@@ -508,5 +541,6 @@ function appendParams(lease: HeldLease, events: readonly SessionEvent[], seedLen
     title === undefined ? null : textColumn(title),
     lastTurnNumber(events),
     open,
+    JSON.stringify(usage),
   ]
 }

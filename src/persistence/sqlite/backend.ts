@@ -31,6 +31,13 @@ import {
   prepareLeaseStatements,
   takeLease,
 } from './lease.js'
+import {
+  addUsageColumns,
+  prepareUsageStatements,
+  storedLedger,
+  type UsageStatements,
+  updateUsage,
+} from './usage.js'
 
 export interface SqliteBackendConfig {
   /** The database file; resolved to an absolute path at construction, opened on first use. */
@@ -47,7 +54,9 @@ CREATE TABLE IF NOT EXISTS sessions (
   event_count INTEGER NOT NULL,
   last_activity INTEGER NOT NULL,
   turns INTEGER NOT NULL DEFAULT 0,
-  outcome TEXT
+  outcome TEXT,
+  usage TEXT,
+  usage_events INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS events (
   session_id TEXT NOT NULL REFERENCES sessions(id),
@@ -76,6 +85,7 @@ function addMissingColumns(db: Database.Database): void {
         FROM events WHERE events.session_id = sessions.id AND events.type IN ('turn/start', 'turn/end')
         ORDER BY seq DESC LIMIT 1);`)
   }
+  addUsageColumns(db, columns)
 }
 
 interface SessionRow {
@@ -85,9 +95,11 @@ interface SessionRow {
   last_activity: number
   turns: number
   outcome: string | null
+  usage: string | null
+  usage_events: number
 }
 
-type Statements = ReturnType<typeof prepareStatements>
+type Statements = ReturnType<typeof prepareStatements> & { usage: UsageStatements }
 
 function prepareStatements(db: Database.Database) {
   return {
@@ -108,7 +120,9 @@ function prepareStatements(db: Database.Database) {
     events: db.prepare(
       'SELECT seq, type, time, data, ignorable FROM events WHERE session_id = ? ORDER BY seq',
     ),
-    list: db.prepare('SELECT id, header, title, event_count, last_activity, turns, outcome FROM sessions'),
+    list: db.prepare(
+      'SELECT id, header, title, event_count, last_activity, turns, outcome, usage, usage_events FROM sessions',
+    ),
     deleteEvents: db.prepare('DELETE FROM events WHERE session_id = ?'),
     deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
   }
@@ -253,13 +267,20 @@ export class SqliteSessionBackend extends SessionPersistence {
   }
 
   async list(): Promise<SessionSummary[]> {
-    const rows = this.database().sql.list.all() as (SessionRow & { id: string })[]
+    const { connection, sql } = this.database()
+    // One read transaction: a ledger caught up from the events sees the rows' snapshot.
+    return connection.transaction(() => this.summaries(sql))()
+  }
+
+  private summaries(sql: Statements): SessionSummary[] {
+    const rows = sql.list.all() as (SessionRow & { id: string })[]
     return rows.map((row) => {
       const summary: SessionSummary = {
         header: this.parseHeader(row.id, row.header),
         eventCount: row.event_count,
         lastActivity: row.last_activity,
         turns: row.turns,
+        usage: storedLedger(sql.usage, row.id, row),
       }
       if (row.title !== null) summary.title = row.title
       if (row.outcome !== null) summary.outcome = row.outcome as SessionOutcome
@@ -347,6 +368,7 @@ export class SqliteSessionBackend extends SessionPersistence {
   }
 
   private insertEvents(sql: Statements, id: SessionId, events: readonly SessionEvent[]): void {
+    updateUsage(sql.usage, id, events)
     for (const event of events) {
       sql.insertEvent.run(
         id,
@@ -380,7 +402,11 @@ export class SqliteSessionBackend extends SessionPersistence {
       db.exec(SCHEMA)
       db.exec(LEASE_SCHEMA)
       addMissingColumns(db)
-      this.db = { connection: db, sql: prepareStatements(db), lease: prepareLeaseStatements(db) }
+      this.db = {
+        connection: db,
+        sql: { ...prepareStatements(db), usage: prepareUsageStatements(db) },
+        lease: prepareLeaseStatements(db),
+      }
       return this.db
     } catch (error) {
       throw new DshError(

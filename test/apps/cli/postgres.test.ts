@@ -158,9 +158,10 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout
     const first = await runCli(['db', 'migrate'], { env: a.env, cwd: a.project })
     expect(first.code).toBe(0)
     expect(first.stdout).toMatch(/^applied 1: sessions, events, writer leases/m)
-    expect(first.stdout).toMatch(/migrated from version 0 to 1\n$/)
+    expect(first.stdout).toMatch(/^applied 2: the sessions row keeps its usage ledger/m)
+    expect(first.stdout).toMatch(/migrated from version 0 to 2\n$/)
     const again = await runCli(['db', 'migrate'], { env: a.env, cwd: a.project })
-    expect(again.stdout).toMatch(/ schema t\S+ is up to date \(version 1\)\n$/)
+    expect(again.stdout).toMatch(/ schema t\S+ is up to date \(version 2\)\n$/)
   })
 
   it('a schema migrated by a newer dsh is refused in one line, and nothing is written', async () => {
@@ -183,7 +184,7 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout
         expect(result.code, args.join(' ')).toBe(1)
         expect(result.stderr).toMatch(
           new RegExp(
-            `^dsh: the database schema "${schema}" is at version 99, newer than this dsh understands \\(1\\): upgrade dsh; nothing was written\n$`,
+            `^dsh: the database schema "${schema}" is at version 99, newer than this dsh understands \\(2\\): upgrade dsh; nothing was written\n$`,
           ),
         )
       }

@@ -7,6 +7,7 @@ import { expect, it } from 'vitest'
 import { eventLines, headerLine } from '../../../src/persistence/jsonl/codec.js'
 import { scanLog } from '../../../src/persistence/jsonl/reader.js'
 import type { SessionEvent } from '../../../src/session/types.js'
+import { emptyLedger } from '../../../src/usage/ledger.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 
 const tempDir = useTempDirs('dsh-scan-')
@@ -20,7 +21,7 @@ function writeLog(textBytes: number, count: number): { path: string; events: Ses
     data: { text: `${seq}:${'é'.repeat(textBytes / 2)}` },
   }))
   const path = join(tempDir(), 's.jsonl')
-  writeFileSync(path, headerLine(header) + eventLines(events))
+  writeFileSync(path, headerLine(header) + eventLines(events, emptyLedger()))
   return { path, events }
 }
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { isDshError } from '../../../src/core/errors.js'
 import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
 import { SqliteSessionBackend } from '../../../src/persistence/sqlite/backend.js'
+import { ledgerOf } from '../../../src/usage/ledger.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { LogBuilder, makeHeader, startHarness } from '../fixtures.js'
 
@@ -82,6 +83,65 @@ describe('SQLite backend', () => {
       ['open', 'open'],
     ])
     await reopened.dispose()
+  })
+
+  it("adds the usage columns to a database made before them, with every session's ledger", async () => {
+    const file = join(tempDir(), 'old.db')
+    const harness = await start(file)
+    const log = new LogBuilder()
+      .paidTurn(1, 'a', 'deepseek-flash', 100)
+      .paidTurn(2, 'b', 'deepseek-v4-pro', 300)
+    await harness.backend().create(makeHeader('old'))
+    await harness.backend().append('old', log.events)
+    await harness.dispose()
+    const db = new Database(file)
+    db.exec('ALTER TABLE sessions DROP COLUMN usage; ALTER TABLE sessions DROP COLUMN usage_events')
+    db.close()
+
+    const reopened = await start(file)
+    expect((await reopened.backend().list()).map((summary) => summary.usage)).toEqual([ledgerOf(log.events)])
+    await reopened.dispose()
+    const stored = new Database(file)
+    expect(stored.prepare('SELECT usage, usage_events FROM sessions').get()).toEqual({
+      usage: JSON.stringify(ledgerOf(log.events)),
+      usage_events: log.events.length,
+    })
+    stored.close()
+  })
+
+  it('catches a ledger up with events a writer without ledgers added, on read and on the next append', async () => {
+    const file = join(tempDir(), 'behind.db')
+    const harness = await start(file)
+    const log = new LogBuilder()
+      .paidTurn(1, 'a', 'deepseek-flash', 100)
+      .paidTurn(2, 'b', 'deepseek-v4-pro', 300)
+    const first = log.events.slice(0, 9)
+    await harness.backend().create(makeHeader('behind'))
+    await harness.backend().append('behind', log.events)
+    await harness.backend().release('behind')
+    // As an older dsh leaves it: the second turn's events are not in the ledger.
+    const db = new Database(file)
+    db.prepare('UPDATE sessions SET usage = ?, usage_events = ?').run(
+      JSON.stringify(ledgerOf(first)),
+      first.length,
+    )
+    expect((await harness.backend().list())[0]!.usage).toEqual(ledgerOf(log.events))
+    // A ledger that cannot be read is folded again from every event.
+    db.prepare("UPDATE sessions SET usage = '{not json'").run()
+    expect((await harness.backend().list())[0]!.usage).toEqual(ledgerOf(log.events))
+    db.prepare('UPDATE sessions SET usage = ?, usage_events = ?').run(
+      JSON.stringify(ledgerOf(first)),
+      first.length,
+    )
+    const more = new LogBuilder(log.events.length).paidTurn(3, 'c', 'deepseek-flash', 50)
+    await harness.backend().append('behind', more.events)
+    const all = [...log.events, ...more.events]
+    expect(db.prepare('SELECT usage, usage_events FROM sessions').get()).toEqual({
+      usage: JSON.stringify(ledgerOf(all)),
+      usage_events: all.length,
+    })
+    db.close()
+    await harness.dispose()
   })
 
   it('keeps a refused append out entirely (one transaction per append)', async () => {

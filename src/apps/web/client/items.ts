@@ -6,8 +6,8 @@
 import { html } from 'htm/preact'
 import type { VNode } from 'preact'
 import type { HookResultData } from '../../../session/types.js'
-import type { UsageTotals } from '../../../usage/derive.js'
 import { cacheHitPercent, formatCost } from '../../../usage/format.js'
+import type { UsageTotals } from '../../../usage/totals.js'
 import { renderMarkdown } from './markdown.js'
 import { DIFF_TOOLS, diffLines, type Item, type ToolCard } from './transcript.js'
 

@@ -5,8 +5,9 @@
 import type { AgentOutput } from '../../../agent/types.js'
 import type { HookResultData, SessionEvent, SessionEventMap } from '../../../session/types.js'
 // The modules themselves, not usage/index.ts: that one also carries a Node-side plugin.
-import { UsageMeter, type UsageTotals } from '../../../usage/derive.js'
+import { UsageMeter } from '../../../usage/derive.js'
 import type { PriceTable } from '../../../usage/price-table.js'
+import type { UsageTotals } from '../../../usage/totals.js'
 
 export type Item =
   | { kind: 'user'; key: string; text: string; origin: string | undefined }

@@ -1,0 +1,37 @@
+// Validation of a stored usage ledger (a log line's field, a database column): a value that
+// is not one is refused, and the caller folds the ledger again from the events.
+
+import { z } from 'zod'
+import { LEDGER_SLOTS, type UsageLedger } from './ledger.js'
+
+const count = z.number().int().nonnegative()
+const ledgerSchema = z
+  .object({
+    model: z.string().optional(),
+    steps: z.array(
+      z.tuple([
+        z.string().nullable(),
+        z
+          .number()
+          .int()
+          .min(0)
+          .max(LEDGER_SLOTS - 1),
+        count,
+        count,
+        count,
+        count,
+        count,
+      ]),
+    ),
+    charges: z.array(z.tuple([z.string(), z.number()])),
+  })
+  .strict()
+
+/** A stored ledger (from a log line or a database column), or undefined when it is not one. */
+export function parseLedger(value: unknown): UsageLedger | undefined {
+  const parsed = ledgerSchema.safeParse(value)
+  if (!parsed.success) return undefined
+  const ledger: UsageLedger = { steps: parsed.data.steps, charges: parsed.data.charges }
+  if (parsed.data.model !== undefined) ledger.model = parsed.data.model
+  return ledger
+}
