@@ -321,26 +321,13 @@ const TURN_END_MARK = Buffer.from('"type":"turn/end"')
  * from before ledgers) or a line after it cannot be read.
  */
 function usageFromEnd(fd: number, size: number, head: Buffer, headerEnd: number): UsageLedger | undefined {
-  for (let span = TAIL_BYTES; ; span *= 4) {
-    const from = Math.max(0, size - span)
-    const bytes = from === 0 && head.length === size ? head : readChunk(fd, from, size - from)
-    for (let at = bytes.length; at > 0; ) {
-      const mark = bytes.lastIndexOf(TURN_END_MARK, at - 1)
-      if (mark === -1) break
-      const start = bytes.lastIndexOf(NEWLINE, mark) + 1
-      const end = bytes.indexOf(NEWLINE, mark)
-      // A line cut by the window's start, or torn at the end, is not trusted.
-      if (end !== -1 && (start > 0 || from === 0)) {
-        const line = parseLine(bytes.toString('utf8', start, end))
-        if (eventOf(line)?.type === 'turn/end') {
-          const ledger = parseLedger(line![USAGE_LINE_FIELD])
-          return ledger && foldLines(ledger, bytes, end + 1)
-        }
-      }
-      at = mark
-    }
-    if (from === 0) return foldLines(emptyLedger(), bytes, headerEnd + 1)
-  }
+  const { found, bytes, after } = lastMarkedLineFromEnd(fd, size, head, TURN_END_MARK, (text) => {
+    const line = parseLine(text)
+    return eventOf(line)?.type === 'turn/end' ? line : undefined
+  })
+  if (found === undefined) return foldLines(emptyLedger(), bytes, headerEnd + 1)
+  const ledger = parseLedger(found[USAGE_LINE_FIELD])
+  return ledger && foldLines(ledger, bytes, after)
 }
 
 /** Folds the whole event lines of `bytes` from `offset` on into `ledger`; undefined if one cannot be read. */
@@ -357,22 +344,40 @@ function foldLines(ledger: UsageLedger, bytes: Buffer, offset: number): UsageLed
 
 /** The last `turn/start` or `turn/end` event, searching back from the end (undefined when none). */
 function lastTurnEventFromEnd(fd: number, size: number, head: Buffer): SessionEvent | undefined {
+  return lastMarkedLineFromEnd(fd, size, head, TURN_MARK, (text) => {
+    const event = parseEvent(text)
+    return turnOf(event) !== undefined ? event : undefined
+  }).found
+}
+
+/**
+ * Searches the log back from its end for the last whole line holding `mark` that `accept`
+ * turns into a value, widening the window fourfold until the file's start. Gives that value,
+ * the window it was found in and the offset after its line; without one, the whole file.
+ */
+function lastMarkedLineFromEnd<T>(
+  fd: number,
+  size: number,
+  head: Buffer,
+  mark: Buffer,
+  accept: (text: string) => T | undefined,
+): { found: T | undefined; bytes: Buffer; after: number } {
   for (let span = TAIL_BYTES; ; span *= 4) {
     const from = Math.max(0, size - span)
     const bytes = from === 0 && head.length === size ? head : readChunk(fd, from, size - from)
     for (let at = bytes.length; at > 0; ) {
-      const mark = bytes.lastIndexOf(TURN_MARK, at - 1)
-      if (mark === -1) break
-      const start = bytes.lastIndexOf(NEWLINE, mark) + 1
-      const end = bytes.indexOf(NEWLINE, mark)
+      const found = bytes.lastIndexOf(mark, at - 1)
+      if (found === -1) break
+      const start = bytes.lastIndexOf(NEWLINE, found) + 1
+      const end = bytes.indexOf(NEWLINE, found)
       // A line cut by the window's start, or torn at the end, is not trusted.
       if (end !== -1 && (start > 0 || from === 0)) {
-        const event = parseEvent(bytes.toString('utf8', start, end))
-        if (turnOf(event) !== undefined) return event
+        const value = accept(bytes.toString('utf8', start, end))
+        if (value !== undefined) return { found: value, bytes, after: end + 1 }
       }
-      at = mark
+      at = found
     }
-    if (from === 0) return undefined
+    if (from === 0) return { found: undefined, bytes, after: bytes.length }
   }
 }
 
