@@ -4,31 +4,21 @@
 import pg from 'pg'
 import { afterEach, expect, it } from 'vitest'
 import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
-import { PostgresSessionBackend } from '../../../src/persistence/postgres/index.js'
 import { startTestHarness, type TestHarness } from '../../support/harness.js'
 import { describePostgres, describeSkipReason, useCluster } from '../../support/postgres.js'
-import { type Harness, LogBuilder, makeHeader, plain, startHarness } from '../fixtures.js'
+import { LogBuilder, makeHeader, plain } from '../fixtures.js'
+import { usePostgresBackends } from './backends.js'
 
 describePostgres(`postgres faults${describeSkipReason()}`, { timeout: 120_000 }, () => {
   const pgc = useCluster()
-  const harnesses: Harness[] = []
   const tests: TestHarness[] = []
   const admins: pg.Client[] = []
   afterEach(async () => {
-    for (const harness of harnesses.splice(0)) await harness.dispose()
     for (const test of tests.splice(0)) await test.close()
     for (const admin of admins.splice(0)) await admin.end()
   })
 
-  async function backend(config: Record<string, unknown>): Promise<PostgresSessionBackend> {
-    const harness = await startHarness({
-      plugin: PostgresSessionBackend,
-      config: { url: pgc.cluster.url, ...config },
-      durable: true,
-    })
-    harnesses.push(harness)
-    return harness.backend() as PostgresSessionBackend
-  }
+  const backend = usePostgresBackends(pgc)
 
   async function admin(): Promise<pg.Client> {
     const client = new pg.Client({ connectionString: pgc.cluster.url, application_name: 'test-admin' })

@@ -1,29 +1,18 @@
 // Following a session from another backend instance through LISTEN/NOTIFY: events
 // arrive in order, once each, without polling (the poll is set far beyond the test).
 
-import { afterEach, expect, it } from 'vitest'
-import { followSession, PostgresSessionBackend } from '../../../src/persistence/postgres/index.js'
+import { expect, it } from 'vitest'
+import { followSession } from '../../../src/persistence/postgres/index.js'
 import type { SessionEvent } from '../../../src/session/types.js'
 import { describePostgres, describeSkipReason, useCluster } from '../../support/postgres.js'
 import { until } from '../../support/until.js'
-import { type Harness, LogBuilder, makeHeader, plain, startHarness } from '../fixtures.js'
+import { LogBuilder, makeHeader, plain } from '../fixtures.js'
+import { usePostgresBackends } from './backends.js'
 
 describePostgres(`postgres follow${describeSkipReason()}`, () => {
   const pg = useCluster()
-  const harnesses: Harness[] = []
-  afterEach(async () => {
-    for (const harness of harnesses.splice(0)) await harness.dispose()
-  })
-
-  async function backend(schema: string): Promise<PostgresSessionBackend> {
-    const harness = await startHarness({
-      plugin: PostgresSessionBackend,
-      config: { url: pg.cluster.url, schema },
-      durable: true,
-    })
-    harnesses.push(harness)
-    return harness.backend() as PostgresSessionBackend
-  }
+  const open = usePostgresBackends(pg)
+  const backend = (schema: string) => open({ schema })
 
   it('delivers committed events from another writer as they are committed', async () => {
     const schema = pg.schema()

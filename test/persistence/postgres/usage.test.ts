@@ -2,29 +2,18 @@
 // ten-argument append_events) leaves it behind, and readers and the next writer catch
 // up from the events; a row from before version 2 (no ledger) is folded from all events.
 
-import { afterEach, expect, it } from 'vitest'
-import { PostgresSessionBackend, sessionKey } from '../../../src/persistence/postgres/index.js'
+import { expect, it } from 'vitest'
+import { sessionKey } from '../../../src/persistence/postgres/index.js'
 import type { SessionEvent } from '../../../src/session/types.js'
 import { ledgerOf } from '../../../src/usage/ledger.js'
 import { describePostgres, describeSkipReason, useCluster } from '../../support/postgres.js'
-import { type Harness, LogBuilder, makeHeader, startHarness } from '../fixtures.js'
+import { LogBuilder, makeHeader } from '../fixtures.js'
+import { usePostgresBackends } from './backends.js'
 
 describePostgres(`postgres usage ledger${describeSkipReason()}`, () => {
   const pg = useCluster()
-  const harnesses: Harness[] = []
-  afterEach(async () => {
-    for (const harness of harnesses.splice(0)) await harness.dispose()
-  })
-
-  async function backend(schema: string): Promise<PostgresSessionBackend> {
-    const harness = await startHarness({
-      plugin: PostgresSessionBackend,
-      config: { url: pg.cluster.url, schema },
-      durable: true,
-    })
-    harnesses.push(harness)
-    return harness.backend() as PostgresSessionBackend
-  }
+  const open = usePostgresBackends(pg)
+  const backend = (schema: string) => open({ schema })
 
   it('catches up with events a version-1 writer appended, on read and on the next append', async () => {
     const schema = pg.schema()
