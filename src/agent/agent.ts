@@ -2,16 +2,23 @@
 // cancellation of the running turn.
 
 import type { Context } from 'cordis'
+import type { CompactionResult, ContextUsage } from '../context/index.js'
+import { ContextErrorCode } from '../context/index.js'
 import { DshError } from '../core/errors.js'
 import { hasListeners } from '../core/service-ref.js'
 import type { ModelChoice } from '../llm/adapter.js'
+import { deriveHistory } from '../session/history.js'
 import type { Session } from '../session/session.js'
 import type { SessionId } from '../session/types.js'
 import { TurnCancellation } from './cancellation.js'
 import { AgentErrorCode } from './errors.js'
+import { buildModelRequest } from './request.js'
 import type { LoopServices } from './services.js'
 import { runTurn, type TurnSettings } from './turn-runner.js'
 import type { AgentHandle, AgentOutput, PromptOptions, TurnResult } from './types.js'
+
+/** A signal that never aborts, for requests built only to be measured. */
+const NEVER = new AbortController().signal
 
 export class Agent implements AgentHandle {
   private inbox: Promise<unknown> = Promise.resolve()
@@ -58,6 +65,20 @@ export class Agent implements AgentHandle {
     this.running?.cancel()
   }
 
+  compact(options: { instructions?: string; signal?: AbortSignal } = {}): Promise<CompactionResult> {
+    const job = this.inbox.then(() => this.compactNow(options))
+    this.inbox = job.catch(() => {
+      // The caller of compact() receives the failure; the inbox only keeps the order.
+    })
+    return job
+  }
+
+  contextUsage(): ContextUsage | undefined {
+    return this.services
+      .context()
+      ?.usage(this.session, buildModelRequest(this.session, this.settings.model, NEVER))
+  }
+
   onOutput(listener: (output: AgentOutput) => void): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
@@ -88,6 +109,36 @@ export class Agent implements AgentHandle {
       })
       if (hasListeners(this.ctx, 'agent/turn-ended')) this.ctx.emit('agent/turn-ended', this, result)
       return result
+    } finally {
+      cancellation.release()
+      this.running = undefined
+    }
+  }
+
+  private async compactNow(options: {
+    instructions?: string
+    signal?: AbortSignal
+  }): Promise<CompactionResult> {
+    if (this.closed)
+      throw new DshError(`agent ${JSON.stringify(this.id)} is disposed`, AgentErrorCode.Disposed)
+    const context = this.services.context()
+    if (!context) throw new DshError('context management is not loaded', ContextErrorCode.NothingToCompact)
+    if (deriveHistory(this.session.events).length === 0) {
+      throw new DshError('there is nothing to compact yet', ContextErrorCode.NothingToCompact, {
+        userFacing: true,
+      })
+    }
+    const cancellation = new TurnCancellation(options.signal)
+    this.running = cancellation
+    const signal = cancellation.signal
+    try {
+      return await context.compact(this.session, {
+        trigger: 'manual',
+        ...(options.instructions?.trim() ? { instructions: options.instructions.trim() } : {}),
+        signal,
+        rebuild: () => buildModelRequest(this.session, this.settings.model, signal),
+        onCompaction: (notice) => this.emit({ type: 'compaction', ...notice }),
+      })
     } finally {
       cancellation.release()
       this.running = undefined

@@ -19,7 +19,7 @@ import type { AgentHandle, CreateAgentOptions, ForkAgentOptions, ResumeAgentOpti
 export interface AgentRegistryConfig {
   /** Replaces the default system prompt. */
   systemPrompt?: string
-  /** Model steps one turn may take before it ends `max-steps`. Default 100. */
+  /** Model steps one turn may take before it ends `max-steps`. Default DEFAULT_MAX_STEPS_PER_TURN. */
   maxStepsPerTurn?: number
   /** Forced continuations (Stop hooks) one turn may take. Default 3. */
   maxStopContinuations?: number
@@ -27,7 +27,13 @@ export interface AgentRegistryConfig {
   model?: ModelChoice
 }
 
-export const DEFAULT_MAX_STEPS_PER_TURN = 100
+/**
+ * A backstop against a runaway turn, not a budget: real work never meets it. Claude Code and
+ * Codex set no step limit; with compaction a turn no longer dies of its own length, the
+ * repeat guard ends a model stuck in one call, and `--max-turns`, `--max-cost` and Ctrl-C
+ * are the user's own limits.
+ */
+export const DEFAULT_MAX_STEPS_PER_TURN = 10_000
 /** A backstop only: hook bridges end their own Stop loops first (Claude Code's cap is 8, configurable). */
 export const DEFAULT_MAX_STOP_CONTINUATIONS = 50
 

@@ -9,6 +9,7 @@ export function createLoopServices(ctx: Context) {
     tools: currentService(ctx, 'tools'),
     llm: currentService(ctx, 'llm'),
     sessions: currentService(ctx, 'sessions'),
+    context: currentService(ctx, 'context'),
   }
 }
 

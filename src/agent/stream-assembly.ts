@@ -2,6 +2,7 @@
 // tool calls, forwarding deltas as they arrive. Never throws: failures are values.
 
 import { errorMessage, isDshError } from '../core/errors.js'
+import { type FailureClass, FailureError } from '../failures/index.js'
 import type { ModelStreamChunk } from '../llm/adapter.js'
 import { LlmErrorCode } from '../llm/errors.js'
 import type { ToolCallRequest, Usage } from '../llm/types.js'
@@ -14,7 +15,7 @@ export interface AssembledReply {
   finishReason?: string
   usage?: Usage
   /** Set when the stream did not finish: it was aborted or failed. */
-  interruption?: { kind: 'aborted' } | { kind: 'error'; message: string }
+  interruption?: { kind: 'aborted' } | { kind: 'error'; message: string; failure?: FailureClass }
 }
 
 export async function assembleReply(
@@ -49,7 +50,9 @@ export async function assembleReply(
     reply.interruption =
       signal.aborted || isDshError(error, LlmErrorCode.Aborted)
         ? { kind: 'aborted' }
-        : { kind: 'error', message: errorMessage(error) }
+        : error instanceof FailureError
+          ? { kind: 'error', message: errorMessage(error), failure: error.failure.class }
+          : { kind: 'error', message: errorMessage(error) }
   }
   // Tool calls of an unfinished reply never ran and are not part of what was shown.
   if (reply.interruption) reply.toolCalls = []

@@ -7,6 +7,7 @@ import { hasListeners } from '../core/service-ref.js'
 import type { ToolCallRequest } from '../llm/types.js'
 import type { ToolOutput } from '../tools/types.js'
 import type { PostExecuteState, PreExecuteDecision, ToolCallInfo } from './pipeline.js'
+import { REPEAT_REMIND_AT, type RepeatGuard, repeatReminder } from './repeat-guard.js'
 import type { LoopServices } from './services.js'
 import type { AgentHandle, AgentOutput } from './types.js'
 
@@ -20,6 +21,7 @@ export async function runToolCalls(
   calls: readonly ToolCallRequest[],
   signal: AbortSignal,
   emit: (output: AgentOutput) => void,
+  repeats?: RepeatGuard,
 ): Promise<void> {
   for (const call of calls) {
     const info: ToolCallInfo = {
@@ -39,6 +41,8 @@ export async function runToolCalls(
     const { output, executed } = await executeOne(ctx, services, info, signal)
     const post: PostExecuteState = { call: info, output, executed, feedback: [], context: [] }
     if (hasListeners(ctx, 'tools/post-execute')) await ctx.serial('tools/post-execute', post)
+    const repeated = repeats?.observe(call.name, call.arguments, post.output.content) ?? 0
+    if (repeated >= REPEAT_REMIND_AT) post.feedback.push(repeatReminder(repeated))
     const content = [post.output.content, ...post.feedback].join('\n\n')
     agent.session.append('tool/result', {
       callId: call.id,

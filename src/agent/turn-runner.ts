@@ -2,16 +2,18 @@
 // commit the assistant message → run tool calls → decide whether to continue.
 
 import type { Context } from 'cordis'
+import type { CompactionNotice } from '../context/index.js'
 import { errorMessage } from '../core/errors.js'
 import { hasListeners } from '../core/service-ref.js'
 import { describeRetry } from '../failures/index.js'
-import type { ModelChoice } from '../llm/adapter.js'
+import type { ModelChoice, ModelRequest } from '../llm/adapter.js'
 import type { Session } from '../session/session.js'
 import type { SessionEvent, SessionEventMap, TurnEndReason } from '../session/types.js'
 import type { PreStepState, TurnStartingState, TurnStoppingState } from './pipeline.js'
+import { REPEAT_END_AT, RepeatGuard } from './repeat-guard.js'
 import { buildModelRequest, logRequestConfig } from './request.js'
 import type { LoopServices } from './services.js'
-import { assembleReply } from './stream-assembly.js'
+import { type AssembledReply, assembleReply } from './stream-assembly.js'
 import { runToolCalls } from './tool-scheduler.js'
 import type { AgentHandle, AgentOutput, TurnResult } from './types.js'
 
@@ -76,6 +78,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     appendContext(session, 'agent/turn-starting', starting.context)
 
     let step = 0
+    const repeats = new RepeatGuard()
     let continued = false
     let continuations = 0
     while (true) {
@@ -102,9 +105,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       // Durability checkpoint: the log is on disk before every model request.
       await services.sessions()?.flush(session)
 
-      const request = buildModelRequest(session, settings.model, signal)
-      request.onRetry = (notice) => emit({ type: 'retry', message: describeRetry(notice), notice })
-      const reply = await assembleReply(llm.stream(request), signal, emit)
+      const reply = await requestReply(session, services, settings, signal, emit)
       if (reply.content || reply.reasoning || reply.toolCalls.length > 0 || !reply.interruption) {
         const message: SessionEventMap['assistant/message']['message'] = { content: reply.content }
         if (reply.reasoning) message.reasoning = reply.reasoning
@@ -126,9 +127,15 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
         for (const call of reply.toolCalls) {
           session.append('tool/call', { callId: call.id, name: call.name, arguments: call.arguments })
         }
-        await runToolCalls(ctx, services, agent, turn, reply.toolCalls, signal, emit)
+        await runToolCalls(ctx, services, agent, turn, reply.toolCalls, signal, emit, repeats)
         session.append('step/end', { turn, step, ...stepFinish(reply.finishReason) })
         openStep = undefined
+        if (repeats.repeats >= REPEAT_END_AT) {
+          return await end(
+            'repeated',
+            `the model made the same tool call with the same result ${repeats.repeats} times in a row`,
+          )
+        }
         continue
       }
 
@@ -156,6 +163,57 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     // A failure ends the turn, never the process; the log stays a sequence of whole turns.
     return await end(signal.aborted ? 'aborted' : 'error', errorMessage(error))
   }
+}
+
+/**
+ * One model request of a step, built from the log: compacted first when the window is
+ * filling, and compacted and sent once more when the server still answers that the
+ * context is too long. Rejects when a needed compaction fails (the log is left as it was).
+ */
+async function requestReply(
+  session: Session,
+  services: LoopServices,
+  settings: TurnSettings,
+  signal: AbortSignal,
+  emit: (output: AgentOutput) => void,
+): Promise<AssembledReply> {
+  const llm = services.llm()!
+  const context = services.context()
+  const rebuild = () => buildModelRequest(session, settings.model, signal)
+  const onCompaction = (notice: CompactionNotice) => emit({ type: 'compaction', ...notice })
+  let request = rebuild()
+  if (context) request = await context.prepare(session, request, { rebuild, signal, onCompaction })
+  const send = async (request: ModelRequest): Promise<AssembledReply> => {
+    request.onRetry = (notice) => emit({ type: 'retry', message: describeRetry(notice), notice })
+    const reply = await assembleReply(llm.stream(request), signal, emit)
+    context?.recordUsage(session, request, reply.usage)
+    return reply
+  }
+  const reply = await send(request)
+  const failed = reply.interruption?.kind === 'error' ? reply.interruption : undefined
+  if (!context?.settings.auto || failed?.failure !== 'overflow' || reply.content || reply.reasoning)
+    return reply
+  // A lone message too long for the window cannot be compacted: the error stands.
+  if (!context.canCompact(session, request)) return reply
+  // The estimate was wrong, or the log overflowed before compaction existed: once, not in a loop.
+  const windowHint = windowFromOverflow(failed.message)
+  await context.compact(session, {
+    trigger: 'auto',
+    reason: 'overflow',
+    rebuild,
+    signal,
+    onCompaction,
+    ...(windowHint !== undefined ? { windowHint } : {}),
+  })
+  return send(
+    await context.prepare(session, rebuild(), { rebuild, signal, onCompaction, noCompaction: true }),
+  )
+}
+
+/** The window a context-length error names ("maximum context length is 131072 tokens"). */
+function windowFromOverflow(message: string): number | undefined {
+  const match = /maximum context length is (\d+)/i.exec(message)
+  return match ? Number(match[1]) : undefined
 }
 
 /** The number of the next turn: one more than the last logged `turn/start`. */

@@ -1,5 +1,6 @@
 // Types of the agent seam: the live handle of an agent and the options that create one.
 
+import type { CompactionNotice, CompactionResult, ContextUsage } from '../context/index.js'
 import type { RetryNotice } from '../failures/index.js'
 import type { ModelChoice } from '../llm/adapter.js'
 import type { Session } from '../session/session.js'
@@ -72,6 +73,8 @@ export type AgentOutput =
   | { type: 'turn-end'; result: TurnResult }
   /** A model request failed and is retried after a wait; `message` is the line to show. */
   | { type: 'retry'; message: string; notice: RetryNotice }
+  /** A compaction started or ended (automatic within a turn, or asked for with `compact`). */
+  | ({ type: 'compaction' } & CompactionNotice)
 
 /** A live agent. Its id is its session's id, always. */
 export interface AgentHandle {
@@ -90,4 +93,12 @@ export interface AgentHandle {
   cancel(): void
   /** Subscribes to live output; returns the unsubscribe function. */
   onOutput(listener: (output: AgentOutput) => void): () => void
+  /**
+   * Compacts the session's context now (after the running turn, like a prompt): a summary
+   * replaces the history but for its recent tail. Rejects when there is no context service,
+   * a PreCompact hook blocks it, or the summary call fails; the log is then unchanged.
+   */
+  compact(options?: { instructions?: string; signal?: AbortSignal }): Promise<CompactionResult>
+  /** How full the next request would be, and with what (undefined without a context service). */
+  contextUsage(): ContextUsage | undefined
 }

@@ -2,6 +2,7 @@
 // written here, once.
 
 import * as z from 'zod'
+import { DEFAULT_COMPACTION_THRESHOLD } from '../context/defaults.js'
 import { DEFAULT_EFFORT, EFFORTS } from '../llm/deepseek/effort.js'
 import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
 import { mcpServersSchema } from '../mcp/config.js'
@@ -33,6 +34,12 @@ export const modelConfigSchema = z
     maxRetries: z.number().int().min(0).max(20).optional(),
     /** Stream idle deadline in ms: a request that sends nothing (not even keep-alives) this long fails and is retried. */
     streamIdleTimeoutMs: z.number().int().positive().optional(),
+    /** The model's context window in tokens, overriding the model table (other servers, tests). */
+    contextWindow: z
+      .number({ error: () => 'contextWindow must be a positive whole number of tokens' })
+      .int({ error: () => 'contextWindow must be a positive whole number of tokens' })
+      .positive({ error: () => 'contextWindow must be a positive whole number of tokens' })
+      .optional(),
   })
   .strict()
 
@@ -174,6 +181,19 @@ export const configSchema = z
       })
       .strict()
       .default({}),
+    /** Context compaction: automatic before the window fills (src/context). */
+    compaction: z
+      .object({
+        auto: z.boolean().default(true),
+        /** The share of the window at which automatic compaction starts. */
+        threshold: z
+          .number()
+          .gt(0, { error: () => 'threshold must be between 0 and 1 (exclusive), e.g. 0.85' })
+          .lt(1, { error: () => 'threshold must be between 0 and 1 (exclusive), e.g. 0.85' })
+          .default(DEFAULT_COMPACTION_THRESHOLD),
+      })
+      .strict()
+      .default({ auto: true, threshold: DEFAULT_COMPACTION_THRESHOLD }),
     subagents: z
       .object({
         enabled: z.boolean().default(true),

@@ -44,7 +44,7 @@ function defaultAdvice(failure: Failure): string {
     case 'balance':
       return 'top up the account balance'
     case 'overflow':
-      return 'the conversation no longer fits: start a new session, or fork an earlier one (--fork <id>)'
+      return 'the conversation no longer fits: compact it (/compact, or dsh sessions compact <id>), shorten the message, or start a new session'
     case 'rate-limit':
     case 'overloaded':
     case 'server':

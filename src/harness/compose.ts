@@ -7,9 +7,10 @@ import { Context } from 'cordis'
 import { AgentRegistry } from '../agent/registry.js'
 import { readApiKeyFile } from '../config/api-key-file.js'
 import type { ResolvedConfig } from '../config/load.js'
+import { ContextService } from '../context/index.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin, HOOK_FILE_LOCATIONS } from '../hooks/index.js'
 import { InstructionsPlugin } from '../instructions/index.js'
-import { resolveOpenAiConfig } from '../llm/openai/config.js'
+import { DEFAULT_MAX_TOKENS, resolveOpenAiConfig } from '../llm/openai/config.js'
 import { OpenAiCompatibleAdapter } from '../llm/openai/openai-adapter.js'
 import { mcpPlugin } from '../mcp/plugin.js'
 import {
@@ -95,6 +96,12 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       ...(config.model.streamIdleTimeoutMs !== undefined
         ? { requestTimeoutMs: config.model.streamIdleTimeoutMs }
         : {}),
+    }),
+    ctx.plugin(ContextService, {
+      auto: config.compaction.auto,
+      threshold: config.compaction.threshold,
+      defaultMaxTokens: config.model.maxTokens ?? DEFAULT_MAX_TOKENS,
+      ...(config.model.contextWindow !== undefined ? { contextWindow: config.model.contextWindow } : {}),
     }),
     ctx.plugin(ToolRegistry),
     ctx.plugin(LocalShellExecutor, {

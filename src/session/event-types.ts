@@ -21,6 +21,7 @@ const CORE_EVENT_TYPES: Record<CoreEventType, true> = {
   'todo/update': true,
   'instructions/loaded': true,
   'usage/charge': true,
+  'context/compacted': true,
 }
 
 export function isKnownEventType(type: string): type is CoreEventType {

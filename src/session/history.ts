@@ -2,7 +2,8 @@
 // request (apart from the configured system prompt and tools) comes from here.
 
 import type { ChatMessage, ToolCallRequest } from '../llm/types.js'
-import type { SessionEvent, SessionEventMap } from './types.js'
+import { prunedToolOutput, summaryMessage } from './compaction-messages.js'
+import type { ContextCompactedData, SessionEvent, SessionEventMap } from './types.js'
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>
 
@@ -20,9 +21,19 @@ class HistoryBuilder {
   private deferred: string[] = []
   /** Where the open turn began, to drop it if it ends blocked before any answer. */
   private turn: { messageCount: number; deferredCount: number; answered: boolean } | undefined
+  /** Tool results a compaction pruned (for good: a later summary's tail keeps them pruned). */
+  private readonly pruned = new Set<string>()
+  /** Where each tool result sits in `messages`, so a later prune can replace it. */
+  private readonly results = new Map<string, number>()
+
+  constructor(private readonly events: readonly SessionEvent[]) {}
 
   feed(event: SessionEvent): void {
     this.consumed += 1
+    this.fold(event)
+  }
+
+  private fold(event: SessionEvent): void {
     switch (event.type) {
       case 'turn/start':
         this.turn = {
@@ -64,7 +75,9 @@ class HistoryBuilder {
       }
       case 'tool/result': {
         const result = event.data as SessionEventMap['tool/result']
-        this.messages.push({ role: 'tool', toolCallId: result.callId, content: result.content })
+        const content = this.pruned.has(result.callId) ? prunedToolOutput(result.content) : result.content
+        this.results.set(result.callId, this.messages.length)
+        this.messages.push({ role: 'tool', toolCallId: result.callId, content })
         this.unanswered.delete(result.callId)
         if (this.unanswered.size === 0) this.releaseDeferred()
         break
@@ -84,8 +97,51 @@ class HistoryBuilder {
       case 'step/start':
         if (this.unanswered.size === 0) this.releaseDeferred()
         break
+      case 'context/compacted':
+        this.compact(event.data as ContextCompactedData, event.seq)
+        break
       default:
         break
+    }
+  }
+
+  /** Folds a compaction boundary at `boundary` (its seq) without it being in the log. */
+  compactAt(data: ContextCompactedData, boundary: number): void {
+    this.compact(data, boundary)
+  }
+
+  /** A compaction boundary: prune tool outputs, then restart from the summary and its tail. */
+  private compact(data: ContextCompactedData, boundary: number): void {
+    for (const callId of data.pruned ?? []) {
+      if (this.pruned.has(callId)) continue
+      this.pruned.add(callId)
+      const index = this.results.get(callId)
+      const message = index === undefined ? undefined : this.messages[index]
+      // Message objects are shared with earlier snapshots: replace, never modify.
+      if (message?.role === 'tool')
+        this.messages[index!] = { ...message, content: prunedToolOutput(message.content) }
+    }
+    if (data.summary === undefined) return
+    this.messages.length = 0
+    this.results.clear()
+    this.unanswered.clear()
+    this.deferred = []
+    this.lastAssistant = undefined
+    this.turn = undefined
+    this.messages.push({ role: 'user', content: summaryMessage(data.summary) })
+    const from = Math.max(0, Math.min(data.keptFrom ?? boundary, boundary))
+    const tail = this.events.slice(from, boundary)
+    // The tail always starts with the user's last request, even when its steps were summarised.
+    if (!tail.some((event) => event.type === 'user/message')) {
+      const prompt = lastUserMessage(this.events, from)
+      if (prompt !== undefined) this.messages.push({ role: 'user', content: prompt })
+    }
+    for (const event of tail) {
+      // A summary inside the tail cannot be (keptFrom follows the previous boundary); prunes are kept.
+      if (event.type === 'context/compacted') {
+        const { summary: _summary, ...prunes } = event.data as ContextCompactedData
+        this.compact(prunes, event.seq)
+      } else this.fold(event)
     }
   }
 
@@ -102,6 +158,13 @@ class HistoryBuilder {
   }
 }
 
+function lastUserMessage(events: readonly SessionEvent[], before: number): string | undefined {
+  for (let i = before - 1; i >= 0; i--) {
+    if (events[i]!.type === 'user/message') return (events[i]!.data as SessionEventMap['user/message']).text
+  }
+  return undefined
+}
+
 /** Builders of live logs, by log array (a Session's `events` is one array for its life). */
 const builders = new WeakMap<readonly SessionEvent[], HistoryBuilder>()
 
@@ -113,9 +176,23 @@ const builders = new WeakMap<readonly SessionEvent[], HistoryBuilder>()
 export function deriveHistory(events: readonly SessionEvent[]): ChatMessage[] {
   let builder = builders.get(events)
   if (!builder || builder.consumed > events.length) {
-    builder = new HistoryBuilder()
+    builder = new HistoryBuilder(events)
     builders.set(events, builder)
   }
   for (let index = builder.consumed; index < events.length; index++) builder.feed(events[index]!)
+  return builder.snapshot()
+}
+
+/**
+ * The conversation right after a compaction with `data` were appended to `events`, without
+ * appending it: only the kept tail is folded, so this costs the tail, not the log.
+ * `data.pruned` must name every pruned call the tail may hold (earlier ones too).
+ */
+export function historyAfterCompaction(
+  events: readonly SessionEvent[],
+  data: ContextCompactedData & { summary: string },
+): ChatMessage[] {
+  const builder = new HistoryBuilder(events)
+  builder.compactAt(data, events.length)
   return builder.snapshot()
 }

@@ -3,10 +3,11 @@
 import type { Session } from './session.js'
 import type { SessionStore } from './store.js'
 
+export { prunedToolOutput, summaryMessage } from './compaction-messages.js'
 export { SessionErrorCode } from './errors.js'
 export { isKnownEventType } from './event-types.js'
 export { parseStoredHeader } from './header-schema.js'
-export { deriveHistory } from './history.js'
+export { deriveHistory, historyAfterCompaction } from './history.js'
 export { MAX_SESSION_ID_LENGTH, sessionIdProblem } from './id.js'
 export { findNonJson } from './plain-json.js'
 export { Session, validateEvent, validateSessionId } from './session.js'
@@ -15,6 +16,7 @@ export { completedPrefixLength, forkSeed, SessionStore } from './store.js'
 export { type TranscriptBlock, type TranscriptMessage, transcriptMessage } from './transcript-message.js'
 export type {
   AssistantMessageData,
+  ContextCompactedData,
   CoreEventType,
   HookInvokedData,
   HookResultData,

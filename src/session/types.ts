@@ -41,6 +41,8 @@ export type TurnEndReason =
   | 'content-filter'
   /** The turn's estimated cost reached the limit (`dsh run --max-cost`). */
   | 'max-cost'
+  /** The model made the same tool call with the same result too many times in a row. */
+  | 'repeated'
 
 export interface AssistantMessageData {
   content: string
@@ -108,10 +110,36 @@ export interface SessionEventMap {
     before: string | null
     after: string
   }
+  /**
+   * A compaction boundary: from here on the model sees less of the log, which itself keeps
+   * everything. `pruned` tool results are replaced by a placeholder; a `summary` replaces
+   * every event before `keptFrom` (the seq of the first event still sent verbatim).
+   */
+  'context/compacted': ContextCompactedData
   /** The model's task list (todo_write), as one whole snapshot. */
   'todo/update': { todos: TodoItem[] }
   /** Project instructions (AGENTS.md / CLAUDE.md) the model is given as its first context message. */
   'instructions/loaded': { files: string[]; text: string }
+}
+
+export interface ContextCompactedData {
+  /** `auto`: dsh decided (threshold or the server's context-length error); `manual`: a user asked. */
+  trigger: 'auto' | 'manual'
+  /** Why an automatic compaction ran. */
+  reason?: 'threshold' | 'overflow'
+  /** Call ids of tool results whose output the model no longer sees. */
+  pruned?: string[]
+  /** The summary that stands for every event before `keptFrom`. */
+  summary?: string
+  keptFrom?: number
+  /** The user's own words for the summary (`/compact focus on the tests`). */
+  instructions?: string
+  /** Estimated tokens of the request before and after. */
+  tokensBefore: number
+  tokensAfter: number
+  /** The summary call's model and usage (priced like any step). */
+  model?: string
+  usage?: Usage
 }
 
 export interface TodoItem {

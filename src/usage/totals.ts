@@ -84,6 +84,11 @@ export function usageEffect(event: SessionEvent): UsageEffect | undefined {
       const { usage } = event.data as SessionEventMap['assistant/message']
       return usage ? { kind: 'step', usage, time: event.time } : undefined
     }
+    case 'context/compacted': {
+      // The summary call is a model request like any step, and is priced so.
+      const { usage } = event.data as SessionEventMap['context/compacted']
+      return usage ? { kind: 'step', usage, time: event.time } : undefined
+    }
     case 'usage/charge': {
       const { amount, currency } = event.data as SessionEventMap['usage/charge']
       return { kind: 'charge', amount, currency }

@@ -51,7 +51,8 @@ describe('error classes', () => {
     expect(result.reason).toBe('error')
     expect(result.error).toContain(`model request failed: ${line}`)
     expect(result.error).not.toContain('\n')
-    if (fault === 'overflow') expect(result.error).toContain('start a new session, or fork')
+    if (fault === 'overflow')
+      expect(result.error).toContain('compact it (/compact, or dsh sessions compact <id>)')
     // The session is whole: the turn is closed, and the next prompt works.
     expect(agent.session.events.at(-1)?.type).toBe('turn/end')
     expect((await agent.prompt('again')).reason).toBe('completed')

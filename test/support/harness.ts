@@ -8,6 +8,7 @@ import { createHarness, type Harness, type HarnessOptions } from '../../src/harn
 import {
   type LoopbackModel,
   type Script,
+  type StrictOptions,
   startLoopbackModel,
   type WebToolsStandIn,
 } from '../../src/llm/index.js'
@@ -26,6 +27,8 @@ export interface TestHarnessOptions {
   permissions?: HarnessOptions['permissions']
   /** How project folders are trusted (default: interactive, nobody to ask). */
   trust?: HarnessOptions['trust']
+  /** The strict stand-in's options (a context window, say). Default: strict with no window. */
+  strict?: StrictOptions
 }
 
 export interface TestHarness {
@@ -39,7 +42,7 @@ export interface TestHarness {
 export async function startTestHarness(options: TestHarnessOptions = {}): Promise<TestHarness> {
   const home = options.home ?? createTempDir()
   const model = await startLoopbackModel(options.script ?? [], {
-    strict: true,
+    strict: options.strict ?? true,
     ...(options.webTools ? { webTools: options.webTools } : {}),
   })
   const file = validateConfig('test-config', {

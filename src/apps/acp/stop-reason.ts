@@ -20,6 +20,8 @@ const STOP_REASONS: Record<Exclude<TurnEndReason, 'error'>, StopReason> = {
   'content-filter': 'refusal',
   // The cost budget of one turn ran out (`dsh run --max-cost`): the nearest ACP budget stop.
   'max-cost': 'max_turn_requests',
+  // The repeat guard stopped a model stuck calling the same tool with the same result.
+  repeated: 'max_turn_requests',
 }
 
 export function toStopReason(reason: Exclude<TurnEndReason, 'error'>): StopReason {

@@ -9,6 +9,21 @@ export const DEEPSEEK_MODELS = ['deepseek-flash', 'deepseek-v4-pro', 'deepseek-v
 /** Ids DeepSeek retired on 2026-07-24; requests naming them are refused ("Model Not Exist"). */
 export const RETIRED_DEEPSEEK_MODELS = ['deepseek-chat', 'deepseek-reasoner'] as const
 
-/** Context window and output limit of every current model, in tokens. */
+/** Context window and output limit of every current model, in tokens ("1M", "384K"). */
 export const DEEPSEEK_CONTEXT_TOKENS = 1_000_000
 export const DEEPSEEK_MAX_OUTPUT_TOKENS = 384_000
+
+/**
+ * Each accepted model's context window and output limit in tokens, from the Models &
+ * Pricing page (https://api-docs.deepseek.com/quick_start/pricing, read 2026-12-04): every
+ * current model has a 1M window and outputs at most 384K. "1M" is taken as 1,000,000, the
+ * lower reading, so a request sized to it never exceeds the real window.
+ */
+export const DEEPSEEK_MODEL_LIMITS: Readonly<
+  Record<string, { contextWindow: number; maxOutputTokens: number }>
+> = Object.fromEntries(
+  DEEPSEEK_MODELS.map((id) => [
+    id,
+    { contextWindow: DEEPSEEK_CONTEXT_TOKENS, maxOutputTokens: DEEPSEEK_MAX_OUTPUT_TOKENS },
+  ]),
+)

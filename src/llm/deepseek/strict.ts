@@ -45,11 +45,22 @@ export interface StrictRefusal {
 export interface StrictOptions {
   /** Accepted model ids. Default DEEPSEEK_MODELS. */
   models?: readonly string[]
+  /**
+   * The context window in tokens (counted as `usage` counts them). A request whose prompt
+   * plus `max_tokens` is larger is refused with DeepSeek's context-length 400. Default: none.
+   */
+  contextWindow?: number
+}
+
+/** DeepSeek's words for a request over the window (the same shape as DEEPSEEK_FAULTS.overflow). */
+export function overflowMessage(window: number, promptTokens: number, maxTokens: number): string {
+  return `This model's maximum context length is ${window} tokens. However, you requested ${promptTokens + maxTokens} tokens (${promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`
 }
 
 /** Rules and memory of one strict server: what it streamed, and the prompts it has cached. */
 export class DeepSeekRules {
   private readonly models: readonly string[]
+  private readonly contextWindow: number | undefined
   /** Reasoning streamed with each tool call id, to check that it comes back byte-exact. */
   private readonly reasoningByCall = new Map<string, string>()
   /** Reasoning streamed with each tool-free answer, keyed by the answer's text. */
@@ -59,6 +70,7 @@ export class DeepSeekRules {
 
   constructor(options: StrictOptions = {}) {
     this.models = options.models ?? DEEPSEEK_MODELS
+    this.contextWindow = options.contextWindow
   }
 
   /** Thinking mode is on unless the request turns it off. */
@@ -88,6 +100,12 @@ export class DeepSeekRules {
       return bad('max_tokens must be a positive integer', 422)
     }
     if (this.thinking(body) && !this.passedBack(body.messages)) return bad(PASSBACK_MESSAGE)
+    if (this.contextWindow !== undefined) {
+      const promptTokens = Math.ceil(promptText(body).length / 4)
+      const maxTokens = body.max_tokens ?? 0
+      if (promptTokens + maxTokens > this.contextWindow)
+        return bad(overflowMessage(this.contextWindow, promptTokens, maxTokens))
+    }
     return undefined
   }
 

@@ -46,7 +46,7 @@ export async function caughtUpLedger(
   const { rows } = await pool.query<{ seq: number; type: string; time: number; data: unknown }>(
     `SELECT seq, type, time, data FROM ${schema}.events
       WHERE session_key = $1 AND seq >= $2 AND seq < $3
-        AND type IN ('request/config', 'assistant/message', 'usage/charge') ORDER BY seq`,
+        AND type IN ('request/config', 'assistant/message', 'usage/charge', 'context/compacted') ORDER BY seq`,
     [key, from, row.event_count],
   )
   return foldUsage(stored ?? emptyLedger(), rows)

@@ -9,7 +9,7 @@ import { foldUsage, ledgerOf, type UsageLedger } from '../../usage/ledger.js'
 import { parseLedger } from '../../usage/ledger-schema.js'
 
 /** The event types the fold reads; the others need not be read at all. */
-const USAGE_EVENT_TYPES = "('request/config', 'assistant/message', 'usage/charge')"
+const USAGE_EVENT_TYPES = "('request/config', 'assistant/message', 'usage/charge', 'context/compacted')"
 
 export interface UsageRow {
   usage: string | null

@@ -29,7 +29,7 @@ describe('dsh run and the model error classes', () => {
   it.each([
     ['auth', 'check that DEEPSEEK_API_KEY holds a valid key'],
     ['balance', 'top up the balance'],
-    ['overflow', 'start a new session, or fork'],
+    ['overflow', 'compact it (/compact, or dsh sessions compact <id>)'],
     ['invalid', 'invalid request (HTTP 422: Invalid Parameters)'],
   ] as const)(
     '%s: exit 1 at once with one line saying what to do; the session resumes',

@@ -1,0 +1,80 @@
+// Compaction through the real composition: the strict DeepSeek stand-in with a small
+// context window (it refuses any request over it, and checks reasoning passback), JSONL
+// persistence, and real bash calls whose outputs add up to three times the window.
+
+import { describe, expect, it } from 'vitest'
+import { promptText, type ReceivedRequest } from '../../src/llm/index.js'
+import type { ContextCompactedData, SessionEvent } from '../../src/session/index.js'
+import { SUMMARY_MESSAGE_MARK, workScript } from '../support/compaction-script.js'
+import { useTestHarnesses } from '../support/harness.js'
+import { useTempDirs } from '../support/temp-dir.js'
+
+const start = useTestHarnesses()
+const tempHome = useTempDirs('dsh-compaction-')
+
+const WINDOW = 16_000
+
+function promptTokens(request: ReceivedRequest): number {
+  return Math.ceil(promptText(request).length / 4)
+}
+
+function boundaries(events: readonly SessionEvent[]): ContextCompactedData[] {
+  return events
+    .filter((event) => event.type === 'context/compacted')
+    .map((event) => event.data as ContextCompactedData)
+}
+
+describe('context compaction', () => {
+  it('completes a turn of 24 bash calls whose outputs are three times the window, and the session goes on', async () => {
+    const home = tempHome()
+    const work = workScript({ calls: 24, lines: 260 })
+    const config = { model: { contextWindow: WINDOW, maxRetries: 0 } }
+    const first = await start({ home, script: work.script, config, strict: { contextWindow: WINDOW } })
+    const agent = await first.harness.agents.create({ sessionId: 'long-turn', meta: { cwd: home } })
+    const result = await agent.prompt('work one')
+    expect(result).toMatchObject({ reason: 'completed', text: 'finished: work one' })
+
+    const outputs = agent.session.events
+      .filter((event) => event.type === 'tool/result')
+      .map((event) => (event.data as { content: string }).content)
+    expect(outputs).toHaveLength(24)
+    const outputTokens = outputs.reduce((sum, content) => sum + content.length / 4, 0)
+    expect(outputTokens).toBeGreaterThan(3 * WINDOW)
+
+    // Every request the stand-in answered fitted: it refuses the rest with a 400.
+    for (const request of first.model.requests) {
+      expect(promptTokens(request) + (request.max_tokens ?? 0)).toBeLessThanOrEqual(WINDOW)
+    }
+    const compactions = boundaries(agent.session.events)
+    expect(compactions.length).toBeGreaterThan(0)
+    expect(compactions.every((data) => data.trigger === 'auto' && data.tokensAfter < data.tokensBefore)).toBe(
+      true,
+    )
+    expect(compactions.some((data) => data.summary !== undefined || (data.pruned?.length ?? 0) > 0)).toBe(
+      true,
+    )
+
+    // The next turn in the same process.
+    expect(await agent.prompt('work two')).toMatchObject({ reason: 'completed', text: 'finished: work two' })
+    await first.close()
+
+    // A resume in a new process (a new harness on the same home), then a fork of it.
+    const second = await start({ home, script: work.script, config, strict: { contextWindow: WINDOW } })
+    const resumed = await second.harness.agents.resume({ resumeSessionId: 'long-turn' })
+    expect(await resumed.prompt('work three')).toMatchObject({ reason: 'completed' })
+    const fork = await second.harness.agents.fork({
+      sourceSessionId: 'long-turn',
+      sessionId: 'long-turn-fork',
+    })
+    expect(boundaries(fork.session.events).length).toBe(boundaries(resumed.session.events).length)
+    expect(await fork.prompt('work four')).toMatchObject({ reason: 'completed' })
+    for (const request of second.model.requests) {
+      expect(promptTokens(request) + (request.max_tokens ?? 0)).toBeLessThanOrEqual(WINDOW)
+    }
+    // The summary reached the model as a user message after the system prompt.
+    const last = second.model.requests.at(-1)!
+    if (boundaries(fork.session.events).some((data) => data.summary !== undefined)) {
+      expect(JSON.stringify(last.messages)).toContain(SUMMARY_MESSAGE_MARK)
+    }
+  })
+})
