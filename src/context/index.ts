@@ -5,6 +5,7 @@ import type { ContextCompactedData } from '../session/types.js'
 import type { ContextService, PreCompactState } from './service.js'
 
 export { DEFAULT_COMPACTION_THRESHOLD } from './defaults.js'
+export { BREAKDOWN_LABELS, compactionLine, scaledBreakdown, windowPercent } from './display.js'
 export { ContextErrorCode } from './errors.js'
 export {
   ESTIMATE_ERROR,

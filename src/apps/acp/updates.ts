@@ -3,6 +3,7 @@
 
 import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk'
 import type { AgentOutput } from '../../agent/types.js'
+import { compactionLine } from '../../context/index.js'
 import { DEEPSEEK_CONTEXT_TOKENS } from '../../llm/deepseek/models.js'
 import type { SessionEvent, SessionEventMap } from '../../session/types.js'
 import type { UsageReport } from '../../usage/index.js'
@@ -102,14 +103,23 @@ export function outputUpdate(turn: number, output: AgentOutput, cwd?: string): S
         sessionUpdate: 'agent_thought_chunk',
         content: { type: 'text', text: `(${output.message})\n` },
       }
+    case 'compaction':
+      // Like a retry notice: the client is told, and the line never becomes history.
+      return thought(
+        output.phase === 'start' ? '(compacting context…)\n' : `(${compactionLine(output.result)})\n`,
+      )
     default:
       return undefined
   }
 }
 
+function thought(text: string): SessionUpdate {
+  return { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } }
+}
+
 /**
  * The updates that replay a stored log: user prompts, reasoning, answers, tool calls and
- * their results, oldest first. Hook continuations, context and bookkeeping are not replayed
+ * their results, and compaction boundaries, oldest first. Hook continuations, context and bookkeeping are not replayed
  * (a live client never saw them either).
  */
 export function replayUpdates(events: readonly SessionEvent[], cwd?: string): SessionUpdate[] {
@@ -155,6 +165,10 @@ export function replayUpdates(events: readonly SessionEvent[], cwd?: string): Se
         updates.push(toolCallEnd(turn, result.callId, result.content, result.isError === true))
         break
       }
+      case 'context/compacted':
+        // The whole history is replayed; the boundary is marked where it happened.
+        updates.push(thought(`(${compactionLine(event.data as SessionEventMap['context/compacted'])})\n`))
+        break
       default:
         break
     }

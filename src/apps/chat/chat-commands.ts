@@ -4,10 +4,11 @@
 import { existsSync } from 'node:fs'
 import { nextTurnNumber } from '../../agent/turn-runner.js'
 import type { AgentHandle } from '../../agent/types.js'
+import { compactionLine } from '../../context/index.js'
 import { INIT_PROMPT } from '../../instructions/index.js'
 import { expandPromptCommand, promptCommands, statusLine } from '../../mcp/index.js'
 import { describePermissions, isPermissionMode, PERMISSION_MODES } from '../../permissions/index.js'
-import type { SessionEvent } from '../../session/types.js'
+import type { ContextCompactedData, SessionEvent } from '../../session/types.js'
 import { type CustomCommand, discoverCommands, expandCommand } from '../../skills/index.js'
 import { describeRewind, FileHistoryStore, rewindSession } from '../../tools/fs/index.js'
 import { formatCost } from '../../usage/index.js'
@@ -17,6 +18,7 @@ import { formatAge } from '../cli/transcript.js'
 import type { TerminalChat } from './chat.js'
 import { safe } from './chat.js'
 import { closestCommand, findCommand, helpText } from './commands.js'
+import { contextLines } from './context-view.js'
 import { formatTokens } from './status-line.js'
 
 /** Turns of a resumed session recapped after `/resume`. */
@@ -75,6 +77,12 @@ export async function runChatCommand(chat: TerminalChat, line: string): Promise<
     case 'effort':
       chat.say(safe(changeModelChoice(chat.agent, chat.plan, command.name, argument)))
       chat.refresh()
+      return
+    case 'compact':
+      await chat.compact(argument)
+      return
+    case 'context':
+      for (const line of contextLines(chat.agent.contextUsage(), colors)) chat.say(line)
       return
     case 'cost': {
       const tokens = chat.sessionTokens
@@ -144,29 +152,40 @@ async function resume(chat: TerminalChat, argument: string): Promise<void> {
   for (const line of recap(chat, chat.agent.session.events)) chat.say(line)
 }
 
-/** The last turns of a session: each prompt and the first lines of its answer. */
+/**
+ * The last turns of a session: each prompt and the first lines of its answer, with the
+ * compaction boundaries among them (and the latest one before them) marked.
+ */
 function recap(chat: TerminalChat, events: readonly SessionEvent[]): string[] {
   const { colors } = chat
-  const turns: { prompt: string; answer: string }[] = []
+  const turns: { prompt: string; answer: string; boundaries: string[] }[] = []
+  let before: string[] = []
   for (const event of events) {
     if (event.type === 'user/message') {
       const text = (event.data as { text?: unknown }).text
-      turns.push({ prompt: typeof text === 'string' ? text : '', answer: '' })
+      turns.push({ prompt: typeof text === 'string' ? text : '', answer: '', boundaries: before })
+      before = []
     } else if (event.type === 'assistant/message' && turns.length > 0) {
       const message = (event.data as { message?: { content?: unknown } }).message
       if (typeof message?.content === 'string' && message.content.trim() !== '')
         turns.at(-1)!.answer = message.content
+    } else if (event.type === 'context/compacted') {
+      before.push(compactionLine(event.data as ContextCompactedData))
     }
   }
   if (turns.length === 0) return [colors.dim('(no turns yet)')]
   const shown = turns.slice(-RECAP_TURNS)
   const lines = [colors.dim(`recap: the last ${shown.length} of ${turns.length} turns`)]
+  const earlier = turns.slice(0, -RECAP_TURNS).flatMap((turn) => turn.boundaries)
+  if (earlier.length > 0) lines.push(colors.magenta(`── ${earlier.at(-1)} (earlier) ──`))
   for (const turn of shown) {
+    for (const boundary of turn.boundaries) lines.push(colors.magenta(`── ${boundary} ──`))
     lines.push(`${colors.bold(colors.green('> '))}${safe(firstLine(turn.prompt))}`)
     const answer = turn.answer.split('\n').filter((line) => line.trim() !== '')
     for (const line of answer.slice(0, 3)) lines.push(`  ${safe(line)}`)
     if (answer.length > 3) lines.push(colors.dim(`  … +${answer.length - 3} lines`))
   }
+  for (const boundary of before) lines.push(colors.magenta(`── ${boundary} ──`))
   return lines
 }
 

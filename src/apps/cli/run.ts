@@ -105,7 +105,18 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
       await budget?.dispose()
     }
     const report = usageReport(agent.session.events, result.turn, table)
-    emit({ type: 'result', sessionId: agent.id, ...result, ...report })
+    if (options.json) {
+      // How full the next request would be: the server's last count plus what came since.
+      const context = agent.contextUsage()
+      emit({
+        type: 'result',
+        sessionId: agent.id,
+        ...result,
+        ...report,
+        contextTokens: context?.tokens ?? null,
+        contextWindow: context?.window ?? null,
+      })
+    }
     if (!options.json && report.usage.inputTokens + report.usage.outputTokens > 0) {
       const colors = colorsFor(process.stderr)
       process.stderr.write(`${colors.dim(formatUsageLine(report.usage, report.currency, 'usage'))}\n`)
