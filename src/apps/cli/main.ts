@@ -263,7 +263,9 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .action(act(async (options) => (await import('./env.js')).envCommand(options)))
 
   addSandboxOptions(addPermissionOptions(program.command('stdio')))
-    .description('serve JSON-RPC 2.0 on stdin/stdout (initialize, session/prompt, session/compact, session/cancel, shutdown)')
+    .description(
+      'serve JSON-RPC 2.0 on stdin/stdout (initialize, session/prompt, session/compact, session/cancel, shutdown)',
+    )
     .option('--config <file>', 'config file')
     .option('--session-id <id>', 'the exact session id initialize uses when it names none (resume-or-create)')
     .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
