@@ -310,6 +310,15 @@ function prunedCalls(session: Session): Set<string> {
 
 function sharesPrefix(messages: readonly ChatMessage[], prefix: readonly ChatMessage[]): boolean {
   if (prefix.length > messages.length) return false
-  for (let i = 0; i < prefix.length; i++) if (messages[i] !== prefix[i]) return false
+  for (let i = 0; i < prefix.length; i++) if (!sameMessage(messages[i]!, prefix[i]!)) return false
   return true
+}
+
+/**
+ * The same message: derived history shares its objects between builds, but each request
+ * makes its system prompt and instructions messages anew, so those compare by text.
+ */
+function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
+  if (a === b) return true
+  return (a.role === 'system' || a.role === 'user') && a.role === b.role && a.content === b.content
 }
