@@ -220,7 +220,8 @@ export class AcpServer {
         result.turn,
         resolvePriceTable(this.options.harness.config.pricing),
       )
-      this.send(params.sessionId, usageUpdate(served.agent.session.events, report))
+      const window = served.agent.contextUsage()?.window
+      this.send(params.sessionId, usageUpdate(served.agent.session.events, report, window))
       await this.updates
       const meta = {
         dsh: {

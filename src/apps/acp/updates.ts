@@ -187,9 +187,14 @@ function shorten(text: string): string {
 
 /**
  * ACP's usage slot after a turn: tokens in the context (the last request's prompt and
- * answer), the model's window, and the session's estimated cost so far.
+ * answer), the model's window (the context service's, else DeepSeek's 1M), and the
+ * session's estimated cost so far.
  */
-export function usageUpdate(events: readonly SessionEvent[], report: UsageReport): SessionUpdate {
+export function usageUpdate(
+  events: readonly SessionEvent[],
+  report: UsageReport,
+  window: number = DEEPSEEK_CONTEXT_TOKENS,
+): SessionUpdate {
   let used = 0
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i]!
@@ -206,7 +211,7 @@ export function usageUpdate(events: readonly SessionEvent[], report: UsageReport
   return {
     sessionUpdate: 'usage_update',
     used,
-    size: DEEPSEEK_CONTEXT_TOKENS,
+    size: window,
     cost: cost === null ? null : { amount: cost, currency: report.currency },
     _meta: { dsh: { usage: report.usage, sessionUsage: report.sessionUsage } },
   }
