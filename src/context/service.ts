@@ -49,6 +49,8 @@ interface Measured {
 
 export class ContextService extends Service {
   private readonly measured = new WeakMap<Session, Measured>()
+  /** Windows servers named in their context-length errors, by model: smaller than believed. */
+  private readonly learned = new Map<string, number>()
 
   constructor(
     ctx: Context,
@@ -59,7 +61,15 @@ export class ContextService extends Service {
 
   /** The window of `model`: `model.contextWindow` from config, else the model table, else unknown. */
   window(model: string | undefined): number | undefined {
-    return this.settings.contextWindow ?? (model ? DEEPSEEK_MODEL_LIMITS[model]?.contextWindow : undefined)
+    const learned = model === undefined ? undefined : this.learned.get(model)
+    const believed =
+      this.settings.contextWindow ?? (model ? DEEPSEEK_MODEL_LIMITS[model]?.contextWindow : undefined)
+    return learned !== undefined && (believed === undefined || learned < believed) ? learned : believed
+  }
+
+  /** Remembers the window a server named for `model` (its context-length error), for this process. */
+  learnWindow(model: string | undefined, window: number): void {
+    if (model !== undefined && Number.isInteger(window) && window > 0) this.learned.set(model, window)
   }
 
   /** How full `request` is: the server's last count plus estimates of what came since. */
