@@ -198,7 +198,9 @@ export class ContextService extends Service {
       options.reason === 'overflow' ||
       afterPrune > window * PRUNE_TARGET_SHARE
     if (summarise) {
-      const summary = (await summaryCompactor.compact(input))?.summary
+      // A manual compaction summarises everything; an automatic one keeps the recent steps.
+      const summary = (await summaryCompactor.compact({ ...input, keepTail: options.trigger === 'auto' }))
+        ?.summary
       if (summary) plan.summary = summary
     }
     if (!plan.summary && !plan.pruned) {
@@ -320,6 +322,13 @@ function prunedCalls(session: Session): Set<string> {
 
 function sharesPrefix(messages: readonly ChatMessage[], prefix: readonly ChatMessage[]): boolean {
   if (prefix.length > messages.length) return false
-  for (let i = 0; i < prefix.length; i++) if (messages[i] !== prefix[i]) return false
+  for (let i = 0; i < prefix.length; i++) if (!sameMessage(messages[i]!, prefix[i]!)) return false
   return true
+}
+
+/** History messages are shared objects; the system prompt and instructions are rebuilt per request. */
+function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
+  return (
+    a === b || ((a.role === 'system' || a.role === 'user') && a.role === b.role && a.content === b.content)
+  )
 }
