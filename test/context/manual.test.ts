@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest'
 import { ESTIMATE_ERROR } from '../../src/context/index.js'
-import type { ScriptRequest } from '../../src/llm/index.js'
+import type { ScriptOutcome, ScriptRequest } from '../../src/llm/index.js'
 import type { ContextCompactedData, SessionEvent } from '../../src/session/index.js'
 import {
   isSummaryRequest,
@@ -96,7 +96,7 @@ describe('manual compaction', () => {
 describe('sub-agents', () => {
   it("compact on their own, and the child's summary never reaches the parent", async () => {
     const work = workScript({ calls: 10, lines: 260 })
-    const step = work.script[0] as (request: ScriptRequest) => ReturnType<(typeof work.script)[0] & Function>
+    const step = work.script[0] as (request: ScriptRequest) => ScriptOutcome
     const script = work.script.map(() => (request: ScriptRequest) => {
       if (turnPrompt(request) !== 'delegate' || isSummaryRequest(request)) return step(request)
       const answered = request.messages.some((message) => message.role === 'tool')
