@@ -97,9 +97,13 @@ export class PermissionPolicy extends Service {
       const downstream = await next()
       if (decision.behavior === 'allow' || downstream.kind === 'deny') return downstream
       if (this.config.canAsk) return { kind: 'ask', reason: decision.reason }
+      const remedy =
+        decision.configWrite === true
+          ? 'only --permission-mode bypassPermissions writes it without asking'
+          : 'allow it with --allowed-tools or another --permission-mode'
       return {
         kind: 'deny',
-        reason: `${decision.reason}; this run cannot ask for approval, so the call was not made (allow it with --allowed-tools or another --permission-mode)`,
+        reason: `${decision.reason}; this run cannot ask for approval, so the call was not made (${remedy})`,
       }
     })
     ctx.on('agent/turn-starting', (state) => {
