@@ -15,7 +15,7 @@ import {
   parsePermissionRules,
 } from '../../src/permissions/index.js'
 import { ToolRegistry } from '../../src/tools/index.js'
-import { ProjectTrustStore } from '../../src/trust/index.js'
+import { fingerprintProjectConfig, ProjectTrustStore } from '../../src/trust/index.js'
 import { useTestHarnesses } from '../support/harness.js'
 import { FIXTURE_SERVER, SERVER_TEST_TIMEOUT_MS } from '../support/mcp-servers.js'
 import { useTempDirs } from '../support/temp-dir.js'
@@ -287,10 +287,13 @@ describe('the policy in a harness', () => {
     )
     const home = tempDir()
     const { harness } = await start({ home, trust: { frontEnd: 'headless' } })
-    const policy = harness.ctx.permissions
     const untrusted = await harness.agents.create({ sessionId: 'u', meta: { cwd } })
-    // A headless front end trusts (Claude Code's non-interactive rule); chat asks first.
-    expect(policy.stateOf(untrusted).trusted).toBe(true)
+    // Headless never trusts a folder silently (issue 24): --trust-project does.
+    expect(harness.ctx.permissions.stateOf(untrusted).trusted).toBe(false)
+    expect(harness.ctx.permissions.stateOf(untrusted).ignoredAllow).toBe(1)
+    const granted = await start({ home: tempDir(), trust: { frontEnd: 'headless', granted: true } })
+    const flagged = await granted.harness.agents.create({ sessionId: 'g', meta: { cwd } })
+    expect(granted.harness.ctx.permissions.stateOf(flagged).trusted).toBe(true)
     const interactive = await start({
       home,
       permissions: { mode: 'default', frontEnd: 'interactive', canAsk: true },
@@ -302,7 +305,7 @@ describe('the policy in a harness', () => {
     const permissions = interactive.harness.ctx.permissions
     expect(permissions.decide(agent, 'Bash', { command: 'echo hi' }).behavior).toBe('ask')
     expect(permissions.decide(agent, 'Bash', { command: 'rm -rf x' }).behavior).toBe('deny')
-    new ProjectTrustStore(home).trust(cwd)
+    new ProjectTrustStore(home).trust(cwd, Date.now(), fingerprintProjectConfig(cwd))
     const trusted = await interactive.harness.agents.create({ sessionId: 't', meta: { cwd } })
     expect(permissions.decide(trusted, 'Bash', { command: 'echo hi' }).behavior).toBe('allow')
   })
