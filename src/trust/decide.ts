@@ -45,7 +45,7 @@ export interface DecideProjectTrustOptions {
   readonly frontEnd: TrustFrontEnd
   /** `--no-project-config`: load nothing from the project, ask nothing. */
   readonly disabled?: boolean
-  /** `--trust-project` / config `trustProjects`: trust without asking, and remember it with the current content. */
+  /** `--trust-project` / config `trustProjects`: trust for this process without asking (nothing is remembered). */
   readonly granted?: boolean
   /**
    * Asks the user; `brings` lists what the project would add ("2 hooks", "MCP server db"),
@@ -67,10 +67,8 @@ export async function decideProjectTrust(
   const changed = changedSinceTrusted(store, folder, current)
   if (changed?.length === 0) return { trusted: true, reason: 'remembered' }
   const because = changed ? { changed } : {}
-  if (options.granted) {
-    store.trust(folder, Date.now(), current)
-    return { trusted: true, reason: 'granted' }
-  }
+  // For this run only: the user's standing trust is what they answered in chat, web or ACP.
+  if (options.granted) return { trusted: true, reason: 'granted' }
   if (options.frontEnd === 'headless') return { trusted: false, reason: changed ? 'changed' : 'untrusted', ...because }
   if (!options.ask) return { trusted: false, reason: 'cannot-ask', ...because }
   const brings = [...(changed ? [`changed since you trusted it: ${changed.join(', ')}`] : []), ...(options.brings ?? [])]

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { HarnessOptions } from '../../src/harness/index.js'
-import { ProjectTrustStore } from '../../src/trust/index.js'
+import { fingerprintProjectConfig, ProjectTrustStore } from '../../src/trust/index.js'
 import { useTestHarnesses } from '../support/harness.js'
 import { useTempDirs } from '../support/temp-dir.js'
 import { readRecords, writeRecorder } from './rig.js'
@@ -69,7 +69,7 @@ describe('project hook files', () => {
       ),
     ])
     // Trusted with today's content (a yes in chat): the next headless run loads the hooks.
-    await (await harnessWith(home, { frontEnd: 'headless', granted: true })).harness.ctx.projectTrust.decide(p.root)
+    new ProjectTrustStore(home).trust(p.root, Date.now(), fingerprintProjectConfig(p.root))
     const again = await harnessWith(home, { frontEnd: 'headless' })
     await (await again.harness.agents.create({ sessionId: 'trusted', meta: { cwd: p.cwd } })).prompt('hi')
     expect(readRecords(p.out)).toHaveLength(1)

@@ -75,14 +75,15 @@ describe('decideProjectTrust', () => {
       trusted: true,
       reason: 'granted',
     })
-    expect((await decideProjectTrust(store, { folder: other, frontEnd: 'headless' })).reason).toBe('remembered')
+    // For that run only: nothing is remembered.
+    expect((await decideProjectTrust(store, { folder: other, frontEnd: 'headless' })).reason).toBe('untrusted')
   })
 
   it('trust is bound to the content of .mcp.json, hook and permission files', async () => {
     const store = new ProjectTrustStore(makeDir())
     const folder = makeDir()
     writeFileSync(join(folder, '.mcp.json'), '{"mcpServers":{}}')
-    await decideProjectTrust(store, { folder, frontEnd: 'headless', granted: true })
+    await decideProjectTrust(store, { folder, frontEnd: 'interactive', ask: async () => true })
     // Unrelated files change nothing.
     writeFileSync(join(folder, 'README.md'), 'hi')
     expect((await decideProjectTrust(store, { folder, frontEnd: 'headless' })).reason).toBe('remembered')

@@ -158,7 +158,7 @@ export function addAgentOptions(command: Command): Command {
 
 export const TRUST_PROJECT_FLAG = '--trust-project'
 export const TRUST_PROJECT_HELP =
-  "trust the project folder's own MCP servers, hooks and allow rules without asking (remembered with their current content)"
+  "load the project folder's own MCP servers, hooks and allow rules for this run without asking"
 
 /** The trust settings of a front end from `--no-project-config` and `--trust-project`. */
 export function trustFlags(
