@@ -54,9 +54,13 @@ export function loadProjectPermissions(root: string, trusted: boolean): ProjectP
     // env, model) are not this reader's business, and their absence is no error.
     const read = readSettingsKey(value, 'permissions')
     if (!read.ok) {
-      throw new DshError(`${path}: not a valid settings file (${read.problem})`, PermissionErrorCode.InvalidSettings, {
-        userFacing: true,
-      })
+      throw new DshError(
+        `${path}: not a valid settings file (${read.problem})`,
+        PermissionErrorCode.InvalidSettings,
+        {
+          userFacing: true,
+        },
+      )
     }
     const permissions: SettingsFile['permissions'] = read.value
     if (!permissions) continue

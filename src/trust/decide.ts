@@ -69,13 +69,22 @@ export async function decideProjectTrust(
   const because = changed ? { changed } : {}
   // For this run only: the user's standing trust is what they answered in chat, web or ACP.
   if (options.granted) return { trusted: true, reason: 'granted' }
-  if (options.frontEnd === 'headless') return { trusted: false, reason: changed ? 'changed' : 'untrusted', ...because }
+  if (options.frontEnd === 'headless')
+    return { trusted: false, reason: changed ? 'changed' : 'untrusted', ...because }
   if (!options.ask) return { trusted: false, reason: 'cannot-ask', ...because }
-  const brings = [...(changed ? [`changed since you trusted it: ${changed.join(', ')}`] : []), ...(options.brings ?? [])]
+  const brings = [
+    ...(changed ? [`changed since you trusted it: ${changed.join(', ')}`] : []),
+    ...(options.brings ?? []),
+  ]
   const accepted = await options.ask(folder, brings)
   if (!accepted) return { trusted: false, reason: 'declined', ...because }
   store.trust(folder, Date.now(), current)
   return { trusted: true, reason: 'accepted' }
+}
+
+/** Whether `folder` counts as trusted right now (trusted, configuration unchanged), without asking or recording anything. */
+export function isTrustedNow(store: ProjectTrustStore, folder: string): boolean {
+  return changedSinceTrusted(store, folder, fingerprintProjectConfig(folder), false)?.length === 0
 }
 
 /**
@@ -88,13 +97,14 @@ function changedSinceTrusted(
   store: ProjectTrustStore,
   folder: string,
   current: ConfigFingerprint,
+  record = true,
 ): string[] | undefined {
   const entry = store.trustedBy(folder)
   if (!entry) return undefined
   const known = store.configOf(folder)
   if (known) return changedConfigFiles(known, current)
   if (entry.folder !== resolve(folder) || isEmptyFingerprint(current)) {
-    store.recordConfig(folder, current)
+    if (record) store.recordConfig(folder, current)
     return []
   }
   return changedConfigFiles({}, current)

@@ -4,6 +4,7 @@
 export {
   type DecideProjectTrustOptions,
   decideProjectTrust,
+  isTrustedNow,
   type ProjectTrustDecision,
   type TrustFrontEnd,
   type TrustReason,

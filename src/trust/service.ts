@@ -117,7 +117,11 @@ export class ProjectTrustService extends Service {
 }
 
 /** `project /x: .mcp.json changed since you trusted it; not loaded: MCP server db, 2 hooks (…)`. */
-export function refusalLine(folder: string, decision: ProjectTrustDecision, brings: readonly string[]): string {
+export function refusalLine(
+  folder: string,
+  decision: ProjectTrustDecision,
+  brings: readonly string[],
+): string {
   const what = brings.length > 0 ? brings.join(', ') : 'its configuration'
   const why =
     decision.changed && decision.changed.length > 0

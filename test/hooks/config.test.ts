@@ -93,12 +93,20 @@ describe('a Claude Code settings file is read as the whole settings object (issu
 
   it.each([
     [{ hooks: 'x' }, 'hooks: Invalid input: expected record, received string'],
-    [{ hooks: { Stop: [{ hooks: 'y' }] } }, 'hooks.Stop[0].hooks: Invalid input: expected array, received string'],
-    [{ permissions: {}, hooks: { Stop: [{ hooks: [{ command: 'x', timeout: -1 }] }] } }, 'hooks.Stop[0].hooks[0].timeout:'],
+    [
+      { hooks: { Stop: [{ hooks: 'y' }] } },
+      'hooks.Stop[0].hooks: Invalid input: expected array, received string',
+    ],
+    [
+      { permissions: {}, hooks: { Stop: [{ hooks: [{ command: 'x', timeout: -1 }] }] } },
+      'hooks.Stop[0].hooks[0].timeout:',
+    ],
   ])('a present, malformed hooks key is an error naming its path: %j', (value, expected) => {
     const { warnings, warn } = collect()
     expect(parseHookSettings(value, 'settings.json', warn)).toBeUndefined()
-    expect(warnings).toEqual([expect.stringContaining(`hook file settings.json is invalid, no hooks registered from it: ${expected}`)])
+    expect(warnings).toEqual([
+      expect.stringContaining(`hook file settings.json is invalid, no hooks registered from it: ${expected}`),
+    ])
   })
 
   it('a bare event map (a Codex hooks.json) still reads', () => {

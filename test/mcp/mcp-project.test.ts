@@ -103,7 +103,10 @@ describe('project .mcp.json', () => {
       new ProjectTrustStore(home).trust(root, Date.now(), fingerprintProjectConfig(root))
       for (const frontEnd of ['interactive', 'headless'] as const) {
         const { harness, model } = await start({ home, trust: { frontEnd }, script: [{ text: 'ok' }] })
-        const agent = await harness.agents.create({ sessionId: `remembered-${frontEnd}`, meta: { cwd: root } })
+        const agent = await harness.agents.create({
+          sessionId: `remembered-${frontEnd}`,
+          meta: { cwd: root },
+        })
         await agent.prompt('hi')
         expect(offered(model.requests[0]!)).toContain('mcp__proj__echo')
       }
@@ -125,13 +128,16 @@ describe('project .mcp.json', () => {
       const headless = await start({ home, trust: { frontEnd: 'headless' }, script: [{ text: 'ok' }] })
       const warnings: string[] = []
       headless.harness.ctx.logger.exporter({
-        export: (message) => void (message.type === 'warn' && warnings.push(message.args.map(String).join(' '))),
+        export: (message) =>
+          void (message.type === 'warn' && warnings.push(message.args.map(String).join(' '))),
       })
       const run = await headless.harness.agents.create({ sessionId: 'changed-run', meta: { cwd: root } })
       await run.prompt('hi')
       expect(offered(headless.model.requests[0]!).some((name) => name.startsWith('mcp__'))).toBe(false)
       expect(warnings).toEqual([
-        expect.stringContaining(`project ${root}: .mcp.json changed since you trusted it; not loaded: MCP server evil`),
+        expect.stringContaining(
+          `project ${root}: .mcp.json changed since you trusted it; not loaded: MCP server evil`,
+        ),
       ])
       const asked: (readonly string[])[] = []
       const chat = await start({

@@ -87,7 +87,13 @@ describe("writes to the project's configuration", () => {
   const everything = rules({ allow: ['Edit', 'Write', 'Edit(**)', 'Write(/**)'] })
 
   it('ask in every mode but bypass, whatever the allow rules; deny rules still win', () => {
-    for (const path of ['.mcp.json', '.claude/settings.json', '.claude/skills/x/SKILL.md', 'AGENTS.md', '.dsh/x']) {
+    for (const path of [
+      '.mcp.json',
+      '.claude/settings.json',
+      '.claude/skills/x/SKILL.md',
+      'AGENTS.md',
+      '.dsh/x',
+    ]) {
       for (const mode of ['auto', 'default', 'acceptEdits'] as const) {
         expect(decide(mode, 'Write', write(path), everything)).toBe('ask')
         expect(decide(mode, 'Edit', { ...write(`${ROOT}/${path}`), old_string: 'a' }, everything)).toBe('ask')

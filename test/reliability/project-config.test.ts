@@ -37,7 +37,8 @@ function plantCommand(path: string, content: string): string {
   return `mkdir -p "$(dirname ${path})" 2>/dev/null; printf %s ${quoted} > ${path} && echo "PLANTED ${path}" || echo "REFUSED ${path}"`
 }
 
-const notTrustedLines = (stderr: string) => stderr.split('\n').filter((line) => line.includes('dsh: warning: trust:'))
+const notTrustedLines = (stderr: string) =>
+  stderr.split('\n').filter((line) => line.includes('dsh: warning: trust:'))
 
 describe('project configuration against a model that writes files (issue 24)', () => {
   it('sandboxed bash plants nothing; a planted .mcp.json and allow rule are left out of the next run in one line; --trust-project loads them', async () => {
@@ -46,7 +47,12 @@ describe('project configuration against a model that writes files (issue 24)', (
     const world = await startWorld(
       [
         // Run 1: every plant, each its own bash call, inside the sandbox.
-        { toolCalls: paths.map((path) => ({ name: 'bash', arguments: { command: plantCommand(path, PLANTS[path]!) } })) },
+        {
+          toolCalls: paths.map((path) => ({
+            name: 'bash',
+            arguments: { command: plantCommand(path, PLANTS[path]!) },
+          })),
+        },
         { text: 'planted' },
         // Run 2 (after the clone brought .mcp.json and .claude/settings.json): a write outside the project.
         { toolCalls: [{ name: 'write', arguments: { file_path: '../outside.txt', content: 'x' } }] },
@@ -59,9 +65,16 @@ describe('project configuration against a model that writes files (issue 24)', (
     )
     mkdirSync(join(world.project, '.git'))
     // The user trusted the folder as it was (in chat, say): no configuration of its own yet.
-    new ProjectTrustStore(world.home).trust(world.project, Date.now(), fingerprintProjectConfig(world.project))
+    new ProjectTrustStore(world.home).trust(
+      world.project,
+      Date.now(),
+      fingerprintProjectConfig(world.project),
+    )
 
-    const planting = await runCli(['run', '--json', 'plant everything'], { env: world.env, cwd: world.project })
+    const planting = await runCli(['run', '--json', 'plant everything'], {
+      env: world.env,
+      cwd: world.project,
+    })
     expect(planting.code).toBe(0)
     const refused = paths.filter((path) => planting.stdout.includes(`"content":"REFUSED ${path}`))
     expect(refused).toEqual(paths)
@@ -86,7 +99,10 @@ describe('project configuration against a model that writes files (issue 24)', (
       `dsh: warning: trust: project ${world.project}: .mcp.json, .claude/settings.json changed since you trusted it; not loaded: 3 permission allow rules, MCP server evil (trust it in dsh chat, or pass --trust-project)`,
     ])
 
-    const granted = await runCli(['run', '--trust-project', 'write outside'], { env: world.env, cwd: world.project })
+    const granted = await runCli(['run', '--trust-project', 'write outside'], {
+      env: world.env,
+      cwd: world.project,
+    })
     expect(notTrustedLines(granted.stderr)).toEqual([])
     expect(existsSync(mark)).toBe(true)
     expect(existsSync(join(world.project, '..', 'outside.txt'))).toBe(true)

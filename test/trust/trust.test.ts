@@ -76,7 +76,9 @@ describe('decideProjectTrust', () => {
       reason: 'granted',
     })
     // For that run only: nothing is remembered.
-    expect((await decideProjectTrust(store, { folder: other, frontEnd: 'headless' })).reason).toBe('untrusted')
+    expect((await decideProjectTrust(store, { folder: other, frontEnd: 'headless' })).reason).toBe(
+      'untrusted',
+    )
   })
 
   it('trust is bound to the content of .mcp.json, hook and permission files', async () => {
@@ -104,7 +106,9 @@ describe('decideProjectTrust', () => {
       ask: async (_folder, brings) => asked.push([...brings]) > 0,
     })
     expect(decision.reason).toBe('accepted')
-    expect(asked).toEqual([['changed since you trusted it: .mcp.json, .claude/settings.json', 'MCP server evil']])
+    expect(asked).toEqual([
+      ['changed since you trusted it: .mcp.json, .claude/settings.json', 'MCP server evil'],
+    ])
     expect((await decideProjectTrust(store, { folder, frontEnd: 'headless' })).reason).toBe('remembered')
     // A deleted file is a change too.
     rmSync(join(folder, '.claude', 'settings.json'))

@@ -9,7 +9,12 @@ import { resolve } from 'node:path'
 import type * as z from 'zod'
 import { errorMessage } from '../../core/errors.js'
 import { HookErrorCode } from './errors.js'
-import { describeSettingsIssues, hookEventMapSchema, isSettingsObject, readSettingsKey } from './settings-file.js'
+import {
+  describeSettingsIssues,
+  hookEventMapSchema,
+  isSettingsObject,
+  readSettingsKey,
+} from './settings-file.js'
 import type { HookCommand, HookGroup, HookSettings, HookWarn } from './types.js'
 
 /**

@@ -104,7 +104,11 @@ describe('dsh mcp list', () => {
       )
       const mark = join(dir, 'proj-started')
       projectServer(world, mark)
-      new ProjectTrustStore(world.home).trust(world.project, Date.now(), fingerprintProjectConfig(world.project))
+      new ProjectTrustStore(world.home).trust(
+        world.project,
+        Date.now(),
+        fingerprintProjectConfig(world.project),
+      )
       const [everythingTools, fsTools] = await Promise.all([
         toolCount([EVERYTHING_SERVER, 'stdio']),
         toolCount([FILESYSTEM_SERVER, shared]),

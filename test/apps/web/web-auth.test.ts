@@ -139,7 +139,7 @@ describe('dsh web approvals plugin', () => {
     expect(trust.store.isTrusted(join(test.home, 'other'))).toBe(false)
   })
 
-  it('asks again in the browser when a trusted folder\'s .mcp.json changed, naming the change (issue 24)', async () => {
+  it("asks again in the browser when a trusted folder's .mcp.json changed, naming the change (issue 24)", async () => {
     const { server, test } = await start()
     const trust = test.harness.ctx.get('projectTrust')!
     const folder = join(test.home, 'cloned')
