@@ -241,6 +241,40 @@ describe('compaction hooks (Claude Code), published-style scripts', () => {
     expect(blocks.length).toBeGreaterThan(0)
     expect(blocks.every((r) => r.decision === 'block')).toBe(true)
   }, 120_000)
+  it("a PreCompact hook that blocks the compaction recovering from the server's context-length error: the error stands, once", async () => {
+    const root = project('.claude', {
+      PreCompact: [
+        {
+          matcher: 'auto',
+          hooks: [
+            { ...hook('pre_compact_guard.py'), command: `python3 ${hook('pre_compact_guard.py').command}` },
+          ],
+        },
+      ],
+    })
+    writeFileSync(join(root, '.claude', 'compact-guard'), 'exit2')
+    // dsh believes in a window four times the server's: the server's 400 comes first.
+    const work = workScript({ calls: 10, lines: 260 })
+    const t = await start({
+      trust: { frontEnd: 'headless' },
+      script: work.script,
+      config: { model: { maxRetries: 0, maxTokens: 1024, contextWindow: 4 * WINDOW } },
+      strict: { contextWindow: WINDOW },
+    })
+    const agent = await t.harness.agents.create({ sessionId: 'overflowing', meta: { cwd: root } })
+    const result = await agent.prompt('work one')
+    expect(result.reason).toBe('error')
+    // The server's own error is what the turn ends with (Claude Code: "the underlying error surfaces").
+    expect(result.error).toContain('context too long')
+    expect(result.error).not.toContain('blocked by a PreCompact hook')
+    expect(ofType(agent.session.events, 'context/compacted')).toHaveLength(0)
+    expect(work.summaryRequests).toHaveLength(0)
+    const blocks = ofType(agent.session.events, 'hook/result').filter((r) => r.event === 'PreCompact')
+    expect(blocks).toHaveLength(1)
+    expect(blocks[0]).toMatchObject({ decision: 'block' })
+    // The refused request was not sent again.
+    expect(t.model.requests.length).toBe(work.requests.length + 1)
+  }, 120_000)
 })
 
 describe('compaction hooks (Codex hooks.json)', () => {
