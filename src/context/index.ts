@@ -40,7 +40,7 @@ declare module 'cordis' {
     context: ContextService
   }
   interface Events {
-    /** Before a compaction, on a durable log (PreCompact hooks); `block` stops a manual one. */
+    /** Before a compaction, on a durable log (PreCompact hooks); `block` stops it (see PreCompactState). */
     'context/pre-compact'(state: PreCompactState): Promise<void> | void
     /** A compaction was appended and is durable (SessionStart hooks with source `compact`). */
     'context/compacted'(session: Session, data: ContextCompactedData): Promise<void> | void
