@@ -23,6 +23,7 @@ import {
   assertSandboxAvailable,
   LocalShellExecutor,
   SessionPersistenceEnvPlugin,
+  type SessionStoreFiles,
   ShellEnvRegistry,
 } from '../shell/index.js'
 import { SkillsPlugin } from '../skills/index.js'
@@ -61,6 +62,13 @@ export interface Harness {
   readonly sessions: SessionStore
   /** Unloads every plugin: running turns are cancelled and sessions flushed. */
   dispose(): Promise<void>
+}
+
+/** The files of the configured session store, which a sandbox hides (none for PostgreSQL or memory). */
+function sessionStoreFiles(persistence: ResolvedConfig['persistence']): SessionStoreFiles {
+  if (persistence.backend === 'jsonl') return { root: persistence.root }
+  if (persistence.backend === 'sqlite') return { file: persistence.file }
+  return {}
 }
 
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
@@ -103,6 +111,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
         mode: config.sandbox,
         network: config.sandboxNetwork,
         home: config.home,
+        store: sessionStoreFiles(config.persistence),
         bwrapPath: config.sandboxBwrapPath,
       },
     }),

@@ -33,6 +33,8 @@ export {
   DEFAULT_BWRAP_PATH,
   SANDBOX_MODES,
 } from './sandbox/bwrap.js'
+export type { SessionStoreFiles } from './sandbox/hidden-paths.js'
+export { callReadablePaths, harnessHiddenPaths, hiddenPathTest } from './sandbox/hidden-paths.js'
 export type { SecretFilter, SecretPolicy } from './secrets.js'
 export {
   CREDENTIAL_NAME_PATTERN,

@@ -11,6 +11,7 @@ import { ShellExecutor } from '../executor.js'
 import { defaultBashPath } from '../find-shell.js'
 import { resolveShellRequest } from '../request.js'
 import { assertSandboxAvailable, type SandboxPolicy } from '../sandbox/bwrap.js'
+import { harnessHiddenPaths } from '../sandbox/hidden-paths.js'
 import { createSecretFilter, type SecretPolicy } from '../secrets.js'
 import type { ShellJobHandle, ShellRequest, ShellResult, ShellStartRequest } from '../types.js'
 import { DEFAULT_MAX_OUTPUT_CHARS } from './output-capture.js'
@@ -59,9 +60,14 @@ export class LocalShellExecutor extends ShellExecutor {
   private readonly state: ExecutorState
   private readonly sandboxError: unknown
   private readonly sandboxMode: SandboxPolicy['mode']
+  private readonly hidden: readonly string[]
 
   override get sandboxed(): boolean {
     return this.sandboxMode !== 'off'
+  }
+
+  override get hiddenPaths(): readonly string[] {
+    return this.hidden
   }
 
   constructor(ctx: Context, config: LocalShellExecutorConfig = {}) {
@@ -79,6 +85,10 @@ export class LocalShellExecutor extends ShellExecutor {
     }
     this.state = state
     this.sandboxMode = config.sandbox?.mode ?? 'off'
+    this.hidden =
+      config.sandbox && config.sandbox.mode !== 'off'
+        ? harnessHiddenPaths(config.sandbox.home, config.sandbox.store)
+        : []
     if (config.sandbox && config.sandbox.mode !== 'off') {
       try {
         assertSandboxAvailable(config.sandbox.bwrapPath)
