@@ -107,6 +107,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(ToolRegistry),
     ctx.plugin(LocalShellExecutor, {
       secrets: config.secrets,
+      home: config.home,
       sandbox: {
         mode: config.sandbox,
         network: config.sandboxNetwork,
