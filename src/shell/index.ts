@@ -21,6 +21,7 @@ export {
   DEFAULT_MAX_FINISHED_JOBS,
   LocalShellExecutor,
 } from './local/local-executor.js'
+export { orphanedCommandLines } from './local/orphans.js'
 export { DEFAULT_MAX_OUTPUT_CHARS } from './local/output-capture.js'
 export type { DshEnvKey } from './namespace.js'
 export { BUILTIN_DSH_ENV_KEYS, DSH_ENV_KEY_PATTERN, DSH_ENV_PREFIX, isDshEnvName } from './namespace.js'

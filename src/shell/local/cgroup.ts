@@ -65,7 +65,8 @@ export function cgroupProcesses(folder: string): number[] {
     try {
       for (const line of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n'))
         if (line !== '') pids.push(Number(line))
-      for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) visit(join(dir, entry.name))
+      for (const entry of readdirSync(dir, { withFileTypes: true }))
+        if (entry.isDirectory()) visit(join(dir, entry.name))
     } catch {
       // Removed meanwhile: nothing left there.
     }
@@ -113,7 +114,21 @@ export function removeCgroup(folder: string): boolean {
 }
 
 /** The program and arguments that run `program args` inside the cgroup `folder` from its first instruction. */
-export function joinCgroupCommand(folder: string, program: string, args: readonly string[]): [string, string[]] {
+export function joinCgroupCommand(
+  folder: string,
+  program: string,
+  args: readonly string[],
+): [string, string[]] {
   // `sh` moves itself in, then becomes the command: nothing runs outside the cgroup.
-  return ['/bin/sh', ['-c', 'echo $$ > "$1" && shift && exec "$@"', 'dsh-cgroup', join(folder, 'cgroup.procs'), program, ...args]]
+  return [
+    '/bin/sh',
+    [
+      '-c',
+      'echo $$ > "$1" && shift && exec "$@"',
+      'dsh-cgroup',
+      join(folder, 'cgroup.procs'),
+      program,
+      ...args,
+    ],
+  ]
 }

@@ -56,7 +56,8 @@ export class ContainmentProvider {
 
   private executorCgroup(): string | undefined {
     if (this.chosen === undefined) {
-      const cgroup = this.mode === 'tracking' || process.platform !== 'linux' ? undefined : createExecutorCgroup()
+      const cgroup =
+        this.mode === 'tracking' || process.platform !== 'linux' ? undefined : createExecutorCgroup()
       if (this.mode === 'cgroup' && cgroup === undefined) throw new Error('no writable cgroup v2 here')
       this.chosen = { cgroup }
     }

@@ -13,8 +13,8 @@ import { bwrapArgs, DEFAULT_BWRAP_PATH, type SandboxPolicy } from '../sandbox/bw
 import type { SecretFilter } from '../secrets.js'
 import type { CapturedOutput, ShellJobStatus, ShellResult } from '../types.js'
 import { buildChildEnv } from './child-env.js'
-import { OutputCapture } from './output-capture.js'
 import type { CallContainment, ContainmentProvider } from './containment.js'
+import { OutputCapture } from './output-capture.js'
 
 export interface ProcessRunOptions {
   shellPath: string
@@ -59,7 +59,10 @@ export class ProcessRun {
   ) {
     this.stdout = new OutputCapture(options.maxOutputChars, () => options.spillPath('stdout'))
     this.stderr = new OutputCapture(options.maxOutputChars, () => options.spillPath('stderr'))
-    this.contained = options.containment.create({ command: spec.command, sessionId: spec.dshEnv.DSH_SESSION_ID })
+    this.contained = options.containment.create({
+      command: spec.command,
+      sessionId: spec.dshEnv.DSH_SESSION_ID,
+    })
     try {
       this.child = spawnShell(spec, options, this.contained)
     } catch (error) {

@@ -95,7 +95,11 @@ export function sweepOrphanedCalls(home: string, options: { kill: boolean }): Or
   for (const name of names) {
     const path = join(folder, name)
     const record = readRecord(path)
-    if (record && processStartTicks(record.dsh.pid) === record.dsh.startTicks && record.dsh.startTicks !== null)
+    if (
+      record &&
+      processStartTicks(record.dsh.pid) === record.dsh.startTicks &&
+      record.dsh.startTicks !== null
+    )
       continue // its dsh still runs and cleans up after itself
     if (record) {
       const pids = record.cgroup

@@ -49,7 +49,14 @@ function pidsIn(dir: string, names: readonly string[]): number[] {
 }
 
 async function waitForFiles(dir: string, names: readonly string[]): Promise<void> {
-  await until(() => names.every((name) => existsSync(join(dir, name)) && readFileSync(join(dir, name), 'utf8').trim() !== ''), 10_000, 'pid files')
+  await until(
+    () =>
+      names.every(
+        (name) => existsSync(join(dir, name)) && readFileSync(join(dir, name), 'utf8').trim() !== '',
+      ),
+    10_000,
+    'pid files',
+  )
 }
 
 async function expectAllGone(pids: readonly number[]): Promise<void> {
@@ -65,7 +72,9 @@ for (const mode of ['cgroup', 'tracking'] as const) {
       const dir = tempDir()
       const { shell } = await startExecutor({ containment: mode, home })
       expect(shell.containment.kind).toBe(mode)
-      const result = await shell.run({ command: `${escapees(dir, mode === 'cgroup')}; sleep 0.2; echo started` })
+      const result = await shell.run({
+        command: `${escapees(dir, mode === 'cgroup')}; sleep 0.2; echo started`,
+      })
       expect(result.stdout.text).toBe('started\n')
       const pids = pidsIn(dir, names)
       await expectAllGone(pids)
@@ -78,14 +87,20 @@ for (const mode of ['cgroup', 'tracking'] as const) {
       // Abort.
       const abortDir = tempDir()
       const controller = new AbortController()
-      const aborted = shell.run({ command: `${escapees(abortDir, false)}; sleep 300`, signal: controller.signal })
+      const aborted = shell.run({
+        command: `${escapees(abortDir, false)}; sleep 300`,
+        signal: controller.signal,
+      })
       await waitForFiles(abortDir, ['setsid', 'nohup', 'double'])
       controller.abort()
       expect((await aborted).killed).toBe(true)
       ended.push(pidsIn(abortDir, ['setsid', 'nohup', 'double']))
       // Timeout.
       const timeoutDir = tempDir()
-      const timedOut = await shell.run({ command: `${escapees(timeoutDir, false)}; sleep 300`, timeoutMs: 1_500 })
+      const timedOut = await shell.run({
+        command: `${escapees(timeoutDir, false)}; sleep 300`,
+        timeoutMs: 1_500,
+      })
       expect(timedOut.timedOut).toBe(true)
       ended.push(pidsIn(timeoutDir, ['setsid', 'nohup', 'double']))
       // A background job killed.
