@@ -113,6 +113,47 @@ export function removeCgroup(folder: string): boolean {
   }
 }
 
+/**
+ * Removes the empty executor folders (`dsh-<pid>-<n>`) of dsh processes that are gone,
+ * under this process's own cgroup. A folder with processes stays (its calls are
+ * recorded, and reported by the orphan sweep).
+ */
+export function removeStaleCgroups(): void {
+  const own = ownCgroupFolder()
+  if (own === undefined) return
+  let names: string[]
+  try {
+    names = readdirSync(own)
+  } catch {
+    // Unreadable: nothing of ours to tidy.
+    return
+  }
+  for (const name of names) {
+    const pid = /^dsh-(\d+)-\d+$/.exec(name)?.[1]
+    if (pid !== undefined && !processExists(Number(pid))) removeCgroup(join(own, name))
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it exists but is not ours.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Waits (blocking, at most `timeoutMs`) until `folder` has no process; for process exit. */
+export function waitEmptySync(folder: string, timeoutMs: number): boolean {
+  const until = Date.now() + timeoutMs
+  while (cgroupPopulated(folder)) {
+    if (Date.now() >= until) return false
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5)
+  }
+  return true
+}
+
 /** The program and arguments that run `program args` inside the cgroup `folder` from its first instruction. */
 export function joinCgroupCommand(
   folder: string,

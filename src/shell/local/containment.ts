@@ -12,6 +12,7 @@ import {
   joinCgroupCommand,
   removeCgroup,
   signalCgroup,
+  waitEmptySync,
 } from './cgroup.js'
 import { groupAlive, signalGroup } from './process-group.js'
 import { callMarkerName, findCallProcesses, signalEach } from './process-scan.js'
@@ -87,15 +88,19 @@ export class ContainmentProvider {
     return contained
   }
 
-  /** SIGKILLs every call not yet released, synchronously (on process exit). */
+  /** SIGKILLs every call not yet released, synchronously (on process exit and unload). */
   killAll(): void {
     for (const call of this.live) call.signal('SIGKILL')
   }
 
-  /** Releases what it can and removes the executor's cgroup when empty (on unload). */
-  dispose(): void {
-    for (const call of this.live) call.release()
+  /**
+   * Releases the calls and removes the executor's cgroup once the killed processes have
+   * left (blocking up to `waitMs`: on unload and process exit, after `killAll`).
+   */
+  dispose(waitMs = 500): void {
     const cgroup = this.chosen?.cgroup
+    if (cgroup !== undefined) waitEmptySync(cgroup, waitMs)
+    for (const call of this.live) call.release()
     if (cgroup !== undefined && this.live.size === 0) removeCgroup(cgroup)
   }
 }

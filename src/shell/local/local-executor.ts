@@ -122,6 +122,7 @@ export class LocalShellExecutor extends ShellExecutor {
     const killAllNow = () => {
       for (const run of state.runs) signalGroup(run.pid, 'SIGKILL')
       containment.killAll()
+      containment.dispose(200)
     }
     ctx.effect(() => {
       process.on('exit', killAllNow)

@@ -4,7 +4,7 @@
 
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { cgroupPopulated, cgroupProcesses, removeCgroup, signalCgroup } from './cgroup.js'
+import { cgroupProcesses, removeCgroup, removeStaleCgroups, signalCgroup, waitEmptySync } from './cgroup.js'
 import { callMarkerName, findCallProcesses, signalEach } from './process-scan.js'
 
 export const RUNNING_FOLDER = 'running'
@@ -91,6 +91,7 @@ export function sweepOrphanedCalls(home: string, options: { kill: boolean }): Or
     // No folder: nothing ever ran here, or nothing is left.
     return []
   }
+  if (names.length > 0) removeStaleCgroups()
   const orphans: OrphanedCall[] = []
   for (const name of names) {
     const path = join(folder, name)
@@ -114,16 +115,11 @@ export function sweepOrphanedCalls(home: string, options: { kill: boolean }): Or
       }
       if (record.cgroup && (pids.length === 0 || options.kill)) {
         // Killed processes take a moment to leave; then the empty folders go, the executor's too.
-        const until = Date.now() + 1_000
-        while (cgroupPopulated(record.cgroup) && Date.now() < until) sleepSync(10)
+        waitEmptySync(record.cgroup, 1_000)
         if (removeCgroup(record.cgroup)) removeCgroup(dirname(record.cgroup))
       }
     }
     rmSync(path, { force: true })
   }
   return orphans
-}
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
