@@ -16,7 +16,7 @@ import {
 } from './cgroup.js'
 import { groupAlive, signalGroup } from './process-group.js'
 import { callMarkerName, findCallProcesses, signalEach } from './process-scan.js'
-import { writeRunningRecord } from './running-calls.js'
+import { processStartTicks, writeRunningRecord } from './running-calls.js'
 
 /** `auto`: a cgroup when possible, else tracking; the others force one (tests). */
 export type ContainmentMode = 'auto' | 'cgroup' | 'tracking'
@@ -144,6 +144,8 @@ class TrackedContainment implements CallContainment {
   readonly cgroup = undefined
   private readonly marker: string
   private pid = 0
+  /** The shell's start time: the call's processes cannot be older. */
+  private sinceTicks = 0
   /** Once a scan after the shell's exit found nothing, nothing can appear again. */
   private empty = false
 
@@ -158,13 +160,14 @@ class TrackedContainment implements CallContainment {
 
   attach(pid: number): void {
     this.pid = pid
+    this.sinceTicks = processStartTicks(pid) ?? 0
   }
 
   private processes(): number[] {
     if (this.empty) return []
     // The group counts only while it has members: until then no one else can take its id.
     const group = this.pid !== 0 && groupAlive(this.pid) ? this.pid : undefined
-    const pids = findCallProcesses(this.marker, group)
+    const pids = findCallProcesses(this.marker, group, this.sinceTicks)
     // Nothing live is left that could start another process of the call.
     if (pids.length === 0 && this.pid !== 0) this.empty = true
     return pids

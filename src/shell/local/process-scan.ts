@@ -2,7 +2,7 @@
 // variable in its environment, which survives setsid, nohup and double forks, and whatever
 // has a marked or root process among its ancestors counts too (`env -i` children).
 
-import { readdirSync, readFileSync } from 'node:fs'
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs'
 
 /** The environment variable prefix that marks a call's processes: `__DSH_CALL_<token>=1`. */
 export const CALL_MARKER_PREFIX = '__DSH_CALL_'
@@ -16,18 +16,34 @@ interface ProcEntry {
   pid: number
   ppid: number
   pgrp: number
+  /** Clock ticks since boot (field 22). */
+  startTicks: number
   zombie: boolean
 }
 
+const statBuffer = Buffer.alloc(1024)
+
 function readStat(pid: number): ProcEntry | undefined {
+  let fd: number | undefined
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+    // One read into a reused buffer: this runs for every process on the machine.
+    fd = openSync(`/proc/${pid}/stat`, 'r')
+    const size = readSync(fd, statBuffer, 0, statBuffer.length, 0)
+    const stat = statBuffer.toString('latin1', 0, size)
     // The command name (field 2) is in parentheses and may hold anything: parse after it.
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return { pid, ppid: Number(rest[1]), pgrp: Number(rest[2]), zombie: rest[0] === 'Z' || rest[0] === 'X' }
+    return {
+      pid,
+      ppid: Number(rest[1]),
+      pgrp: Number(rest[2]),
+      startTicks: Number(rest[19]),
+      zombie: rest[0] === 'Z' || rest[0] === 'X',
+    }
   } catch {
     // Gone since the listing, or not ours to read.
     return undefined
+  } finally {
+    if (fd !== undefined) closeSync(fd)
   }
 }
 
@@ -44,9 +60,11 @@ function hasMarker(pid: number, marker: Buffer, afterNul: Buffer): boolean {
 /**
  * The live (not zombie) processes of a call: those whose environment holds `markerName=`,
  * those in process group `group`, and every descendant of them. Never includes this
- * process. Empty where there is no /proc.
+ * process. Only processes started at or after `sinceTicks` (the call's shell's start, in
+ * clock ticks since boot) can be the call's: older ones are not read further. Empty where
+ * there is no /proc.
  */
-export function findCallProcesses(markerName: string, group?: number): number[] {
+export function findCallProcesses(markerName: string, group?: number, sinceTicks = 0): number[] {
   let names: string[]
   try {
     names = readdirSync('/proc')
@@ -62,7 +80,7 @@ export function findCallProcesses(markerName: string, group?: number): number[] 
     const pid = Number(name)
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue
     const entry = readStat(pid)
-    if (!entry) continue
+    if (!entry || entry.startTicks < sinceTicks) continue
     entries.push(entry)
     if (!entry.zombie && (entry.pgrp === group || hasMarker(pid, marker, afterNul))) found.add(pid)
   }
