@@ -238,6 +238,10 @@ export const configSchema = z
     trustProjects: z.boolean().default(false),
     /** The bubblewrap program a sandbox runs (relative to the config file). Default /usr/bin/bwrap. */
     sandboxBwrapPath: z.string().min(1).default(DEFAULT_BWRAP_PATH),
+    /** Commands still running from a dsh that was killed (SIGKILL), found at the next start: report (default) or kill. */
+    orphanedCommands: z
+      .enum(['report', 'kill'], { error: () => 'orphanedCommands must be report or kill' })
+      .default('report'),
     permissions: z
       .object({
         /** The mode sessions start in: auto (dsh's default), default, acceptEdits, plan, bypassPermissions. */

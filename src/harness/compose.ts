@@ -24,6 +24,7 @@ import {
   assertSandboxAvailable,
   LocalShellExecutor,
   SessionPersistenceEnvPlugin,
+  type SessionStoreFiles,
   ShellEnvRegistry,
 } from '../shell/index.js'
 import { SkillsPlugin } from '../skills/index.js'
@@ -63,6 +64,13 @@ export interface Harness {
   readonly sessions: SessionStore
   /** Unloads every plugin: running turns are cancelled and sessions flushed. */
   dispose(): Promise<void>
+}
+
+/** The files of the configured session store, which a sandbox hides (none for PostgreSQL or memory). */
+function sessionStoreFiles(persistence: ResolvedConfig['persistence']): SessionStoreFiles {
+  if (persistence.backend === 'jsonl') return { root: persistence.root }
+  if (persistence.backend === 'sqlite') return { file: persistence.file }
+  return {}
 }
 
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
@@ -107,10 +115,12 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(ToolRegistry),
     ctx.plugin(LocalShellExecutor, {
       secrets: config.secrets,
+      home: config.home,
       sandbox: {
         mode: config.sandbox,
         network: config.sandboxNetwork,
         home: config.home,
+        store: sessionStoreFiles(config.persistence),
         bwrapPath: config.sandboxBwrapPath,
       },
     }),
