@@ -230,6 +230,12 @@ export const configSchema = z
       .default('off'),
     /** Under a sandbox: false gives commands no network at all. Default true. */
     sandboxNetwork: z.boolean().default(true),
+    /**
+     * Load every project folder's own configuration (MCP servers, hooks, allow rules) without
+     * asking, also where nobody can be asked (`dsh run`, `dsh stdio`): `--trust-project` for
+     * every run. Default false.
+     */
+    trustProjects: z.boolean().default(false),
     /** The bubblewrap program a sandbox runs (relative to the config file). Default /usr/bin/bwrap. */
     sandboxBwrapPath: z.string().min(1).default(DEFAULT_BWRAP_PATH),
     permissions: z

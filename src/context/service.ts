@@ -49,6 +49,8 @@ interface Measured {
 
 export class ContextService extends Service {
   private readonly measured = new WeakMap<Session, Measured>()
+  /** Windows servers named in their context-length errors, by model: smaller than believed. */
+  private readonly learned = new Map<string, number>()
 
   constructor(
     ctx: Context,
@@ -59,7 +61,15 @@ export class ContextService extends Service {
 
   /** The window of `model`: `model.contextWindow` from config, else the model table, else unknown. */
   window(model: string | undefined): number | undefined {
-    return this.settings.contextWindow ?? (model ? DEEPSEEK_MODEL_LIMITS[model]?.contextWindow : undefined)
+    const learned = model === undefined ? undefined : this.learned.get(model)
+    const believed =
+      this.settings.contextWindow ?? (model ? DEEPSEEK_MODEL_LIMITS[model]?.contextWindow : undefined)
+    return learned !== undefined && (believed === undefined || learned < believed) ? learned : believed
+  }
+
+  /** Remembers the window a server named for `model` (its context-length error), for this process. */
+  learnWindow(model: string | undefined, window: number): void {
+    if (model !== undefined && Number.isInteger(window) && window > 0) this.learned.set(model, window)
   }
 
   /** How full `request` is: the server's last count plus estimates of what came since. */
@@ -188,7 +198,9 @@ export class ContextService extends Service {
       options.reason === 'overflow' ||
       afterPrune > window * PRUNE_TARGET_SHARE
     if (summarise) {
-      const summary = (await summaryCompactor.compact(input))?.summary
+      // A manual compaction summarises everything; an automatic one keeps the recent steps.
+      const summary = (await summaryCompactor.compact({ ...input, keepTail: options.trigger === 'auto' }))
+        ?.summary
       if (summary) plan.summary = summary
     }
     if (!plan.summary && !plan.pruned) {
@@ -310,6 +322,13 @@ function prunedCalls(session: Session): Set<string> {
 
 function sharesPrefix(messages: readonly ChatMessage[], prefix: readonly ChatMessage[]): boolean {
   if (prefix.length > messages.length) return false
-  for (let i = 0; i < prefix.length; i++) if (messages[i] !== prefix[i]) return false
+  for (let i = 0; i < prefix.length; i++) if (!sameMessage(messages[i]!, prefix[i]!)) return false
   return true
+}
+
+/** History messages are shared objects; the system prompt and instructions are rebuilt per request. */
+function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
+  return (
+    a === b || ((a.role === 'system' || a.role === 'user') && a.role === b.role && a.content === b.content)
+  )
 }

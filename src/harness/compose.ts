@@ -46,9 +46,10 @@ export interface HarnessOptions {
     'mode' | 'allowedTools' | 'disallowedTools' | 'canAsk' | 'frontEnd' | 'projectTrusted'
   >
   /**
-   * How project folders are trusted to bring their own hooks and MCP servers (and later
-   * rules, skills): `headless` trusts (`dsh run`, `dsh stdio`), `interactive` asks with
-   * `ask` (chat, ACP); `disabled` is `--no-project-config`. Default: interactive without a
+   * How project folders are trusted to bring their own hooks, MCP servers, rules and skills:
+   * `headless` (`dsh run`, `dsh stdio`) loads only what was trusted with its current content,
+   * `interactive` asks with `ask` (chat, web); `disabled` is `--no-project-config`, `granted`
+   * `--trust-project` (config `trustProjects` grants too). Default: interactive without a
    * way to ask, so nothing a project brings loads unless its folder was trusted before.
    * One decision per folder and process, shared by hooks and MCP (`ctx.projectTrust`).
    */
@@ -121,7 +122,11 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(FsToolsPlugin, { home: config.home }),
     ctx.plugin(InstructionsPlugin, { home: config.home }),
     ctx.plugin(SkillsPlugin, { home: config.home, includeUserClaude: config.skills.includeUserClaude }),
-    ctx.plugin(ProjectTrustService, { home: config.home, ...options.trust }),
+    ctx.plugin(ProjectTrustService, {
+      home: config.home,
+      ...options.trust,
+      ...(config.trustProjects ? { granted: true } : {}),
+    }),
     ctx.plugin(claudeCodeHooksPlugin, {
       files: [
         ...(config.hooks.claudeCodeUserSettings ? [join(home, HOOK_FILE_LOCATIONS['claude-code'].user)] : []),

@@ -10,6 +10,7 @@ import { findProjectRoot } from '../../core/project-root.js'
 import { ShellErrorCode } from '../errors.js'
 import type { ShellSpec } from '../request.js'
 import { bwrapArgs, DEFAULT_BWRAP_PATH, type SandboxPolicy } from '../sandbox/bwrap.js'
+import { ensureEmptyFile, protectProjectConfig } from '../sandbox/config-mounts.js'
 import type { SecretFilter } from '../secrets.js'
 import type { CapturedOutput, ShellJobStatus, ShellResult } from '../types.js'
 import { buildChildEnv } from './child-env.js'
@@ -53,7 +54,10 @@ export class ProcessRun {
   ) {
     this.stdout = new OutputCapture(options.maxOutputChars, () => options.spillPath('stdout'))
     this.stderr = new OutputCapture(options.maxOutputChars, () => options.spillPath('stderr'))
-    this.child = spawnShell(spec, options)
+    const [child, release] = spawnShell(spec, options)
+    this.child = child
+    // bwrap gone means every process of its PID namespace is gone: the placeholders are free.
+    child.once('exit', release)
     this.pid = this.child.pid!
     this.done = this.watch()
     if (spec.timeoutMs !== undefined) {
@@ -181,14 +185,14 @@ function checkWorkdir(workdir: string): void {
   }
 }
 
-/** The program and arguments: the shell, or bwrap around it under a sandbox. */
+/** The program, its arguments and what to release when it exits: the shell, or bwrap around it under a sandbox. */
 function commandLine(
   spec: ShellSpec,
   shellPath: string,
   sandbox: SandboxPolicy | undefined,
-): [string, string[]] {
+): [string, string[], () => void] {
   const shell = [shellPath, '-c', spec.command]
-  if (!sandbox || sandbox.mode === 'off') return [shellPath, shell.slice(1)]
+  if (!sandbox || sandbox.mode === 'off') return [shellPath, shell.slice(1), () => {}]
   const readable = [...(spec.readablePaths ?? [])]
   // The managed variables point the model at its own files (the session log): keep those.
   for (const value of Object.values(spec.dshEnv)) if (value?.startsWith('/')) readable.push(value)
@@ -197,11 +201,16 @@ function commandLine(
     projectRoot: spec.projectRoot ?? findProjectRoot(spec.workdir),
     readable,
   }
-  return [sandbox.bwrapPath ?? DEFAULT_BWRAP_PATH, [...bwrapArgs(sandbox, paths), '--', ...shell]]
+  const config =
+    sandbox.mode === 'workspace-write'
+      ? protectProjectConfig(paths.projectRoot, ensureEmptyFile(sandbox.home))
+      : { args: [], release: () => {} }
+  const args = [...bwrapArgs(sandbox, paths, config.args), '--', ...shell]
+  return [sandbox.bwrapPath ?? DEFAULT_BWRAP_PATH, args, config.release]
 }
 
-function spawnShell(spec: ShellSpec, options: ProcessRunOptions): ChildProcess {
-  const [program, args] = commandLine(spec, options.shellPath, options.sandbox)
+function spawnShell(spec: ShellSpec, options: ProcessRunOptions): [ChildProcess, () => void] {
+  const [program, args, release] = commandLine(spec, options.shellPath, options.sandbox)
   let child: ChildProcess | undefined
   let failure: unknown
   try {
@@ -214,7 +223,8 @@ function spawnShell(spec: ShellSpec, options: ProcessRunOptions): ChildProcess {
   } catch (error) {
     failure = error
   }
-  if (child?.pid !== undefined) return child
+  if (child?.pid !== undefined) return [child, release]
+  release()
   child?.on('error', () => {
     // Reported synchronously below; the event repeats what spawn already told us.
   })

@@ -38,8 +38,16 @@ export function isInside(path: string, folder: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
 }
 
-/** The bwrap arguments (everything before the shell) for one call. */
-export function bwrapArgs(policy: SandboxPolicy, paths: SandboxCallPaths): string[] {
+/**
+ * The bwrap arguments (everything before the shell) for one call. `configMounts`: the
+ * read-only mounts over the project's configuration (protectProjectConfig), laid over the
+ * writable project under workspace-write.
+ */
+export function bwrapArgs(
+  policy: SandboxPolicy,
+  paths: SandboxCallPaths,
+  configMounts: readonly string[] = [],
+): string[] {
   const args = ['--die-with-parent', '--new-session', '--unshare-pid']
   if (!policy.network) args.push('--unshare-net')
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp')
@@ -52,7 +60,8 @@ export function bwrapArgs(policy: SandboxPolicy, paths: SandboxCallPaths): strin
     }
   }
   // After /tmp and the home are covered, so a project below either is still writable.
-  if (policy.mode === 'workspace-write') args.push('--bind', paths.projectRoot, paths.projectRoot)
+  if (policy.mode === 'workspace-write')
+    args.push('--bind', paths.projectRoot, paths.projectRoot, ...configMounts)
   else if (isInside(paths.projectRoot, '/tmp') || isInside(paths.projectRoot, home)) {
     args.push('--ro-bind', paths.projectRoot, paths.projectRoot)
   }

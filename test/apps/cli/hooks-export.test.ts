@@ -77,15 +77,20 @@ describe('dsh hooks list', () => {
 })
 
 describe('dsh run and project hooks', () => {
-  it('runs the project hooks headlessly, and none with --no-project-config', async () => {
+  it('runs the project hooks of a never-trusted folder only with --trust-project, none with --no-project-config', async () => {
     const dir = makeDir()
-    const model = await startModel([{ text: 'one' }, { text: 'two' }])
+    const model = await startModel([{ text: 'one' }, { text: 'two' }, { text: 'three' }])
     const w = makeWorld(dir, model.baseUrl)
     const out = join(dir, 'ran.txt')
     projectSettings(w.project, {
       UserPromptSubmit: [{ hooks: [{ command: `cat > /dev/null; echo ran >> ${JSON.stringify(out)}` }] }],
     })
-    expect((await runCli(['run', 'hi'], { env: w.env, cwd: w.project })).code).toBe(0)
+    const untrusted = await runCli(['run', 'hi'], { env: w.env, cwd: w.project })
+    expect(untrusted.code).toBe(0)
+    expect(untrusted.stderr.split('\n').filter((line) => line.includes('not trusted'))).toEqual([
+      `dsh: warning: trust: project ${w.project}: not trusted; not loaded: 1 Claude Code hook (.claude/settings.json) (trust it in dsh chat, or pass --trust-project)`,
+    ])
+    expect((await runCli(['run', '--trust-project', 'hi'], { env: w.env, cwd: w.project })).code).toBe(0)
     expect((await runCli(['run', '--no-project-config', 'hi'], { env: w.env, cwd: w.project })).code).toBe(0)
     const { readFileSync } = await import('node:fs')
     expect(readFileSync(out, 'utf8')).toBe('ran\n')
