@@ -12,6 +12,7 @@ export {
   TOKENS_PER_ASCII_CHAR,
   TOKENS_PER_OTHER_CHAR,
 } from './estimate.js'
+export { contextPercent, formatCompactionLine, formatContextUsage } from './format.js'
 export { MIN_PRUNED_TOKENS, PROTECTED_OUTPUT_SHARE, pruneCompactor } from './prune-compactor.js'
 export {
   ContextService,
