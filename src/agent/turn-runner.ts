@@ -2,8 +2,8 @@
 // commit the assistant message → run tool calls → decide whether to continue.
 
 import type { Context } from 'cordis'
-import type { CompactionNotice } from '../context/index.js'
-import { errorMessage } from '../core/errors.js'
+import { type CompactionNotice, ContextErrorCode } from '../context/index.js'
+import { DshError, errorMessage } from '../core/errors.js'
 import { hasListeners } from '../core/service-ref.js'
 import { describeRetry } from '../failures/index.js'
 import type { ModelChoice, ModelRequest } from '../llm/adapter.js'
@@ -193,21 +193,38 @@ async function requestReply(
   const failed = reply.interruption?.kind === 'error' ? reply.interruption : undefined
   if (!context?.settings.auto || failed?.failure !== 'overflow' || reply.content || reply.reasoning)
     return reply
-  // A lone message too long for the window cannot be compacted: the error stands.
-  if (!context.canCompact(session, request)) return reply
-  // The estimate was wrong, or the log overflowed before compaction existed: once, not in a loop.
+  // The server names its window: later requests are sized to it.
   const windowHint = windowFromOverflow(failed.message)
-  await context.compact(session, {
-    trigger: 'auto',
-    reason: 'overflow',
+  if (windowHint !== undefined) context.learnWindow(request.model, windowHint)
+  // Once, not in a loop: compact (when there is more than the last message) and send again.
+  if (context.canCompact(session, request)) {
+    try {
+      await context.compact(session, {
+        trigger: 'auto',
+        reason: 'overflow',
+        rebuild,
+        signal,
+        onCompaction,
+        ...(windowHint !== undefined ? { windowHint } : {}),
+      })
+    } catch (error) {
+      // A PreCompact hook blocked the recovery: the server's error stands (Claude Code's rule).
+      if (error instanceof DshError && error.code === ContextErrorCode.Blocked) return reply
+      throw error
+    }
+    return send(
+      await context.prepare(session, rebuild(), { rebuild, signal, onCompaction, noCompaction: true }),
+    )
+  }
+  // A lone message: only a smaller max_tokens can help, when the server's window allows one.
+  const refitted = await context.prepare(session, rebuild(), {
     rebuild,
     signal,
     onCompaction,
-    ...(windowHint !== undefined ? { windowHint } : {}),
+    noCompaction: true,
   })
-  return send(
-    await context.prepare(session, rebuild(), { rebuild, signal, onCompaction, noCompaction: true }),
-  )
+  const maxTokens = (r: ModelRequest) => r.maxTokens ?? context.settings.defaultMaxTokens
+  return maxTokens(refitted) < maxTokens(request) ? send(refitted) : reply
 }
 
 /** The window a context-length error names ("maximum context length is 131072 tokens"). */

@@ -32,7 +32,12 @@ export const OUTPUT_MARGIN_SHARE = 0.05
 /** The least output a request is sent with; less room than this needs a compaction first. */
 export const MIN_OUTPUT_TOKENS = 1_024
 
-/** The state a PreCompact listener sees; setting `block` stops a manual compaction. */
+/**
+ * The state a PreCompact listener sees. Setting `block` stops the compaction, as Claude Code
+ * documents: a manual one rejects; an automatic one before the window is reached is skipped
+ * (the request goes out uncompacted if it fits); one that would recover from the server's
+ * context-length error lets that error stand.
+ */
 export interface PreCompactState {
   readonly session: Session
   readonly trigger: 'auto' | 'manual'
@@ -49,6 +54,8 @@ interface Measured {
 
 export class ContextService extends Service {
   private readonly measured = new WeakMap<Session, Measured>()
+  /** Windows servers named in their context-length errors, by model: smaller than believed. */
+  private readonly learned = new Map<string, number>()
 
   constructor(
     ctx: Context,
@@ -59,7 +66,15 @@ export class ContextService extends Service {
 
   /** The window of `model`: `model.contextWindow` from config, else the model table, else unknown. */
   window(model: string | undefined): number | undefined {
-    return this.settings.contextWindow ?? (model ? DEEPSEEK_MODEL_LIMITS[model]?.contextWindow : undefined)
+    const learned = model === undefined ? undefined : this.learned.get(model)
+    const believed =
+      this.settings.contextWindow ?? (model ? DEEPSEEK_MODEL_LIMITS[model]?.contextWindow : undefined)
+    return learned !== undefined && (believed === undefined || learned < believed) ? learned : believed
+  }
+
+  /** Remembers the window a server named for `model` (its context-length error), for this process. */
+  learnWindow(model: string | undefined, window: number): void {
+    if (model !== undefined && Number.isInteger(window) && window > 0) this.learned.set(model, window)
   }
 
   /** How full `request` is: the server's last count plus estimates of what came since. */
@@ -106,19 +121,32 @@ export class ContextService extends Service {
         { userFacing: true },
       )
     }
+    let blocked: string | undefined
     if (
       this.settings.auto &&
       !options.noCompaction &&
       (tokens > this.settings.threshold * window || this.room(window, tokens) < MIN_OUTPUT_TOKENS)
     ) {
-      await this.compact(session, { ...options, trigger: 'auto', reason: 'threshold' })
-      request = options.rebuild()
-      tokens = this.usage(session, request).tokens
+      try {
+        await this.compact(session, { ...options, trigger: 'auto', reason: 'threshold' })
+        request = options.rebuild()
+        tokens = this.usage(session, request).tokens
+      } catch (error) {
+        // A blocked compaction before the limit is skipped: the request goes out as it is.
+        if (!(error instanceof DshError && error.code === ContextErrorCode.Blocked)) throw error
+        blocked = error.message
+      }
     }
     const room = this.room(window, tokens)
     if (room < MIN_OUTPUT_TOKENS) {
+      const why =
+        blocked !== undefined
+          ? ` (${blocked})`
+          : this.settings.auto
+            ? ' even after compaction'
+            : ' (compaction.auto is off: /compact or dsh sessions compact)'
       throw new DshError(
-        `the conversation needs about ${tokens} tokens, which leaves no room to answer in the ${window}-token window${this.settings.auto ? ' even after compaction' : ' (compaction.auto is off: /compact or dsh sessions compact)'}`,
+        `the conversation needs about ${tokens} tokens, which leaves no room to answer in the ${window}-token window${why}`,
         ContextErrorCode.DoesNotFit,
         { userFacing: true },
       )
@@ -134,7 +162,8 @@ export class ContextService extends Service {
    * Compacts the session: the PreCompact listeners run on a durable log, then older tool
    * outputs are pruned (automatic compaction) and, when that is not enough or a user asked,
    * the history is summarised; one `context/compacted` event records it. Rejects (and writes
-   * nothing) when a PreCompact hook blocks a manual compaction or the summary call fails.
+   * no boundary) with CONTEXT_COMPACTION_BLOCKED when a PreCompact listener blocks it, or
+   * when the summary call fails.
    */
   async compact(session: Session, options: CompactOptions): Promise<CompactionResult> {
     const llm = this.ctx.get('llm')
@@ -150,14 +179,11 @@ export class ContextService extends Service {
       (state as { instructions?: string }).instructions = options.instructions
     if (options.signal) state.signal = options.signal
     await this.ctx.serial('context/pre-compact', state)
-    if (state.block !== undefined && options.trigger === 'manual') {
-      throw new DshError(
-        `compaction blocked by a PreCompact hook: ${state.block}`,
-        ContextErrorCode.Blocked,
-        {
-          userFacing: true,
-        },
-      )
+    if (state.block !== undefined) {
+      const what = options.trigger === 'manual' ? 'compaction' : 'automatic compaction'
+      throw new DshError(`${what} blocked by a PreCompact hook: ${state.block}`, ContextErrorCode.Blocked, {
+        userFacing: true,
+      })
     }
 
     options.onCompaction?.({
@@ -188,7 +214,9 @@ export class ContextService extends Service {
       options.reason === 'overflow' ||
       afterPrune > window * PRUNE_TARGET_SHARE
     if (summarise) {
-      const summary = (await summaryCompactor.compact(input))?.summary
+      // A manual compaction summarises everything; an automatic one keeps the recent steps.
+      const summary = (await summaryCompactor.compact({ ...input, keepTail: options.trigger === 'auto' }))
+        ?.summary
       if (summary) plan.summary = summary
     }
     if (!plan.summary && !plan.pruned) {
@@ -314,11 +342,9 @@ function sharesPrefix(messages: readonly ChatMessage[], prefix: readonly ChatMes
   return true
 }
 
-/**
- * The same message: derived history shares its objects between builds, but each request
- * makes its system prompt and instructions messages anew, so those compare by text.
- */
+/** History messages are shared objects; the system prompt and instructions are rebuilt per request. */
 function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
-  if (a === b) return true
-  return (a.role === 'system' || a.role === 'user') && a.role === b.role && a.content === b.content
+  return (
+    a === b || ((a.role === 'system' || a.role === 'user') && a.role === b.role && a.content === b.content)
+  )
 }

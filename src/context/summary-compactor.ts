@@ -29,12 +29,15 @@ export function summaryOutputTokens(window: number): number {
 export const summaryCompactor: Compactor = {
   name: 'summary',
   async compact(input: CompactionInput): Promise<CompactionPlan> {
-    const keptFrom = tailStart(
-      input.session.events,
-      input.pruned,
-      input.window * TAIL_SHARE,
-      input.window * LATEST_STEP_SHARE,
-    )
+    const keptFrom =
+      input.keepTail === false
+        ? input.session.events.length
+        : tailStart(
+            input.session.events,
+            input.pruned,
+            input.window * TAIL_SHARE,
+            input.window * LATEST_STEP_SHARE,
+          )
     const maxTokens = summaryOutputTokens(input.window)
     const messages = fitMessages(
       prunedView(input.request.messages, input.pruned),

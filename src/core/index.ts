@@ -1,4 +1,5 @@
 export { DshError, errorMessage, isDshError } from './errors.js'
+export { PROJECT_CONFIG_ENTRIES, PROJECT_TRUSTED_FILES, projectConfigEntryOf } from './project-config.js'
 export { findProjectRoot, foldersFromRoot, PROJECT_MARKERS } from './project-root.js'
 export { currentService, hasListeners, untraced } from './service-ref.js'
 export { type TerminalTextOptions, toTerminalText } from './terminal-text.js'

@@ -323,11 +323,8 @@ export class McpManager extends Service {
         ? Promise.resolve(false)
         : trust.decide(root, brings).then(
             ({ trusted }) => {
+              // Not trusted: the trust service says so once, naming these servers.
               if (trusted) this.trustedNow.add(created)
-              else
-                this.ctx
-                  .logger('mcp')
-                  .warn('project MCP servers of %s are not loaded (folder not trusted)', root)
               return trusted
             },
             (error) => {

@@ -72,7 +72,8 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
   }
   /** A repeatable option's values, in the order given. */
   const collect = (value: string, previous: string[]): string[] => [...previous, value]
-  const { addAgentOptions, addPermissionOptions, addSandboxOptions } = await import('./options.js')
+  const { addAgentOptions, addPermissionOptions, addSandboxOptions, TRUST_PROJECT_FLAG, TRUST_PROJECT_HELP } =
+    await import('./options.js')
 
   /** Wraps an action: loads its module lazily and records its exit code. */
   const act =
@@ -269,12 +270,14 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .option('--session-id <id>', 'the exact session id initialize uses when it names none (resume-or-create)')
     .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
+    .option(TRUST_PROJECT_FLAG, TRUST_PROJECT_HELP)
     .action(act(async (options) => (await import('./servers.js')).stdioCommand(options)))
 
   addSandboxOptions(addPermissionOptions(program.command('acp')))
     .description('serve the Agent Client Protocol on stdin/stdout, for editors')
     .option('--config <file>', 'config file')
     .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
+    .option(TRUST_PROJECT_FLAG, TRUST_PROJECT_HELP)
     .action(act(async (options) => (await import('./servers.js')).acpCommand(options)))
 
   addSandboxOptions(addPermissionOptions(program.command('web')))

@@ -15,7 +15,7 @@ import {
   usageReport,
 } from '../../usage/index.js'
 import { ExitCode, usageError } from './errors.js'
-import type { AgentOptions } from './options.js'
+import { type AgentOptions, trustFlags } from './options.js'
 import { colorsFor, createProgressRenderer } from './render.js'
 import { openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
 import { handleTermination } from './termination.js'
@@ -52,11 +52,9 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
   const termination = handleTermination(() => interrupt.abort())
   let harness: Awaited<ReturnType<typeof openHarness>>
   try {
-    // Headless, like Claude Code's non-interactive mode: the project's own files are trusted.
-    harness = await openHarness(plan, {
-      canAsk: false,
-      trust: { frontEnd: 'headless', disabled: options.projectConfig === false },
-    })
+    // Headless: nobody to ask, so only a folder trusted with its current configuration (or
+    // `--trust-project`) brings its own; anything else is left out and said in one line.
+    harness = await openHarness(plan, { canAsk: false, trust: trustFlags(options, 'headless') })
   } catch (error) {
     termination.dispose()
     throw error

@@ -1,5 +1,5 @@
 // The session page: the transcript from the log (windowed), the live part of a running
-// turn, approvals, and the chat box. Live messages come over server-sent events; two tabs
+// turn, approvals, the context bar (window fill, Compact), and the chat box. Live messages come over server-sent events; two tabs
 // on one session see the same stream. A session not hosted here is read-only and tailed.
 
 import { html } from 'htm/preact'
@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks'
 import type { LiveMessage, PendingApproval, SessionResponse, SessionState } from '../types.js'
 import { ApiError, api } from './api.js'
 import { ChatBox } from './chat-box.js'
+import { ContextBar } from './context-bar.js'
 import { renderItem } from './items.js'
 import { LiveView } from './live-view.js'
 import { type Item, LiveTurn, TranscriptModel } from './transcript.js'
@@ -125,6 +126,7 @@ export function SessionPage(props: { id: string }): VNode {
       ${state.hosted && !state.busy ? html`<button class="release" onClick=${() => act(() => api.release(id))}>Release</button>` : null}
       <button class="fork" onClick=${fork}>Fork</button>
     </div>
+    <${ContextBar} id=${id} state=${state} act=${act} />
     ${notice !== undefined ? html`<div class="notice-bar" role="alert">${notice}</div>` : null}
     <${VirtualList}
       items=${model.items}
@@ -134,6 +136,6 @@ export function SessionPage(props: { id: string }): VNode {
       footer=${footer}
       itemsVersion=${model.version}
     />
-    <${ChatBox} id=${id} state=${state} onError=${setNotice} />
+    <${ChatBox} id=${id} state=${state} onSend=${() => setNotice(undefined)} onError=${setNotice} />
   </div>`
 }
