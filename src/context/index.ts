@@ -5,7 +5,6 @@ import type { ContextCompactedData } from '../session/types.js'
 import type { ContextService, PreCompactState } from './service.js'
 
 export { DEFAULT_COMPACTION_THRESHOLD } from './defaults.js'
-export { BREAKDOWN_LABELS, compactionLine, scaledBreakdown, windowPercent } from './display.js'
 export { ContextErrorCode } from './errors.js'
 export {
   ESTIMATE_ERROR,
@@ -13,7 +12,13 @@ export {
   TOKENS_PER_ASCII_CHAR,
   TOKENS_PER_OTHER_CHAR,
 } from './estimate.js'
-export { contextPercent, formatCompactionLine, formatContextUsage } from './format.js'
+export {
+  BREAKDOWN_LABELS,
+  contextPercent,
+  formatCompactionLine,
+  formatContextUsage,
+  scaledBreakdown,
+} from './format.js'
 export { MIN_PRUNED_TOKENS, PROTECTED_OUTPUT_SHARE, pruneCompactor } from './prune-compactor.js'
 export {
   ContextService,

@@ -25,7 +25,7 @@ import type { Fiber } from 'cordis'
 import { mintSessionId } from '../../agent/configured.js'
 import type { ToolCallInfo } from '../../agent/pipeline.js'
 import type { AgentHandle } from '../../agent/types.js'
-import { compactionLine } from '../../context/index.js'
+import { formatCompactionLine } from '../../context/index.js'
 import { DshError, isDshError } from '../../core/errors.js'
 import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
@@ -266,7 +266,7 @@ export class AcpServer {
       const result = await served.agent.compact(instructions !== '' ? { instructions } : {})
       this.send(sessionId, {
         sessionUpdate: 'agent_message_chunk',
-        content: { type: 'text', text: compactionLine(result) },
+        content: { type: 'text', text: formatCompactionLine(result) },
       })
       const window = served.agent.contextUsage()?.window
       if (window !== undefined)

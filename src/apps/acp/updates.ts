@@ -3,7 +3,7 @@
 
 import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk'
 import type { AgentOutput } from '../../agent/types.js'
-import { compactionLine } from '../../context/index.js'
+import { formatCompactionLine } from '../../context/index.js'
 import { DEEPSEEK_CONTEXT_TOKENS } from '../../llm/deepseek/models.js'
 import type { SessionEvent, SessionEventMap } from '../../session/types.js'
 import type { UsageReport } from '../../usage/index.js'
@@ -106,7 +106,7 @@ export function outputUpdate(turn: number, output: AgentOutput, cwd?: string): S
     case 'compaction':
       // Like a retry notice: the client is told, and the line never becomes history.
       return thought(
-        output.phase === 'start' ? '(compacting context…)\n' : `(${compactionLine(output.result)})\n`,
+        output.phase === 'start' ? '(compacting context…)\n' : `(${formatCompactionLine(output.result)})\n`,
       )
     default:
       return undefined
@@ -167,7 +167,9 @@ export function replayUpdates(events: readonly SessionEvent[], cwd?: string): Se
       }
       case 'context/compacted':
         // The whole history is replayed; the boundary is marked where it happened.
-        updates.push(thought(`(${compactionLine(event.data as SessionEventMap['context/compacted'])})\n`))
+        updates.push(
+          thought(`(${formatCompactionLine(event.data as SessionEventMap['context/compacted'])})\n`),
+        )
         break
       default:
         break

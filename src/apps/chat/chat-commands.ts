@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs'
 import { nextTurnNumber } from '../../agent/turn-runner.js'
 import type { AgentHandle } from '../../agent/types.js'
-import { compactionLine } from '../../context/index.js'
+import { formatCompactionLine } from '../../context/index.js'
 import { INIT_PROMPT } from '../../instructions/index.js'
 import { expandPromptCommand, promptCommands, statusLine } from '../../mcp/index.js'
 import { describePermissions, isPermissionMode, PERMISSION_MODES } from '../../permissions/index.js'
@@ -170,7 +170,7 @@ function recap(chat: TerminalChat, events: readonly SessionEvent[]): string[] {
       if (typeof message?.content === 'string' && message.content.trim() !== '')
         turns.at(-1)!.answer = message.content
     } else if (event.type === 'context/compacted') {
-      before.push(compactionLine(event.data as ContextCompactedData))
+      before.push(formatCompactionLine(event.data as ContextCompactedData))
     }
   }
   if (turns.length === 0) return [colors.dim('(no turns yet)')]

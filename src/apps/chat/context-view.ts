@@ -1,7 +1,7 @@
 // `/context`: what fills the model's context window, by category, in tokens and percent of
 // the window, and where the total comes from (the server's count or an estimate).
 
-import { BREAKDOWN_LABELS, type ContextUsage, scaledBreakdown, windowPercent } from '../../context/index.js'
+import { BREAKDOWN_LABELS, type ContextUsage, contextPercent, scaledBreakdown } from '../../context/index.js'
 import { formatTokens } from '../../usage/index.js'
 import type { Colors } from '../cli/render.js'
 
@@ -16,7 +16,7 @@ export function contextLines(usage: ContextUsage | undefined, colors: Colors): s
     `  ${label.padEnd(width)}  ${formatTokens(tokens).padStart(9)}  ${percent(tokens).padStart(6)}`.trimEnd()
   const lines = [
     usage.window !== undefined
-      ? `context window ${formatTokens(usage.window)} tokens, ${windowPercent(usage)}% used`
+      ? `context window ${formatTokens(usage.window)} tokens, ${contextPercent(usage)}% used`
       : 'context window unknown (set model.contextWindow in the config)',
   ]
   for (const [key, label] of BREAKDOWN_LABELS) lines.push(row(label, parts[key]))

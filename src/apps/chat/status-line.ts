@@ -4,7 +4,7 @@
 // derivation over the session log (src/usage); nothing is counted twice.
 
 import { homedir } from 'node:os'
-import { type ContextUsage, windowPercent } from '../../context/index.js'
+import { type ContextUsage, contextPercent } from '../../context/index.js'
 import type { SessionEvent } from '../../session/types.js'
 import { DEFAULT_PRICE_TABLE, deriveUsage, formatCost, type PriceTable } from '../../usage/index.js'
 import type { Colors } from '../cli/render.js'
@@ -12,7 +12,7 @@ import type { Colors } from '../cli/render.js'
 /** `42%` of the window, or `12.3k` tokens when the window is unknown; undefined without a context service. */
 export function contextCell(usage: ContextUsage | undefined): string | undefined {
   if (!usage) return undefined
-  const percent = windowPercent(usage)
+  const percent = contextPercent(usage)
   return percent !== undefined ? `${percent}%` : formatTokens(usage.tokens)
 }
 

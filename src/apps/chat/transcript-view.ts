@@ -3,7 +3,7 @@
 // preview, running tool calls). Every byte from the model or a tool is sanitized.
 
 import type { AgentOutput } from '../../agent/types.js'
-import { compactionLine } from '../../context/index.js'
+import { formatCompactionLine } from '../../context/index.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 import { type Colors, clip, describeToolCall } from '../cli/render.js'
 import { MarkdownStream } from './markdown.js'
@@ -91,7 +91,7 @@ export class TranscriptView {
           return
         }
         this.compactingSince = undefined
-        this.commit([colors.magenta(compactionLine(output.result))])
+        this.commit([colors.magenta(formatCompactionLine(output.result))])
         this.waitingSince = this.now()
         return
       case 'turn-end': {

@@ -3,7 +3,7 @@
 // message per line, chained by uuid), `markdown` a readable document, `jsonl` dsh's own lines.
 
 import { createHash } from 'node:crypto'
-import { compactionLine } from '../../context/index.js'
+import { formatCompactionLine } from '../../context/index.js'
 import { summaryMessage } from '../../session/index.js'
 import { transcriptMessage } from '../../session/transcript-message.js'
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
@@ -68,7 +68,7 @@ function compactionLines(
   sessionId: string,
 ): Record<string, unknown>[] {
   const boundary = event.data as SessionEventMap['context/compacted']
-  const content = compactionLine(boundary)
+  const content = formatCompactionLine(boundary)
   if (boundary.summary === undefined) {
     return [
       {
@@ -164,7 +164,7 @@ function markdown(header: SessionHeader, events: readonly SessionEvent[]): strin
       }
       case 'context/compacted': {
         const boundary = event.data as SessionEventMap['context/compacted']
-        parts.push(`---\n\n*${compactionLine(boundary)} (${boundary.trigger})*`)
+        parts.push(`---\n\n*${formatCompactionLine(boundary)} (${boundary.trigger})*`)
         if (boundary.summary !== undefined)
           parts.push(`<details><summary>summary</summary>\n\n${boundary.summary}\n\n</details>`)
         break

@@ -2,7 +2,7 @@
 // streams, compact tool lines, the streamed chat view and the headless progress view.
 
 import type { AgentOutput } from '../../agent/types.js'
-import { compactionLine } from '../../context/index.js'
+import { formatCompactionLine } from '../../context/index.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 
 /** Model and tool text as the terminal may show it (escape sequences shown escaped). */
@@ -223,7 +223,7 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
 
 /** `compacting context…` when a compaction starts, `context compacted: 812k → 41k tokens` when it ends. */
 export function compactionNotice(output: Extract<AgentOutput, { type: 'compaction' }>): string {
-  return output.phase === 'start' ? 'compacting context…' : compactionLine(output.result)
+  return output.phase === 'start' ? 'compacting context…' : formatCompactionLine(output.result)
 }
 
 function turnEndLine(result: { reason: string; error?: string }): string {

@@ -2,7 +2,7 @@
 // session is resumed as an agent (its writer lock taken, PreCompact hooks run), compacted
 // with a model-written summary, and disposed; the log gains one `context/compacted` event.
 
-import { compactionLine } from '../../context/index.js'
+import { formatCompactionLine } from '../../context/index.js'
 import { DshError, isDshError } from '../../core/errors.js'
 import { ExitCode } from './errors.js'
 import { openHarness, planAgent } from './start.js'
@@ -45,7 +45,7 @@ export async function compactCommand(id: string, options: CompactOptions): Promi
         process.stderr.write('dsh: compaction cancelled (the session is unchanged)\n')
         return termination.exitCode ?? ExitCode.Interrupted
       }
-      process.stdout.write(`${compactionLine(result)}\n`)
+      process.stdout.write(`${formatCompactionLine(result)}\n`)
       return ExitCode.Ok
     } finally {
       await harness.dispose()

@@ -1,7 +1,7 @@
 // Plain-text views of stored sessions: the `sessions list` table and the readable
 // transcript of `sessions show`.
 
-import { compactionLine } from '../../context/index.js'
+import { formatCompactionLine } from '../../context/index.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
 import { DEFAULT_PRICE_TABLE, deriveUsage, formatUsageLine, type PriceTable } from '../../usage/index.js'
@@ -129,7 +129,7 @@ function compactionBlock(boundary: SessionEventMap['context/compacted'], colors:
   if (boundary.pruned?.length)
     facts.push(`${boundary.pruned.length} tool output${boundary.pruned.length === 1 ? '' : 's'} pruned`)
   if (boundary.instructions) facts.push(`instructions: ${safe(clip(boundary.instructions, 200))}`)
-  const lines = [colors.magenta(`── ${compactionLine(boundary)} (${facts.join('; ')}) ──`)]
+  const lines = [colors.magenta(`── ${formatCompactionLine(boundary)} (${facts.join('; ')}) ──`)]
   if (boundary.summary !== undefined) {
     lines.push(colors.dim('  summary the model sees from here on:'))
     for (const line of safe(boundary.summary.trimEnd()).split('\n')) lines.push(`  │ ${line}`)

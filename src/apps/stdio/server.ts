@@ -6,7 +6,7 @@ import { resolve } from 'node:path'
 import { createInterface, type Interface } from 'node:readline'
 import { startConfiguredAgent } from '../../agent/configured.js'
 import type { AgentHandle } from '../../agent/types.js'
-import { compactionLine } from '../../context/index.js'
+import { formatCompactionLine } from '../../context/index.js'
 import { DshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
 import { validateSessionId } from '../../session/session.js'
@@ -226,7 +226,7 @@ export class StdioServer {
     }
     const response = agent.compact(instructions !== undefined ? { instructions } : {}).then(
       (result): void =>
-        this.answer(request, { ...result, line: compactionLine(result) } satisfies CompactResult),
+        this.answer(request, { ...result, line: formatCompactionLine(result) } satisfies CompactResult),
       (error): void => this.fail(request, toErrorObject(error)),
     )
     this.inflight = response.finally(() => {
