@@ -1,3 +1,4 @@
+export { type FileCap, formatByteLimit, MAX_PROJECT_FILE_BYTES, readCappedText } from './capped-file.js'
 export { DshError, errorMessage, isDshError } from './errors.js'
 export { findProjectRoot, foldersFromRoot, PROJECT_MARKERS } from './project-root.js'
 export { currentService, hasListeners, untraced } from './service-ref.js'
