@@ -142,7 +142,11 @@ function checkRules<T extends DshConfigFile['permissions']>(permissions: T, path
 
 function readConfigText(path: string, required: boolean): string | undefined {
   try {
-    return readCappedText(path, { maxBytes: MAX_CONFIG_BYTES, what: 'config file', code: ConfigErrorCode.TooLarge })
+    return readCappedText(path, {
+      maxBytes: MAX_CONFIG_BYTES,
+      what: 'config file',
+      code: ConfigErrorCode.TooLarge,
+    })
   } catch (error) {
     if (error instanceof DshError) throw error
     const code = (error as NodeJS.ErrnoException).code

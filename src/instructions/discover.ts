@@ -22,7 +22,11 @@ const TOO_LARGE = 'INSTRUCTIONS_TOO_LARGE'
 /** The file's text; undefined when missing, unreadable or past MAX_PROJECT_FILE_BYTES (then a problem line). */
 function readIfPresent(path: string, problems: string[]): string | undefined {
   try {
-    return readCappedText(path, { maxBytes: MAX_PROJECT_FILE_BYTES, what: 'instruction file', code: TOO_LARGE })
+    return readCappedText(path, {
+      maxBytes: MAX_PROJECT_FILE_BYTES,
+      what: 'instruction file',
+      code: TOO_LARGE,
+    })
   } catch (error) {
     if (error instanceof DshError) problems.push(`${error.message}; not loaded`)
     // Missing or unreadable: this folder has no instructions.

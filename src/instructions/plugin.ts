@@ -31,6 +31,8 @@ export const InstructionsPlugin = {
   name: 'instructions',
   apply(ctx: Context, config: InstructionsConfig = {}): void {
     const logger = ctx.logger('instructions')
-    ctx.on('agent/setup', (agent) => refreshInstructions(agent, config.home, (line) => logger.warn('%s', line)))
+    ctx.on('agent/setup', (agent) =>
+      refreshInstructions(agent, config.home, (line) => logger.warn('%s', line)),
+    )
   },
 }

@@ -49,7 +49,11 @@ export interface DiscoveryProblem {
 
 /** A skill or command file, refused past MAX_PROJECT_FILE_BYTES with an error naming it. */
 function readSkillFile(path: string): string {
-  return readCappedText(path, { maxBytes: MAX_PROJECT_FILE_BYTES, what: 'skill file', code: 'SKILL_TOO_LARGE' })
+  return readCappedText(path, {
+    maxBytes: MAX_PROJECT_FILE_BYTES,
+    what: 'skill file',
+    code: 'SKILL_TOO_LARGE',
+  })
 }
 
 interface Place {
