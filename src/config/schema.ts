@@ -33,6 +33,10 @@ export const modelConfigSchema = z
     maxRetries: z.number().int().min(0).max(20).optional(),
     /** Stream idle deadline in ms: a request that sends nothing (not even keep-alives) this long fails and is retried. */
     streamIdleTimeoutMs: z.number().int().positive().optional(),
+    /** Longest one model stream may run (default 30 min); past it the request fails, not retried. */
+    streamMaxDurationMs: z.number().int().positive().optional(),
+    /** Most text (UTF-8 bytes) one model stream may bring (default 64 MiB); past it the request fails, not retried. */
+    streamMaxBytes: z.number().int().positive().optional(),
   })
   .strict()
 
