@@ -36,6 +36,7 @@ export {
 export type { SecretFilter, SecretPolicy } from './secrets.js'
 export {
   CREDENTIAL_NAME_PATTERN,
+  CREDENTIAL_VENDOR_PREFIXES,
   createSecretFilter,
   DEFAULT_SECRET_FILTER,
   valueCarriesCredential,
