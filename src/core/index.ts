@@ -2,5 +2,5 @@ export { type FileCap, formatByteLimit, MAX_PROJECT_FILE_BYTES, readCappedText }
 export { DshError, errorMessage, isDshError } from './errors.js'
 export { findProjectRoot, foldersFromRoot, PROJECT_MARKERS } from './project-root.js'
 export { currentService, hasListeners, untraced } from './service-ref.js'
-export { type TerminalTextOptions, toTerminalText } from './terminal-text.js'
+export { type TerminalTextOptions, toTerminalId, toTerminalText } from './terminal-text.js'
 export { preloadYaml, type YamlLibrary, yamlLibrary } from './yaml.js'

@@ -3,6 +3,7 @@
 // derivation over the session log (src/usage); nothing is counted twice.
 
 import { homedir } from 'node:os'
+import { toTerminalId } from '../../core/terminal-text.js'
 import type { SessionEvent } from '../../session/types.js'
 import { DEFAULT_PRICE_TABLE, deriveUsage, formatCost, type PriceTable } from '../../usage/index.js'
 import type { Colors } from '../cli/render.js'
@@ -69,7 +70,7 @@ export function renderStatusLine(facts: StatusFacts, colors: Colors, columns: nu
   const cwd = facts.cwd.startsWith(home) ? `~${facts.cwd.slice(home.length)}` : facts.cwd
   const parts = [
     `${facts.model} (${facts.effort})`,
-    `session ${facts.sessionId.slice(0, 8)}`,
+    `session ${toTerminalId(facts.sessionId.slice(0, 8))}`,
     `ctx ${formatTokens(facts.tokens.context)}`,
     `${formatTokens(facts.tokens.total)} tokens ${formatCost(facts.tokens.cost, facts.tokens.currency)}`,
     cwd,
