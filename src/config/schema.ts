@@ -40,6 +40,10 @@ export const modelConfigSchema = z
       .int({ error: () => 'contextWindow must be a positive whole number of tokens' })
       .positive({ error: () => 'contextWindow must be a positive whole number of tokens' })
       .optional(),
+    /** Longest one model stream may run (default 30 min); past it the request fails, not retried. */
+    streamMaxDurationMs: z.number().int().positive().optional(),
+    /** Most text (UTF-8 bytes) one model stream may bring (default 64 MiB); past it the request fails, not retried. */
+    streamMaxBytes: z.number().int().positive().optional(),
   })
   .strict()
 

@@ -105,6 +105,10 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       ...(config.model.streamIdleTimeoutMs !== undefined
         ? { requestTimeoutMs: config.model.streamIdleTimeoutMs }
         : {}),
+      ...(config.model.streamMaxDurationMs !== undefined
+        ? { streamMaxDurationMs: config.model.streamMaxDurationMs }
+        : {}),
+      ...(config.model.streamMaxBytes !== undefined ? { streamMaxBytes: config.model.streamMaxBytes } : {}),
     }),
     ctx.plugin(ContextService, {
       auto: config.compaction.auto,

@@ -2,8 +2,8 @@
 // `settings.local.json`, `permissions.allow/ask/deny`. Project allow rules count only in a
 // trusted folder; ask and deny rules only restrict, so they always count.
 
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { MAX_PROJECT_FILE_BYTES, readCappedText } from '../core/capped-file.js'
 import { DshError } from '../core/errors.js'
 import { readSettingsKey, type SettingsFile } from '../hooks/protocol/settings-file.js'
 import { PermissionErrorCode } from './errors.js'
@@ -21,8 +21,8 @@ export interface ProjectPermissions {
 }
 
 /**
- * Reads the project's settings files. A file that is not JSON, or a rule that does not
- * parse, throws a user-facing error naming the file: a broken deny rule must never be
+ * Reads the project's settings files. A file past MAX_PROJECT_FILE_BYTES, one that is not
+ * JSON, or a rule that does not parse, throws a user-facing error naming the file: a broken deny rule must never be
  * skipped silently.
  */
 export function loadProjectPermissions(root: string, trusted: boolean): ProjectPermissions {
@@ -35,8 +35,14 @@ export function loadProjectPermissions(root: string, trusted: boolean): ProjectP
     const path = join(root, name)
     let text: string
     try {
-      text = readFileSync(path, 'utf8')
-    } catch {
+      text = readCappedText(path, {
+        maxBytes: MAX_PROJECT_FILE_BYTES,
+        what: 'settings file',
+        code: PermissionErrorCode.InvalidSettings,
+      })
+    } catch (error) {
+      // Too large: refused like a broken file (its deny rules cannot be read).
+      if (error instanceof DshError) throw error
       // No such settings file: nothing to add.
       continue
     }

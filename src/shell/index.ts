@@ -39,6 +39,7 @@ export { callReadablePaths, harnessHiddenPaths, hiddenPathTest } from './sandbox
 export type { SecretFilter, SecretPolicy } from './secrets.js'
 export {
   CREDENTIAL_NAME_PATTERN,
+  CREDENTIAL_VENDOR_PREFIXES,
   createSecretFilter,
   DEFAULT_SECRET_FILTER,
   valueCarriesCredential,

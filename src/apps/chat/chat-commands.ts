@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs'
 import { nextTurnNumber } from '../../agent/turn-runner.js'
 import type { AgentHandle } from '../../agent/types.js'
 import { formatCompactionLine } from '../../context/index.js'
+import { toTerminalId } from '../../core/terminal-text.js'
 import { INIT_PROMPT } from '../../instructions/index.js'
 import { expandPromptCommand, promptCommands, statusLine } from '../../mcp/index.js'
 import { describePermissions, isPermissionMode, PERMISSION_MODES } from '../../permissions/index.js'
@@ -63,7 +64,11 @@ export async function runChatCommand(chat: TerminalChat, line: string): Promise<
       return
     case 'fork': {
       const parent = chat.agent.id
-      await switchTo(chat, () => forkStored(chat.harness, parent, chat.plan.model), `forked from ${parent}`)
+      await switchTo(
+        chat,
+        () => forkStored(chat.harness, parent, chat.plan.model),
+        `forked from ${toTerminalId(parent)}`,
+      )
       return
     }
     case 'clear':
@@ -126,7 +131,7 @@ async function switchTo(chat: TerminalChat, start: () => Promise<AgentHandle>, h
   const next = await start()
   chat.setAgent(next)
   await chat.harness.agents.dispose(previous.id)
-  chat.say(chat.colors.dim(`session ${next.id} (${how})`))
+  chat.say(chat.colors.dim(`session ${toTerminalId(next.id)} (${how})`))
 }
 
 async function resume(chat: TerminalChat, argument: string): Promise<void> {
@@ -213,7 +218,7 @@ async function listRecent(chat: TerminalChat): Promise<void> {
     const mark = summary.header.id === chat.agent.id ? '*' : ' '
     const title = safe(summary.title ?? '(no prompt yet)')
     chat.say(
-      `${mark}${String(index + 1).padStart(3)}  ${safe(summary.header.id)}  ${colors.dim(formatAge(summary.lastActivity, now).padEnd(4))} ${summary.turns ?? 0} turns  ${colors.dim((summary.outcome ?? 'new').padEnd(9))} ${title}`,
+      `${mark}${String(index + 1).padStart(3)}  ${toTerminalId(summary.header.id)}  ${colors.dim(formatAge(summary.lastActivity, now).padEnd(4))} ${summary.turns ?? 0} turns  ${colors.dim((summary.outcome ?? 'new').padEnd(9))} ${title}`,
     )
   })
   chat.say(colors.dim('/resume <n> or /resume <id> switches to one, with a recap'))
@@ -223,9 +228,9 @@ function describeSession(chat: TerminalChat): void {
   const agent = chat.agent
   const header = agent.session.header
   const location = chat.harness.ctx.get('sessionPersistence')?.locate(header)
-  chat.say(`session  ${safe(agent.id)}`)
+  chat.say(`session  ${toTerminalId(agent.id)}`)
   chat.say(`folder   ${safe(agent.cwd)}`)
-  if (header.parentSession !== undefined) chat.say(`parent   ${safe(header.parentSession)}`)
+  if (header.parentSession !== undefined) chat.say(`parent   ${toTerminalId(header.parentSession)}`)
   if (!location) {
     chat.say(`log      no dedicated file (the ${chat.plan.config.persistence.backend} backend keeps none)`)
     return

@@ -5,6 +5,7 @@
 
 import { homedir } from 'node:os'
 import { type ContextUsage, contextPercent } from '../../context/index.js'
+import { toTerminalId } from '../../core/terminal-text.js'
 import type { SessionEvent } from '../../session/types.js'
 import { DEFAULT_PRICE_TABLE, deriveUsage, formatCost, type PriceTable } from '../../usage/index.js'
 import type { Colors } from '../cli/render.js'
@@ -80,7 +81,7 @@ export function renderStatusLine(facts: StatusFacts, colors: Colors, columns: nu
   const cwd = facts.cwd.startsWith(home) ? `~${facts.cwd.slice(home.length)}` : facts.cwd
   const parts = [
     `${facts.model} (${facts.effort})`,
-    `session ${facts.sessionId.slice(0, 8)}`,
+    `session ${toTerminalId(facts.sessionId.slice(0, 8))}`,
     `ctx ${facts.context ?? formatTokens(facts.tokens.context)}`,
     `${formatTokens(facts.tokens.total)} tokens ${formatCost(facts.tokens.cost, facts.tokens.currency)}`,
     cwd,

@@ -4,7 +4,7 @@
 
 import * as z from 'zod'
 import type { AgentOutput, TurnResult } from '../../agent/types.js'
-import { toTerminalText } from '../../core/terminal-text.js'
+import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
 import { progressLine } from '../../mcp/status-lines.js'
 import {
@@ -139,8 +139,12 @@ function progressRenderer(): (output: AgentOutput) => void {
 function noticeStart(started: StartedAgent, ignoredCwd: string | undefined): void {
   const colors = colorsFor(process.stderr)
   const how =
-    started.how === 'forked' ? `forked from ${started.parent}` : started.how === 'resumed' ? 'resumed' : 'new'
-  process.stderr.write(colors.dim(`session ${started.agent.id} (${how})\n`))
+    started.how === 'forked'
+      ? `forked from ${toTerminalId(started.parent ?? '')}`
+      : started.how === 'resumed'
+        ? 'resumed'
+        : 'new'
+  process.stderr.write(colors.dim(`session ${toTerminalId(started.agent.id)} (${how})\n`))
   if (ignoredCwd !== undefined) {
     process.stderr.write(colors.dim(`note: the session keeps its own folder ${started.agent.cwd}\n`))
   }

@@ -2,7 +2,7 @@
 // transcript of `sessions show`.
 
 import { formatCompactionLine } from '../../context/index.js'
-import { toTerminalText } from '../../core/terminal-text.js'
+import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
 import { DEFAULT_PRICE_TABLE, deriveUsage, formatUsageLine, type PriceTable } from '../../usage/index.js'
 import { type Colors, clip, describeToolCall } from './render.js'
@@ -42,7 +42,7 @@ export function formatTranscript(
 ): string {
   const usage = deriveUsage(events, table)
   const out: string[] = []
-  out.push(colors.bold(`session ${safe(header.id)}`))
+  out.push(colors.bold(`session ${toTerminalId(header.id)}`))
   out.push(colors.dim(`  created  ${new Date(header.createdAt).toISOString()}`))
   if (header.cwd !== undefined) out.push(colors.dim(`  folder   ${safe(header.cwd)}`))
   if (header.parentSession !== undefined) {

@@ -3,11 +3,11 @@
 // hooks.json can be either). A missing or invalid file is a warning; a settings object
 // without `hooks` is simply a file without hooks.
 
-import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import type * as z from 'zod'
-import { errorMessage } from '../../core/errors.js'
+import { MAX_PROJECT_FILE_BYTES, readCappedText } from '../../core/capped-file.js'
+import { DshError, errorMessage } from '../../core/errors.js'
 import { HookErrorCode } from './errors.js'
 import {
   describeSettingsIssues,
@@ -84,10 +84,16 @@ export function loadHookFiles(files: readonly string[], warn: HookWarn): HookSet
     const path = resolveHookFilePath(file)
     let text: string
     try {
-      text = readFileSync(path, 'utf8')
+      text = readCappedText(path, {
+        maxBytes: MAX_PROJECT_FILE_BYTES,
+        what: 'hook file',
+        code: HookErrorCode.FileUnreadable,
+      })
     } catch (error) {
       warn(
-        `hook file ${path} could not be read, no hooks registered from it: ${errorMessage(error)}`,
+        error instanceof DshError
+          ? `${error.message}; no hooks registered from it`
+          : `hook file ${path} could not be read, no hooks registered from it: ${errorMessage(error)}`,
         HookErrorCode.FileUnreadable,
       )
       continue

@@ -5,6 +5,7 @@
 import { html } from 'htm/preact'
 import type { VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
+import { toTerminalId } from '../../../core/terminal-text.js'
 import type { LiveMessage, PendingApproval, SessionResponse, SessionState } from '../types.js'
 import { ApiError, api } from './api.js'
 import { ChatBox } from './chat-box.js'
@@ -114,7 +115,7 @@ export function SessionPage(props: { id: string }): VNode {
   return html`<div class="page session-page">
     <div class="session-bar">
       <a href="#/" class="back">← sessions</a>
-      <span class="session-id" title=${header.id}>${header.id}</span>
+      <span class="session-id" title=${toTerminalId(header.id)}>${toTerminalId(header.id)}</span>
       <span class="folder" title=${header.cwd ?? ''}>${header.cwd ?? '(no folder)'}</span>
       ${
         header.parentSession !== undefined
