@@ -19,6 +19,7 @@ import {
   type McpServerConfig,
   type McpServerSource,
 } from './config.js'
+import { killOnExit } from './exit-kill.js'
 import { mcpToolName } from './naming.js'
 import { type McpCallResult, resultText } from './results.js'
 import { ServerLog, serverLogPath } from './server-log.js'
@@ -74,6 +75,8 @@ export class McpConnection {
   private restarts = 0
   private readonly refreshing = new Set<Promise<void>>()
   private closing = false
+  /** Stops tracking this server's process for the exit-time kill (src/mcp/exit-kill.ts). */
+  private forgetProcess: (() => void) | undefined
   private toolList: readonly ProvidedTool[] = []
   private promptList: readonly McpPromptInfo[] = []
   private capabilities: { prompts?: unknown; resources?: unknown; tools?: unknown } = {}
@@ -255,6 +258,7 @@ export class McpConnection {
     await client?.close().catch(() => {
       // Already gone: nothing left to close.
     })
+    this.forgetProcess?.()
     this.log.close()
   }
 
@@ -298,9 +302,14 @@ export class McpConnection {
       client = created
       created.onclose = () => this.handleClose(created)
       this.client = created
-      await created.connect(transport, {
+      const connecting = created.connect(transport, {
         timeout: Math.max(MIN_CONNECT_TIMEOUT_MS, 2 * this.startupTimeoutMs),
       })
+      // connect() spawns a stdio server at once; its pid is known from here on.
+      this.forgetProcess?.()
+      const pid = (transport as { pid?: number | null }).pid
+      this.forgetProcess = typeof pid === 'number' ? killOnExit(pid) : undefined
+      await connecting
       if (this.closing) return
       this.capabilities = created.getServerCapabilities() ?? {}
       await this.refreshTools(created, validator)
@@ -428,6 +437,7 @@ export class McpConnection {
   private handleClose(client: Client): void {
     if (this.client !== client || this.closing) return
     this.client = undefined
+    this.forgetProcess?.()
     if (this.stateValue === 'starting') return // the connect attempt reports it
     const last = this.log.last
     this.stateValue = 'crashed'

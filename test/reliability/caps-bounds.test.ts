@@ -101,7 +101,11 @@ describe('SIGTERM during MCP start-up', () => {
         ]),
       )
       writeFileSync(join(w.project, '.mcp.json'), JSON.stringify({ mcpServers: servers }))
-      const cli = spawnCli(['run', 'hi'], { env: w.env, cwd: w.project, timeoutMs: 60_000 })
+      const cli = spawnCli(['run', '--trust-project', 'hi'], {
+        env: w.env,
+        cwd: w.project,
+        timeoutMs: 60_000,
+      })
       // A random point of start-up: after the first server process appears, before or after all 100 do.
       await until(() => processesWith(marker).length > 0, 30_000, 'the first MCP server')
       await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 400)))
@@ -118,6 +122,33 @@ describe('SIGTERM during MCP start-up', () => {
       servers: 100,
       exitMedianMs: median(exitMs),
       exitMaxMs: maxOf(exitMs),
+    })
+  })
+})
+
+describe('MCP servers at exit', () => {
+  it('kills a starting server that ignores end-of-input and SIGTERM when dsh exits on SIGTERM', async () => {
+    const marker = `rel-mcp-stubborn-${SEED}`
+    const w = await world([{ text: 'never asked' }])
+    const servers = Object.fromEntries(
+      // Ignores its stdin closing and SIGTERM: only a kill ends it. The marker is its $0.
+      Array.from({ length: 5 }, (_, i) => [
+        `s${i}`,
+        { command: 'sh', args: ['-c', 'trap "" TERM; while :; do sleep 1; done', marker] },
+      ]),
+    )
+    writeFileSync(join(w.project, '.mcp.json'), JSON.stringify({ mcpServers: servers }))
+    const cli = spawnCli(['run', '--trust-project', 'hi'], { env: w.env, cwd: w.project, timeoutMs: 60_000 })
+    await until(() => processesWith(marker).length === 5, 30_000, 'the five MCP servers')
+    cli.child.kill('SIGTERM')
+    const result = await cli.done
+    expect(result.code, result.stderr).toBe(143)
+    const sent = Date.now()
+    await until(() => processesWith(marker).length === 0, 10_000, 'the MCP servers to end')
+    reportFigure('mcp-exit-kill', {
+      servers: 5,
+      leftAfterExit: processesWith(marker).length,
+      goneMs: Date.now() - sent,
     })
   })
 })

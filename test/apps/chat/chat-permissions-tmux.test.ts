@@ -284,7 +284,7 @@ it('/rewind restores a file an edit changed, and refuses, naming the file, once 
   expect(readFileSync(file(w, 'notes.txt'), 'utf8')).toBe('changed by hand\n')
 })
 
-it('/init asks the model to write a starter AGENTS.md, which the next session is told', async () => {
+it('/init asks the model to write a starter AGENTS.md (the write asks first), which the next session is told', async () => {
   const agents = '# AGENTS.md\n\nBuild with `make`; tests live in test/.\n'
   const w = await world([
     { toolCalls: [{ name: 'ls', arguments: {} }] },
@@ -296,6 +296,9 @@ it('/init asks the model to write a starter AGENTS.md, which the next session is
   let t = await startChat(w)
   t.type('/init')
   t.keys('Enter')
+  // AGENTS.md is project configuration: writing it always asks (issue 24).
+  await t.waitFor('changes the project\'s configuration (AGENTS.md)')
+  t.keys('y')
   await t.waitFor('Wrote AGENTS.md.')
   const first = w.model.requests[0]!.messages.filter((message) => message.role === 'user')
   expect(first.at(-1)!.content).toBe(INIT_PROMPT)
