@@ -153,7 +153,8 @@ export class SessionStore extends Service {
 
   /**
    * Forks a session: copies its events up to `boundary` (default: the end of the last
-   * completed turn, with the compactions after it) into a new live session with `parentSession` lineage and the same cwd.
+   * completed turn, with the compactions after it) into a new live session with
+   * `parentSession` lineage and the same cwd.
    */
   async fork(source: Session | SessionId, boundary?: number, childId?: SessionId): Promise<Session> {
     const parent = typeof source === 'string' ? this.require(source) : source
@@ -231,7 +232,8 @@ export function completedPrefixLength(events: readonly SessionEvent[]): number {
 
 /**
  * The events a fork of `session` starts with: the prefix up to `boundary` (default: the
- * end of the last completed turn, with the compactions after it). Rejects a boundary outside the log or inside a turn.
+ * end of the last completed turn, with the compactions after it). Rejects a boundary outside
+ * the log or inside a turn.
  */
 export function forkSeed(session: Session, boundary?: number): SessionEvent[] {
   const seedLength = boundary ?? completedPrefixLength(session.events)
