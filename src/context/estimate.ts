@@ -21,6 +21,8 @@ export const ESTIMATE_ERROR = 0.25
 
 /** Tokens of a text: 0.3 per ASCII character, 0.6 per other character, rounded up. */
 export function estimateTextTokens(text: string): number {
+  // Only ASCII text is as many UTF-8 bytes as UTF-16 units; the native count is ~10x the loop.
+  if (Buffer.byteLength(text, 'utf8') === text.length) return Math.ceil(text.length * TOKENS_PER_ASCII_CHAR)
   let other = 0
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) other++
   return Math.ceil((text.length - other) * TOKENS_PER_ASCII_CHAR + other * TOKENS_PER_OTHER_CHAR)

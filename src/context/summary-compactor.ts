@@ -5,7 +5,7 @@
 import { DshError, errorMessage } from '../core/errors.js'
 import type { ModelRequest } from '../llm/adapter.js'
 import type { ChatMessage, Usage } from '../llm/types.js'
-import { prunedToolOutput } from '../session/compaction-messages.js'
+import { prunedToolMessage } from '../session/compaction-messages.js'
 import type { ContextCompactedData, SessionEvent, SessionEventMap } from '../session/types.js'
 import { ContextErrorCode } from './errors.js'
 import { estimateTextTokens, messageTotal } from './estimate.js'
@@ -80,7 +80,7 @@ async function streamText(
 export function prunedView(messages: readonly ChatMessage[], pruned: ReadonlySet<string>): ChatMessage[] {
   return messages.map((message) =>
     message.role === 'tool' && pruned.has(message.toolCallId) && !message.content.startsWith('[output pruned')
-      ? { ...message, content: prunedToolOutput(message.content) }
+      ? prunedToolMessage(message)
       : message,
   )
 }
