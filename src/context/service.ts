@@ -10,7 +10,7 @@ import { DEEPSEEK_MODEL_LIMITS } from '../llm/deepseek/models.js'
 import type { ChatMessage, Usage } from '../llm/types.js'
 import { historyAfterCompaction } from '../session/history.js'
 import type { Session } from '../session/session.js'
-import type { ContextCompactedData } from '../session/types.js'
+import type { ContextCompactedData, SessionEvent } from '../session/types.js'
 import { ContextErrorCode } from './errors.js'
 import { estimateMessage, estimateTextTokens, estimateTools, messageTotal } from './estimate.js'
 import { pruneCompactor } from './prune-compactor.js'
@@ -192,13 +192,16 @@ export class ContextService extends Service {
       for (const callId of prune?.pruned ?? []) pruned.add(callId)
       if (prune?.pruned) plan.pruned = prune.pruned
     }
-    const afterPrune = this.estimate(session, request, prunedView(request.messages, pruned))
+    const view = prunedView(request.messages, pruned)
+    const afterPrune = this.estimate(session, request, view)
     const summarise =
       options.trigger === 'manual' ||
       options.reason === 'overflow' ||
       afterPrune > window * PRUNE_TARGET_SHARE
     if (summarise) {
-      const summary = (await summaryCompactor.compact(input))?.summary
+      // The pruned view once more would be a second pass over every message: hand it on.
+      const pruneApplied = { ...input, request: { ...request, messages: view } }
+      const summary = (await summaryCompactor.compact(pruneApplied))?.summary
       if (summary) plan.summary = summary
     }
     if (!plan.summary && !plan.pruned) {
@@ -271,7 +274,7 @@ export class ContextService extends Service {
   /** The project instructions message, when the request carries one after the system prompt. */
   private leading(session: Session, request: ModelRequest): ChatMessage[] {
     const second = request.messages[1]
-    const instructions = lastInstructions(session.events)?.text
+    const instructions = lastInstructions(session)?.text
     return second?.role === 'user' && instructions !== undefined && second.content === instructions
       ? [second]
       : []
@@ -308,14 +311,23 @@ export class ContextService extends Service {
   }
 }
 
-/** Call ids every earlier compaction of the session pruned. */
+/** What `prunedCalls` found so far, by log: a log only grows, so each event is read once. */
+const prunedSoFar = new WeakMap<readonly SessionEvent[], { scanned: number; pruned: Set<string> }>()
+
+/** Call ids every earlier compaction of the session pruned (a new set: the caller adds to it). */
 function prunedCalls(session: Session): Set<string> {
-  const pruned = new Set<string>()
-  for (const event of session.events) {
-    if (event.type === 'context/compacted')
-      for (const callId of (event.data as ContextCompactedData).pruned ?? []) pruned.add(callId)
+  const events = session.events
+  let known = prunedSoFar.get(events)
+  if (!known) {
+    known = { scanned: 0, pruned: new Set() }
+    prunedSoFar.set(events, known)
   }
-  return pruned
+  for (; known.scanned < events.length; known.scanned++) {
+    const event = events[known.scanned]!
+    if (event.type === 'context/compacted')
+      for (const callId of (event.data as ContextCompactedData).pruned ?? []) known.pruned.add(callId)
+  }
+  return new Set(known.pruned)
 }
 
 function sharesPrefix(messages: readonly ChatMessage[], prefix: readonly ChatMessage[]): boolean {

@@ -16,7 +16,7 @@ export interface InstructionsConfig {
 export function refreshInstructions(agent: AgentHandle, home: string | undefined): void {
   const files = discoverInstructionFiles(agent.cwd, home)
   const text = renderInstructions(files)
-  const last = lastInstructions(agent.session.events)
+  const last = lastInstructions(agent.session)
   if ((last?.text ?? '') === text) return
   agent.session.append('instructions/loaded', { files: files.map((file) => file.path), text })
 }

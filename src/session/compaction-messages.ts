@@ -16,29 +16,21 @@ export function summaryMessage(summary: string): string {
   ].join('\n')
 }
 
+const SPILL_MARK = '[output truncated; full output: '
 const SPILL_PATH = /\[output truncated; full output: ([^\]\n]+)\]/
 
 /** The tool output the model sees once `content` was pruned; it says how to get it back. */
 export function prunedToolOutput(content: string): string {
-  const spill = SPILL_PATH.exec(content)?.[1]
+  // A plain search finds the marker about three times faster than the pattern; no match starts before it.
+  const at = content.indexOf(SPILL_MARK)
+  const spill = at === -1 ? undefined : SPILL_PATH.exec(content.slice(at))?.[1]
   const where = spill
     ? `the full output is in ${spill}`
     : 'run the call again if you need it (the session log keeps it: dsh sessions show)'
   return `[output pruned to save context: ${content.length} characters; ${where}]`
 }
 
-const prunedMessages = new WeakMap<ToolMessage, ToolMessage>()
-
-/**
- * `message` with its output pruned: a new message (messages are shared with earlier
- * snapshots, never modified), the same one for the same message, so a compaction that
- * looks at a request several times searches each long output for its spill path once.
- */
+/** `message` with its output pruned: a new message, since messages are shared with earlier snapshots. */
 export function prunedToolMessage(message: ToolMessage): ToolMessage {
-  let pruned = prunedMessages.get(message)
-  if (!pruned) {
-    pruned = { ...message, content: prunedToolOutput(message.content) }
-    prunedMessages.set(message, pruned)
-  }
-  return pruned
+  return { ...message, content: prunedToolOutput(message.content) }
 }
