@@ -31,9 +31,16 @@ export class InstantSummaryAdapter extends LlmAdapter {
   readonly defaultModel = MODEL
   calls = 0
 
+  constructor(
+    ctx: Context,
+    private readonly config: { summary?: string } = {},
+  ) {
+    super(ctx)
+  }
+
   async *stream(_request: ModelRequest): AsyncGenerator<ModelStreamChunk> {
     this.calls++
-    yield { type: 'text-delta', text: SUMMARY }
+    yield { type: 'text-delta', text: this.config.summary ?? SUMMARY }
     yield {
       type: 'finish',
       finishReason: 'stop',
@@ -47,11 +54,14 @@ export interface ContextWorld {
   dispose(): Promise<void>
 }
 
-/** A Context holding only the context service (window from the model table unless given) and the model. */
-export async function startContextWorld(contextWindow?: number): Promise<ContextWorld> {
+/**
+ * A Context holding only the context service (window from the model table unless given) and
+ * the model, which answers with `summary` (default SUMMARY).
+ */
+export async function startContextWorld(contextWindow?: number, summary?: string): Promise<ContextWorld> {
   const ctx = new Context()
   const fibers = [
-    ctx.plugin(InstantSummaryAdapter),
+    ctx.plugin(InstantSummaryAdapter, summary === undefined ? {} : { summary }),
     ctx.plugin(ContextService, {
       auto: true,
       threshold: 0.85,

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defaultSystemPrompt } from '../src/agent/prompts/system-prompt.js'
 import { resolveConfig, validateConfig } from '../src/config/index.js'
+import { estimateTextTokens, TOKENS_PER_ASCII_CHAR } from '../src/context/index.js'
+import { summaryOutputTokens } from '../src/context/summary-compactor.js'
 import { createHarness, type Harness } from '../src/harness/index.js'
 import { deriveHistory } from '../src/session/history.js'
 import { Session } from '../src/session/session.js'
@@ -18,6 +20,7 @@ import {
   copySession,
   NEVER,
   type SessionPlan,
+  SUMMARY,
   startContextWorld,
 } from './context-session.js'
 import { median } from './stats.js'
@@ -137,11 +140,15 @@ async function compactionRows(plan: Plan): Promise<BenchRow[]> {
 
 async function firstRequestRows(plan: Plan): Promise<BenchRow[]> {
   const rows: BenchRow[] = []
-  for (const [window, steps] of [
-    [1_000_000, STEPS],
-    [128_000, 2_000],
+  // The last case writes the longest summary the call allows (its whole output budget).
+  const longest = (window: number) =>
+    'x'.repeat(Math.floor(summaryOutputTokens(window) / TOKENS_PER_ASCII_CHAR))
+  for (const [window, steps, summary] of [
+    [1_000_000, STEPS, undefined],
+    [128_000, 2_000, undefined],
+    [128_000, 2_000, longest(128_000)],
   ] as const) {
-    const world = await startContextWorld(window)
+    const world = await startContextWorld(window, summary)
     const shares: { share: number; summarised: boolean }[] = []
     await buildSession(`first-${window}`, {
       ...plan,
@@ -154,13 +161,20 @@ async function firstRequestRows(plan: Plan): Promise<BenchRow[]> {
     const worst = Math.max(...shares.map(({ share }) => share))
     const summaries = shares.filter(({ summarised }) => summarised).length
     const pct = (share: number) => `${(share * 100).toFixed(1)} %`
+    const kind =
+      summary === undefined
+        ? `a ${Math.round(estimateTextTokens(SUMMARY) / 100) / 10}k-token summary`
+        : `a ${Math.round(summaryOutputTokens(window) / 100) / 10}k-token summary, its whole budget`
     rows.push({
-      name: `context: first request after an automatic compaction, ${window.toLocaleString('en')}-token window (${steps.toLocaleString('en')} steps; ${shares.length} compactions, ${summaries} with a summary)`,
+      name: `context: first request after an automatic compaction, ${window.toLocaleString('en')}-token window, ${kind} (${steps.toLocaleString('en')} steps; ${shares.length} compactions, ${summaries} with a summary)`,
       measured: `worst ${pct(worst)} of the window (median ${pct(median(shares.map(({ share }) => share)))})`,
       baseline: `window ${window.toLocaleString('en')} tokens`,
       ratio: worst,
-      target: `≤ ${FIRST_REQUEST_SHARE}× the window`,
-      pass: worst <= FIRST_REQUEST_SHARE,
+      target:
+        summary === undefined
+          ? `≤ ${FIRST_REQUEST_SHARE}× the window`
+          : 'information only: the longest summary the call allows',
+      pass: summary !== undefined || worst <= FIRST_REQUEST_SHARE,
     })
   }
   return rows
