@@ -10,7 +10,7 @@ import { DEEPSEEK_MODEL_LIMITS } from '../llm/deepseek/models.js'
 import type { ChatMessage, Usage } from '../llm/types.js'
 import { historyAfterCompaction } from '../session/history.js'
 import type { Session } from '../session/session.js'
-import type { ContextCompactedData, SessionEvent } from '../session/types.js'
+import type { ContextCompactedData } from '../session/types.js'
 import { ContextErrorCode } from './errors.js'
 import { estimateMessage, estimateTextTokens, estimateTools, messageTotal } from './estimate.js'
 import { pruneCompactor } from './prune-compactor.js'
@@ -311,23 +311,28 @@ export class ContextService extends Service {
   }
 }
 
-/** What `prunedCalls` found so far, by log: a log only grows, so each event is read once. */
-const prunedSoFar = new WeakMap<readonly SessionEvent[], { scanned: number; pruned: Set<string> }>()
-
-/** Call ids every earlier compaction of the session pruned (a new set: the caller adds to it). */
+/**
+ * Call ids earlier compactions pruned that the history may still hold: those named back to
+ * the tail the last summary kept. A prune before that tail only names results before it
+ * (a prune names results already logged), which no history or tail holds any more, so the
+ * log before it is never read.
+ */
 function prunedCalls(session: Session): Set<string> {
   const events = session.events
-  let known = prunedSoFar.get(events)
-  if (!known) {
-    known = { scanned: 0, pruned: new Set() }
-    prunedSoFar.set(events, known)
+  const pruned = new Set<string>()
+  let stop = 0
+  let summarised = false
+  for (let i = events.length - 1; i >= stop; i--) {
+    const event = events[i]!
+    if (event.type !== 'context/compacted') continue
+    const data = event.data as ContextCompactedData
+    for (const callId of data.pruned ?? []) pruned.add(callId)
+    if (data.summary !== undefined && !summarised) {
+      summarised = true
+      stop = Math.min(i, Math.max(0, data.keptFrom ?? i))
+    }
   }
-  for (; known.scanned < events.length; known.scanned++) {
-    const event = events[known.scanned]!
-    if (event.type === 'context/compacted')
-      for (const callId of (event.data as ContextCompactedData).pruned ?? []) known.pruned.add(callId)
-  }
-  return new Set(known.pruned)
+  return pruned
 }
 
 function sharesPrefix(messages: readonly ChatMessage[], prefix: readonly ChatMessage[]): boolean {
