@@ -2,8 +2,8 @@
 // commit the assistant message → run tool calls → decide whether to continue.
 
 import type { Context } from 'cordis'
-import type { CompactionNotice } from '../context/index.js'
-import { errorMessage } from '../core/errors.js'
+import { type CompactionNotice, ContextErrorCode } from '../context/index.js'
+import { DshError, errorMessage } from '../core/errors.js'
 import { hasListeners } from '../core/service-ref.js'
 import { describeRetry } from '../failures/index.js'
 import type { ModelChoice, ModelRequest } from '../llm/adapter.js'
@@ -198,14 +198,20 @@ async function requestReply(
   if (windowHint !== undefined) context.learnWindow(request.model, windowHint)
   // Once, not in a loop: compact (when there is more than the last message) and send again.
   if (context.canCompact(session, request)) {
-    await context.compact(session, {
-      trigger: 'auto',
-      reason: 'overflow',
-      rebuild,
-      signal,
-      onCompaction,
-      ...(windowHint !== undefined ? { windowHint } : {}),
-    })
+    try {
+      await context.compact(session, {
+        trigger: 'auto',
+        reason: 'overflow',
+        rebuild,
+        signal,
+        onCompaction,
+        ...(windowHint !== undefined ? { windowHint } : {}),
+      })
+    } catch (error) {
+      // A PreCompact hook blocked the recovery: the server's error stands (Claude Code's rule).
+      if (error instanceof DshError && error.code === ContextErrorCode.Blocked) return reply
+      throw error
+    }
     return send(
       await context.prepare(session, rebuild(), { rebuild, signal, onCompaction, noCompaction: true }),
     )

@@ -1,9 +1,10 @@
 // Loads and validates the config file, and resolves it into absolute, defaulted
 // settings. Every error names the file and the field.
 
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { z } from 'zod'
+import { readCappedText } from '../core/capped-file.js'
 import { DshError } from '../core/errors.js'
 import { preloadYaml, yamlLibrary } from '../core/yaml.js'
 import { absolutePath, resolveConfiguredHome, resolveDshHome } from '../home/resolve-home.js'
@@ -141,14 +142,11 @@ function checkRules<T extends DshConfigFile['permissions']>(permissions: T, path
 
 function readConfigText(path: string, required: boolean): string | undefined {
   try {
-    const size = statSync(path).size
-    if (size > MAX_CONFIG_BYTES)
-      throw new DshError(
-        `${path}: config file is ${size} bytes; the limit is ${MAX_CONFIG_BYTES} (1 MiB)`,
-        ConfigErrorCode.TooLarge,
-        { userFacing: true },
-      )
-    return readFileSync(path, 'utf8')
+    return readCappedText(path, {
+      maxBytes: MAX_CONFIG_BYTES,
+      what: 'config file',
+      code: ConfigErrorCode.TooLarge,
+    })
   } catch (error) {
     if (error instanceof DshError) throw error
     const code = (error as NodeJS.ErrnoException).code

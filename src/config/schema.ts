@@ -40,6 +40,10 @@ export const modelConfigSchema = z
       .int({ error: () => 'contextWindow must be a positive whole number of tokens' })
       .positive({ error: () => 'contextWindow must be a positive whole number of tokens' })
       .optional(),
+    /** Longest one model stream may run (default 30 min); past it the request fails, not retried. */
+    streamMaxDurationMs: z.number().int().positive().optional(),
+    /** Most text (UTF-8 bytes) one model stream may bring (default 64 MiB); past it the request fails, not retried. */
+    streamMaxBytes: z.number().int().positive().optional(),
   })
   .strict()
 
@@ -230,8 +234,18 @@ export const configSchema = z
       .default('off'),
     /** Under a sandbox: false gives commands no network at all. Default true. */
     sandboxNetwork: z.boolean().default(true),
+    /**
+     * Load every project folder's own configuration (MCP servers, hooks, allow rules) without
+     * asking, also where nobody can be asked (`dsh run`, `dsh stdio`): `--trust-project` for
+     * every run. Default false.
+     */
+    trustProjects: z.boolean().default(false),
     /** The bubblewrap program a sandbox runs (relative to the config file). Default /usr/bin/bwrap. */
     sandboxBwrapPath: z.string().min(1).default(DEFAULT_BWRAP_PATH),
+    /** Commands still running from a dsh that was killed (SIGKILL), found at the next start: report (default) or kill. */
+    orphanedCommands: z
+      .enum(['report', 'kill'], { error: () => 'orphanedCommands must be report or kill' })
+      .default('report'),
     permissions: z
       .object({
         /** The mode sessions start in: auto (dsh's default), default, acceptEdits, plan, bypassPermissions. */

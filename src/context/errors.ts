@@ -3,7 +3,7 @@
 export const ContextErrorCode = {
   /** The summary call failed or produced no summary; nothing was written. */
   SummaryFailed: 'CONTEXT_SUMMARY_FAILED',
-  /** A PreCompact hook blocked a manual compaction. */
+  /** A PreCompact hook blocked the compaction. */
   Blocked: 'CONTEXT_COMPACTION_BLOCKED',
   /** Even a compacted request does not fit the window. */
   DoesNotFit: 'CONTEXT_DOES_NOT_FIT',

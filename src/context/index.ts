@@ -12,6 +12,13 @@ export {
   TOKENS_PER_ASCII_CHAR,
   TOKENS_PER_OTHER_CHAR,
 } from './estimate.js'
+export {
+  BREAKDOWN_LABELS,
+  contextPercent,
+  formatCompactionLine,
+  formatContextUsage,
+  scaledBreakdown,
+} from './format.js'
 export { MIN_PRUNED_TOKENS, PROTECTED_OUTPUT_SHARE, pruneCompactor } from './prune-compactor.js'
 export {
   ContextService,
@@ -40,7 +47,7 @@ declare module 'cordis' {
     context: ContextService
   }
   interface Events {
-    /** Before a compaction, on a durable log (PreCompact hooks); `block` stops a manual one. */
+    /** Before a compaction, on a durable log (PreCompact hooks); `block` stops it (see PreCompactState). */
     'context/pre-compact'(state: PreCompactState): Promise<void> | void
     /** A compaction was appended and is durable (SessionStart hooks with source `compact`). */
     'context/compacted'(session: Session, data: ContextCompactedData): Promise<void> | void

@@ -32,7 +32,12 @@ export const OUTPUT_MARGIN_SHARE = 0.05
 /** The least output a request is sent with; less room than this needs a compaction first. */
 export const MIN_OUTPUT_TOKENS = 1_024
 
-/** The state a PreCompact listener sees; setting `block` stops a manual compaction. */
+/**
+ * The state a PreCompact listener sees. Setting `block` stops the compaction, as Claude Code
+ * documents: a manual one rejects; an automatic one before the window is reached is skipped
+ * (the request goes out uncompacted if it fits); one that would recover from the server's
+ * context-length error lets that error stand.
+ */
 export interface PreCompactState {
   readonly session: Session
   readonly trigger: 'auto' | 'manual'
@@ -116,19 +121,32 @@ export class ContextService extends Service {
         { userFacing: true },
       )
     }
+    let blocked: string | undefined
     if (
       this.settings.auto &&
       !options.noCompaction &&
       (tokens > this.settings.threshold * window || this.room(window, tokens) < MIN_OUTPUT_TOKENS)
     ) {
-      await this.compact(session, { ...options, trigger: 'auto', reason: 'threshold' })
-      request = options.rebuild()
-      tokens = this.usage(session, request).tokens
+      try {
+        await this.compact(session, { ...options, trigger: 'auto', reason: 'threshold' })
+        request = options.rebuild()
+        tokens = this.usage(session, request).tokens
+      } catch (error) {
+        // A blocked compaction before the limit is skipped: the request goes out as it is.
+        if (!(error instanceof DshError && error.code === ContextErrorCode.Blocked)) throw error
+        blocked = error.message
+      }
     }
     const room = this.room(window, tokens)
     if (room < MIN_OUTPUT_TOKENS) {
+      const why =
+        blocked !== undefined
+          ? ` (${blocked})`
+          : this.settings.auto
+            ? ' even after compaction'
+            : ' (compaction.auto is off: /compact or dsh sessions compact)'
       throw new DshError(
-        `the conversation needs about ${tokens} tokens, which leaves no room to answer in the ${window}-token window${this.settings.auto ? ' even after compaction' : ' (compaction.auto is off: /compact or dsh sessions compact)'}`,
+        `the conversation needs about ${tokens} tokens, which leaves no room to answer in the ${window}-token window${why}`,
         ContextErrorCode.DoesNotFit,
         { userFacing: true },
       )
@@ -144,7 +162,8 @@ export class ContextService extends Service {
    * Compacts the session: the PreCompact listeners run on a durable log, then older tool
    * outputs are pruned (automatic compaction) and, when that is not enough or a user asked,
    * the history is summarised; one `context/compacted` event records it. Rejects (and writes
-   * nothing) when a PreCompact hook blocks a manual compaction or the summary call fails.
+   * no boundary) with CONTEXT_COMPACTION_BLOCKED when a PreCompact listener blocks it, or
+   * when the summary call fails.
    */
   async compact(session: Session, options: CompactOptions): Promise<CompactionResult> {
     const llm = this.ctx.get('llm')
@@ -160,14 +179,11 @@ export class ContextService extends Service {
       (state as { instructions?: string }).instructions = options.instructions
     if (options.signal) state.signal = options.signal
     await this.ctx.serial('context/pre-compact', state)
-    if (state.block !== undefined && options.trigger === 'manual') {
-      throw new DshError(
-        `compaction blocked by a PreCompact hook: ${state.block}`,
-        ContextErrorCode.Blocked,
-        {
-          userFacing: true,
-        },
-      )
+    if (state.block !== undefined) {
+      const what = options.trigger === 'manual' ? 'compaction' : 'automatic compaction'
+      throw new DshError(`${what} blocked by a PreCompact hook: ${state.block}`, ContextErrorCode.Blocked, {
+        userFacing: true,
+      })
     }
 
     options.onCompaction?.({
@@ -199,8 +215,13 @@ export class ContextService extends Service {
       options.reason === 'overflow' ||
       afterPrune > window * PRUNE_TARGET_SHARE
     if (summarise) {
+      // A manual compaction summarises everything; an automatic one keeps the recent steps.
       // The pruned view once more would be a second pass over every message: hand it on.
-      const pruneApplied = { ...input, request: { ...request, messages: view } }
+      const pruneApplied = {
+        ...input,
+        request: { ...request, messages: view },
+        keepTail: options.trigger === 'auto',
+      }
       const summary = (await summaryCompactor.compact(pruneApplied))?.summary
       if (summary) plan.summary = summary
     }
@@ -337,6 +358,13 @@ function prunedCalls(session: Session): Set<string> {
 
 function sharesPrefix(messages: readonly ChatMessage[], prefix: readonly ChatMessage[]): boolean {
   if (prefix.length > messages.length) return false
-  for (let i = 0; i < prefix.length; i++) if (messages[i] !== prefix[i]) return false
+  for (let i = 0; i < prefix.length; i++) if (!sameMessage(messages[i]!, prefix[i]!)) return false
   return true
+}
+
+/** History messages are shared objects; the system prompt and instructions are rebuilt per request. */
+function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
+  return (
+    a === b || ((a.role === 'system' || a.role === 'user') && a.role === b.role && a.content === b.content)
+  )
 }

@@ -51,12 +51,15 @@ export const summaryCompactor: Compactor = {
       messageTotal(input.request.messages[0]!) +
       estimateTools(input.request.tools) +
       estimateTextTokens(summaryMessage(text))
-    const keptFrom = tailStart(
-      input.session.events,
-      input.pruned,
-      Math.max(0, Math.min(input.window * TAIL_SHARE, input.targetTokens - fixed)),
-      input.window * LATEST_STEP_SHARE,
-    )
+    const keptFrom =
+      input.keepTail === false
+        ? input.session.events.length
+        : tailStart(
+            input.session.events,
+            input.pruned,
+            Math.max(0, Math.min(input.window * TAIL_SHARE, input.targetTokens - fixed)),
+            input.window * LATEST_STEP_SHARE,
+          )
     const summary: NonNullable<CompactionPlan['summary']> = { text, keptFrom }
     if (request.model !== undefined) summary.model = request.model
     if (reply.usage) summary.usage = reply.usage

@@ -79,6 +79,8 @@ export interface CompactionInput {
   /** Tool results pruned already, or by an earlier stage of this compaction. */
   pruned: ReadonlySet<string>
   instructions?: string
+  /** Keep the recent steps verbatim after a summary (automatic compaction). Default true. */
+  keepTail?: boolean
   llm: LlmAdapter
   signal?: AbortSignal
 }

@@ -1,5 +1,7 @@
+export { type FileCap, formatByteLimit, MAX_PROJECT_FILE_BYTES, readCappedText } from './capped-file.js'
 export { DshError, errorMessage, isDshError } from './errors.js'
+export { PROJECT_CONFIG_ENTRIES, PROJECT_TRUSTED_FILES, projectConfigEntryOf } from './project-config.js'
 export { findProjectRoot, foldersFromRoot, PROJECT_MARKERS } from './project-root.js'
 export { currentService, hasListeners, untraced } from './service-ref.js'
-export { type TerminalTextOptions, toTerminalText } from './terminal-text.js'
+export { type TerminalTextOptions, toTerminalId, toTerminalText } from './terminal-text.js'
 export { preloadYaml, type YamlLibrary, yamlLibrary } from './yaml.js'

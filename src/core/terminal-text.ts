@@ -1,6 +1,7 @@
 // The one sanitizer for text that reaches a terminal from the model, tools or files.
 // Printable text passes; every control or escape sequence (OSC title/clipboard writes,
 // DCS, cursor movement, C1 controls, bidi overrides) is shown escaped, never executed.
+// Identifiers get a stricter form (toTerminalId): nothing invisible passes either.
 
 /** Options for {@link toTerminalText}. */
 export interface TerminalTextOptions {
@@ -20,16 +21,39 @@ const SEQUENCE =
 const SGR = /^\u001b\[[0-9;:]*m$/
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
 
-/** Shows one code unit as a visible escape (`\e`, `\r`, `\x07`, `\u202e`). */
+/**
+ * What an identifier may not show raw: controls, format characters (bidi marks and
+ * overrides, zero-width space/joiners, word joiner, BOM, tag characters), every other
+ * default-ignorable code point (variation selectors, fillers), separators and spaces but
+ * the ASCII one, and lone surrogates. Two ids that print alike are then alike.
+ */
+const ID_UNSAFE = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}\p{Cs}]|(?! )\p{Zs}/u
+
+/** Shows one character as a visible escape (`\e`, `\r`, `\x07`, `\u202e`, `\u{e0041}`). */
 function escapeChar(char: string): string {
-  const code = char.charCodeAt(0)
+  const code = char.codePointAt(0) as number
   if (code === 0x1b) return '\\e'
   if (code === 0x0d) return '\\r'
   if (code === 0x09) return '\\t'
+  if (code === 0x0a) return '\\n'
   if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`
+  if (code > 0xffff) return `\\u{${code.toString(16)}}`
   return `\\u${code.toString(16).padStart(4, '0')}`
+}
+
+/**
+ * An identifier (a session id, a parent id) as a terminal or page may show it: every
+ * character that is invisible, reorders text or moves the cursor is escaped (`\u202e`,
+ * `\u200b`, `\ufeff`, `\e`, `\n`), everything else shown as it is. Unlike
+ * toTerminalText it keeps nothing invisible: text may need a zero-width joiner, an id never does.
+ */
+export function toTerminalId(id: string): string {
+  if (!ID_UNSAFE.test(id)) return id
+  let out = ''
+  for (const char of id) out += ID_UNSAFE.test(char) ? escapeChar(char) : char
+  return out
 }
 
 function escapeAll(text: string): string {

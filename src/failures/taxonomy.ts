@@ -13,6 +13,7 @@ export type FailureClass =
   | 'overloaded'
   | 'transport'
   | 'stalled'
+  | 'runaway'
 
 export interface FailureClassInfo {
   /** True when trying again later can succeed. */
@@ -31,6 +32,9 @@ export const FAILURE_CLASSES: Record<FailureClass, FailureClassInfo> = {
   overloaded: { retryable: true, label: 'server overloaded' },
   transport: { retryable: true, label: 'connection failed' },
   stalled: { retryable: true, label: 'stream stalled' },
+  // A response that would not end (past its duration or size bound): the same request would
+  // run away again, so it is never retried blindly.
+  runaway: { retryable: false, label: 'response past its bound' },
 }
 
 /** One classified failure. */

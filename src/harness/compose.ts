@@ -24,6 +24,7 @@ import {
   assertSandboxAvailable,
   LocalShellExecutor,
   SessionPersistenceEnvPlugin,
+  type SessionStoreFiles,
   ShellEnvRegistry,
 } from '../shell/index.js'
 import { SkillsPlugin } from '../skills/index.js'
@@ -46,9 +47,10 @@ export interface HarnessOptions {
     'mode' | 'allowedTools' | 'disallowedTools' | 'canAsk' | 'frontEnd' | 'projectTrusted'
   >
   /**
-   * How project folders are trusted to bring their own hooks and MCP servers (and later
-   * rules, skills): `headless` trusts (`dsh run`, `dsh stdio`), `interactive` asks with
-   * `ask` (chat, ACP); `disabled` is `--no-project-config`. Default: interactive without a
+   * How project folders are trusted to bring their own hooks, MCP servers, rules and skills:
+   * `headless` (`dsh run`, `dsh stdio`) loads only what was trusted with its current content,
+   * `interactive` asks with `ask` (chat, web); `disabled` is `--no-project-config`, `granted`
+   * `--trust-project` (config `trustProjects` grants too). Default: interactive without a
    * way to ask, so nothing a project brings loads unless its folder was trusted before.
    * One decision per folder and process, shared by hooks and MCP (`ctx.projectTrust`).
    */
@@ -62,6 +64,13 @@ export interface Harness {
   readonly sessions: SessionStore
   /** Unloads every plugin: running turns are cancelled and sessions flushed. */
   dispose(): Promise<void>
+}
+
+/** The files of the configured session store, which a sandbox hides (none for PostgreSQL or memory). */
+function sessionStoreFiles(persistence: ResolvedConfig['persistence']): SessionStoreFiles {
+  if (persistence.backend === 'jsonl') return { root: persistence.root }
+  if (persistence.backend === 'sqlite') return { file: persistence.file }
+  return {}
 }
 
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
@@ -96,6 +105,10 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       ...(config.model.streamIdleTimeoutMs !== undefined
         ? { requestTimeoutMs: config.model.streamIdleTimeoutMs }
         : {}),
+      ...(config.model.streamMaxDurationMs !== undefined
+        ? { streamMaxDurationMs: config.model.streamMaxDurationMs }
+        : {}),
+      ...(config.model.streamMaxBytes !== undefined ? { streamMaxBytes: config.model.streamMaxBytes } : {}),
     }),
     ctx.plugin(ContextService, {
       auto: config.compaction.auto,
@@ -106,10 +119,12 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(ToolRegistry),
     ctx.plugin(LocalShellExecutor, {
       secrets: config.secrets,
+      home: config.home,
       sandbox: {
         mode: config.sandbox,
         network: config.sandboxNetwork,
         home: config.home,
+        store: sessionStoreFiles(config.persistence),
         bwrapPath: config.sandboxBwrapPath,
       },
     }),
@@ -121,7 +136,11 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(FsToolsPlugin, { home: config.home }),
     ctx.plugin(InstructionsPlugin, { home: config.home }),
     ctx.plugin(SkillsPlugin, { home: config.home, includeUserClaude: config.skills.includeUserClaude }),
-    ctx.plugin(ProjectTrustService, { home: config.home, ...options.trust }),
+    ctx.plugin(ProjectTrustService, {
+      home: config.home,
+      ...options.trust,
+      ...(config.trustProjects ? { granted: true } : {}),
+    }),
     ctx.plugin(claudeCodeHooksPlugin, {
       files: [
         ...(config.hooks.claudeCodeUserSettings ? [join(home, HOOK_FILE_LOCATIONS['claude-code'].user)] : []),

@@ -1,8 +1,9 @@
 // Finds the instruction files of a session: `$DSH_HOME/AGENTS.md`, then from the project
 // root down to the cwd one file per folder — `AGENTS.md`, or `CLAUDE.md` where there is none.
 
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { MAX_PROJECT_FILE_BYTES, readCappedText } from '../core/capped-file.js'
+import { DshError } from '../core/errors.js'
 import { findProjectRoot, foldersFromRoot } from '../core/project-root.js'
 
 export const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const
@@ -15,26 +16,40 @@ export interface InstructionFile {
   readonly scope: 'user' | 'project'
 }
 
-function readIfPresent(path: string): string | undefined {
+/** The error code of an instruction file past its cap (reported, never thrown). */
+const TOO_LARGE = 'INSTRUCTIONS_TOO_LARGE'
+
+/** The file's text; undefined when missing, unreadable or past MAX_PROJECT_FILE_BYTES (then a problem line). */
+function readIfPresent(path: string, problems: string[]): string | undefined {
   try {
-    return readFileSync(path, 'utf8')
-  } catch {
+    return readCappedText(path, {
+      maxBytes: MAX_PROJECT_FILE_BYTES,
+      what: 'instruction file',
+      code: TOO_LARGE,
+    })
+  } catch (error) {
+    if (error instanceof DshError) problems.push(`${error.message}; not loaded`)
     // Missing or unreadable: this folder has no instructions.
     return undefined
   }
 }
 
-export function discoverInstructionFiles(cwd: string, home: string | undefined): InstructionFile[] {
+/** The instruction files for `cwd`; files refused for their size are skipped with a line in `problems`. */
+export function discoverInstructionFiles(
+  cwd: string,
+  home: string | undefined,
+  problems: string[] = [],
+): InstructionFile[] {
   const found: InstructionFile[] = []
   if (home) {
     const path = join(home, 'AGENTS.md')
-    const text = readIfPresent(path)
+    const text = readIfPresent(path, problems)
     if (text !== undefined) found.push({ path, text, scope: 'user' })
   }
   for (const folder of foldersFromRoot(findProjectRoot(cwd), cwd)) {
     for (const name of INSTRUCTION_FILE_NAMES) {
       const path = join(folder, name)
-      const text = readIfPresent(path)
+      const text = readIfPresent(path, problems)
       if (text === undefined) continue
       found.push({ path, text, scope: 'project' })
       break

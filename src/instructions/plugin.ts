@@ -13,8 +13,14 @@ export interface InstructionsConfig {
 }
 
 /** Appends `instructions/loaded` when the files on disk say something else than the log. */
-export function refreshInstructions(agent: AgentHandle, home: string | undefined): void {
-  const files = discoverInstructionFiles(agent.cwd, home)
+export function refreshInstructions(
+  agent: AgentHandle,
+  home: string | undefined,
+  warn: (problem: string) => void = () => {},
+): void {
+  const problems: string[] = []
+  const files = discoverInstructionFiles(agent.cwd, home, problems)
+  for (const problem of problems) warn(problem)
   const text = renderInstructions(files)
   const last = lastInstructions(agent.session)
   if ((last?.text ?? '') === text) return
@@ -24,6 +30,9 @@ export function refreshInstructions(agent: AgentHandle, home: string | undefined
 export const InstructionsPlugin = {
   name: 'instructions',
   apply(ctx: Context, config: InstructionsConfig = {}): void {
-    ctx.on('agent/setup', (agent) => refreshInstructions(agent, config.home))
+    const logger = ctx.logger('instructions')
+    ctx.on('agent/setup', (agent) =>
+      refreshInstructions(agent, config.home, (line) => logger.warn('%s', line)),
+    )
   },
 }

@@ -5,6 +5,8 @@ export const LlmErrorCode = {
   Http: 'LLM_HTTP',
   Network: 'LLM_NETWORK',
   Protocol: 'LLM_PROTOCOL',
+  /** The stream went past model.streamMaxDurationMs or model.streamMaxBytes (failure class `runaway`). */
+  StreamBound: 'LLM_STREAM_BOUND',
   Aborted: 'LLM_ABORTED',
   ScriptExhausted: 'LLM_SCRIPT_EXHAUSTED',
   BadEffort: 'LLM_BAD_EFFORT',

@@ -1,7 +1,9 @@
 // ACP `mcpServers` (session/new, session/load) as dsh server entries. ACP sends stdio
 // servers with `env` as name/value pairs and remote ones with `headers` likewise.
 
-import type { McpServerConfig } from './config.js'
+import { DshError } from '../core/errors.js'
+import { MAX_MCP_SERVERS, type McpServerConfig, tooManyServers } from './config.js'
+import { McpErrorCode } from './errors.js'
 import { normalizeName } from './naming.js'
 
 interface NameValue {
@@ -20,8 +22,15 @@ export const ACP_MCP_CAPABILITIES = { http: true, sse: true } as const
 const pairs = (list: readonly NameValue[] | undefined) =>
   Object.fromEntries((list ?? []).map((pair) => [pair.name, pair.value]))
 
-/** Entries keyed by the server's name made tool-name safe (`my server` → `my_server`). */
+/**
+ * Entries keyed by the server's name made tool-name safe (`my server` → `my_server`).
+ * More than MAX_MCP_SERVERS throws a user-facing error.
+ */
 export function fromAcpServers(servers: readonly AcpMcpServer[]): Record<string, McpServerConfig> {
+  if (servers.length > MAX_MCP_SERVERS)
+    throw new DshError(tooManyServers('ACP mcpServers', servers.length), McpErrorCode.TooLarge, {
+      userFacing: true,
+    })
   const entries: Record<string, McpServerConfig> = {}
   for (const server of servers) {
     const name = normalizeName(server.name).slice(0, 64)

@@ -1,15 +1,18 @@
 // `dsh mcp add/remove`: edits the `mcpServers` map of dsh's config file (YAML, comments
 // and spacing kept) or of a project's `.mcp.json`. Every edit is validated before it is written.
 
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { MAX_PROJECT_FILE_BYTES, readCappedText } from '../core/capped-file.js'
 import { DshError } from '../core/errors.js'
 import {
+  MAX_MCP_SERVERS,
   type McpServerConfig,
   type McpServerEntry,
   mcpServerConfigSchema,
   PROJECT_MCP_FILE,
   SERVER_NAME,
+  tooManyServers,
 } from './config.js'
 import { McpErrorCode } from './errors.js'
 import { addServerToYaml, parseConfigYaml, removeServerFromYaml } from './yaml-edit.js'
@@ -18,8 +21,14 @@ export type McpConfigScope = 'user' | 'project'
 
 function readText(file: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8')
+    // config.yaml and .mcp.json share the 1 MiB cap.
+    return readCappedText(file, {
+      maxBytes: MAX_PROJECT_FILE_BYTES,
+      what: 'file',
+      code: McpErrorCode.TooLarge,
+    })
   } catch (error) {
+    if (error instanceof DshError) throw error
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw new DshError(`cannot read ${file}: ${(error as Error).message}`, McpErrorCode.InvalidConfig, {
       userFacing: true,
@@ -114,6 +123,9 @@ export function addToProjectFile(root: string, name: string, entry: McpServerEnt
       userFacing: true,
     })
   }
+  const count = Object.keys(project.mcpServers).length + 1
+  if (count > MAX_MCP_SERVERS)
+    throw new DshError(tooManyServers(file, count), McpErrorCode.TooLarge, { userFacing: true })
   project.mcpServers[name] = entry
   writeAtomically(file, `${JSON.stringify(project, null, 2)}\n`)
   return file

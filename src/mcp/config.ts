@@ -1,15 +1,26 @@
 // MCP server entries as users already write them (Claude Code's `mcpServers` shape, in
 // dsh's config and in a project's `.mcp.json`), validated, and `${VAR}` expansion.
 
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as z from 'zod'
-import { DshError } from '../core/errors.js'
+import { MAX_PROJECT_FILE_BYTES, readCappedText } from '../core/capped-file.js'
+import { DshError, errorMessage } from '../core/errors.js'
 import { McpErrorCode } from './errors.js'
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000
 export const DEFAULT_TOOL_TIMEOUT_MS = 600_000
 export const PROJECT_MCP_FILE = '.mcp.json'
+/**
+ * Most servers one source may list (config, `.mcp.json`, an ACP session). Each is a process
+ * or a connection started before the first model request; past this a list is a mistake or
+ * an attack, so it is refused whole, in one line.
+ */
+export const MAX_MCP_SERVERS = 100
+
+/** The one-line refusal of a server list longer than MAX_MCP_SERVERS. */
+export function tooManyServers(where: string, count: number): string {
+  return `${where}: ${count} MCP servers; the limit is ${MAX_MCP_SERVERS}`
+}
 
 const timeouts = {
   /** How long the first model request waits for this server to start. */
@@ -62,10 +73,20 @@ export type McpStdioServerConfig = z.infer<typeof stdioServerSchema>
 export type McpRemoteServerConfig = z.infer<typeof remoteServerSchema>
 
 export const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/
-export const mcpServersSchema = z.record(
-  z.string().regex(SERVER_NAME, 'server names use letters, digits, _ and - (at most 64)'),
-  mcpServerConfigSchema,
-)
+/** The `mcpServers` map; a list past MAX_MCP_SERVERS is refused before any entry is validated. */
+export const mcpServersSchema = z
+  .unknown()
+  .superRefine((servers, ctx) => {
+    const count = typeof servers === 'object' && servers !== null ? Object.keys(servers).length : 0
+    if (count > MAX_MCP_SERVERS)
+      ctx.addIssue({ code: 'custom', message: `${count} MCP servers; the limit is ${MAX_MCP_SERVERS}` })
+  })
+  .pipe(
+    z.record(
+      z.string().regex(SERVER_NAME, 'server names use letters, digits, _ and - (at most 64)'),
+      mcpServerConfigSchema,
+    ),
+  )
 
 export function isStdio(config: McpServerConfig): config is McpStdioServerConfig {
   return config.type === undefined || config.type === 'stdio'
@@ -85,17 +106,27 @@ export interface ProjectServers {
 }
 
 /**
- * Reads `<root>/.mcp.json`. Missing file: undefined. A file that is not JSON, or has no
- * `mcpServers` object, is one problem; each bad entry is skipped with its own problem line.
+ * Reads `<root>/.mcp.json`. Missing file: undefined. A file that is larger than
+ * MAX_PROJECT_FILE_BYTES, not JSON, has no `mcpServers` object or more than MAX_MCP_SERVERS
+ * entries is one problem and brings no server; each bad entry is skipped with its own problem line.
  */
 export function readProjectServers(root: string): ProjectServers | undefined {
   const file = join(root, PROJECT_MCP_FILE)
   let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    text = readCappedText(file, {
+      maxBytes: MAX_PROJECT_FILE_BYTES,
+      what: 'MCP file',
+      code: McpErrorCode.TooLarge,
+    })
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    return { file, servers: {}, problems: [`${file}: ${(error as Error).message}`] }
+    const message = errorMessage(error)
+    return {
+      file,
+      servers: {},
+      problems: [message.startsWith(file) ? `${message}; no servers loaded` : `${file}: ${message}`],
+    }
   }
   let parsed: unknown
   try {
@@ -106,6 +137,10 @@ export function readProjectServers(root: string): ProjectServers | undefined {
   const map = (parsed as { mcpServers?: unknown } | null)?.mcpServers
   if (typeof map !== 'object' || map === null || Array.isArray(map)) {
     return { file, servers: {}, problems: [`${file}: expected an object "mcpServers"`] }
+  }
+  const count = Object.keys(map).length
+  if (count > MAX_MCP_SERVERS) {
+    return { file, servers: {}, problems: [`${tooManyServers(file, count)}; no servers loaded`] }
   }
   const servers: Record<string, McpServerConfig> = {}
   const problems: string[] = []

@@ -269,6 +269,9 @@ export class McpConnection {
         import('@modelcontextprotocol/sdk/client/index.js'),
         import('@modelcontextprotocol/sdk/validation/ajv'),
       ])
+      // One spawn per event-loop turn: a burst of 100 held off a SIGTERM until all were spawned.
+      await nextStartSlot()
+      if (this.closing) return
       const transport = await this.createTransport(config, env)
       const validator = new AjvJsonSchemaValidator()
       const created = new Client(
@@ -486,4 +489,12 @@ function describeStartError(error: unknown): string {
   if (code === -32000 || /connection closed/i.test(message)) return 'the server exited during start-up'
   if (code === -32001 || /timed out/i.test(message)) return 'the server did not answer initialize in time'
   return message
+}
+
+let lastStartSlot: Promise<void> = Promise.resolve()
+/** Resolves in a later turn of the event loop than the slot before it (signals are handled in between). */
+function nextStartSlot(): Promise<void> {
+  const slot = lastStartSlot.then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+  lastStartSlot = slot
+  return slot
 }

@@ -5,6 +5,8 @@ export const McpErrorCode = {
   InvalidConfig: 'MCP_INVALID_CONFIG',
   /** `${VAR}` names a variable that is not set and has no default. */
   MissingVariable: 'MCP_MISSING_VARIABLE',
+  /** A `.mcp.json` past its size cap, or a server list past MAX_MCP_SERVERS. */
+  TooLarge: 'MCP_TOO_LARGE',
   /** The server is not connected (failed, crashed, still starting, or closed). */
   Unavailable: 'MCP_UNAVAILABLE',
   /** `dsh mcp add/remove` was given a name that exists / does not exist. */

@@ -11,6 +11,7 @@ export {
   expandServerConfig,
   expandVariables,
   isStdio,
+  MAX_MCP_SERVERS,
   type McpServerConfig,
   type McpServerSource,
   mcpServerConfigSchema,

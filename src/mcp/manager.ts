@@ -135,16 +135,21 @@ export class McpManager extends Service {
 
   /**
    * Before an agent's model request: starts every server it sees (in parallel) and, the
-   * first time only, waits for each up to its start-up timeout. Failures are reported, not thrown.
+   * first time only, waits for each up to its start-up timeout. Failures are reported, not
+   * thrown. When `signal` aborts, stops waiting at once.
    */
-  async prepare(agent: AgentHandle): Promise<void> {
+  async prepare(agent: AgentHandle, signal?: AbortSignal): Promise<void> {
     const connections = await this.visible(agent)
+    if (signal?.aborted) return
     for (const connection of connections) void connection.start()
     // A tools/list_changed announced during the last step is reflected in this request.
-    await Promise.all(connections.map((connection) => connection.settled()))
-    if (this.waited.has(agent)) return
+    await untilAborted(Promise.all(connections.map((connection) => connection.settled())), signal)
+    if (this.waited.has(agent) || signal?.aborted) return
     this.waited.add(agent)
-    await Promise.all(connections.map((connection) => connection.ready()))
+    // A cancelled turn (Ctrl-C, SIGTERM) stops waiting at once; the servers go on starting
+    // until the harness closes them.
+    await untilAborted(Promise.all(connections.map((connection) => connection.ready())), signal)
+    if (signal?.aborted) return
     for (const connection of connections) this.report(connection)
   }
 
@@ -323,11 +328,8 @@ export class McpManager extends Service {
         ? Promise.resolve(false)
         : trust.decide(root, brings).then(
             ({ trusted }) => {
+              // Not trusted: the trust service says so once, naming these servers.
               if (trusted) this.trustedNow.add(created)
-              else
-                this.ctx
-                  .logger('mcp')
-                  .warn('project MCP servers of %s are not loaded (folder not trusted)', root)
               return trusted
             },
             (error) => {
@@ -386,4 +388,18 @@ export class McpManager extends Service {
     this.sessionScopes.delete(sessionId)
     await Promise.allSettled([...scope.values()].map((connection) => connection.close()))
   }
+}
+
+/** Resolves when `work` settles or `signal` aborts, whichever comes first. */
+function untilAborted(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return work.then(() => {})
+  if (signal.aborted) return Promise.resolve()
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    signal.addEventListener('abort', done, { once: true })
+    work.then(done, done)
+  })
 }

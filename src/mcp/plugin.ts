@@ -12,7 +12,7 @@ export const mcpToolsPlugin = {
     ctx.tools.registerProvider(ctx.mcp.provider)
     ctx.on('agent/setup', (agent) => ctx.mcp.adopt(agent))
     ctx.on('agent/disposed', (agent) => ctx.mcp.release(agent))
-    ctx.on('agent/pre-step', (state) => ctx.mcp.prepare(state.agent))
+    ctx.on('agent/pre-step', (state) => ctx.mcp.prepare(state.agent, state.signal))
   },
 }
 

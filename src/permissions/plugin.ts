@@ -34,7 +34,7 @@ export interface PermissionPolicyConfig {
   canAsk?: boolean
   /** The harness home (its trust store decides whether project allow rules count). */
   home?: string
-  /** How the front end decides project trust when it was not decided for it. Default `headless`. */
+  /** Which kind of front end this is (the trust service decides project trust for both). */
   frontEnd?: 'interactive' | 'headless'
   /** A trust decision the front end already made (it wins over the store). */
   projectTrusted?: boolean
@@ -97,9 +97,13 @@ export class PermissionPolicy extends Service {
       const downstream = await next()
       if (decision.behavior === 'allow' || downstream.kind === 'deny') return downstream
       if (this.config.canAsk) return { kind: 'ask', reason: decision.reason }
+      const remedy =
+        decision.configWrite === true
+          ? 'only --permission-mode bypassPermissions writes it without asking'
+          : 'allow it with --allowed-tools or another --permission-mode'
       return {
         kind: 'deny',
-        reason: `${decision.reason}; this run cannot ask for approval, so the call was not made (allow it with --allowed-tools or another --permission-mode)`,
+        reason: `${decision.reason}; this run cannot ask for approval, so the call was not made (${remedy})`,
       }
     })
     ctx.on('agent/turn-starting', (state) => {
@@ -157,15 +161,17 @@ export class PermissionPolicy extends Service {
 
   /**
    * Whether the project around `cwd` may bring its own allow rules, skills and commands: the
-   * front end's decision when it made one, else remembered trust, else trust when headless.
+   * front end's decision when it made one, else the trust service's (made before the agent
+   * was built, when the project brings anything). Without a trust service (a policy composed
+   * alone), the store's word.
    */
   projectTrusted(cwd: string): boolean {
     if (this.config.projectTrusted !== undefined) return this.config.projectTrusted
     const root = findProjectRoot(cwd)
     const decided = this.trustByRoot.get(root)
     if (decided !== undefined) return decided
-    if (this.config.home && new ProjectTrustStore(this.config.home).isTrusted(root)) return true
-    return (this.config.frontEnd ?? 'headless') === 'headless'
+    if (this.ctx.get('projectTrust')) return false
+    return this.config.home !== undefined && new ProjectTrustStore(this.config.home).isTrusted(root)
   }
 
   /**

@@ -3,6 +3,7 @@
 
 import { realpathSync } from 'node:fs'
 import { isAbsolute, relative, resolve, sep } from 'node:path'
+import { projectConfigEntryOf } from '../core/project-config.js'
 import type { PermissionMode } from './modes.js'
 import { evaluateRules } from './rule-set.js'
 import { toolKind } from './tool-kinds.js'
@@ -10,7 +11,12 @@ import type { PermissionRuleSet, PermissionSubject } from './types.js'
 
 export type PolicyDecision =
   | { readonly behavior: 'allow'; readonly reason?: string }
-  | { readonly behavior: 'ask' | 'deny'; readonly reason: string }
+  | {
+      readonly behavior: 'ask' | 'deny'
+      readonly reason: string
+      /** An ask no allow rule or mode but bypass answers: a write to the project's configuration. */
+      readonly configWrite?: true
+    }
 
 export interface PolicyInput {
   readonly mode: PermissionMode
@@ -34,6 +40,16 @@ export function decideToolPermission(input: PolicyInput): PolicyDecision {
     return {
       behavior: 'deny',
       reason: `plan mode is on: only read-only tools run (${subject.tool} changes things). Finish researching and present your plan; the user decides when to leave plan mode.`,
+    }
+  }
+  // Before allow rules and modes: a model that may edit files must not widen its own powers
+  // (allow rules, hooks, MCP servers) or plant instructions without the user saying so.
+  const configEntry = kind === 'edit' ? projectConfigTarget(input) : undefined
+  if (configEntry !== undefined) {
+    return {
+      behavior: 'ask',
+      reason: `${subject.tool} changes the project's configuration (${configEntry}), which always needs your approval`,
+      configWrite: true,
     }
   }
   if (ruled?.behavior === 'ask')
@@ -60,11 +76,25 @@ function planExit(mode: PermissionMode, allowedByRule: boolean): PolicyDecision 
   return { behavior: 'ask', reason: 'the model presents its plan and asks to leave plan mode and start' }
 }
 
-/** The file an edit tool writes, when it lies outside the project and the extra folders. */
-function outsidePath(input: PolicyInput): string | undefined {
+/** The absolute, symlink-resolved file an edit tool writes, if it names one. */
+function editTarget(input: PolicyInput): string | undefined {
   const path = input.subject.input.file_path ?? input.subject.input.notebook_path
   if (typeof path !== 'string' || path === '') return undefined
-  const absolute = realOrSelf(isAbsolute(path) ? resolve(path) : resolve(input.subject.cwd, path))
+  return realOrSelf(isAbsolute(path) ? resolve(path) : resolve(input.subject.cwd, path))
+}
+
+/** The project configuration entry (`.mcp.json`, `.claude`) an edit writes into, judged after symlinks. */
+function projectConfigTarget(input: PolicyInput): string | undefined {
+  const target = editTarget(input)
+  if (target === undefined) return undefined
+  const root = input.projectRoot
+  return projectConfigEntryOf(realOrSelf(root), target) ?? projectConfigEntryOf(resolve(root), target)
+}
+
+/** The file an edit tool writes, when it lies outside the project and the extra folders. */
+function outsidePath(input: PolicyInput): string | undefined {
+  const absolute = editTarget(input)
+  if (absolute === undefined) return undefined
   const folders = [input.projectRoot, ...(input.extraFolders ?? [])].map(realOrSelf)
   return folders.some((folder) => isWithin(folder, absolute)) ? undefined : absolute
 }

@@ -2,29 +2,15 @@
 // `settings.local.json`, `permissions.allow/ask/deny`. Project allow rules count only in a
 // trusted folder; ask and deny rules only restrict, so they always count.
 
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import * as z from 'zod'
+import { MAX_PROJECT_FILE_BYTES, readCappedText } from '../core/capped-file.js'
 import { DshError } from '../core/errors.js'
+import { readSettingsKey, type SettingsFile } from '../hooks/protocol/settings-file.js'
 import { PermissionErrorCode } from './errors.js'
 import { parsePermissionRules } from './rule-parser.js'
 import type { PermissionRuleSet } from './types.js'
 
 export const PROJECT_SETTINGS_FILES = ['.claude/settings.json', '.claude/settings.local.json'] as const
-
-const SettingsPermissions = z
-  .object({
-    permissions: z
-      .object({
-        allow: z.array(z.string()).optional(),
-        ask: z.array(z.string()).optional(),
-        deny: z.array(z.string()).optional(),
-        additionalDirectories: z.array(z.string()).optional(),
-      })
-      .passthrough()
-      .optional(),
-  })
-  .passthrough()
 
 export interface ProjectPermissions {
   readonly rules: PermissionRuleSet
@@ -35,8 +21,8 @@ export interface ProjectPermissions {
 }
 
 /**
- * Reads the project's settings files. A file that is not JSON, or a rule that does not
- * parse, throws a user-facing error naming the file: a broken deny rule must never be
+ * Reads the project's settings files. A file past MAX_PROJECT_FILE_BYTES, one that is not
+ * JSON, or a rule that does not parse, throws a user-facing error naming the file: a broken deny rule must never be
  * skipped silently.
  */
 export function loadProjectPermissions(root: string, trusted: boolean): ProjectPermissions {
@@ -49,24 +35,40 @@ export function loadProjectPermissions(root: string, trusted: boolean): ProjectP
     const path = join(root, name)
     let text: string
     try {
-      text = readFileSync(path, 'utf8')
-    } catch {
+      text = readCappedText(path, {
+        maxBytes: MAX_PROJECT_FILE_BYTES,
+        what: 'settings file',
+        code: PermissionErrorCode.InvalidSettings,
+      })
+    } catch (error) {
+      // Too large: refused like a broken file (its deny rules cannot be read).
+      if (error instanceof DshError) throw error
       // No such settings file: nothing to add.
       continue
     }
-    let permissions: z.infer<typeof SettingsPermissions>['permissions']
+    let value: unknown
     try {
-      permissions = SettingsPermissions.parse(JSON.parse(text)).permissions
+      value = JSON.parse(text)
     } catch (error) {
       throw new DshError(
-        `${path}: not a valid settings file (${(error as Error).message.split('\n')[0]})`,
+        `${path}: not a valid settings file (not JSON: ${(error as Error).message})`,
+        PermissionErrorCode.InvalidSettings,
+        { userFacing: true, cause: error },
+      )
+    }
+    // The whole settings object's schema, read at its `permissions` key: other keys (hooks,
+    // env, model) are not this reader's business, and their absence is no error.
+    const read = readSettingsKey(value, 'permissions')
+    if (!read.ok) {
+      throw new DshError(
+        `${path}: not a valid settings file (${read.problem})`,
         PermissionErrorCode.InvalidSettings,
         {
           userFacing: true,
-          cause: error,
         },
       )
     }
+    const permissions: SettingsFile['permissions'] = read.value
     if (!permissions) continue
     files.push(path)
     const parse = (rules: string[] | undefined) => {

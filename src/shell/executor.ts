@@ -24,6 +24,14 @@ export abstract class ShellExecutor extends Service {
   }
 
   /**
+   * Under a sandbox, the paths its commands cannot see (src/shell/sandbox/hidden-paths.ts):
+   * the harness home and the session store. Empty without a sandbox.
+   */
+  get hiddenPaths(): readonly string[] {
+    return []
+  }
+
+  /**
    * Runs a command to completion. Resolves with a ShellResult for anything that ran —
    * a non-zero exit, a timeout and a kill included. Rejects with a DshError
    * (ShellErrorCode) when nothing could run: a malformed request or a key in the wrong

@@ -21,6 +21,7 @@ export {
   DEFAULT_MAX_FINISHED_JOBS,
   LocalShellExecutor,
 } from './local/local-executor.js'
+export { orphanedCommandLines } from './local/orphans.js'
 export { DEFAULT_MAX_OUTPUT_CHARS } from './local/output-capture.js'
 export type { DshEnvKey } from './namespace.js'
 export { BUILTIN_DSH_ENV_KEYS, DSH_ENV_KEY_PATTERN, DSH_ENV_PREFIX, isDshEnvName } from './namespace.js'
@@ -33,9 +34,12 @@ export {
   DEFAULT_BWRAP_PATH,
   SANDBOX_MODES,
 } from './sandbox/bwrap.js'
+export type { SessionStoreFiles } from './sandbox/hidden-paths.js'
+export { callReadablePaths, harnessHiddenPaths, hiddenPathTest } from './sandbox/hidden-paths.js'
 export type { SecretFilter, SecretPolicy } from './secrets.js'
 export {
   CREDENTIAL_NAME_PATTERN,
+  CREDENTIAL_VENDOR_PREFIXES,
   createSecretFilter,
   DEFAULT_SECRET_FILTER,
   valueCarriesCredential,

@@ -3,8 +3,44 @@
 // that carry credentials (a URL with userinfo), and configured extra names — minus
 // what the user explicitly allows.
 
-/** Inherited names matching this are dropped: they look like credentials. */
-export const CREDENTIAL_NAME_PATTERN = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL/i
+/**
+ * Prefixes of model and AI vendors whose variables are keys, or lead to them (an
+ * organisation id, a custom endpoint with its key); bash has no use for any of them.
+ */
+export const CREDENTIAL_VENDOR_PREFIXES = [
+  'OPENAI',
+  'AZURE_OPENAI',
+  'ANTHROPIC',
+  'DEEPSEEK',
+  'GEMINI',
+  'MISTRAL',
+  'GROQ',
+  'COHERE',
+  'OPENROUTER',
+  'XAI',
+  'TOGETHER',
+  'FIREWORKS',
+  'PERPLEXITY',
+  'REPLICATE',
+  'HUGGINGFACE',
+  'VOYAGE',
+] as const
+
+/** Inherited names matching this are dropped: they look like credentials. Case-insensitive. */
+export const CREDENTIAL_NAME_PATTERN = new RegExp(
+  [
+    // Anywhere in the name.
+    'KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|WEBHOOK|COOKIE',
+    // A whole part of the name: DB_PASS, SMTP_PASS_FILE, GITHUB_PAT (not PATH, not COMPASS).
+    '(?:^|_)(?:PASS|PAT)(?:_|$)',
+    // MYSQL_PWD, DB_PWD; never the shell's own PWD and OLDPWD.
+    '_PWD(?:_|$)|^PWD_',
+    // BASIC_AUTH, NPM_CONFIG__AUTH; SSH_AUTH_SOCK (a socket path git needs) is kept.
+    '(?:^|_)AUTH$',
+    `^(?:${CREDENTIAL_VENDOR_PREFIXES.join('|')})_`,
+  ].join('|'),
+  'i',
+)
 
 /** A URL whose authority has userinfo (`scheme://user:password@host`, `https://token@host`). */
 const CREDENTIAL_URL_PATTERN = /[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+@/i

@@ -3,9 +3,11 @@
 // A project item shadows a home item of the same name; project items count only when the
 // folder is trusted.
 
-import { type Dirent, readdirSync, readFileSync } from 'node:fs'
+import { type Dirent, readdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, relative, sep } from 'node:path'
+import { MAX_PROJECT_FILE_BYTES, readCappedText } from '../core/capped-file.js'
+import { DshError } from '../core/errors.js'
 import { findProjectRoot } from '../core/project-root.js'
 import { parseMarkdown } from './front-matter.js'
 
@@ -43,6 +45,15 @@ export interface CustomCommand {
 export interface DiscoveryProblem {
   readonly path: string
   readonly message: string
+}
+
+/** A skill or command file, refused past MAX_PROJECT_FILE_BYTES with an error naming it. */
+function readSkillFile(path: string): string {
+  return readCappedText(path, {
+    maxBytes: MAX_PROJECT_FILE_BYTES,
+    what: 'skill file',
+    code: 'SKILL_TOO_LARGE',
+  })
 }
 
 interface Place {
@@ -87,8 +98,9 @@ export function discoverSkills(sources: SkillSources, problems: DiscoveryProblem
       const path = join(folder, 'SKILL.md')
       let text: string
       try {
-        text = readFileSync(path, 'utf8')
-      } catch {
+        text = readSkillFile(path)
+      } catch (error) {
+        if (error instanceof DshError) problems.push({ path, message: `${error.message}; skipped` })
         // A folder without SKILL.md is not a skill.
         continue
       }
@@ -122,7 +134,7 @@ export function discoverCommands(sources: SkillSources, problems: DiscoveryProbl
           const name = relative(place.folder, path).slice(0, -3).split(sep).join(':')
           if (found.has(name)) continue
           try {
-            const { attributes } = parseMarkdown(readFileSync(path, 'utf8'))
+            const { attributes } = parseMarkdown(readSkillFile(path))
             found.set(name, {
               name,
               path,
@@ -148,7 +160,7 @@ export function discoverCommands(sources: SkillSources, problems: DiscoveryProbl
  * the command, and `$1`, `$2`, ... by the arguments split on spaces.
  */
 export function expandCommand(command: CustomCommand, args: string): string {
-  const { body } = parseMarkdown(readFileSync(command.path, 'utf8'))
+  const { body } = parseMarkdown(readSkillFile(command.path))
   const words = args.trim() === '' ? [] : args.trim().split(/\s+/)
   return body
     .replaceAll('$ARGUMENTS', args.trim())
@@ -161,5 +173,5 @@ export function expandCommand(command: CustomCommand, args: string): string {
 
 /** A skill's body (the SKILL.md without front matter). */
 export function skillBody(skill: Skill): string {
-  return parseMarkdown(readFileSync(skill.path, 'utf8')).body.trim()
+  return parseMarkdown(readSkillFile(skill.path)).body.trim()
 }

@@ -4,7 +4,7 @@
 import type { Context } from 'cordis'
 import * as z from 'zod'
 import type { AgentHandle } from '../agent/types.js'
-import { discoverSkills, type SkillSources, skillBody } from './discover.js'
+import { type DiscoveryProblem, discoverSkills, type SkillSources, skillBody } from './discover.js'
 import { SKILL_TOOL_DESCRIPTION, skillsSection } from './prompt.js'
 
 export interface SkillsConfig {
@@ -33,8 +33,16 @@ export const SkillsPlugin = {
       projectTrusted: trusted(ctx, cwd),
       ...(config.includeUserClaude ? { includeUserClaude: true } : {}),
     })
+    // A skill refused for its size is said once per file, not at every prompt.
+    const reported = new Set<string>()
     ctx.on('agent/system-prompt', (state) => {
-      const section = skillsSection(discoverSkills(sources(state.cwd)))
+      const problems: DiscoveryProblem[] = []
+      const section = skillsSection(discoverSkills(sources(state.cwd), problems))
+      for (const { path, message } of problems) {
+        if (reported.has(path) || !message.startsWith(path)) continue
+        reported.add(path)
+        ctx.logger('skills').warn('%s', message)
+      }
       if (section) state.sections.push(section)
     })
     ctx.tools.register({

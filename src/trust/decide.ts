@@ -1,16 +1,42 @@
-// The one trust decision for a project folder's own configuration: remembered trust wins;
-// headless front ends (`dsh run`, `dsh stdio`) trust as Claude Code's non-interactive mode
-// does; chat and ACP ask once and remember a yes; `--no-project-config` turns it all off.
+// The one trust decision for a project folder's own configuration. Trust is bound to the
+// content of the project's configuration files: remembered trust counts only while they
+// are unchanged. Chat, web and ACP ask (again) and remember a yes; where nobody can be
+// asked (`dsh run`, `dsh stdio`) an untrusted or changed folder brings nothing unless the
+// user said so for this run (`--trust-project`, config `trustProjects`).
 
+import { resolve } from 'node:path'
+import {
+  type ConfigFingerprint,
+  changedConfigFiles,
+  fingerprintProjectConfig,
+  isEmptyFingerprint,
+} from './fingerprint.js'
 import type { ProjectTrustStore } from './trust-store.js'
 
 export type TrustFrontEnd = 'interactive' | 'headless'
 
-export type TrustReason = 'remembered' | 'headless' | 'accepted' | 'declined' | 'disabled' | 'cannot-ask'
+export type TrustReason =
+  /** Trusted before, and its configuration files are as they were then. */
+  | 'remembered'
+  /** The user said yes just now. */
+  | 'accepted'
+  /** `--trust-project` or config `trustProjects`: trusted for this run without asking. */
+  | 'granted'
+  | 'declined'
+  /** `--no-project-config`. */
+  | 'disabled'
+  /** An interactive front end with nobody to ask (ACP before a client asks). */
+  | 'cannot-ask'
+  /** Headless, and the folder was never trusted. */
+  | 'untrusted'
+  /** Headless, and configuration files changed since the folder was trusted. */
+  | 'changed'
 
 export interface ProjectTrustDecision {
   readonly trusted: boolean
   readonly reason: TrustReason
+  /** Configuration files changed since the folder was trusted (relative to it), when that is why it was asked or refused. */
+  readonly changed?: readonly string[]
 }
 
 export interface DecideProjectTrustOptions {
@@ -19,25 +45,67 @@ export interface DecideProjectTrustOptions {
   readonly frontEnd: TrustFrontEnd
   /** `--no-project-config`: load nothing from the project, ask nothing. */
   readonly disabled?: boolean
+  /** `--trust-project` / config `trustProjects`: trust for this process without asking (nothing is remembered). */
+  readonly granted?: boolean
   /**
-   * Asks the user; `brings` lists what the project would add ("2 hooks", "MCP server db").
-   * Without it an interactive front end cannot ask, and the folder stays untrusted.
+   * Asks the user; `brings` lists what the project would add ("2 hooks", "MCP server db"),
+   * led by what changed when it was trusted before. Without it an interactive front end
+   * cannot ask, and the folder stays untrusted.
    */
   readonly ask?: (folder: string, brings: readonly string[]) => Promise<boolean>
   readonly brings?: readonly string[]
 }
 
-/** Decides whether to load a project's own configuration. Never trusts by failing: a thrown `ask` propagates. */
+/** Decides whether to load a project's own configuration. Never trusts by failing: a thrown `ask` or store error propagates. */
 export async function decideProjectTrust(
   store: ProjectTrustStore,
   options: DecideProjectTrustOptions,
 ): Promise<ProjectTrustDecision> {
   if (options.disabled) return { trusted: false, reason: 'disabled' }
-  if (store.isTrusted(options.folder)) return { trusted: true, reason: 'remembered' }
-  if (options.frontEnd === 'headless') return { trusted: true, reason: 'headless' }
-  if (!options.ask) return { trusted: false, reason: 'cannot-ask' }
-  const accepted = await options.ask(options.folder, options.brings ?? [])
-  if (!accepted) return { trusted: false, reason: 'declined' }
-  store.trust(options.folder)
+  const { folder } = options
+  const current = fingerprintProjectConfig(folder)
+  const changed = changedSinceTrusted(store, folder, current)
+  if (changed?.length === 0) return { trusted: true, reason: 'remembered' }
+  const because = changed ? { changed } : {}
+  // For this run only: the user's standing trust is what they answered in chat, web or ACP.
+  if (options.granted) return { trusted: true, reason: 'granted' }
+  if (options.frontEnd === 'headless')
+    return { trusted: false, reason: changed ? 'changed' : 'untrusted', ...because }
+  if (!options.ask) return { trusted: false, reason: 'cannot-ask', ...because }
+  const brings = [
+    ...(changed ? [`changed since you trusted it: ${changed.join(', ')}`] : []),
+    ...(options.brings ?? []),
+  ]
+  const accepted = await options.ask(folder, brings)
+  if (!accepted) return { trusted: false, reason: 'declined', ...because }
+  store.trust(folder, Date.now(), current)
   return { trusted: true, reason: 'accepted' }
+}
+
+/** Whether `folder` counts as trusted right now (trusted, configuration unchanged), without asking or recording anything. */
+export function isTrustedNow(store: ProjectTrustStore, folder: string): boolean {
+  return changedSinceTrusted(store, folder, fingerprintProjectConfig(folder), false)?.length === 0
+}
+
+/**
+ * Undefined when `folder` was never trusted; else the configuration files changed since
+ * (empty: unchanged). A folder trusted only through a parent ("trust what is inside")
+ * takes its content as first seen. A folder trusted before dsh recorded content counts
+ * every configuration file it has as changed: nobody saw what it held.
+ */
+function changedSinceTrusted(
+  store: ProjectTrustStore,
+  folder: string,
+  current: ConfigFingerprint,
+  record = true,
+): string[] | undefined {
+  const entry = store.trustedBy(folder)
+  if (!entry) return undefined
+  const known = store.configOf(folder)
+  if (known) return changedConfigFiles(known, current)
+  if (entry.folder !== resolve(folder) || isEmptyFingerprint(current)) {
+    if (record) store.recordConfig(folder, current)
+    return []
+  }
+  return changedConfigFiles({}, current)
 }

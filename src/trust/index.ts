@@ -4,9 +4,11 @@
 export {
   type DecideProjectTrustOptions,
   decideProjectTrust,
+  isTrustedNow,
   type ProjectTrustDecision,
   type TrustFrontEnd,
   type TrustReason,
 } from './decide.js'
-export { type ProjectTrustConfig, ProjectTrustService } from './service.js'
+export { type ConfigFingerprint, changedConfigFiles, fingerprintProjectConfig } from './fingerprint.js'
+export { type ProjectTrustConfig, ProjectTrustService, refusalLine } from './service.js'
 export { ProjectTrustStore, TRUST_FILE_NAME, type TrustEntry, TrustErrorCode } from './trust-store.js'

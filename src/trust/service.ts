@@ -1,7 +1,8 @@
 // `ctx.projectTrust`: the one place a running harness asks "may this project folder bring
 // its own hooks, MCP servers, allow rules, skills and commands?". The front end fixes how
-// (headless trusts, interactive asks once, `--no-project-config` refuses); answers are
-// kept for the process, and a yes is remembered in the harness home's trust store.
+// (interactive asks, headless refuses what the user has not trusted, `--no-project-config`
+// refuses all); answers are kept for the process, a yes is remembered with the content of
+// the folder's configuration, and a refusal is said once, in one line naming what is left out.
 
 import { type Context, Service } from 'cordis'
 import {
@@ -15,10 +16,12 @@ import { ProjectTrustStore } from './trust-store.js'
 export interface ProjectTrustConfig {
   /** The harness home holding the trust store. */
   home: string
-  /** `headless` (`dsh run`, `dsh stdio`) trusts; `interactive` (chat, ACP) asks. Default `interactive`. */
+  /** `headless` (`dsh run`, `dsh stdio`) never asks; `interactive` (chat, web, ACP) asks. Default `interactive`. */
   frontEnd?: TrustFrontEnd
   /** `--no-project-config`: no project brings anything, nobody is asked. */
   disabled?: boolean
+  /** `--trust-project` / config `trustProjects`: every project folder is trusted without asking. */
+  granted?: boolean
   /** Asks the user; without it an interactive front end trusts nothing it has not remembered. */
   ask?: DecideProjectTrustOptions['ask']
 }
@@ -41,6 +44,8 @@ export class ProjectTrustService extends Service {
   private readonly decisions = new Map<string, Promise<ProjectTrustDecision>>()
   /** Front ends that can ask, registered after the harness was built (`dsh web`); the latest asks. */
   private readonly askers: NonNullable<DecideProjectTrustOptions['ask']>[] = []
+  /** Folders whose refusal was already said (a refusal nobody could answer is decided again). */
+  private readonly told = new Set<string>()
 
   constructor(
     ctx: Context,
@@ -87,9 +92,14 @@ export class ProjectTrustService extends Service {
         frontEnd: this.config.frontEnd ?? 'interactive',
         brings: [...new Set(everything)],
         ...(this.config.disabled ? { disabled: true } : {}),
+        ...(this.config.granted ? { granted: true } : {}),
         ...(ask ? { ask } : {}),
       })
       this.decisions.set(folder, decision)
+      decision.then(
+        (made) => this.tell(folder, made, [...new Set(everything)]),
+        () => {}, // the caller reports a failed decision
+      )
       // A failed decision is not kept: the next caller tries again. Nor is "nobody could be
       // asked": the trust store may say yes by the next agent (another process, `dsh` chat).
       const forget = () => this.decisions.delete(folder)
@@ -97,4 +107,33 @@ export class ProjectTrustService extends Service {
     }
     return decision
   }
+
+  /** The one line saying a folder's configuration is left out, and how to load it. */
+  private tell(folder: string, decision: ProjectTrustDecision, brings: readonly string[]): void {
+    if (decision.trusted || decision.reason === 'disabled' || this.told.has(folder)) return
+    this.told.add(folder)
+    this.ctx.logger('trust').warn('%s', refusalLine(folder, decision, brings))
+  }
+}
+
+/** `project /x: .mcp.json changed since you trusted it; not loaded: MCP server db, 2 hooks (…)`. */
+export function refusalLine(
+  folder: string,
+  decision: ProjectTrustDecision,
+  brings: readonly string[],
+): string {
+  const what = brings.length > 0 ? brings.join(', ') : 'its configuration'
+  const why =
+    decision.changed && decision.changed.length > 0
+      ? `${decision.changed.join(', ')} changed since you trusted it`
+      : decision.reason === 'declined'
+        ? 'not trusted (you said no)'
+        : 'not trusted'
+  const remedy =
+    decision.reason === 'declined'
+      ? ''
+      : decision.reason === 'cannot-ask'
+        ? ' (nobody can be asked here: trust it in dsh chat first)'
+        : ' (trust it in dsh chat, or pass --trust-project)'
+  return `project ${folder}: ${why}; not loaded: ${what}${remedy}`
 }

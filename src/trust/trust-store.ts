@@ -1,11 +1,13 @@
 // Remembers which project folders the user trusts to bring their own configuration
-// (hooks, MCP servers, permission allow rules, skills, commands). One JSON file under
-// the harness home; trusting a folder also trusts the folders inside it.
+// (hooks, MCP servers, permission allow rules, skills, commands), and the content of each
+// project's configuration files that the trust covers. One JSON file under the harness
+// home; trusting a folder also trusts the folders inside it.
 
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve, sep } from 'node:path'
 import * as z from 'zod'
 import { DshError } from '../core/errors.js'
+import type { ConfigFingerprint } from './fingerprint.js'
 
 export const TRUST_FILE_NAME = 'trusted-folders.json'
 
@@ -20,10 +22,15 @@ export interface TrustEntry {
   readonly trustedAt: number
 }
 
+// Version 1 had no `configs`: its folders count as trusted with unknown content.
 const TrustFileSchema = z.object({
-  version: z.literal(1),
+  version: z.union([z.literal(1), z.literal(2)]),
   folders: z.array(z.object({ folder: z.string().min(1), trustedAt: z.number().int() })),
+  /** By project root: the content of its configuration files when it was trusted. */
+  configs: z.record(z.string(), z.record(z.string(), z.string().nullable())).optional(),
 })
+
+type TrustFile = z.infer<typeof TrustFileSchema>
 
 /** The trust file of one harness home. Every call reads the file, so other processes' answers count. */
 export class ProjectTrustStore {
@@ -35,11 +42,26 @@ export class ProjectTrustStore {
 
   /** Every trusted folder. A missing file is an empty list; a damaged one throws, naming the file. */
   list(): TrustEntry[] {
+    return this.read().folders
+  }
+
+  /** The configuration content `root` was trusted with, if recorded. */
+  configOf(root: string): ConfigFingerprint | undefined {
+    return this.read().configs?.[resolve(root)]
+  }
+
+  /** Records the configuration content a trusted project root is trusted with. */
+  recordConfig(root: string, config: ConfigFingerprint): void {
+    const file = this.read()
+    this.write(file.folders, { ...file.configs, [resolve(root)]: config })
+  }
+
+  private read(): TrustFile {
     let text: string
     try {
       text = readFileSync(this.path, 'utf8')
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 2, folders: [] }
       throw new DshError(
         `cannot read ${this.path}: ${(error as Error).message}`,
         TrustErrorCode.InvalidStore,
@@ -49,7 +71,7 @@ export class ProjectTrustStore {
         },
       )
     }
-    let parsed: z.infer<typeof TrustFileSchema>
+    let parsed: TrustFile
     try {
       parsed = TrustFileSchema.parse(JSON.parse(text))
     } catch (error) {
@@ -59,7 +81,7 @@ export class ProjectTrustStore {
         { cause: error, userFacing: true },
       )
     }
-    return parsed.folders
+    return parsed
   }
 
   /** The trusted folder that covers `folder` (itself or an ancestor), if any. */
@@ -72,27 +94,36 @@ export class ProjectTrustStore {
     return this.trustedBy(folder) !== undefined
   }
 
-  /** Trusts a folder (and what is inside it). Written atomically, mode 0600. */
-  trust(folder: string, now = Date.now()): void {
+  /**
+   * Trusts a folder (and what is inside it), with the content of its configuration files
+   * when given. Written atomically, mode 0600.
+   */
+  trust(folder: string, now = Date.now(), config?: ConfigFingerprint): void {
     const target = resolve(folder)
-    const others = this.list().filter((entry) => entry.folder !== target)
-    this.write([...others, { folder: target, trustedAt: now }])
+    const file = this.read()
+    const others = file.folders.filter((entry) => entry.folder !== target)
+    const configs = { ...file.configs }
+    if (config) configs[target] = config
+    else delete configs[target]
+    this.write([...others, { folder: target, trustedAt: now }], configs)
   }
 
   /** Forgets a folder; answers whether it was trusted by its own entry. */
   untrust(folder: string): boolean {
     const target = resolve(folder)
-    const entries = this.list()
-    const kept = entries.filter((entry) => entry.folder !== target)
-    if (kept.length === entries.length) return false
-    this.write(kept)
+    const file = this.read()
+    const kept = file.folders.filter((entry) => entry.folder !== target)
+    if (kept.length === file.folders.length) return false
+    const configs = { ...file.configs }
+    delete configs[target]
+    this.write(kept, configs)
     return true
   }
 
-  private write(folders: TrustEntry[]): void {
+  private write(folders: TrustEntry[], configs: TrustFile['configs'] = {}): void {
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 })
     const temp = `${this.path}.${process.pid}.tmp`
-    writeFileSync(temp, `${JSON.stringify({ version: 1, folders }, null, 2)}\n`, { mode: 0o600 })
+    writeFileSync(temp, `${JSON.stringify({ version: 2, folders, configs }, null, 2)}\n`, { mode: 0o600 })
     renameSync(temp, this.path)
   }
 }

@@ -45,6 +45,8 @@ describe('context compaction', () => {
     for (const request of first.model.requests) {
       expect(promptTokens(request) + (request.max_tokens ?? 0)).toBeLessThanOrEqual(WINDOW)
     }
+    // max_tokens was lowered to what the window had left (the default is 131,072).
+    expect(first.model.requests.every((request) => (request.max_tokens ?? 0) < WINDOW)).toBe(true)
     const compactions = boundaries(agent.session.events)
     expect(compactions.length).toBeGreaterThan(0)
     expect(compactions.every((data) => data.trigger === 'auto' && data.tokensAfter < data.tokensBefore)).toBe(

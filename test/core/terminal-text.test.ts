@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { toTerminalText } from '../../src/core/index.js'
+import { toTerminalId, toTerminalText } from '../../src/core/index.js'
 
 const ESC = '\u001b'
 
@@ -43,5 +43,42 @@ describe('toTerminalText', () => {
       }),
       { numRuns: 2000 },
     )
+  })
+})
+
+describe('toTerminalId', () => {
+  it('escapes bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C)', () => {
+    expect(toTerminalId('invoice-\u202epdf.exe')).toBe('invoice-\\u202epdf.exe')
+    expect(toTerminalId('\u202a\u202b\u202c\u202d')).toBe('\\u202a\\u202b\\u202c\\u202d')
+    expect(toTerminalId('\u2066a\u2067b\u2068c\u2069')).toBe('\\u2066a\\u2067b\\u2068c\\u2069')
+    expect(toTerminalId('\u200e\u200f\u061c')).toBe('\\u200e\\u200f\\u061c')
+  })
+
+  it('escapes zero-width and other invisible characters, and controls', () => {
+    expect(toTerminalId('a\u200bb\u200cc\u200dd\u2060e\ufeff')).toBe(
+      'a\\u200bb\\u200cc\\u200dd\\u2060e\\ufeff',
+    )
+    expect(toTerminalId('soft\u00adhyphen\u00a0nbsp\u3000')).toBe('soft\\xadhyphen\\xa0nbsp\\u3000')
+    expect(toTerminalId('tag\u{e0041}')).toBe('tag\\u{e0041}')
+    expect(toTerminalId('a\nb\u001b[2J\u0007')).toBe('a\\nb\\e[2J\\x07')
+  })
+
+  it('passes printable ids as they are, spaces, emoji and any script included', () => {
+    for (const id of ['5f0c6f0e-1b2a', 'my session', 'ファイル-日本', 'emoji-👍', 'path/../x']) {
+      expect(toTerminalId(id)).toBe(id)
+    }
+  })
+
+  it('never lets a format, control or separator character through (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (id) => {
+        expect(toTerminalId(id)).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/u)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('toTerminalText escapes U+061C like the other bidi marks', () => {
+    expect(toTerminalText('x\u061cy')).toBe('x\\u061cy')
   })
 })

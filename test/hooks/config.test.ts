@@ -1,7 +1,8 @@
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { compileHookTable, loadHookFiles, parseHookSettings } from '../../src/hooks/index.js'
+import { loadProjectPermissions } from '../../src/permissions/index.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
 const tempDir = useTempDirs('dsh-hooks-config-')
@@ -75,6 +76,60 @@ describe('parseHookSettings', () => {
     expect(parseHookSettings(value, 'bad.json', warn)).toBeUndefined()
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toContain('bad.json')
+  })
+})
+
+describe('a Claude Code settings file is read as the whole settings object (issue 24, item 7)', () => {
+  it.each([
+    ['only permissions', { permissions: { allow: ['Bash(npm test *)'], deny: [] } }],
+    ['model and env', { model: 'opus', env: { FOO: '1' } }],
+    ['an empty object', {}],
+    ['other Claude Code keys', { statusLine: { type: 'command', command: 'x' }, apiKeyHelper: 'y' }],
+  ])('%s: no hooks, and no warning', (_label, value) => {
+    const { warnings, warn } = collect()
+    expect(parseHookSettings(value, 'settings.json', warn)?.size).toBe(0)
+    expect(warnings).toEqual([])
+  })
+
+  it.each([
+    [{ hooks: 'x' }, 'hooks: Invalid input: expected record, received string'],
+    [
+      { hooks: { Stop: [{ hooks: 'y' }] } },
+      'hooks.Stop[0].hooks: Invalid input: expected array, received string',
+    ],
+    [
+      { permissions: {}, hooks: { Stop: [{ hooks: [{ command: 'x', timeout: -1 }] }] } },
+      'hooks.Stop[0].hooks[0].timeout:',
+    ],
+  ])('a present, malformed hooks key is an error naming its path: %j', (value, expected) => {
+    const { warnings, warn } = collect()
+    expect(parseHookSettings(value, 'settings.json', warn)).toBeUndefined()
+    expect(warnings).toEqual([
+      expect.stringContaining(`hook file settings.json is invalid, no hooks registered from it: ${expected}`),
+    ])
+  })
+
+  it('a bare event map (a Codex hooks.json) still reads', () => {
+    const { warnings, warn } = collect()
+    const settings = parseHookSettings({ Stop: [{ hooks: [{ command: 'x' }] }] }, 'hooks.json', warn)
+    expect(settings?.get('Stop')).toHaveLength(1)
+    expect(warnings).toEqual([])
+  })
+
+  it('permission rules read the same object: a bad hooks key does not hide deny rules, a bad permissions key is named', () => {
+    const root = tempDir()
+    mkdirSync(join(root, '.claude'))
+    const settings = join(root, '.claude', 'settings.json')
+    writeFileSync(settings, JSON.stringify({ hooks: 'x', permissions: { deny: ['Bash(rm *)'] } }))
+    expect(loadProjectPermissions(root, true).rules.deny.map((rule) => rule.text)).toEqual(['Bash(rm *)'])
+    writeFileSync(settings, JSON.stringify({ model: 'opus', env: { A: 'b' } }))
+    expect(loadProjectPermissions(root, true).files).toEqual([])
+    writeFileSync(settings, JSON.stringify({ permissions: { allow: 'Bash' } }))
+    expect(() => loadProjectPermissions(root, true)).toThrow(
+      `${settings}: not a valid settings file (permissions.allow: Invalid input: expected array, received string)`,
+    )
+    writeFileSync(settings, '[1]')
+    expect(() => loadProjectPermissions(root, true)).toThrow('(top level): expected a JSON object')
   })
 })
 

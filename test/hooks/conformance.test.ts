@@ -77,7 +77,7 @@ describe('published hook scripts, unchanged', () => {
   it('guards, an exec-form guard, an if-filtered guard, a rewriter, a jq Stop loop and a notifier, through full turns', async () => {
     const root = projectWithHooks()
     const t = await start({
-      trust: { frontEnd: 'headless' },
+      trust: { frontEnd: 'headless', granted: true },
       script: [
         { toolCalls: [bash('grep -r TODO .')] },
         { toolCalls: [bash('curl -s http://127.0.0.1:9/')] },

@@ -1,12 +1,13 @@
 // Hook discovery through the composition root: the project's own files (found from the
-// session's cwd), project trust (headless trusts, interactive asks once and remembers,
-// --no-project-config refuses), and files that appear after start being reported.
+// session's cwd), project trust (headless loads what --trust-project or an unchanged
+// trusted folder allows, interactive asks once and remembers, --no-project-config refuses),
+// and files that appear after start being reported.
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { HarnessOptions } from '../../src/harness/index.js'
-import { ProjectTrustStore } from '../../src/trust/index.js'
+import { fingerprintProjectConfig, ProjectTrustStore } from '../../src/trust/index.js'
 import { useTestHarnesses } from '../support/harness.js'
 import { useTempDirs } from '../support/temp-dir.js'
 import { readRecords, writeRecorder } from './rig.js'
@@ -45,9 +46,9 @@ async function harnessWith(home: string, trust: HarnessOptions['trust']) {
 }
 
 describe('project hook files', () => {
-  it('headless: .claude/settings.json and settings.local.json of the project root run, CLAUDE_PROJECT_DIR is the root', async () => {
+  it('headless with --trust-project: .claude/settings.json and settings.local.json of the project root run, CLAUDE_PROJECT_DIR is the root', async () => {
     const p = project({ '.claude/settings.json': 'UserPromptSubmit', '.claude/settings.local.json': 'Stop' })
-    const t = await harnessWith(tempDir(), { frontEnd: 'headless' })
+    const t = await harnessWith(tempDir(), { frontEnd: 'headless', granted: true })
     const agent = await t.harness.agents.create({ sessionId: 'proj', meta: { cwd: p.cwd } })
     await agent.prompt('hi')
     const runs = readRecords(p.out)
@@ -55,9 +56,29 @@ describe('project hook files', () => {
     expect(runs.every((run) => run.projectDir === p.root)).toBe(true)
   })
 
+  it('headless without trust runs none of them and says so in one line; a trusted, unchanged folder runs them', async () => {
+    const p = project({ '.claude/settings.json': 'UserPromptSubmit' })
+    const home = tempDir()
+    const t = await harnessWith(home, { frontEnd: 'headless' })
+    const agent = await t.harness.agents.create({ sessionId: 'never', meta: { cwd: p.cwd } })
+    await agent.prompt('hi')
+    expect(existsSync(p.out)).toBe(false)
+    expect(t.warnings).toEqual([
+      expect.stringContaining(
+        `project ${p.root}: not trusted; not loaded: 1 Claude Code hook (.claude/settings.json) (trust it in dsh chat, or pass --trust-project)`,
+      ),
+    ])
+    // Trusted with today's content (a yes in chat): the next headless run loads the hooks.
+    new ProjectTrustStore(home).trust(p.root, Date.now(), fingerprintProjectConfig(p.root))
+    const again = await harnessWith(home, { frontEnd: 'headless' })
+    await (await again.harness.agents.create({ sessionId: 'trusted', meta: { cwd: p.cwd } })).prompt('hi')
+    expect(readRecords(p.out)).toHaveLength(1)
+    expect(again.warnings).toEqual([])
+  })
+
   it('headless: .codex/hooks.json runs through the Codex bridge', async () => {
     const p = project({ '.codex/hooks.json': 'UserPromptSubmit' })
-    const t = await harnessWith(tempDir(), { frontEnd: 'headless' })
+    const t = await harnessWith(tempDir(), { frontEnd: 'headless', granted: true })
     const agent = await t.harness.agents.create({ sessionId: 'codex-proj', meta: { cwd: p.cwd } })
     await agent.prompt('hi')
     expect(
@@ -91,7 +112,7 @@ describe('project hook files', () => {
     const agent = await t.harness.agents.create({ sessionId: 'no', meta: { cwd: p.cwd } })
     await agent.prompt('hi')
     expect(existsSync(p.out)).toBe(false)
-    expect(t.warnings.some((warning) => warning.includes('is not trusted (declined)'))).toBe(true)
+    expect(t.warnings.some((warning) => warning.includes('not trusted (you said no)'))).toBe(true)
   })
 
   it('--no-project-config: nothing from the project, nobody asked', async () => {
@@ -113,7 +134,7 @@ describe('project hook files', () => {
 
   it('a project hook file that appears after start is not loaded, and the next turn says so', async () => {
     const p = project({})
-    const t = await harnessWith(tempDir(), { frontEnd: 'headless' })
+    const t = await harnessWith(tempDir(), { frontEnd: 'headless', granted: true })
     const agent = await t.harness.agents.create({ sessionId: 'late', meta: { cwd: p.cwd } })
     await agent.prompt('hi')
     mkdirSync(join(p.root, '.claude'))

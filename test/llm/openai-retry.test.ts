@@ -194,6 +194,43 @@ describe('dropped connections', () => {
   })
 })
 
+describe('stream bounds', () => {
+  it('ends a stream that never finishes at streamMaxDurationMs, as runaway, without retrying', async () => {
+    const { llm, server, retries } = await setup(
+      [{ endless: { text: 'more ', intervalMs: 5 } }, { text: 'never asked' }],
+      { streamMaxDurationMs: 300, maxRetries: 3 },
+    )
+    const { chunks, error } = await collectUntilError(llm.stream(userRequest('hi')))
+    expect(error).toMatchObject({ code: LlmErrorCode.StreamBound, failure: { class: 'runaway' } })
+    expect((error as Error).message).toMatch(
+      /^model request failed: response past its bound \(the answer was still streaming after 300 ms \(model\.streamMaxDurationMs\)\)/,
+    )
+    expect(textOf(chunks)).toMatch(/^(more )+$/)
+    expect(server.requests).toHaveLength(1)
+    expect(retries).toHaveLength(0)
+  })
+
+  it('ends a stream past streamMaxBytes of text, keeping what came before the bound', async () => {
+    const { llm, server } = await setup(
+      [{ endless: { text: 'x'.repeat(100), intervalMs: 1 } }, { text: 'no' }],
+      {
+        streamMaxBytes: 1000,
+        maxRetries: 3,
+      },
+    )
+    const { chunks, error } = await collectUntilError(llm.stream(userRequest('hi')))
+    expect(error).toMatchObject({ code: LlmErrorCode.StreamBound, failure: { class: 'runaway' } })
+    expect((error as Error).message).toContain('the answer passed 1000 bytes of text (model.streamMaxBytes)')
+    expect(textOf(chunks).length).toBe(1000)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('lets an answer of exactly streamMaxBytes through', async () => {
+    const { llm } = await setup([{ text: 'abcd efgh' }], { streamMaxBytes: 9 })
+    expect(textOf(await collect(llm.stream(userRequest('hi'))))).toBe('abcd efgh')
+  })
+})
+
 describe('abort', () => {
   it('aborts mid-stream with LLM_ABORTED', async () => {
     const { llm } = await setup([{ text: 'a b c d e f g h i j k l m n o p', delayMs: 100 }])

@@ -9,6 +9,7 @@ import { serverLogPath } from '../../src/mcp/index.js'
 import { useTestHarnesses } from '../support/harness.js'
 import { FIXTURE_SERVER, SERVER_TEST_TIMEOUT_MS } from '../support/mcp-servers.js'
 import { useTempDirs } from '../support/temp-dir.js'
+import { until } from '../support/until.js'
 
 const start = useTestHarnesses()
 const tempDir = useTempDirs()
@@ -82,6 +83,31 @@ describe('MCP server failures', () => {
       expect(toolResults(agent.session.events)[0]!.content).toMatch(
         /MCP server hang is not available: it is still starting/,
       )
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
+  it(
+    'stops waiting for a hanging server as soon as the turn is cancelled (SIGTERM during start-up)',
+    async () => {
+      const { harness, model } = await start({
+        config: {
+          mcpServers: {
+            hang: { command: 'node', args: ['-e', 'setInterval(() => {}, 1000)'], startupTimeoutMs: 60_000 },
+          },
+        },
+        script: [{ text: 'never asked' }],
+      })
+      const agent = await harness.agents.create({ sessionId: 'cancel-start', meta: { cwd: tempDir() } })
+      const interrupt = new AbortController()
+      const turn = agent.prompt('hi', { signal: interrupt.signal })
+      await until(() => harness.ctx.mcp.status()[0]?.state === 'starting')
+      const cancelled = Date.now()
+      interrupt.abort()
+      expect((await turn).reason).toBe('aborted')
+      // Generous for a busy machine; without the fix the turn waits the 60 s start-up timeout.
+      expect(Date.now() - cancelled).toBeLessThan(5_000)
+      expect(model.requests).toHaveLength(0)
     },
     SERVER_TEST_TIMEOUT_MS,
   )

@@ -12,7 +12,7 @@ import {
   parsePermissionRule,
   parsePermissionRules,
 } from '../../src/permissions/index.js'
-import { ProjectTrustStore } from '../../src/trust/index.js'
+import { fingerprintProjectConfig, ProjectTrustStore } from '../../src/trust/index.js'
 import { useTestHarnesses } from '../support/harness.js'
 import { FIXTURE_SERVER, SERVER_TEST_TIMEOUT_MS } from '../support/mcp-servers.js'
 import { useTempDirs } from '../support/temp-dir.js'
@@ -96,21 +96,65 @@ describe('project .mcp.json', () => {
   })
 
   it(
-    "loads a folder the user's trust store remembers, headless or not",
+    "loads a folder the user's trust store remembers with this content, headless or not",
     async () => {
       const { root } = makeProject()
       const home = tempDir()
-      new ProjectTrustStore(home).trust(root)
-      const { harness, model } = await start({
-        home,
-        trust: { frontEnd: 'interactive' },
-        script: [{ text: 'ok' }],
-      })
-      const agent = await harness.agents.create({ sessionId: 'remembered', meta: { cwd: root } })
-      await agent.prompt('hi')
-      expect(offered(model.requests[0]!)).toContain('mcp__proj__echo')
+      new ProjectTrustStore(home).trust(root, Date.now(), fingerprintProjectConfig(root))
+      for (const frontEnd of ['interactive', 'headless'] as const) {
+        const { harness, model } = await start({ home, trust: { frontEnd }, script: [{ text: 'ok' }] })
+        const agent = await harness.agents.create({
+          sessionId: `remembered-${frontEnd}`,
+          meta: { cwd: root },
+        })
+        await agent.prompt('hi')
+        expect(offered(model.requests[0]!)).toContain('mcp__proj__echo')
+      }
     },
     SERVER_TEST_TIMEOUT_MS,
+  )
+
+  it(
+    'a .mcp.json changed since the folder was trusted: headless leaves it out in one line, chat asks again naming the change',
+    async () => {
+      const { root } = makeProject()
+      const home = tempDir()
+      new ProjectTrustStore(home).trust(root, Date.now(), fingerprintProjectConfig(root))
+      // A clone pulled a change, or an unsandboxed command planted a server.
+      writeFileSync(
+        join(root, '.mcp.json'),
+        JSON.stringify({ mcpServers: { evil: { command: 'node', args: [FIXTURE_SERVER] } } }),
+      )
+      const headless = await start({ home, trust: { frontEnd: 'headless' }, script: [{ text: 'ok' }] })
+      const warnings: string[] = []
+      headless.harness.ctx.logger.exporter({
+        export: (message) =>
+          void (message.type === 'warn' && warnings.push(message.args.map(String).join(' '))),
+      })
+      const run = await headless.harness.agents.create({ sessionId: 'changed-run', meta: { cwd: root } })
+      await run.prompt('hi')
+      expect(offered(headless.model.requests[0]!).some((name) => name.startsWith('mcp__'))).toBe(false)
+      expect(warnings).toEqual([
+        expect.stringContaining(
+          `project ${root}: .mcp.json changed since you trusted it; not loaded: MCP server evil`,
+        ),
+      ])
+      const asked: (readonly string[])[] = []
+      const chat = await start({
+        home,
+        trust: { frontEnd: 'interactive', ask: async (_folder, brings) => asked.push(brings) > 0 },
+        script: [{ text: 'ok' }],
+      })
+      const agent = await chat.harness.agents.create({ sessionId: 'changed-chat', meta: { cwd: root } })
+      await agent.prompt('hi')
+      expect(asked).toEqual([['changed since you trusted it: .mcp.json', 'MCP server evil']])
+      expect(offered(chat.model.requests[0]!)).toContain('mcp__evil__echo')
+      // The yes is remembered with the new content: the next headless run loads it.
+      const next = await start({ home, trust: { frontEnd: 'headless' }, script: [{ text: 'ok' }] })
+      await (await next.harness.agents.create({ sessionId: 'after-yes', meta: { cwd: root } })).prompt('hi')
+      expect(offered(next.model.requests[0]!)).toContain('mcp__evil__echo')
+    },
+    SERVER_TEST_TIMEOUT_MS * 2,
   )
 
   it(

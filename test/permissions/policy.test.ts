@@ -1,7 +1,7 @@
 // Permission modes and rules: the pure decision for each mode and tool kind, and the
 // policy service through a real harness (headless asks become denials that say so).
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
@@ -15,7 +15,7 @@ import {
   parsePermissionRules,
 } from '../../src/permissions/index.js'
 import { ToolRegistry } from '../../src/tools/index.js'
-import { ProjectTrustStore } from '../../src/trust/index.js'
+import { fingerprintProjectConfig, ProjectTrustStore } from '../../src/trust/index.js'
 import { useTestHarnesses } from '../support/harness.js'
 import { FIXTURE_SERVER, SERVER_TEST_TIMEOUT_MS } from '../support/mcp-servers.js'
 import { useTempDirs } from '../support/temp-dir.js'
@@ -79,6 +79,77 @@ describe('decideToolPermission', () => {
     expect(
       decide('auto', 'Write', { file_path: '/etc/hosts', content: '' }, rules({ allow: ['Edit(//etc/**)'] })),
     ).toBe('allow')
+  })
+})
+
+describe("writes to the project's configuration", () => {
+  const write = (file_path: string) => ({ file_path, content: '{}' })
+  const everything = rules({ allow: ['Edit', 'Write', 'Edit(**)', 'Write(/**)'] })
+
+  it('ask in every mode but bypass, whatever the allow rules; deny rules still win', () => {
+    for (const path of [
+      '.mcp.json',
+      '.claude/settings.json',
+      '.claude/skills/x/SKILL.md',
+      'AGENTS.md',
+      '.dsh/x',
+    ]) {
+      for (const mode of ['auto', 'default', 'acceptEdits'] as const) {
+        expect(decide(mode, 'Write', write(path), everything)).toBe('ask')
+        expect(decide(mode, 'Edit', { ...write(`${ROOT}/${path}`), old_string: 'a' }, everything)).toBe('ask')
+      }
+      expect(decide('bypassPermissions', 'Write', write(path))).toBe('allow')
+      expect(decide('plan', 'Write', write(path))).toBe('deny')
+      expect(decide('bypassPermissions', 'Write', write(path), rules({ deny: ['Write(/.mcp.json)'] }))).toBe(
+        path === '.mcp.json' ? 'deny' : 'allow',
+      )
+    }
+    // Look-alikes deeper in the project are ordinary files.
+    expect(decide('auto', 'Write', write('src/.mcp.json'))).toBe('allow')
+    expect(decide('auto', 'Write', write('docs/AGENTS.md.bak'))).toBe('allow')
+  })
+
+  it('a symlink into .claude counts as .claude', () => {
+    const { cwd } = project()
+    mkdirSync(join(cwd, '.claude'))
+    symlinkSync(join(cwd, '.claude'), join(cwd, 'innocent'))
+    const decision = decideToolPermission({
+      mode: 'auto',
+      rules: EMPTY_RULE_SET,
+      subject: { tool: 'Write', input: write('innocent/settings.json'), cwd },
+      projectRoot: cwd,
+    })
+    expect(decision).toMatchObject({ behavior: 'ask', configWrite: true })
+    expect(decision.behavior === 'ask' && decision.reason).toContain('(.claude)')
+  })
+
+  it('headless refuses the write and says only bypass writes it; an asking front end writes on a yes', async () => {
+    const { cwd } = project()
+    const plant = { toolCalls: [{ name: 'write', arguments: { file_path: '.mcp.json', content: '{}' } }] }
+    const headless = await start({
+      config: { permissions: { mode: 'acceptEdits', allow: ['Write'] } },
+      script: [plant, { text: 'done' }],
+    })
+    const agent = await headless.harness.agents.create({ sessionId: 'cfg', meta: { cwd } })
+    await agent.prompt('plant it')
+    const [refused] = resultsOf(agent.session.events)
+    expect(refused).toContain("changes the project's configuration (.mcp.json)")
+    expect(refused).toContain('only --permission-mode bypassPermissions writes it without asking')
+    expect(existsSync(join(cwd, '.mcp.json'))).toBe(false)
+
+    const asking = await start({
+      permissions: { canAsk: true, frontEnd: 'interactive' },
+      script: [plant, { text: 'done' }],
+    })
+    const asked: string[] = []
+    asking.harness.ctx.on('tools/approve', (_call, reason) => {
+      asked.push(reason)
+      return true
+    })
+    const chat = await asking.harness.agents.create({ sessionId: 'cfg2', meta: { cwd } })
+    await chat.prompt('plant it')
+    expect(asked).toEqual([expect.stringContaining("changes the project's configuration (.mcp.json)")])
+    expect(readFileSync(join(cwd, '.mcp.json'), 'utf8')).toBe('{}')
   })
 })
 
@@ -222,10 +293,13 @@ describe('the policy in a harness', () => {
     )
     const home = tempDir()
     const { harness } = await start({ home, trust: { frontEnd: 'headless' } })
-    const policy = harness.ctx.permissions
     const untrusted = await harness.agents.create({ sessionId: 'u', meta: { cwd } })
-    // A headless front end trusts (Claude Code's non-interactive rule); chat asks first.
-    expect(policy.stateOf(untrusted).trusted).toBe(true)
+    // Headless never trusts a folder silently (issue 24): --trust-project does.
+    expect(harness.ctx.permissions.stateOf(untrusted).trusted).toBe(false)
+    expect(harness.ctx.permissions.stateOf(untrusted).ignoredAllow).toBe(1)
+    const granted = await start({ home: tempDir(), trust: { frontEnd: 'headless', granted: true } })
+    const flagged = await granted.harness.agents.create({ sessionId: 'g', meta: { cwd } })
+    expect(granted.harness.ctx.permissions.stateOf(flagged).trusted).toBe(true)
     const interactive = await start({
       home,
       permissions: { mode: 'default', frontEnd: 'interactive', canAsk: true },
@@ -237,7 +311,7 @@ describe('the policy in a harness', () => {
     const permissions = interactive.harness.ctx.permissions
     expect(permissions.decide(agent, 'Bash', { command: 'echo hi' }).behavior).toBe('ask')
     expect(permissions.decide(agent, 'Bash', { command: 'rm -rf x' }).behavior).toBe('deny')
-    new ProjectTrustStore(home).trust(cwd)
+    new ProjectTrustStore(home).trust(cwd, Date.now(), fingerprintProjectConfig(cwd))
     const trusted = await interactive.harness.agents.create({ sessionId: 't', meta: { cwd } })
     expect(permissions.decide(trusted, 'Bash', { command: 'echo hi' }).behavior).toBe('allow')
   })

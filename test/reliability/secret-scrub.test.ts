@@ -37,6 +37,12 @@ const SECRETS: Record<string, string> = {
   GIT_REMOTE: 'https://x-access-token:rel-git-0014@git.example/org/repo.git',
   MIRRORS: 'http://plain.example https://rel-mirror-0015@mirror.example/x',
   AMQP_ADDR: 'amqps://guest:rel-amqp-0016@mq.example/vhost',
+  MYSQL_PWD: 'rel-mysql-0020',
+  DB_PASS: 'rel-dbpass-0021',
+  DB_PASSWD: 'rel-dbpasswd-0022',
+  GITHUB_PAT: 'rel-pat-0023',
+  OPENAI_ORG_ID: 'rel-openai-org-0024',
+  GEMINI_PROJECT: 'rel-gemini-0025',
   // Secret only by the config's `secrets.scrub: [CORP_*]`.
   CORP_INTERNAL: 'rel-corp-0017',
   // Written as `${REL_MCP_TOKEN}` in the MCP entries: it reaches those, and only as written.
@@ -48,6 +54,8 @@ const PLAIN: Record<string, string> = {
   REL_PLAIN_URL: 'postgres://db.internal:5432/app',
   REL_EMAIL: 'someone@example.com',
   REL_NOTE: 'meet @ noon',
+  // Near the new name parts (PASS, PAT, PWD) without being one.
+  REL_COMPASS_PATH: '/opt/compass',
 }
 
 /** Looks secret, but the config's `secrets.allow` lists it: must reach every child. */

@@ -24,6 +24,15 @@ const SECRETS: Record<string, string> = {
   GIT_REMOTE: 'https://x-access-token:ghs_secret@github.com/org/repo.git',
   MIRRORS: 'http://plain.example https://deploy-secret@registry.example/x',
   CORP_INTERNAL: 'corp-secret',
+  MYSQL_PWD: 'mysql-pwd-secret',
+  DB_PASS: 'db-pass-secret',
+  DB_PASSWD: 'db-passwd-secret',
+  SMTP_PASS_FILE: '/run/smtp-pass-secret',
+  GITHUB_PAT: 'github-pat-secret',
+  SLACK_WEBHOOK_URL: 'https://hooks.example/T0/B0/webhook-secret',
+  OPENAI_ORG_ID: 'org-openai-secret',
+  ANTHROPIC_BASE_URL: 'https://anthropic-proxy.example/anthropic-secret',
+  GEMINI_PROJECT: 'gemini-secret',
 }
 
 /** Look like neither: must pass. */
@@ -32,6 +41,9 @@ const PLAIN: Record<string, string> = {
   EMAIL: 'someone@example.com',
   GIT_AUTHOR_NAME: 'Some One',
   SSH_AUTH_SOCK: '/tmp/agent.sock',
+  LD_LIBRARY_PATH: '/opt/lib',
+  TOX_TESTENV_PASSENV: 'HOME',
+  COMPASS_HOME: '/opt/compass',
   NOTE: 'meet @ noon, see https://example.com/a@b',
 }
 
@@ -55,6 +67,20 @@ describe('secret filter', () => {
 
   it.each(Object.entries(PLAIN))('passes %s', (name, value) => {
     expect(DEFAULT_SECRET_FILTER.isSecret(name, value)).toBe(false)
+  })
+
+  it("keeps the shell's own PWD and OLDPWD while scrubbing MYSQL_PWD and DB_PASS", () => {
+    const inherited = { PWD: '/work/here', OLDPWD: '/work/there', MYSQL_PWD: 'm', DB_PASS: 'd' }
+    expect(buildChildEnv(inherited, {}, {})).toMatchObject({ PWD: '/work/here', OLDPWD: '/work/there' })
+    expect(buildChildEnv(inherited, {}, {}).MYSQL_PWD).toBeUndefined()
+    expect(buildChildEnv(inherited, {}, {}).DB_PASS).toBeUndefined()
+  })
+
+  it('lets secrets.allow pass a name the built-in rule scrubs (the escape hatch)', () => {
+    const filter = createSecretFilter({ allow: ['MYSQL_PWD', 'OPENAI_BASE_URL'] })
+    expect(filter.isSecret('MYSQL_PWD', 'm')).toBe(false)
+    expect(filter.isSecret('OPENAI_BASE_URL', 'https://x')).toBe(false)
+    expect(filter.isSecret('DB_PASS', 'd')).toBe(true)
   })
 
   it('buildChildEnv applies the filter to inherited variables only', () => {

@@ -98,7 +98,7 @@ it('lists skills in the system prompt and loads one with the skill tool', async 
   const { home, cwd } = layout()
   const { harness, model } = await start({
     home,
-    trust: { frontEnd: 'headless' },
+    trust: { frontEnd: 'headless', granted: true },
     script: [{ toolCalls: [{ name: 'skill', arguments: { skill: 'deploy' } }] }, { text: 'ok' }],
   })
   const agent = await harness.agents.create({ sessionId: 'sk', meta: { cwd } })

@@ -1,7 +1,7 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { decideProjectTrust, ProjectTrustStore } from '../../src/trust/index.js'
+import { decideProjectTrust, ProjectTrustStore, TRUST_FILE_NAME } from '../../src/trust/index.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
 describe('ProjectTrustStore', () => {
@@ -34,12 +34,12 @@ describe('ProjectTrustStore', () => {
 describe('decideProjectTrust', () => {
   const makeDir = useTempDirs()
 
-  it('trusts headless front ends, asks interactive ones once, and honours --no-project-config', async () => {
+  it('headless refuses a folder never trusted, --trust-project grants it; interactive asks once; --no-project-config', async () => {
     const store = new ProjectTrustStore(makeDir())
     const folder = join(makeDir(), 'repo')
     expect(await decideProjectTrust(store, { folder, frontEnd: 'headless' })).toEqual({
-      trusted: true,
-      reason: 'headless',
+      trusted: false,
+      reason: 'untrusted',
     })
     expect(store.isTrusted(folder)).toBe(false)
     expect(await decideProjectTrust(store, { folder, frontEnd: 'headless', disabled: true })).toEqual({
@@ -69,6 +69,74 @@ describe('decideProjectTrust', () => {
     expect((await decideProjectTrust(store, { folder, frontEnd: 'interactive', ask: no })).reason).toBe(
       'remembered',
     )
+    expect((await decideProjectTrust(store, { folder, frontEnd: 'headless' })).reason).toBe('remembered')
+    const other = join(makeDir(), 'other')
+    expect(await decideProjectTrust(store, { folder: other, frontEnd: 'headless', granted: true })).toEqual({
+      trusted: true,
+      reason: 'granted',
+    })
+    // For that run only: nothing is remembered.
+    expect((await decideProjectTrust(store, { folder: other, frontEnd: 'headless' })).reason).toBe(
+      'untrusted',
+    )
+  })
+
+  it('trust is bound to the content of .mcp.json, hook and permission files', async () => {
+    const store = new ProjectTrustStore(makeDir())
+    const folder = makeDir()
+    writeFileSync(join(folder, '.mcp.json'), '{"mcpServers":{}}')
+    await decideProjectTrust(store, { folder, frontEnd: 'interactive', ask: async () => true })
+    // Unrelated files change nothing.
+    writeFileSync(join(folder, 'README.md'), 'hi')
+    expect((await decideProjectTrust(store, { folder, frontEnd: 'headless' })).reason).toBe('remembered')
+    mkdirSync(join(folder, '.claude'))
+    writeFileSync(join(folder, '.claude', 'settings.json'), '{"permissions":{"allow":["Bash"]}}')
+    writeFileSync(join(folder, '.mcp.json'), '{"mcpServers":{"evil":{"command":"sh"}}}')
+    const changed = ['.mcp.json', '.claude/settings.json']
+    expect(await decideProjectTrust(store, { folder, frontEnd: 'headless' })).toEqual({
+      trusted: false,
+      reason: 'changed',
+      changed,
+    })
+    const asked: string[][] = []
+    const decision = await decideProjectTrust(store, {
+      folder,
+      frontEnd: 'interactive',
+      brings: ['MCP server evil'],
+      ask: async (_folder, brings) => asked.push([...brings]) > 0,
+    })
+    expect(decision.reason).toBe('accepted')
+    expect(asked).toEqual([
+      ['changed since you trusted it: .mcp.json, .claude/settings.json', 'MCP server evil'],
+    ])
+    expect((await decideProjectTrust(store, { folder, frontEnd: 'headless' })).reason).toBe('remembered')
+    // A deleted file is a change too.
+    rmSync(join(folder, '.claude', 'settings.json'))
+    expect((await decideProjectTrust(store, { folder, frontEnd: 'headless' })).changed).toEqual([
+      '.claude/settings.json',
+    ])
+  })
+
+  it('a folder trusted before content was recorded asks again; one trusted through a parent takes it as first seen', async () => {
+    const home = makeDir()
+    const parent = makeDir()
+    const folder = join(parent, 'repo')
+    mkdirSync(folder)
+    writeFileSync(join(folder, '.mcp.json'), '{}')
+    writeFileSync(
+      join(home, TRUST_FILE_NAME),
+      JSON.stringify({ version: 1, folders: [{ folder, trustedAt: 1 }] }),
+    )
+    const store = new ProjectTrustStore(home)
+    expect(await decideProjectTrust(store, { folder, frontEnd: 'headless' })).toMatchObject({
+      trusted: false,
+      changed: ['.mcp.json'],
+    })
+    store.untrust(folder)
+    store.trust(parent, 2)
+    expect((await decideProjectTrust(store, { folder, frontEnd: 'headless' })).reason).toBe('remembered')
+    writeFileSync(join(folder, '.mcp.json'), '{"mcpServers":{}}')
+    expect((await decideProjectTrust(store, { folder, frontEnd: 'headless' })).reason).toBe('changed')
   })
 })
 

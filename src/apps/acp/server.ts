@@ -25,6 +25,7 @@ import type { Fiber } from 'cordis'
 import { mintSessionId } from '../../agent/configured.js'
 import type { ToolCallInfo } from '../../agent/pipeline.js'
 import type { AgentHandle } from '../../agent/types.js'
+import { formatCompactionLine } from '../../context/index.js'
 import { DshError, isDshError } from '../../core/errors.js'
 import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
@@ -33,6 +34,7 @@ import { PersistenceErrorCode } from '../../persistence/errors.js'
 import { SessionErrorCode } from '../../session/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { resolvePriceTable, usageReport } from '../../usage/index.js'
+import { availableCommandsUpdate, parseCompactCommand } from './commands.js'
 import { AcpErrorCode } from './errors.js'
 import { planUpdate } from './file-updates.js'
 import { acpModePlugin, modeUpdate, parseModeId, sessionModeState } from './modes.js'
@@ -134,6 +136,8 @@ export class AcpServer {
     await this.useMcpServers(sessionId, params)
     const agent = await this.options.harness.agents.create({ sessionId, meta: { cwd: params.cwd } })
     this.sessions.set(agent.id, { agent, remembered: new Map() })
+    // After the answer, so the client knows the session the commands belong to.
+    setTimeout(() => this.send(agent.id, availableCommandsUpdate()), 0)
     return { sessionId: agent.id, ...this.modes(agent) }
   }
 
@@ -163,6 +167,7 @@ export class AcpServer {
     }
     for (const update of replayUpdates(served.agent.session.events, served.agent.cwd))
       this.send(params.sessionId, update)
+    this.send(params.sessionId, availableCommandsUpdate())
     await this.updates
     return this.modes(served.agent)
   }
@@ -196,6 +201,8 @@ export class AcpServer {
     }
     const text = promptText(params.prompt)
     const running: RunningPrompt = { turn: 0, cancelled: false }
+    const command = parseCompactCommand(text)
+    if (command) return this.compact(served, params.sessionId, command.instructions, running)
     served.running = running
     const stop = served.agent.onOutput((output) => {
       if (output.type === 'turn-start') running.turn = output.turn
@@ -213,7 +220,8 @@ export class AcpServer {
         result.turn,
         resolvePriceTable(this.options.harness.config.pricing),
       )
-      this.send(params.sessionId, usageUpdate(served.agent.session.events, report))
+      const window = served.agent.contextUsage()?.window
+      this.send(params.sessionId, usageUpdate(served.agent.session.events, report, window))
       await this.updates
       const meta = {
         dsh: {
@@ -233,6 +241,42 @@ export class AcpServer {
         })
       }
       return { stopReason: toStopReason(result.reason), _meta: meta }
+    } finally {
+      stop()
+      served.running = undefined
+    }
+  }
+
+  /**
+   * The `compact` command: compacts the context now (session/cancel cancels it and leaves the
+   * session as it was). The client hears the progress as thoughts, the result as the answer.
+   */
+  private async compact(
+    served: ServedSession,
+    sessionId: SessionId,
+    instructions: string,
+    running: RunningPrompt,
+  ): Promise<PromptResponse> {
+    served.running = running
+    const stop = served.agent.onOutput((output) => {
+      const update = outputUpdate(running.turn, output, served.agent.cwd)
+      if (update) this.send(sessionId, update)
+    })
+    try {
+      const result = await served.agent.compact(instructions !== '' ? { instructions } : {})
+      this.send(sessionId, {
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: formatCompactionLine(result) },
+      })
+      const window = served.agent.contextUsage()?.window
+      if (window !== undefined)
+        this.send(sessionId, { sessionUpdate: 'usage_update', used: result.tokensAfter, size: window })
+      await this.updates
+      return { stopReason: 'end_turn', _meta: { dsh: { compaction: result } } }
+    } catch (error) {
+      await this.updates
+      if (running.cancelled) return { stopReason: 'cancelled' }
+      throw error
     } finally {
       stop()
       served.running = undefined

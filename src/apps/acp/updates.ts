@@ -3,6 +3,7 @@
 
 import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk'
 import type { AgentOutput } from '../../agent/types.js'
+import { formatCompactionLine } from '../../context/index.js'
 import { DEEPSEEK_CONTEXT_TOKENS } from '../../llm/deepseek/models.js'
 import type { SessionEvent, SessionEventMap } from '../../session/types.js'
 import type { UsageReport } from '../../usage/index.js'
@@ -102,14 +103,23 @@ export function outputUpdate(turn: number, output: AgentOutput, cwd?: string): S
         sessionUpdate: 'agent_thought_chunk',
         content: { type: 'text', text: `(${output.message})\n` },
       }
+    case 'compaction':
+      // Like a retry notice: the client is told, and the line never becomes history.
+      return thought(
+        output.phase === 'start' ? '(compacting context…)\n' : `(${formatCompactionLine(output.result)})\n`,
+      )
     default:
       return undefined
   }
 }
 
+function thought(text: string): SessionUpdate {
+  return { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } }
+}
+
 /**
  * The updates that replay a stored log: user prompts, reasoning, answers, tool calls and
- * their results, oldest first. Hook continuations, context and bookkeeping are not replayed
+ * their results, and compaction boundaries, oldest first. Hook continuations, context and bookkeeping are not replayed
  * (a live client never saw them either).
  */
 export function replayUpdates(events: readonly SessionEvent[], cwd?: string): SessionUpdate[] {
@@ -155,6 +165,12 @@ export function replayUpdates(events: readonly SessionEvent[], cwd?: string): Se
         updates.push(toolCallEnd(turn, result.callId, result.content, result.isError === true))
         break
       }
+      case 'context/compacted':
+        // The whole history is replayed; the boundary is marked where it happened.
+        updates.push(
+          thought(`(${formatCompactionLine(event.data as SessionEventMap['context/compacted'])})\n`),
+        )
+        break
       default:
         break
     }
@@ -173,9 +189,14 @@ function shorten(text: string): string {
 
 /**
  * ACP's usage slot after a turn: tokens in the context (the last request's prompt and
- * answer), the model's window, and the session's estimated cost so far.
+ * answer), the model's window (the context service's, else DeepSeek's 1M), and the
+ * session's estimated cost so far.
  */
-export function usageUpdate(events: readonly SessionEvent[], report: UsageReport): SessionUpdate {
+export function usageUpdate(
+  events: readonly SessionEvent[],
+  report: UsageReport,
+  window: number = DEEPSEEK_CONTEXT_TOKENS,
+): SessionUpdate {
   let used = 0
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i]!
@@ -192,7 +213,7 @@ export function usageUpdate(events: readonly SessionEvent[], report: UsageReport
   return {
     sessionUpdate: 'usage_update',
     used,
-    size: DEEPSEEK_CONTEXT_TOKENS,
+    size: window,
     cost: cost === null ? null : { amount: cost, currency: report.currency },
     _meta: { dsh: { usage: report.usage, sessionUsage: report.sessionUsage } },
   }

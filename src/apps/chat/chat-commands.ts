@@ -4,10 +4,12 @@
 import { existsSync } from 'node:fs'
 import { nextTurnNumber } from '../../agent/turn-runner.js'
 import type { AgentHandle } from '../../agent/types.js'
+import { formatCompactionLine } from '../../context/index.js'
+import { toTerminalId } from '../../core/terminal-text.js'
 import { INIT_PROMPT } from '../../instructions/index.js'
 import { expandPromptCommand, promptCommands, statusLine } from '../../mcp/index.js'
 import { describePermissions, isPermissionMode, PERMISSION_MODES } from '../../permissions/index.js'
-import type { SessionEvent } from '../../session/types.js'
+import type { ContextCompactedData, SessionEvent } from '../../session/types.js'
 import { type CustomCommand, discoverCommands, expandCommand } from '../../skills/index.js'
 import { describeRewind, FileHistoryStore, rewindSession } from '../../tools/fs/index.js'
 import { formatCost } from '../../usage/index.js'
@@ -17,6 +19,7 @@ import { formatAge } from '../cli/transcript.js'
 import type { TerminalChat } from './chat.js'
 import { safe } from './chat.js'
 import { closestCommand, findCommand, helpText } from './commands.js'
+import { contextLines } from './context-view.js'
 import { formatTokens } from './status-line.js'
 
 /** Turns of a resumed session recapped after `/resume`. */
@@ -61,7 +64,11 @@ export async function runChatCommand(chat: TerminalChat, line: string): Promise<
       return
     case 'fork': {
       const parent = chat.agent.id
-      await switchTo(chat, () => forkStored(chat.harness, parent, chat.plan.model), `forked from ${parent}`)
+      await switchTo(
+        chat,
+        () => forkStored(chat.harness, parent, chat.plan.model),
+        `forked from ${toTerminalId(parent)}`,
+      )
       return
     }
     case 'clear':
@@ -75,6 +82,12 @@ export async function runChatCommand(chat: TerminalChat, line: string): Promise<
     case 'effort':
       chat.say(safe(changeModelChoice(chat.agent, chat.plan, command.name, argument)))
       chat.refresh()
+      return
+    case 'compact':
+      await chat.compact(argument)
+      return
+    case 'context':
+      for (const line of contextLines(chat.agent.contextUsage(), colors)) chat.say(line)
       return
     case 'cost': {
       const tokens = chat.sessionTokens
@@ -118,7 +131,7 @@ async function switchTo(chat: TerminalChat, start: () => Promise<AgentHandle>, h
   const next = await start()
   chat.setAgent(next)
   await chat.harness.agents.dispose(previous.id)
-  chat.say(chat.colors.dim(`session ${next.id} (${how})`))
+  chat.say(chat.colors.dim(`session ${toTerminalId(next.id)} (${how})`))
 }
 
 async function resume(chat: TerminalChat, argument: string): Promise<void> {
@@ -144,29 +157,40 @@ async function resume(chat: TerminalChat, argument: string): Promise<void> {
   for (const line of recap(chat, chat.agent.session.events)) chat.say(line)
 }
 
-/** The last turns of a session: each prompt and the first lines of its answer. */
+/**
+ * The last turns of a session: each prompt and the first lines of its answer, with the
+ * compaction boundaries among them (and the latest one before them) marked.
+ */
 function recap(chat: TerminalChat, events: readonly SessionEvent[]): string[] {
   const { colors } = chat
-  const turns: { prompt: string; answer: string }[] = []
+  const turns: { prompt: string; answer: string; boundaries: string[] }[] = []
+  let before: string[] = []
   for (const event of events) {
     if (event.type === 'user/message') {
       const text = (event.data as { text?: unknown }).text
-      turns.push({ prompt: typeof text === 'string' ? text : '', answer: '' })
+      turns.push({ prompt: typeof text === 'string' ? text : '', answer: '', boundaries: before })
+      before = []
     } else if (event.type === 'assistant/message' && turns.length > 0) {
       const message = (event.data as { message?: { content?: unknown } }).message
       if (typeof message?.content === 'string' && message.content.trim() !== '')
         turns.at(-1)!.answer = message.content
+    } else if (event.type === 'context/compacted') {
+      before.push(formatCompactionLine(event.data as ContextCompactedData))
     }
   }
   if (turns.length === 0) return [colors.dim('(no turns yet)')]
   const shown = turns.slice(-RECAP_TURNS)
   const lines = [colors.dim(`recap: the last ${shown.length} of ${turns.length} turns`)]
+  const earlier = turns.slice(0, -RECAP_TURNS).flatMap((turn) => turn.boundaries)
+  if (earlier.length > 0) lines.push(colors.magenta(`── ${earlier.at(-1)} (earlier) ──`))
   for (const turn of shown) {
+    for (const boundary of turn.boundaries) lines.push(colors.magenta(`── ${boundary} ──`))
     lines.push(`${colors.bold(colors.green('> '))}${safe(firstLine(turn.prompt))}`)
     const answer = turn.answer.split('\n').filter((line) => line.trim() !== '')
     for (const line of answer.slice(0, 3)) lines.push(`  ${safe(line)}`)
     if (answer.length > 3) lines.push(colors.dim(`  … +${answer.length - 3} lines`))
   }
+  for (const boundary of before) lines.push(colors.magenta(`── ${boundary} ──`))
   return lines
 }
 
@@ -194,7 +218,7 @@ async function listRecent(chat: TerminalChat): Promise<void> {
     const mark = summary.header.id === chat.agent.id ? '*' : ' '
     const title = safe(summary.title ?? '(no prompt yet)')
     chat.say(
-      `${mark}${String(index + 1).padStart(3)}  ${safe(summary.header.id)}  ${colors.dim(formatAge(summary.lastActivity, now).padEnd(4))} ${summary.turns ?? 0} turns  ${colors.dim((summary.outcome ?? 'new').padEnd(9))} ${title}`,
+      `${mark}${String(index + 1).padStart(3)}  ${toTerminalId(summary.header.id)}  ${colors.dim(formatAge(summary.lastActivity, now).padEnd(4))} ${summary.turns ?? 0} turns  ${colors.dim((summary.outcome ?? 'new').padEnd(9))} ${title}`,
     )
   })
   chat.say(colors.dim('/resume <n> or /resume <id> switches to one, with a recap'))
@@ -204,9 +228,9 @@ function describeSession(chat: TerminalChat): void {
   const agent = chat.agent
   const header = agent.session.header
   const location = chat.harness.ctx.get('sessionPersistence')?.locate(header)
-  chat.say(`session  ${safe(agent.id)}`)
+  chat.say(`session  ${toTerminalId(agent.id)}`)
   chat.say(`folder   ${safe(agent.cwd)}`)
-  if (header.parentSession !== undefined) chat.say(`parent   ${safe(header.parentSession)}`)
+  if (header.parentSession !== undefined) chat.say(`parent   ${toTerminalId(header.parentSession)}`)
   if (!location) {
     chat.say(`log      no dedicated file (the ${chat.plan.config.persistence.backend} backend keeps none)`)
     return

@@ -23,7 +23,7 @@ import { InputBox, type KeyPress } from './input.js'
 import { type KeySource, listenToKeys } from './keys.js'
 import { describeStart } from './notices.js'
 import { type LiveFrame, Screen } from './screen.js'
-import { renderStatusLine, type SessionTokens, tokensFrom } from './status-line.js'
+import { contextCell, renderStatusLine, type SessionTokens, tokensFrom } from './status-line.js'
 import { TranscriptView } from './transcript-view.js'
 
 interface Approval {
@@ -59,6 +59,8 @@ export class TerminalChat {
   private trustQuestion: TrustQuestion | undefined
   private hint: string | undefined
   private tokens: SessionTokens = tokensFrom([])
+  /** The status line's `ctx` cell: measured after each step and compaction, not per frame. */
+  private context: string | undefined
   private unsubscribeLog: (() => void) | undefined
   private ticker: NodeJS.Timeout | undefined
   private draining = false
@@ -141,9 +143,12 @@ export class TerminalChat {
     this.agentHandle = agent
     const table = resolvePriceTable(this.harness.config.pricing)
     this.tokens = tokensFrom(agent.session.events, table)
+    this.context = contextCell(agent.contextUsage())
     this.unsubscribeLog = agent.session.onAppend((_session, event) => {
       if (event.type === 'assistant/message' || event.type === 'usage/charge')
         this.tokens = tokensFrom(agent.session.events, table)
+      if (event.type === 'step/end' || event.type === 'context/compacted' || event.type === 'turn/end')
+        this.context = contextCell(agent.contextUsage())
     })
     this.screen.schedule()
   }
@@ -280,6 +285,36 @@ export class TerminalChat {
     )
     for (const path of attached) this.say(this.colors.dim(`  attached ${safe(path)}`))
     for (const note of skipped) this.say(this.colors.yellow(`  not attached: ${safe(note)}`))
+    await this.live(async (signal) => {
+      try {
+        const result = await agent.prompt(prompt, { signal })
+        this.say(this.colors.dim(safe(turnUsageLine(agent, result.turn, this.harness.config.pricing))))
+      } catch (error) {
+        this.say(this.colors.red(safe(errorLine(error))))
+      }
+    })
+  }
+
+  /**
+   * `/compact`: compacts the context now, with progress in the transcript; Ctrl-C cancels it
+   * and leaves the session as it was.
+   */
+  compact(instructions: string): Promise<void> {
+    const agent = this.agent
+    return this.live(async (signal) => {
+      try {
+        await agent.compact({ ...(instructions !== '' ? { instructions } : {}), signal })
+      } catch (error) {
+        this.transcript.compactionStopped()
+        if (signal.aborted) this.say(this.colors.yellow('(compaction cancelled; the session is unchanged)'))
+        else this.say(this.colors.red(safe(errorLine(error))))
+      }
+    })
+  }
+
+  /** Runs agent work that Ctrl-C cancels, its live output drawn in the transcript. */
+  private async live(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const agent = this.agent
     const controller = new AbortController()
     this.running = controller
     const unsubscribe = agent.onOutput((output) => {
@@ -288,15 +323,13 @@ export class TerminalChat {
     })
     this.ticker = setInterval(() => this.screen.schedule(), 100)
     try {
-      const result = await agent.prompt(prompt, { signal: controller.signal })
-      this.say(this.colors.dim(safe(turnUsageLine(agent, result.turn, this.harness.config.pricing))))
-    } catch (error) {
-      this.say(this.colors.red(safe(errorLine(error))))
+      await work(controller.signal)
     } finally {
       clearInterval(this.ticker)
       this.ticker = undefined
       unsubscribe()
       this.running = undefined
+      this.context = contextCell(agent.contextUsage())
       this.screen.schedule()
     }
   }
@@ -418,6 +451,7 @@ export class TerminalChat {
         effort: safe(currentEffort(agent, plan)),
         sessionId: agent.id,
         tokens: this.tokens,
+        ...(this.context !== undefined ? { context: this.context } : {}),
         cwd: safe(agent.cwd),
         queued: this.queue.length,
       },

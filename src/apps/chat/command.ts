@@ -2,7 +2,7 @@
 // stdin is not a terminal. Keys are read from the first moment, before the harness
 // exists, so what is typed or pasted while the chat starts is kept.
 
-import type { AgentOptions } from '../cli/options.js'
+import { type AgentOptions, trustFlags } from '../cli/options.js'
 import { openHarness, planAgent, startAgent } from '../cli/start.js'
 import { TerminalChat } from './chat.js'
 import { loadHighlighter } from './highlight.js'
@@ -28,8 +28,7 @@ export async function chatCommand(options: AgentOptions): Promise<number> {
     harness = await openHarness(plan, {
       canAsk: true,
       trust: {
-        frontEnd: 'interactive',
-        disabled: options.projectConfig === false,
+        ...trustFlags(options, 'interactive'),
         ask: (folder, brings) => chat.askTrust(folder, brings),
       },
       log: (line) => chat.notice(line),

@@ -54,6 +54,16 @@ export const COMMANDS: readonly CommandInfo[] = [
     usage: '/rewind [<turn>]',
     description: 'restore files the file tools changed in that turn and later',
   },
+  {
+    name: 'compact',
+    usage: '/compact [<instructions>]',
+    description: 'summarise the conversation so far to free the context window (Ctrl-C cancels)',
+  },
+  {
+    name: 'context',
+    usage: '/context',
+    description: 'what fills the context window: system prompt, tools, messages, tool outputs, …',
+  },
   { name: 'cost', usage: '/cost', description: 'tokens used by this session so far' },
   { name: 'hooks', usage: '/hooks', description: 'the hook files in use' },
   {

@@ -4,7 +4,7 @@
 import { createInterface } from 'node:readline'
 import { toTerminalText } from '../../core/terminal-text.js'
 import { ExitCode } from '../cli/errors.js'
-import type { AgentOptions } from '../cli/options.js'
+import { type AgentOptions, trustFlags } from '../cli/options.js'
 import { colorsFor, createStreamRenderer } from '../cli/render.js'
 import { type AgentPlan, openHarness, startAgent } from '../cli/start.js'
 import { describeStart } from './notices.js'
@@ -17,11 +17,8 @@ export async function pipedChat(plan: AgentPlan, options: AgentOptions): Promise
     interrupt.abort()
   }
   process.on('SIGINT', onSigint)
-  // Nobody to ask, like `dsh run`: headless, the project's own files are trusted.
-  const harness = await openHarness(plan, {
-    canAsk: false,
-    trust: { frontEnd: 'headless', disabled: options.projectConfig === false },
-  })
+  // Nobody to ask, like `dsh run`: headless, only trusted and unchanged project files load.
+  const harness = await openHarness(plan, { canAsk: false, trust: trustFlags(options, 'headless') })
   try {
     const started = await startAgent(harness, plan, options)
     const { agent } = started

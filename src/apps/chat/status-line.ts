@@ -1,11 +1,21 @@
-// The status line under the input: model, session (short id), context used, tokens and
+// The status line under the input: model, session (short id), context used (the share of
+// the window, from the context service, refreshed after each step and compaction), tokens and
 // estimated cost of the session so far, and the folder. Figures come from the one usage
 // derivation over the session log (src/usage); nothing is counted twice.
 
 import { homedir } from 'node:os'
+import { type ContextUsage, contextPercent } from '../../context/index.js'
+import { toTerminalId } from '../../core/terminal-text.js'
 import type { SessionEvent } from '../../session/types.js'
 import { DEFAULT_PRICE_TABLE, deriveUsage, formatCost, type PriceTable } from '../../usage/index.js'
 import type { Colors } from '../cli/render.js'
+
+/** `42%` of the window, or `12.3k` tokens when the window is unknown; undefined without a context service. */
+export function contextCell(usage: ContextUsage | undefined): string | undefined {
+  if (!usage) return undefined
+  const percent = contextPercent(usage)
+  return percent !== undefined ? `${percent}%` : formatTokens(usage.tokens)
+}
 
 export interface SessionTokens {
   /** Prompt + completion tokens of every model request in the session. */
@@ -56,6 +66,8 @@ export function formatTokens(count: number): string {
 
 export interface StatusFacts {
   model: string
+  /** How full the window is (`42%`), or the tokens of the next request when the window is unknown. */
+  context?: string
   effort: string
   sessionId: string
   tokens: SessionTokens
@@ -69,8 +81,8 @@ export function renderStatusLine(facts: StatusFacts, colors: Colors, columns: nu
   const cwd = facts.cwd.startsWith(home) ? `~${facts.cwd.slice(home.length)}` : facts.cwd
   const parts = [
     `${facts.model} (${facts.effort})`,
-    `session ${facts.sessionId.slice(0, 8)}`,
-    `ctx ${formatTokens(facts.tokens.context)}`,
+    `session ${toTerminalId(facts.sessionId.slice(0, 8))}`,
+    `ctx ${facts.context ?? formatTokens(facts.tokens.context)}`,
     `${formatTokens(facts.tokens.total)} tokens ${formatCost(facts.tokens.cost, facts.tokens.currency)}`,
     cwd,
   ]

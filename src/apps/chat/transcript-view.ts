@@ -3,6 +3,7 @@
 // preview, running tool calls). Every byte from the model or a tool is sanitized.
 
 import type { AgentOutput } from '../../agent/types.js'
+import { formatCompactionLine } from '../../context/index.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 import { type Colors, clip, describeToolCall } from '../cli/render.js'
 import { MarkdownStream } from './markdown.js'
@@ -28,6 +29,8 @@ export class TranscriptView {
   private reasoningLines = 0
   /** While a retry waits: when it will be sent. */
   private retryUntil = 0
+  /** Set while a compaction runs (automatic in a turn, or /compact). */
+  private compactingSince: number | undefined
   showReasoning = true
 
   constructor(
@@ -80,7 +83,19 @@ export class TranscriptView {
         this.waitingSince = this.now()
         return
       }
+      case 'compaction':
+        this.switchTo('idle')
+        if (output.phase === 'start') {
+          this.commit([colors.dim('compacting context…')])
+          this.compactingSince = this.now()
+          return
+        }
+        this.compactingSince = undefined
+        this.commit([colors.magenta(formatCompactionLine(output.result))])
+        this.waitingSince = this.now()
+        return
       case 'turn-end': {
+        this.compactingSince = undefined
         this.switchTo('idle')
         const { result } = output
         this.tools.clear()
@@ -110,8 +125,13 @@ export class TranscriptView {
       if (this.showReasoning) lines.push(...this.reasoning.preview().map((line) => this.dimLine(line)))
       else lines.push(colors.dim(`∴ thinking… (${this.reasoningLines} lines; Ctrl-O shows)`))
     }
-    if (this.busySince === undefined) return lines
     const frame = SPINNER[Math.floor(this.now() / 100) % SPINNER.length]!
+    if (this.compactingSince !== undefined) {
+      const elapsed = seconds(this.now() - this.compactingSince)
+      lines.push(colors.cyan(frame) + colors.dim(` compacting context… ${elapsed} · Ctrl-C cancels`))
+      return lines
+    }
+    if (this.busySince === undefined) return lines
     for (const tool of this.tools.values()) {
       lines.push(`${tool.header} ${colors.dim(`${frame} ${seconds(this.now() - tool.startedAt)}`)}`)
     }
@@ -132,6 +152,11 @@ export class TranscriptView {
     this.commit([this.colors.yellow(`⟳ retrying in ${seconds} s (${info.attempt}/${maxRetries}): ${reason}`)])
     this.retryUntil = this.now() + info.delayMs
     this.waitingSince = this.now()
+  }
+
+  /** A compaction ended without its end notice (it failed or was cancelled): the spinner stops. */
+  compactionStopped(): void {
+    this.compactingSince = undefined
   }
 
   /** Shows or hides reasoning from now on. */

@@ -2,6 +2,7 @@
 // for unexpected errors, and only with DSH_DEBUG=1).
 
 import { DshError } from '../../core/errors.js'
+import { toTerminalText } from '../../core/terminal-text.js'
 
 export const ExitCode = {
   Ok: 0,
@@ -56,6 +57,7 @@ export function reportError(error: unknown, env: NodeJS.ProcessEnv = process.env
   return ExitCode.Failure
 }
 
+/** One line, with escape sequences and bidi controls (a session id in the message) shown escaped. */
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim()
+  return toTerminalText(text.replace(/\s*\n\s*/g, ' ').trim(), { keepTabs: false })
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { loadConfig } from '../../config/load.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 import { claudeCodeDialect, codexDialect, HOOK_FILE_LOCATIONS, listHooks } from '../../hooks/index.js'
-import { ProjectTrustStore } from '../../trust/index.js'
+import { isTrustedNow, ProjectTrustStore } from '../../trust/index.js'
 import { ExitCode } from './errors.js'
 import { resolveCwd } from './options.js'
 import { colorsFor } from './render.js'
@@ -37,7 +37,8 @@ export async function hooksListCommand(options: HooksListOptions): Promise<numbe
     supported: { 'claude-code': claudeCodeDialect.events, codex: codexDialect.events },
     projectFiles: config.hooks.projectFiles && options.projectConfig !== false,
   })
-  const trusted = new ProjectTrustStore(config.home).isTrusted(listing.projectRoot)
+  // Trusted with its present configuration, as a session would decide it (a changed file is not).
+  const trusted = isTrustedNow(new ProjectTrustStore(config.home), listing.projectRoot)
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ ...listing, projectTrusted: trusted }, null, 2)}\n`)
     return ExitCode.Ok

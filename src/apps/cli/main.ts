@@ -72,7 +72,8 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
   }
   /** A repeatable option's values, in the order given. */
   const collect = (value: string, previous: string[]): string[] => [...previous, value]
-  const { addAgentOptions, addPermissionOptions, addSandboxOptions } = await import('./options.js')
+  const { addAgentOptions, addPermissionOptions, addSandboxOptions, TRUST_PROJECT_FLAG, TRUST_PROJECT_HELP } =
+    await import('./options.js')
 
   /** Wraps an action: loads its module lazily and records its exit code. */
   const act =
@@ -126,7 +127,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
 
   const sessions = program
     .command('sessions')
-    .description('list, show, locate and remove stored sessions')
+    .description('list, show, compact, locate and remove stored sessions')
     .helpCommand(false)
   sessions
     .command('list')
@@ -174,6 +175,16 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--format <format>', 'claude-code, markdown or jsonl', 'claude-code')
     .option('--config <file>', 'config file')
     .action(act(async (id: string, options) => (await import('./sessions.js')).exportCommand(id, options)))
+  sessions
+    .command('compact')
+    .description("compact a stored session's context now: a model-written summary replaces its older history")
+    .argument('<id>', 'session id')
+    .option('--instructions <text>', 'what the summary should keep or focus on')
+    .option('--config <file>', 'config file')
+    .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
+    .action(
+      act(async (id: string, options) => (await import('./sessions-compact.js')).compactCommand(id, options)),
+    )
   sessions
     .command('path')
     .description("print where a session's log file is (or say it has none)")
@@ -253,16 +264,20 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .action(act(async (options) => (await import('./env.js')).envCommand(options)))
 
   addSandboxOptions(addPermissionOptions(program.command('stdio')))
-    .description('serve JSON-RPC 2.0 on stdin/stdout (initialize, session/prompt, session/cancel, shutdown)')
+    .description(
+      'serve JSON-RPC 2.0 on stdin/stdout (initialize, session/prompt, session/compact, session/cancel, shutdown)',
+    )
     .option('--config <file>', 'config file')
     .option('--session-id <id>', 'the exact session id initialize uses when it names none (resume-or-create)')
     .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
+    .option(TRUST_PROJECT_FLAG, TRUST_PROJECT_HELP)
     .action(act(async (options) => (await import('./servers.js')).stdioCommand(options)))
 
   addSandboxOptions(addPermissionOptions(program.command('acp')))
     .description('serve the Agent Client Protocol on stdin/stdout, for editors')
     .option('--config <file>', 'config file')
     .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
+    .option(TRUST_PROJECT_FLAG, TRUST_PROJECT_HELP)
     .action(act(async (options) => (await import('./servers.js')).acpCommand(options)))
 
   addSandboxOptions(addPermissionOptions(program.command('web')))

@@ -22,6 +22,8 @@ export interface AgentOptions {
   agent?: string
   /** `--no-project-config`: commander's negation sets it false. */
   projectConfig?: boolean
+  /** `--trust-project`: trust the project folder's own configuration without asking. */
+  trustProject?: boolean
   permissionMode?: string
   allowedTools?: string[]
   disallowedTools?: string[]
@@ -151,6 +153,23 @@ export function addAgentOptions(command: Command): Command {
     .option('--fork <id>', "start a new session seeded with a stored session's completed turns")
     .option('--agent <label>', 'use the agents[] row with this id from the config')
     .option('--no-project-config', 'load nothing the project folder brings (its hooks), and ask nothing')
+    .option(TRUST_PROJECT_FLAG, TRUST_PROJECT_HELP)
+}
+
+export const TRUST_PROJECT_FLAG = '--trust-project'
+export const TRUST_PROJECT_HELP =
+  "load the project folder's own MCP servers, hooks and allow rules for this run without asking"
+
+/** The trust settings of a front end from `--no-project-config` and `--trust-project`. */
+export function trustFlags(
+  options: { projectConfig?: boolean; trustProject?: boolean },
+  frontEnd: 'interactive' | 'headless',
+): { frontEnd: 'interactive' | 'headless'; disabled: boolean; granted?: true } {
+  return {
+    frontEnd,
+    disabled: options.projectConfig === false,
+    ...(options.trustProject === true ? { granted: true as const } : {}),
+  }
 }
 
 /** Rejects combinations of session flags that cannot both hold. */

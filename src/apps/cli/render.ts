@@ -2,6 +2,7 @@
 // streams, compact tool lines, the streamed chat view and the headless progress view.
 
 import type { AgentOutput } from '../../agent/types.js'
+import { formatCompactionLine } from '../../context/index.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 
 /** Model and tool text as the terminal may show it (escape sequences shown escaped). */
@@ -167,6 +168,10 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
         newline()
         write(`${colors.yellow(output.message)}\n`)
         return
+      case 'compaction':
+        newline()
+        write(`${colors.dim(compactionNotice(output))}\n`)
+        return
       case 'turn-end':
         newline()
         if (output.result.reason === 'aborted') write(`${colors.yellow('(interrupted)')}\n`)
@@ -201,6 +206,9 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
       case 'retry':
         err.write(`${colors.yellow(output.message)}\n`)
         return
+      case 'compaction':
+        err.write(`${colors.dim(compactionNotice(output))}\n`)
+        return
       case 'turn-end':
         pending = ''
         if (output.result.reason === 'aborted') err.write(`${colors.yellow('(interrupted)')}\n`)
@@ -211,6 +219,11 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
         return
     }
   }
+}
+
+/** `compacting context…` when a compaction starts, `context compacted: 812k → 41k tokens` when it ends. */
+export function compactionNotice(output: Extract<AgentOutput, { type: 'compaction' }>): string {
+  return output.phase === 'start' ? 'compacting context…' : formatCompactionLine(output.result)
 }
 
 function turnEndLine(result: { reason: string; error?: string }): string {

@@ -4,7 +4,7 @@
 
 import * as z from 'zod'
 import type { AgentOutput, TurnResult } from '../../agent/types.js'
-import { toTerminalText } from '../../core/terminal-text.js'
+import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
 import { progressLine } from '../../mcp/status-lines.js'
 import {
@@ -15,7 +15,7 @@ import {
   usageReport,
 } from '../../usage/index.js'
 import { ExitCode, usageError } from './errors.js'
-import type { AgentOptions } from './options.js'
+import { type AgentOptions, trustFlags } from './options.js'
 import { colorsFor, createProgressRenderer } from './render.js'
 import { openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
 import { handleTermination } from './termination.js'
@@ -52,11 +52,9 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
   const termination = handleTermination(() => interrupt.abort())
   let harness: Awaited<ReturnType<typeof openHarness>>
   try {
-    // Headless, like Claude Code's non-interactive mode: the project's own files are trusted.
-    harness = await openHarness(plan, {
-      canAsk: false,
-      trust: { frontEnd: 'headless', disabled: options.projectConfig === false },
-    })
+    // Headless: nobody to ask, so only a folder trusted with its current configuration (or
+    // `--trust-project`) brings its own; anything else is left out and said in one line.
+    harness = await openHarness(plan, { canAsk: false, trust: trustFlags(options, 'headless') })
   } catch (error) {
     termination.dispose()
     throw error
@@ -105,7 +103,18 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
       await budget?.dispose()
     }
     const report = usageReport(agent.session.events, result.turn, table)
-    emit({ type: 'result', sessionId: agent.id, ...result, ...report })
+    if (options.json) {
+      // How full the next request would be: the server's last count plus what came since.
+      const context = agent.contextUsage()
+      emit({
+        type: 'result',
+        sessionId: agent.id,
+        ...result,
+        ...report,
+        contextTokens: context?.tokens ?? null,
+        contextWindow: context?.window ?? null,
+      })
+    }
     if (!options.json && report.usage.inputTokens + report.usage.outputTokens > 0) {
       const colors = colorsFor(process.stderr)
       process.stderr.write(`${colors.dim(formatUsageLine(report.usage, report.currency, 'usage'))}\n`)
@@ -130,8 +139,12 @@ function progressRenderer(): (output: AgentOutput) => void {
 function noticeStart(started: StartedAgent, ignoredCwd: string | undefined): void {
   const colors = colorsFor(process.stderr)
   const how =
-    started.how === 'forked' ? `forked from ${started.parent}` : started.how === 'resumed' ? 'resumed' : 'new'
-  process.stderr.write(colors.dim(`session ${started.agent.id} (${how})\n`))
+    started.how === 'forked'
+      ? `forked from ${toTerminalId(started.parent ?? '')}`
+      : started.how === 'resumed'
+        ? 'resumed'
+        : 'new'
+  process.stderr.write(colors.dim(`session ${toTerminalId(started.agent.id)} (${how})\n`))
   if (ignoredCwd !== undefined) {
     process.stderr.write(colors.dim(`note: the session keeps its own folder ${started.agent.cwd}\n`))
   }

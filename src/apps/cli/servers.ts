@@ -5,7 +5,7 @@ import { loadConfig } from '../../config/load.js'
 import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
 import { ExitCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
-import { permissionFlags, sandboxFlags } from './options.js'
+import { permissionFlags, sandboxFlags, trustFlags } from './options.js'
 import { checkApiKey, warnIfBypassing } from './start.js'
 import { handleTermination } from './termination.js'
 
@@ -14,6 +14,8 @@ export interface StdioOptions extends PermissionOptions {
   sessionId?: string
   /** `--no-project-config`. */
   projectConfig?: boolean
+  /** `--trust-project`. */
+  trustProject?: boolean
 }
 
 /** The permission and sandbox flags both servers take. */
@@ -33,8 +35,8 @@ export async function stdioCommand(options: StdioOptions): Promise<number> {
     if (problem !== undefined) throw usageError(`--session-id: invalid session id: ${problem}`)
   }
   const { runStdioServer } = await import('../stdio/index.js')
-  // Headless, like Claude Code's non-interactive mode: the project's own files are trusted.
-  const trust = { frontEnd: 'headless' as const, disabled: options.projectConfig === false }
+  // Headless: nobody to ask, so only trusted, unchanged project files (or --trust-project) load.
+  const trust = trustFlags(options, 'headless')
   return serve(options, false, trust, (harness) =>
     runStdioServer({
       harness,
@@ -46,12 +48,12 @@ export async function stdioCommand(options: StdioOptions): Promise<number> {
 }
 
 export async function acpCommand(
-  options: { config?: string; projectConfig?: boolean } & PermissionOptions,
+  options: { config?: string; projectConfig?: boolean; trustProject?: boolean } & PermissionOptions,
 ): Promise<number> {
   const { runAcpServer } = await import('../acp/index.js')
   // An editor cannot be asked before its first session exists: only folders trusted before
   // (in chat) bring their own configuration.
-  const trust = { frontEnd: 'interactive' as const, disabled: options.projectConfig === false }
+  const trust = trustFlags(options, 'interactive')
   return serve(options, true, trust, (harness) =>
     runAcpServer({ harness, input: process.stdin, output: process.stdout }),
   )

@@ -3,6 +3,7 @@
 // persistence.url), keeping ids. Safe to run again: it copies only what is missing.
 
 import { loadConfig } from '../../config/load.js'
+import { toTerminalId } from '../../core/terminal-text.js'
 import type { CopyOutcome } from '../../persistence/copy.js'
 import { loadPersistenceBackend, type PersistenceChoice } from '../../persistence/load-backend.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
@@ -62,10 +63,10 @@ export async function migrateCommand(options: MigrateOptions): Promise<number> {
 
 function describe(outcome: CopyOutcome, dryRun: boolean): void {
   if (outcome.outcome === 'conflict' || outcome.outcome === 'failed') {
-    process.stderr.write(`dsh: session ${outcome.id} not copied: ${outcome.reason}\n`)
+    process.stderr.write(`dsh: session ${toTerminalId(outcome.id)} not copied: ${outcome.reason}\n`)
   } else if (dryRun && (outcome.outcome === 'copied' || outcome.outcome === 'extended')) {
     process.stdout.write(
-      `${outcome.outcome === 'copied' ? 'copy' : 'extend'} ${outcome.id} (${outcome.events} events)\n`,
+      `${outcome.outcome === 'copied' ? 'copy' : 'extend'} ${toTerminalId(outcome.id)} (${outcome.events} events)\n`,
     )
   }
 }

@@ -12,7 +12,7 @@ import { resolveCwd } from './options.js'
 import { colorsFor } from './render.js'
 import { type SessionLineage, sessionLineage } from './session-lineage.js'
 import { removeSessionTree } from './session-removal.js'
-import { safeText, withStorage } from './sessions.js'
+import { safeId, safeText, withStorage } from './sessions.js'
 import { formatAge } from './transcript.js'
 
 interface ConfigOption {
@@ -112,13 +112,13 @@ class Remover {
    */
   async removeGroup(id: SessionId, summary: SessionSummary | undefined, dryRun: boolean): Promise<void> {
     const describe = summary ? this.describe(summary) : ''
-    const note = (parent: SessionId) => this.colors.dim(`  (sub-agent of ${safeText(parent)})`)
+    const note = (parent: SessionId) => this.colors.dim(`  (sub-agent of ${safeId(parent)})`)
     if (dryRun) {
-      process.stdout.write(`would remove ${safeText(id)}${describe}\n`)
+      process.stdout.write(`would remove ${safeId(id)}${describe}\n`)
       this.counts.sessions += 1
       for (const { summary: child } of this.lineage.descendants(id)) {
         process.stdout.write(
-          `would remove ${safeText(child.header.id)}${note(child.header.parentSession ?? id)}\n`,
+          `would remove ${safeId(child.header.id)}${note(child.header.parentSession ?? id)}\n`,
         )
         this.counts.subagents += 1
       }
@@ -132,9 +132,7 @@ class Remover {
         continue
       }
       const parent = outcome.parent
-      process.stdout.write(
-        `removed ${safeText(outcome.id)}${parent === undefined ? describe : note(parent)}\n`,
-      )
+      process.stdout.write(`removed ${safeId(outcome.id)}${parent === undefined ? describe : note(parent)}\n`)
       if (parent === undefined) this.counts.sessions += 1
       else this.counts.subagents += 1
     }

@@ -2,7 +2,7 @@
 // persistence backend without starting an agent. Only `unlock` ever writes.
 
 import { loadConfig, type ResolvedConfig } from '../../config/load.js'
-import { toTerminalText } from '../../core/terminal-text.js'
+import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { SessionLocation } from '../../persistence/types.js'
 import type { SessionOutcome, SessionSummary } from '../../session/types.js'
@@ -116,7 +116,7 @@ export async function listCommand(options: ListOptions): Promise<number> {
     header.push('TITLE')
     const lines = rows.map((row) => {
       const cells = [
-        row.depth > 0 ? `${'  '.repeat(row.depth - 1)}└ ${safeText(row.id)}` : safeText(row.id),
+        row.depth > 0 ? `${'  '.repeat(row.depth - 1)}└ ${safeId(row.id)}` : safeId(row.id),
         formatAge(row.lastActivity, now),
         String(row.turns),
         row.usage ? formatUsageCell(row.usage, table.currency) : '?',
@@ -138,7 +138,7 @@ function titleCell(row: SessionRow, colors: Colors, subagentsShown: boolean): st
   let title: string
   if (row.title !== null) title = safeText(row.title)
   else if (row.parentSession !== null && row.origin !== 'subagent')
-    title = colors.dim(`(fork of ${safeText(row.parentSession.slice(0, 8))}, no prompt yet)`)
+    title = colors.dim(`(fork of ${safeId(row.parentSession.slice(0, 8))}, no prompt yet)`)
   else title = colors.dim('(no prompt yet)')
   if (!subagentsShown && row.subagents > 0) {
     title += colors.dim(` (+${row.subagents} sub-agent${row.subagents === 1 ? '' : 's'}, --subagents)`)
@@ -199,7 +199,9 @@ export async function pathCommand(id: string, options: ConfigOption): Promise<nu
       const target = describeTarget({ url: config.persistence.url, env: process.env })
       store = ` (it is stored in the database ${target}, schema ${config.persistence.schema ?? 'dsh'})`
     }
-    process.stdout.write(`session ${id} has no dedicated file: the ${backend} backend keeps none${store}\n`)
+    process.stdout.write(
+      `session ${safeId(id)} has no dedicated file: the ${backend} backend keeps none${store}\n`,
+    )
     return ExitCode.Ok
   })
 }
@@ -214,8 +216,8 @@ export async function unlockCommand(id: string, options: UnlockOptions): Promise
     const holder = await persistence.unlock(id, { force: options.force ?? false })
     process.stdout.write(
       holder
-        ? `unlocked session ${id} (it was held by process ${holder.pid} on ${holder.hostname})\n`
-        : `session ${id} was not locked\n`,
+        ? `unlocked session ${safeId(id)} (it was held by process ${holder.pid} on ${holder.hostname})\n`
+        : `session ${safeId(id)} was not locked\n`,
     )
     return ExitCode.Ok
   })
@@ -307,3 +309,6 @@ export async function withStorage(
 export function safeText(text: string): string {
   return toTerminalText(text, { keepTabs: false })
 }
+
+/** A session id as the terminal may show it: bidi controls and invisible characters appear escaped. */
+export const safeId = toTerminalId

@@ -18,6 +18,7 @@ import { LlmErrorCode } from '../../llm/errors.js'
 import { requireApiKey, resolveOpenAiConfig } from '../../llm/openai/config.js'
 import type { PermissionMode } from '../../permissions/index.js'
 import type { SessionId } from '../../session/types.js'
+import { orphanedCommandLines } from '../../shell/index.js'
 import { CliError, CliErrorCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
 import { type AgentOptions, checkSessionFlags, permissionFlags, resolveCwd, sandboxFlags } from './options.js'
@@ -101,6 +102,11 @@ export async function openHarness(
   front: { canAsk: boolean; trust?: HarnessOptions['trust']; log?: (line: string) => void },
 ): Promise<Harness> {
   warnIfBypassing(plan.permissions.mode ?? plan.config.permissions.mode)
+  // Commands an earlier dsh left running when it was killed: one line each, before anything starts.
+  for (const line of orphanedCommandLines(plan.config.home, plan.config.orphanedCommands === 'kill')) {
+    if (front.log) front.log(line)
+    else process.stderr.write(`${line}\n`)
+  }
   const harness = await createHarness({
     config: plan.config,
     permissions: {

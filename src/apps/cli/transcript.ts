@@ -1,7 +1,8 @@
 // Plain-text views of stored sessions: the `sessions list` table and the readable
 // transcript of `sessions show`.
 
-import { toTerminalText } from '../../core/terminal-text.js'
+import { formatCompactionLine } from '../../context/index.js'
+import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
 import { DEFAULT_PRICE_TABLE, deriveUsage, formatUsageLine, type PriceTable } from '../../usage/index.js'
 import { type Colors, clip, describeToolCall } from './render.js'
@@ -41,7 +42,7 @@ export function formatTranscript(
 ): string {
   const usage = deriveUsage(events, table)
   const out: string[] = []
-  out.push(colors.bold(`session ${safe(header.id)}`))
+  out.push(colors.bold(`session ${toTerminalId(header.id)}`))
   out.push(colors.dim(`  created  ${new Date(header.createdAt).toISOString()}`))
   if (header.cwd !== undefined) out.push(colors.dim(`  folder   ${safe(header.cwd)}`))
   if (header.parentSession !== undefined) {
@@ -105,6 +106,8 @@ export function formatEvent(event: SessionEvent, colors: Colors): string | undef
     }
     case 'context/added':
       return colors.dim(`  + context from ${clip(data<'context/added'>(event).source, 200)}`)
+    case 'context/compacted':
+      return compactionBlock(data<'context/compacted'>(event), colors)
     case 'turn/end': {
       const end = data<'turn/end'>(event)
       const text = `(turn ${end.turn} ${end.reason}${end.error ? `: ${safe(clip(end.error, 200))}` : ''})`
@@ -113,6 +116,25 @@ export function formatEvent(event: SessionEvent, colors: Colors): string | undef
     default:
       return undefined
   }
+}
+
+/**
+ * A compaction boundary: the marked line (what started it, what was pruned), then the
+ * summary that stands for everything before it, which the model sees from here on.
+ */
+function compactionBlock(boundary: SessionEventMap['context/compacted'], colors: Colors): string {
+  const facts = [
+    boundary.trigger === 'manual' ? 'manual' : `auto${boundary.reason ? `, ${boundary.reason}` : ''}`,
+  ]
+  if (boundary.pruned?.length)
+    facts.push(`${boundary.pruned.length} tool output${boundary.pruned.length === 1 ? '' : 's'} pruned`)
+  if (boundary.instructions) facts.push(`instructions: ${safe(clip(boundary.instructions, 200))}`)
+  const lines = [colors.magenta(`── ${formatCompactionLine(boundary)} (${facts.join('; ')}) ──`)]
+  if (boundary.summary !== undefined) {
+    lines.push(colors.dim('  summary the model sees from here on:'))
+    for (const line of safe(boundary.summary.trimEnd()).split('\n')) lines.push(`  │ ${line}`)
+  }
+  return lines.join('\n')
 }
 
 /** The number of the turn left open at the end of `events`, if any. */

@@ -13,13 +13,15 @@ export const StdioMethod = {
   Initialize: 'initialize',
   Prompt: 'session/prompt',
   Cancel: 'session/cancel',
+  /** Compacts the session's context now; `session/cancel` cancels it. */
+  Compact: 'session/compact',
   Shutdown: 'shutdown',
 } as const
 
 export const StdioNotification = {
   /** Every event appended to the attached session's log, in seq order. */
   Event: 'session/event',
-  /** Live agent output (text and reasoning deltas, tool start/end, turn start/end). */
+  /** Live agent output (text and reasoning deltas, tool start/end, turn start/end, compaction start/end). */
   Output: 'session/output',
 } as const
 
@@ -37,6 +39,22 @@ export const initializeParams = z.object({
 export const promptParams = z.object({ text: z.string() })
 
 export const emptyParams = z.object({})
+
+export const compactParams = z.object({
+  /** What the summary should keep or focus on (`/compact focus on the tests`). */
+  instructions: z.string().optional(),
+})
+
+export interface CompactResult {
+  /** Estimated tokens of the next request before and after. */
+  tokensBefore: number
+  tokensAfter: number
+  /** Tool outputs pruned, and whether a summary replaced the older history. */
+  pruned: number
+  summarised: boolean
+  /** `context compacted: 812k → 41k tokens` */
+  line: string
+}
 
 export interface InitializeResult {
   sessionId: SessionId

@@ -6,6 +6,7 @@ import { resolve } from 'node:path'
 import { createInterface, type Interface } from 'node:readline'
 import { startConfiguredAgent } from '../../agent/configured.js'
 import type { AgentHandle } from '../../agent/types.js'
+import { formatCompactionLine } from '../../context/index.js'
 import { DshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
 import { validateSessionId } from '../../session/session.js'
@@ -26,6 +27,8 @@ import {
 } from './json-rpc.js'
 import {
   type CancelResult,
+  type CompactResult,
+  compactParams,
   emptyParams,
   type InitializeResult,
   initializeParams,
@@ -98,6 +101,10 @@ export class StdioServer {
       }
       if (request.method === StdioMethod.Prompt) {
         this.startPrompt(request)
+        return
+      }
+      if (request.method === StdioMethod.Compact) {
+        this.startCompaction(request)
         return
       }
       const result = await this.dispatch(request)
@@ -197,6 +204,29 @@ export class StdioServer {
         const report = usageReport(agent.session.events, result.turn, table)
         this.answer(request, toPromptResult(result, report) satisfies PromptResult)
       },
+      (error): void => this.fail(request, toErrorObject(error)),
+    )
+    this.inflight = response.finally(() => {
+      this.inflight = undefined
+    })
+  }
+
+  /**
+   * Compacts the context and answers when it is done; like a prompt it runs while later
+   * requests are read (so `session/cancel` reaches it), and only one at a time.
+   */
+  private startCompaction(request: JsonRpcRequest): void {
+    const agent = this.requireAgent()
+    const { instructions } = parseParams(compactParams, request.params)
+    if (this.inflight) {
+      throw new DshError(
+        'a turn or compaction is already running; wait for its answer or cancel it',
+        StdioErrorCode.TurnRunning,
+      )
+    }
+    const response = agent.compact(instructions !== undefined ? { instructions } : {}).then(
+      (result): void =>
+        this.answer(request, { ...result, line: formatCompactionLine(result) } satisfies CompactResult),
       (error): void => this.fail(request, toErrorObject(error)),
     )
     this.inflight = response.finally(() => {

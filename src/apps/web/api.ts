@@ -1,5 +1,5 @@
 // The JSON API: sessions (list, show, create, resume, fork, release, remove), turns (prompt,
-// stop), model choice, approvals, trust answers, and the live streams. Bodies are validated with zod.
+// stop), compaction, model choice, approvals, trust answers, and the live streams. Bodies are validated with zod.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import * as z from 'zod'
@@ -10,7 +10,13 @@ import { DEEPSEEK_MODELS } from '../../llm/deepseek/models.js'
 import { HttpError } from './errors.js'
 import type { WebHost } from './hosting.js'
 import type { SessionRows } from './rows.js'
-import type { ModelsResponse, RemoveResponse, SessionResponse, SessionsResponse } from './types.js'
+import type {
+  CompactResponse,
+  ModelsResponse,
+  RemoveResponse,
+  SessionResponse,
+  SessionsResponse,
+} from './types.js'
 
 export interface ApiContext {
   harness: Harness
@@ -29,6 +35,8 @@ const createBody = modelChoice.extend({ cwd: z.string().min(1).max(4096) })
 const promptBody = z.object({ text: z.string().min(1).max(MAX_BODY_BYTES) })
 const answerBody = z.object({ allow: z.boolean() })
 const trustBody = z.object({ trust: z.boolean() })
+/** The user's words for the summary, like `/compact focus on the tests`. */
+const compactBody = z.object({ instructions: z.string().max(10_000).optional() })
 
 export async function routeApi(
   api: ApiContext,
@@ -110,6 +118,12 @@ export async function routeApi(
       const { text } = await readBody(req, promptBody)
       await api.host.prompt(id, text)
       sendJson(res, 202, { ok: true })
+      return
+    }
+    case 'compact': {
+      const { instructions } = await readBody(req, compactBody)
+      const result = await api.host.compact(id, instructions?.trim() || undefined)
+      sendJson(res, 200, { result, state: api.host.state(id) } satisfies CompactResponse)
       return
     }
     case 'stop':

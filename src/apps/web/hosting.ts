@@ -8,7 +8,8 @@ import type { ServerResponse } from 'node:http'
 import { isAbsolute, join } from 'node:path'
 import { mintSessionId } from '../../agent/configured.js'
 import type { AgentHandle } from '../../agent/types.js'
-import { errorMessage, isDshError } from '../../core/errors.js'
+import { type CompactionResult, ContextErrorCode } from '../../context/index.js'
+import { DshError, errorMessage, isDshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
 import type { ModelChoice } from '../../llm/adapter.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
@@ -21,16 +22,21 @@ import { BrowserQuestions } from './browser-questions.js'
 import { LiveChannelRegistry } from './channels.js'
 import { HttpError } from './errors.js'
 import type { TrustQuestions } from './trust-questions.js'
-import type { LiveMessage, SessionResponse, SessionState } from './types.js'
+import type { ContextFill, LiveMessage, SessionResponse, SessionState } from './types.js'
 
 /** The label of sessions the web UI mints ids for: `web-session-<uuid>`. */
 export const WEB_AGENT_LABEL = 'web'
 
 interface Hosted {
   agent: AgentHandle
+  /** The running turn's or compaction's cancellation (Stop aborts it). */
   running: AbortController | undefined
+  compacting: boolean
   detach: () => void
 }
+
+/** Log events after which the context fill is sent again: a step ended, a compaction was appended. */
+const CONTEXT_CHANGES: ReadonlySet<string> = new Set(['step/end', 'context/compacted', 'turn/end'])
 
 export class WebHost {
   private readonly hosted = new Map<SessionId, Hosted>()
@@ -60,6 +66,8 @@ export class WebHost {
       hosted: agent !== undefined,
       // `running` is set before the agent's prompt marks it busy.
       busy: (agent?.busy ?? false) || hosted?.running !== undefined,
+      compacting: hosted?.compacting ?? false,
+      context: agent ? contextFill(agent) : null,
       model: agent?.model.model ?? this.harness.config.model.name ?? null,
       effort: agent?.model.effort ?? this.harness.config.model.effort ?? null,
       approvals: this.questions.pendingApprovals(id),
@@ -144,6 +152,7 @@ export class WebHost {
   async prompt(id: SessionId, text: string): Promise<void> {
     const agent = await this.host(id)
     const hosted = this.hosted.get(id)!
+    if (hosted.compacting) throw new HttpError(409, 'a compaction is running: wait for it or stop it')
     if (agent.busy || hosted.running) throw new HttpError(409, 'a turn is running: wait for it or stop it')
     const controller = new AbortController()
     hosted.running = controller
@@ -155,6 +164,34 @@ export class WebHost {
         this.send(id, { kind: 'state', state: this.state(id) })
       })
     this.send(id, { kind: 'state', state: this.state(id) })
+  }
+
+  /**
+   * Compacts a session's context now (manual trigger, with the user's instructions for the
+   * summary); hosts it first like a prompt does. Resolves when the boundary is appended;
+   * refuses while a turn runs (409) and turns the context seam's refusals into one-line
+   * API errors. Stop cancels it.
+   */
+  async compact(id: SessionId, instructions: string | undefined): Promise<CompactionResult> {
+    const agent = await this.host(id)
+    const hosted = this.hosted.get(id)!
+    if (agent.busy || hosted.running) throw new HttpError(409, 'a turn is running: wait for it or stop it')
+    const controller = new AbortController()
+    hosted.running = controller
+    hosted.compacting = true
+    this.send(id, { kind: 'state', state: this.state(id) })
+    try {
+      return await agent.compact({
+        ...(instructions !== undefined ? { instructions } : {}),
+        signal: controller.signal,
+      })
+    } catch (error) {
+      throw compactionRefusal(error)
+    } finally {
+      hosted.running = undefined
+      hosted.compacting = false
+      this.send(id, { kind: 'state', state: this.state(id) })
+    }
   }
 
   /** Cancels the running turn; false when none runs. */
@@ -175,7 +212,7 @@ export class WebHost {
   async release(id: SessionId): Promise<void> {
     const hosted = this.hosted.get(id)
     if (!hosted) return
-    if (hosted.agent.busy) throw new HttpError(409, 'a turn is running: stop it first')
+    if (hosted.agent.busy || hosted.running) throw new HttpError(409, 'a turn is running: stop it first')
     hosted.detach()
     this.hosted.delete(id)
     await this.harness.agents.dispose(id)
@@ -226,11 +263,15 @@ export class WebHost {
   private adopt(agent: AgentHandle): void {
     const id = agent.id
     this.channels.stopTail(id)
-    const offAppend = agent.session.onAppend((_session, event) => this.send(id, { kind: 'event', event }))
+    const offAppend = agent.session.onAppend((_session, event) => {
+      this.send(id, { kind: 'event', event })
+      if (CONTEXT_CHANGES.has(event.type)) this.send(id, { kind: 'state', state: this.state(id) })
+    })
     const offOutput = agent.onOutput((output) => this.send(id, { kind: 'output', output }))
     this.hosted.set(id, {
       agent,
       running: undefined,
+      compacting: false,
       detach: () => {
         offAppend()
         offOutput()
@@ -242,5 +283,25 @@ export class WebHost {
 
   private send(id: SessionId, message: LiveMessage): void {
     this.channels.send(id, message)
+  }
+}
+
+function contextFill(agent: AgentHandle): ContextFill | null {
+  const usage = agent.contextUsage()
+  return usage ? { tokens: usage.tokens, window: usage.window ?? null } : null
+}
+
+/** The context seam's refusals as API errors the page shows; anything else stays an internal error. */
+function compactionRefusal(error: unknown): unknown {
+  if (!(error instanceof DshError)) return error
+  switch (error.code) {
+    case ContextErrorCode.Blocked:
+    case ContextErrorCode.NothingToCompact:
+    case ContextErrorCode.Aborted:
+      return new HttpError(409, error.message)
+    case ContextErrorCode.SummaryFailed:
+      return new HttpError(502, `${error.message} (the session is unchanged)`)
+    default:
+      return error
   }
 }

@@ -2,6 +2,7 @@
 // The browser code imports these too (types only), so both sides agree.
 
 import type { AgentOutput } from '../../agent/types.js'
+import type { CompactionResult } from '../../context/types.js'
 import type { SessionEvent, SessionHeader } from '../../session/types.js'
 import type { PriceTable } from '../../usage/price-table.js'
 
@@ -63,9 +64,25 @@ export interface SessionState {
   /** This server holds the session's writer lease and can prompt it. */
   hosted: boolean
   busy: boolean
+  /** A compaction this server started runs (busy is true too). */
+  compacting: boolean
+  /** How full the hosted agent's next request would be; null when not hosted here or unknown. */
+  context: ContextFill | null
   model: string | null
   effort: string | null
   approvals: PendingApproval[]
+}
+
+/** The hosted agent's context usage: tokens of its next request and the model's window (null: unknown). */
+export interface ContextFill {
+  tokens: number
+  window: number | null
+}
+
+/** `POST /api/sessions/:id/compact`: tokens before and after, and the state it left. */
+export interface CompactResponse {
+  result: CompactionResult
+  state: SessionState
 }
 
 export interface SessionResponse {

@@ -25,6 +25,8 @@ export const claudeCodeDialect: HookDialect = {
     'StopFailure',
     'SubagentStart',
     'SubagentStop',
+    'PreCompact',
+    'PostCompact',
     'SessionEnd',
   ],
   subagentEvents: true,
@@ -48,6 +50,9 @@ export const claudeCodeDialect: HookDialect = {
         return [CLAUDE_CODE_SUBAGENT_TYPE]
       case 'SessionEnd':
         return [facts.reason ?? 'other']
+      case 'PreCompact':
+      case 'PostCompact':
+        return [facts.compaction?.trigger ?? 'auto']
       case 'Notification':
         return [facts.notification?.type ?? '']
       case 'StopFailure':
@@ -58,6 +63,12 @@ export const claudeCodeDialect: HookDialect = {
   },
 
   denyMessage: (reason) => reason,
+
+  // "Claude Code discards a PreCompact hook's `systemMessage` and `continue` fields" (and PostCompact's).
+  discardsSystemMessage: ['PreCompact', 'PostCompact'],
+  /** Exit 2 (stderr) or `decision: "block"` (`reason`) blocks; `continue: false` is discarded. */
+  compactionBlock: (outcome) =>
+    outcome.decision === 'deny' ? (outcome.reason ?? 'blocked by a PreCompact hook') : undefined,
 
   payload(event, facts, services) {
     const base = basePayload(event, facts.agent, services)
@@ -120,6 +131,20 @@ export const claudeCodeDialect: HookDialect = {
         }
         return payload
       }
+      case 'PreCompact':
+        return {
+          ...base,
+          trigger: facts.compaction?.trigger ?? 'auto',
+          // What the user passed to /compact; empty for an automatic compaction.
+          custom_instructions: facts.compaction?.instructions ?? '',
+        }
+      case 'PostCompact':
+        return {
+          ...base,
+          trigger: facts.compaction?.trigger ?? 'auto',
+          // A compaction that only pruned tool outputs wrote no summary.
+          compact_summary: facts.compaction?.summary ?? '',
+        }
       case 'SessionEnd':
         return { ...base, reason: facts.reason ?? 'other' }
     }

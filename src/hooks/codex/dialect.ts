@@ -1,6 +1,8 @@
 // The Codex dialect: hooks.json hooks, always-regex matchers, `transcript_path` a string
 // or null, and `model`, `permission_mode` and `turn_id` in every turn-scoped payload.
 // Codex's PreToolUse cannot ask: an `ask` is denied (see the bridge), never run.
+// PreCompact/PostCompact follow developers.openai.com/codex/hooks (last modified
+// 2026-05-22, read 2026-12-04): `trigger` and `turn_id`, no `permission_mode`.
 
 import type { HookDialect, HookFacts } from '../protocol/dialect.js'
 import { toHookInput, toolCandidates } from '../protocol/tool-shape.js'
@@ -10,7 +12,16 @@ export const CODEX_TOOL_NAMES: Readonly<Record<string, string>> = { bash: 'Bash'
 
 export const codexDialect: HookDialect = {
   name: 'codex',
-  events: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop'],
+  events: [
+    'SessionStart',
+    'UserPromptSubmit',
+    'PreToolUse',
+    'PermissionRequest',
+    'PostToolUse',
+    'PreCompact',
+    'PostCompact',
+    'Stop',
+  ],
   subagentEvents: false,
   plainStdoutContext: ['SessionStart', 'UserPromptSubmit'],
   canAsk: false,
@@ -26,10 +37,18 @@ export const codexDialect: HookDialect = {
       }
       case 'SessionStart':
         return [facts.source ?? 'startup']
+      case 'PreCompact':
+      case 'PostCompact':
+        return [facts.compaction?.trigger ?? 'auto']
       default:
         return undefined
     }
   },
+
+  discardsSystemMessage: [],
+  /** "If a matching PreCompact hook returns `continue: false`, Codex stops before compacting." Exit 2 and `decision` do not block it. */
+  compactionBlock: (outcome) =>
+    outcome.stop ? outcome.stop.reason || 'stopped by a PreCompact hook (continue: false)' : undefined,
 
   /** Codex's own wording for a PreToolUse block. */
   denyMessage(reason, facts, services) {
@@ -49,8 +68,9 @@ export const codexDialect: HookDialect = {
       cwd: agent.cwd,
       hook_event_name: event,
       model: services.modelOf(agent),
-      permission_mode: services.permissionMode(agent),
     }
+    // Codex documents `permission_mode` for every event but the compaction ones.
+    if (!facts.compaction) payload.permission_mode = services.permissionMode(agent)
     if (facts.turn !== undefined) payload.turn_id = turnId(facts)
     switch (event) {
       case 'SessionStart':
@@ -67,6 +87,15 @@ export const codexDialect: HookDialect = {
         payload.tool_input = toolInput(facts, services)
         payload.tool_use_id = tool.callId
         if (event === 'PostToolUse' && tool.output) payload.tool_response = tool.output.content
+        break
+      }
+      case 'PreCompact':
+      case 'PostCompact': {
+        const compaction = facts.compaction!
+        // Codex runs a manual /compact as a turn of its own: dsh names it after the compaction.
+        payload.turn_id =
+          facts.turn !== undefined ? turnId(facts) : `${agent.id}:compact-${compaction.number}`
+        payload.trigger = compaction.trigger
         break
       }
       case 'Stop':

@@ -10,6 +10,7 @@ import { errorMessage } from '../../core/errors.js'
 import { findProjectRoot } from '../../core/project-root.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 import type { SessionHeader, SessionId } from '../../session/types.js'
+import { attachCompactionHooks } from './compaction-hooks.js'
 import { loadHookFiles } from './config.js'
 import type { HookDialect, HookFacts, PayloadServices } from './dialect.js'
 import {
@@ -193,6 +194,7 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
         plainStdoutIsContext: dialect.plainStdoutContext.includes(event),
         warn,
         notify,
+        showSystemMessage: !dialect.discardsSystemMessage.includes(event),
         once: (key) => {
           const id = `${owner.id}\0${key}`
           if (onceRan.has(id)) return true
@@ -211,6 +213,7 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
 
   attachToolHooks(runtime)
   attachLifecycleHooks(runtime)
+  attachCompactionHooks(runtime)
 
   // Project files that appeared or changed after they were read are reported at the next turn.
   if (config.projectFiles) {

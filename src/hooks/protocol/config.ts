@@ -1,50 +1,43 @@
-// Hook settings files: the Claude Code shape `{ "hooks": { Event: [groups] } }` or a bare
-// event map (Codex's hooks.json is the same). A missing or invalid file is a warning.
+// Hook settings files: a Claude Code settings object whose `hooks` key holds the event map
+// (settings-file.ts, the one schema of the whole file), or a bare event map (Codex's
+// hooks.json can be either). A missing or invalid file is a warning; a settings object
+// without `hooks` is simply a file without hooks.
 
-import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
-import * as z from 'zod'
-import { errorMessage } from '../../core/errors.js'
+import type * as z from 'zod'
+import { MAX_PROJECT_FILE_BYTES, readCappedText } from '../../core/capped-file.js'
+import { DshError, errorMessage } from '../../core/errors.js'
 import { HookErrorCode } from './errors.js'
+import {
+  describeSettingsIssues,
+  hookEventMapSchema,
+  isSettingsObject,
+  readSettingsKey,
+} from './settings-file.js'
 import type { HookCommand, HookGroup, HookSettings, HookWarn } from './types.js'
-
-const seconds = z.number().positive().finite()
-
-const handlerSchema = z.looseObject({
-  type: z.string().optional(),
-  command: z.unknown().optional(),
-  args: z.array(z.string()).optional(),
-  if: z.string().optional(),
-  async: z.boolean().optional(),
-  once: z.boolean().optional(),
-  timeout: seconds.optional(),
-  timeoutSec: seconds.optional(),
-})
-
-const groupSchema = z.looseObject({
-  matcher: z.string().optional(),
-  hooks: z.array(handlerSchema),
-})
-
-const eventMapSchema = z.record(z.string(), z.array(groupSchema))
 
 /**
  * Parses the JSON value of one settings file. Returns undefined (after a warning) when the
  * file is not shaped like a hook map; non-command handlers are skipped with a warning.
  */
 export function parseHookSettings(value: unknown, source: string, warn: HookWarn): HookSettings | undefined {
-  const map = hookMapOf(value)
-  const parsed = eventMapSchema.safeParse(map)
-  if (!parsed.success) {
-    warn(
-      `hook file ${source} is invalid, no hooks registered from it: ${describeIssues(parsed.error)}`,
-      HookErrorCode.FileInvalid,
-    )
+  const invalid = (problem: string) => {
+    warn(`hook file ${source} is invalid, no hooks registered from it: ${problem}`, HookErrorCode.FileInvalid)
     return undefined
   }
+  let map: Record<string, z.infer<typeof hookEventMapSchema>[string]>
+  if (isBareEventMap(value)) {
+    const parsed = hookEventMapSchema.safeParse(value)
+    if (!parsed.success) return invalid(describeSettingsIssues(parsed.error))
+    map = parsed.data
+  } else {
+    const read = readSettingsKey(value, 'hooks')
+    if (!read.ok) return invalid(read.problem)
+    map = read.value ?? {}
+  }
   const settings: HookSettings = new Map()
-  for (const [event, groups] of Object.entries(parsed.data)) {
+  for (const [event, groups] of Object.entries(map)) {
     const kept: HookGroup[] = []
     for (const [index, group] of groups.entries()) {
       const hooks: HookCommand[] = []
@@ -91,10 +84,16 @@ export function loadHookFiles(files: readonly string[], warn: HookWarn): HookSet
     const path = resolveHookFilePath(file)
     let text: string
     try {
-      text = readFileSync(path, 'utf8')
+      text = readCappedText(path, {
+        maxBytes: MAX_PROJECT_FILE_BYTES,
+        what: 'hook file',
+        code: HookErrorCode.FileUnreadable,
+      })
     } catch (error) {
       warn(
-        `hook file ${path} could not be read, no hooks registered from it: ${errorMessage(error)}`,
+        error instanceof DshError
+          ? `${error.message}; no hooks registered from it`
+          : `hook file ${path} could not be read, no hooks registered from it: ${errorMessage(error)}`,
         HookErrorCode.FileUnreadable,
       )
       continue
@@ -122,17 +121,13 @@ export function resolveHookFilePath(file: string): string {
   return resolve(process.cwd(), file)
 }
 
-/** The event map inside a settings file: its `hooks` key when present, else the value itself. */
-function hookMapOf(value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'hooks' in value) {
-    return (value as { hooks: unknown }).hooks
-  }
-  return value
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(top level)'}: ${issue.message}`)
-    .join('; ')
+/**
+ * A bare event map (`{ "PreToolUse": [...] }`, as a Codex hooks.json may be): an object
+ * without `hooks` whose keys are all hook event names. A settings object's keys are
+ * lower camel case (`permissions`, `env`, `model`).
+ */
+function isBareEventMap(value: unknown): boolean {
+  if (!isSettingsObject(value) || 'hooks' in value) return false
+  const keys = Object.keys(value)
+  return keys.length > 0 && keys.every((key) => /^[A-Z]/.test(key))
 }

@@ -5,7 +5,7 @@ import type { AgentHandle } from '../../agent/types.js'
 import type { SessionLocation } from '../../persistence/types.js'
 import type { SessionHeader } from '../../session/types.js'
 import type { HookToolShape, ToolOutput } from '../../tools/types.js'
-import type { HookDialectName, HookEventName } from './types.js'
+import type { HookDialectName, HookEventName, MergedOutcome } from './types.js'
 
 /** Dialect-neutral facts about one event, gathered by the bridge from the loop. */
 export interface HookFacts {
@@ -15,7 +15,15 @@ export interface HookFacts {
   turn?: number
   prompt?: string
   tool?: { name: string; callId: string; input: unknown; output?: ToolOutput }
-  source?: 'startup' | 'resume'
+  source?: 'startup' | 'resume' | 'compact'
+  /** PreCompact and PostCompact: what triggered the compaction, the user's words, the summary. */
+  compaction?: {
+    trigger: 'auto' | 'manual'
+    instructions?: string
+    summary?: string
+    /** Which compaction of the session this is (1 for the first): names a manual one's turn. */
+    number: number
+  }
   stopHookActive?: boolean
   lastAssistantMessage?: string
   /** SessionEnd: why the session ended. */
@@ -67,6 +75,13 @@ export interface HookDialect {
   denyMessage(reason: string, facts: HookFacts, services: PayloadServices): string
   /** The JSON sent on the hook's stdin. */
   payload(event: HookEventName, facts: HookFacts, services: PayloadServices): Record<string, unknown>
+  /** Events whose `systemMessage` the tool documents as discarded (never shown). */
+  discardsSystemMessage: readonly HookEventName[]
+  /**
+   * Why the merged PreCompact outcome stops the compaction, or undefined when it does not:
+   * Claude Code's exit 2 or `decision: "block"`, Codex's `continue: false`.
+   */
+  compactionBlock(outcome: MergedOutcome): string | undefined
   /** Extra environment for the hook process (ordinary variables only). */
   env(facts: HookFacts): Record<string, string> | undefined
 }

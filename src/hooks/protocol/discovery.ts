@@ -68,12 +68,8 @@ export async function loadProjectHooks(
     return project
   }
   try {
-    const decision = await trust.decide(root, [brings])
-    if (!decision.trusted) {
-      if (decision.reason !== 'disabled')
-        options.notify(`project ${root} is not trusted (${decision.reason}): its ${brings} do not run`)
-      return project
-    }
+    // An untrusted folder is reported once, by the trust service, naming these hooks too.
+    if (!(await trust.decide(root, [brings])).trusted) return project
   } catch (error) {
     options.notify(
       `project ${root}: could not decide trust (${errorMessage(error)}); its ${brings} do not run`,

@@ -140,6 +140,8 @@ export interface HookDispatch {
   warn: HookWarn
   /** Receives what the user must see: `systemMessage`s and hooks that could not start. */
   notify: (message: string) => void
+  /** False for events whose `systemMessage` the tool documents as discarded. Default true. */
+  showSystemMessage?: boolean
   /** `once` hooks: answers whether this hook already ran for this session, and marks it. */
   once?: (key: string) => boolean
 }
@@ -205,6 +207,7 @@ async function runOne(dispatch: HookDispatch, hook: CompiledHook, payload: unkno
   } else if (outcome.decision === 'error') {
     dispatch.warn(`${label} failed (non-blocking): ${outcome.reason ?? 'error'}`, HookErrorCode.HookFailed)
   }
-  if (outcome.systemMessage !== undefined) dispatch.notify(outcome.systemMessage)
+  if (outcome.systemMessage !== undefined && dispatch.showSystemMessage !== false)
+    dispatch.notify(outcome.systemMessage)
   return hook.async ? { decision: 'none', context: [], warnings: [] } : outcome
 }

@@ -10,7 +10,11 @@ import { HOOK_FILE_LOCATIONS } from './bridge.js'
 import { loadHookFiles } from './config.js'
 import type { HookDialectName, HookEventName } from './types.js'
 
-/** Events each tool documents (Claude Code hooks reference, Codex hooks docs, 2026-12-02). */
+/**
+ * Events each tool documents: the Claude Code hooks reference (code.claude.com/docs/en/hooks)
+ * and Codex's hooks page (developers.openai.com/codex/hooks, last modified 2026-05-22), both
+ * read 2026-12-04.
+ */
 export const DOCUMENTED_EVENTS: Readonly<Record<HookDialectName, readonly string[]>> = {
   'claude-code': [
     'Setup',
@@ -24,6 +28,7 @@ export const DOCUMENTED_EVENTS: Readonly<Record<HookDialectName, readonly string
     'PostToolUseFailure',
     'PostToolBatch',
     'Notification',
+    'MessageDisplay',
     'SubagentStart',
     'SubagentStop',
     'TaskCreated',
@@ -41,9 +46,21 @@ export const DOCUMENTED_EVENTS: Readonly<Record<HookDialectName, readonly string
     'ConfigChange',
     'InstructionsLoaded',
     'CwdChanged',
+    'DirectoryAdded',
     'FileChanged',
   ],
-  codex: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop'],
+  codex: [
+    'SessionStart',
+    'SubagentStart',
+    'PreToolUse',
+    'PermissionRequest',
+    'PostToolUse',
+    'PreCompact',
+    'PostCompact',
+    'UserPromptSubmit',
+    'SubagentStop',
+    'Stop',
+  ],
 }
 
 export interface HookListRow {

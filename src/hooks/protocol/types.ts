@@ -19,6 +19,8 @@ export type HookEventName =
   | 'StopFailure'
   | 'SubagentStart'
   | 'SubagentStop'
+  | 'PreCompact'
+  | 'PostCompact'
   | 'SessionEnd'
 
 /** Events whose hooks see a tool call (matcher = tool name, `if` filters apply). */

@@ -32,6 +32,13 @@ export interface OpenAiCompatibleConfig {
    * the stream (keep-alive comments count). Default 300 000 ms.
    */
   requestTimeoutMs?: number
+  /** Longest one attempt's stream may run, headers to end. Default DEFAULT_STREAM_MAX_DURATION_MS (30 min). */
+  streamMaxDurationMs?: number
+  /**
+   * Most text one stream may bring (UTF-8 bytes of answer, reasoning and tool-call
+   * arguments). Default DEFAULT_STREAM_MAX_BYTES (64 MiB).
+   */
+  streamMaxBytes?: number
 }
 
 export const DEFAULT_BASE_URL = 'https://api.deepseek.com'
@@ -49,6 +56,9 @@ export const DEFAULT_INITIAL_BACKOFF_MS = 500
 export const DEFAULT_MAX_BACKOFF_MS = 20_000
 export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000
 export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000
+/** Far past any real answer (DeepSeek streams a max_tokens answer in minutes), short of forever. */
+export const DEFAULT_STREAM_MAX_DURATION_MS = 30 * 60_000
+export const DEFAULT_STREAM_MAX_BYTES = 64 * 1024 * 1024
 
 export interface ResolvedOpenAiConfig {
   /** The server root without a trailing slash. */
@@ -65,6 +75,8 @@ export interface ResolvedOpenAiConfig {
   maxBackoffMs: number
   maxRetryAfterMs: number
   requestTimeoutMs: number
+  streamMaxDurationMs: number
+  streamMaxBytes: number
 }
 
 /** Fills every default. Reads `DEEPSEEK_BASE_URL` from `env` (blank counts as unset). */
@@ -91,6 +103,8 @@ export function resolveOpenAiConfig(
     maxBackoffMs: config.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS,
     maxRetryAfterMs: config.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
     requestTimeoutMs: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    streamMaxDurationMs: config.streamMaxDurationMs ?? DEFAULT_STREAM_MAX_DURATION_MS,
+    streamMaxBytes: config.streamMaxBytes ?? DEFAULT_STREAM_MAX_BYTES,
   }
 }
 

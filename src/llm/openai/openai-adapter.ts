@@ -61,7 +61,8 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
    * Streams one completion. Retries 429, 5xx and connection failures with backoff (or the
    * server's Retry-After) as long as nothing was yielded yet; a stream that breaks after
    * that rejects with LLM_NETWORK. Missing key → LLM_NO_API_KEY, other 4xx → LLM_HTTP,
-   * abort → LLM_ABORTED, malformed stream → LLM_PROTOCOL.
+   * abort → LLM_ABORTED, malformed stream → LLM_PROTOCOL, a stream past its duration or
+   * size bound → LLM_STREAM_BOUND (class `runaway`, never retried).
    */
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamChunk> {
     const { config } = this
@@ -84,6 +85,14 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
         const { failure } = error
         if (failure.class === 'protocol') {
           throw new DshError(`model stream is malformed: ${failure.message}`, LlmErrorCode.Protocol)
+        }
+        if (failure.class === 'runaway') {
+          throw new FailureError(failure, {
+            code: LlmErrorCode.StreamBound,
+            what: 'model request',
+            attempts: attempt,
+            advice: 'ask for a shorter answer, or raise the bound in the config',
+          })
         }
         if (yielded) {
           // What was shown cannot be taken back, so a broken stream is not retried.
@@ -124,10 +133,16 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
     apiKey: string,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<ModelStreamChunk> {
-    const { endpoint, requestTimeoutMs } = this.config
+    const { endpoint, requestTimeoutMs, streamMaxDurationMs, streamMaxBytes } = this.config
     const controller = new AbortController()
     const onAbort = () => controller.abort(signal?.reason)
     signal?.addEventListener('abort', onAbort, { once: true })
+    // The total bound: a stream that keeps sending (so the idle timer never fires) still ends.
+    let overran = false
+    const deadline = setTimeout(() => {
+      overran = true
+      controller.abort()
+    }, streamMaxDurationMs)
     let timedOut = false
     let settled = false
     let timer: NodeJS.Timeout | undefined
@@ -173,6 +188,12 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
           })
         }
         const out = assembler.push(chunk)
+        if (assembler.textBytes > streamMaxBytes) {
+          throw new FailedAttempt({
+            class: 'runaway',
+            message: `the answer passed ${streamMaxBytes} bytes of text (model.streamMaxBytes)`,
+          })
+        }
         const sent = assembler.finishReasonSent
         const failed = sent === undefined ? undefined : classifyFinishReason(sent)
         if (failed) {
@@ -201,6 +222,12 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
         yield* assembler.finish()
         return
       }
+      if (overran) {
+        throw new FailedAttempt({
+          class: 'runaway',
+          message: `the answer was still streaming after ${streamMaxDurationMs} ms (model.streamMaxDurationMs)`,
+        })
+      }
       if (timedOut) {
         throw new FailedAttempt({
           class: 'stalled',
@@ -210,6 +237,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
       throw new FailedAttempt(transportFailure(error))
     } finally {
       clearTimeout(timer)
+      clearTimeout(deadline)
       signal?.removeEventListener('abort', onAbort)
       // Releases the connection if the consumer stopped early. Skipped once the body was read
       // to its end: an abort then does nothing but cost an exception object per request.

@@ -21,6 +21,12 @@ export class ChatStreamAssembler {
   private callsEmitted = false
   private finishReason: string | undefined
   private usage: Usage | undefined
+  private textBytesValue = 0
+
+  /** UTF-8 bytes of answer, reasoning and tool-call arguments received so far (the stream's size bound). */
+  get textBytes(): number {
+    return this.textBytesValue
+  }
 
   /** The finish_reason the server sent, once it did. */
   get finishReasonSent(): string | undefined {
@@ -41,8 +47,14 @@ export class ChatStreamAssembler {
     if (!choice) return out
     const delta = choice.delta ?? {}
     const reasoning = delta.reasoning_content ?? delta.reasoning
-    if (reasoning) out.push({ type: 'reasoning-delta', text: reasoning })
-    if (delta.content) out.push({ type: 'text-delta', text: delta.content })
+    if (reasoning) {
+      this.textBytesValue += Buffer.byteLength(reasoning)
+      out.push({ type: 'reasoning-delta', text: reasoning })
+    }
+    if (delta.content) {
+      this.textBytesValue += Buffer.byteLength(delta.content)
+      out.push({ type: 'text-delta', text: delta.content })
+    }
     for (const [position, fragment] of (delta.tool_calls ?? []).entries())
       this.addFragment(fragment, position)
     if (choice.finish_reason) {
@@ -73,7 +85,10 @@ export class ChatStreamAssembler {
     if (fragment.id && !call.id) call.id = fragment.id
     // The name arrives whole in the first fragment; some servers repeat it later.
     if (fragment.function?.name && !call.name) call.name = fragment.function.name
-    if (fragment.function?.arguments) call.arguments += fragment.function.arguments
+    if (fragment.function?.arguments) {
+      this.textBytesValue += Buffer.byteLength(fragment.function.arguments)
+      call.arguments += fragment.function.arguments
+    }
   }
 
   private takeCalls(): ModelStreamChunk[] {

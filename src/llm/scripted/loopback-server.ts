@@ -10,7 +10,7 @@ import { DeepSeekRules, type StrictOptions } from '../deepseek/strict.js'
 import type { WebToolsStandIn } from '../deepseek/web-tools-stand-in.js'
 import type { WireChatRequest, WireErrorBody } from '../openai/wire-types.js'
 import { type ResolvedReply, type Script, ScriptPlayer } from './script.js'
-import { decodeWireRequest, encodeCompletion, encodeReplyChunks } from './wire.js'
+import { decodeWireRequest, encodeCompletion, encodeReplyChunks, encodeTextChunk } from './wire.js'
 
 /** A received request body, parsed from JSON. */
 export type ReceivedRequest = WireChatRequest
@@ -171,6 +171,10 @@ async function streamReply(
     // The client went away while the server stalled: nobody is left to write to.
     return
   }
+  if (reply.endless) {
+    await streamEndlessly(res, reply.endless, meta, gone.signal)
+    return
+  }
   const events = [...encodeReplyChunks(reply, meta).map((chunk) => JSON.stringify(chunk)), '[DONE]']
   for (const [index, data] of events.entries()) {
     if (index === reply.cutAfterChunks) {
@@ -192,6 +196,25 @@ async function streamReply(
     else await new Promise<void>((resolve) => res.write(event, () => resolve()))
   }
   res.end()
+}
+
+/** A runaway server: the same content delta every `intervalMs`, never a finish, until the client leaves. */
+async function streamEndlessly(
+  res: ServerResponse,
+  endless: { text: string; intervalMs: number },
+  meta: { id: string; model: string; created: number },
+  gone: AbortSignal,
+): Promise<void> {
+  const event = `data: ${JSON.stringify(encodeTextChunk(endless.text, meta))}\n\n`
+  while (!gone.aborted) {
+    res.write(event)
+    try {
+      await sleep(endless.intervalMs, gone)
+    } catch {
+      // The client went away: the only way this stream ends.
+      return
+    }
+  }
 }
 
 /** What a strict server does to a scripted reply: drops reasoning when not thinking, remembers it, counts the cache. */

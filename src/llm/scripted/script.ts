@@ -29,6 +29,11 @@ export interface ScriptReply {
   stallMs?: number
   /** Before the first chunk, send `: keep-alive` comment lines (a busy server). */
   keepAlive?: { count: number; intervalMs: number }
+  /**
+   * A runaway server (loopback model only): after the role chunk, send `text` as a content
+   * delta every `intervalMs` and never finish, until the client goes away.
+   */
+  endless?: { text: string; intervalMs: number }
 }
 
 /** An HTTP failure instead of an answer, e.g. `{ status: 429, retryAfter: 1 }`. */
@@ -70,6 +75,7 @@ export interface ResolvedReply {
   cutAfterChunks?: number
   stallMs?: number
   keepAlive?: { count: number; intervalMs: number }
+  endless?: { text: string; intervalMs: number }
 }
 
 export type PlayedStep =
@@ -146,6 +152,7 @@ export class ScriptPlayer {
     if (reply.cutAfterChunks !== undefined) resolved.cutAfterChunks = reply.cutAfterChunks
     if (reply.stallMs !== undefined) resolved.stallMs = reply.stallMs
     if (reply.keepAlive !== undefined) resolved.keepAlive = reply.keepAlive
+    if (reply.endless !== undefined) resolved.endless = reply.endless
     return resolved
   }
 }

@@ -55,6 +55,17 @@ export function encodeReplyChunks(reply: ResolvedReply, meta: ChunkMeta): WireCh
   return chunks
 }
 
+/** One content delta, as a runaway server sends it forever (`ScriptReply.endless`). */
+export function encodeTextChunk(text: string, meta: ChunkMeta): WireChatChunk {
+  return {
+    id: meta.id,
+    object: 'chat.completion.chunk',
+    created: meta.created,
+    model: meta.model,
+    choices: [{ index: 0, delta: { content: text }, finish_reason: null }],
+  }
+}
+
 /** The same reply as one non-streamed `chat.completion`. */
 export function encodeCompletion(reply: ResolvedReply, meta: ChunkMeta): WireCompletion {
   const message: WireCompletion['choices'][number]['message'] = { role: 'assistant', content: reply.text }

@@ -1,5 +1,6 @@
-// The local provider of `ctx.shell`: runs `bash -c` on this machine, one process group
-// per command, and kills every running command and background job when it unloads.
+// The local provider of `ctx.shell`: runs `bash -c` on this machine, each command in its
+// own process group and containment (a cgroup, or tracked descendants), and kills every
+// running command and background job, and all they started, when it unloads.
 
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,8 +12,10 @@ import { ShellExecutor } from '../executor.js'
 import { defaultBashPath } from '../find-shell.js'
 import { resolveShellRequest } from '../request.js'
 import { assertSandboxAvailable, type SandboxPolicy } from '../sandbox/bwrap.js'
+import { harnessHiddenPaths } from '../sandbox/hidden-paths.js'
 import { createSecretFilter, type SecretPolicy } from '../secrets.js'
 import type { ShellJobHandle, ShellRequest, ShellResult, ShellStartRequest } from '../types.js'
+import { type ContainmentMode, ContainmentProvider } from './containment.js'
 import { DEFAULT_MAX_OUTPUT_CHARS } from './output-capture.js'
 import { signalGroup } from './process-group.js'
 import { ProcessRun, type ProcessRunOptions } from './process-run.js'
@@ -36,6 +39,10 @@ export interface LocalShellExecutorConfig {
    * (never unsandboxed).
    */
   sandbox?: SandboxPolicy
+  /** The harness home: running commands are recorded under `<home>/running` (orphan reports after a crash). */
+  home?: string
+  /** How descendants are contained: `auto` (a cgroup v2 when writable, else tracking). Tests force one. */
+  containment?: ContainmentMode
 }
 
 export const DEFAULT_KILL_GRACE_MS = 2_000
@@ -59,9 +66,16 @@ export class LocalShellExecutor extends ShellExecutor {
   private readonly state: ExecutorState
   private readonly sandboxError: unknown
   private readonly sandboxMode: SandboxPolicy['mode']
+  private readonly hidden: readonly string[]
+  /** How this executor's calls are contained. */
+  readonly containment: ContainmentProvider
 
   override get sandboxed(): boolean {
     return this.sandboxMode !== 'off'
+  }
+
+  override get hiddenPaths(): readonly string[] {
+    return this.hidden
   }
 
   constructor(ctx: Context, config: LocalShellExecutorConfig = {}) {
@@ -79,6 +93,10 @@ export class LocalShellExecutor extends ShellExecutor {
     }
     this.state = state
     this.sandboxMode = config.sandbox?.mode ?? 'off'
+    this.hidden =
+      config.sandbox && config.sandbox.mode !== 'off'
+        ? harnessHiddenPaths(config.sandbox.home, config.sandbox.store)
+        : []
     if (config.sandbox && config.sandbox.mode !== 'off') {
       try {
         assertSandboxAvailable(config.sandbox.bwrapPath)
@@ -86,7 +104,10 @@ export class LocalShellExecutor extends ShellExecutor {
         this.sandboxError = error // thrown by every spawn: fail closed
       }
     }
+    const containment = new ContainmentProvider(config.containment ?? 'auto', config.home)
+    this.containment = containment
     this.runOptions = {
+      containment,
       shellPath: this.shellPath,
       maxOutputChars: config.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
       killGraceMs: config.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
@@ -100,6 +121,8 @@ export class LocalShellExecutor extends ShellExecutor {
     // If the process exits without unloading us, no group may outlive it.
     const killAllNow = () => {
       for (const run of state.runs) signalGroup(run.pid, 'SIGKILL')
+      containment.killAll()
+      containment.dispose(200)
     }
     ctx.effect(() => {
       process.on('exit', killAllNow)
@@ -107,6 +130,9 @@ export class LocalShellExecutor extends ShellExecutor {
         process.off('exit', killAllNow)
         state.closed = true
         await Promise.allSettled([...state.runs].map((run) => run.stop('killed')))
+        // A descendant that ignored TERM is still there while its KILL waits: end it now.
+        containment.killAll()
+        containment.dispose()
         if (state.ownsOutputDir && state.outputDir) rmSync(state.outputDir, { recursive: true, force: true })
       }
     }, 'shell: kill running commands and jobs on unload')

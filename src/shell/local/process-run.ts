@@ -1,20 +1,21 @@
-// One shell process from spawn to result: its own process group, tail-capped output,
-// timeout and abort handling (TERM to the group, KILL after a grace period), and no
-// descendant left running once the shell is gone.
+// One shell process from spawn to result: its own process group and containment
+// (containment.ts), tail-capped output, timeout and abort handling (TERM to everything of
+// the call, KILL after a grace period), and no descendant left running once the shell is gone.
 
 import { type ChildProcess, spawn } from 'node:child_process'
-import { statSync } from 'node:fs'
+import { accessSync, constants, statSync } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { findProjectRoot } from '../../core/project-root.js'
 import { ShellErrorCode } from '../errors.js'
 import type { ShellSpec } from '../request.js'
 import { bwrapArgs, DEFAULT_BWRAP_PATH, type SandboxPolicy } from '../sandbox/bwrap.js'
+import { ensureEmptyFile, protectProjectConfig } from '../sandbox/config-mounts.js'
 import type { SecretFilter } from '../secrets.js'
 import type { CapturedOutput, ShellJobStatus, ShellResult } from '../types.js'
 import { buildChildEnv } from './child-env.js'
+import type { CallContainment, ContainmentProvider } from './containment.js'
 import { OutputCapture } from './output-capture.js'
-import { groupAlive, signalGroup } from './process-group.js'
 
 export interface ProcessRunOptions {
   shellPath: string
@@ -26,13 +27,19 @@ export interface ProcessRunOptions {
   secrets: SecretFilter
   /** Wraps the shell in bubblewrap unless absent or `off` (checked available by the executor). */
   sandbox?: SandboxPolicy
+  /** Gives each call its cgroup or tracked process set. */
+  containment: ContainmentProvider
 }
+
+/** Tries to forget a finished call this many times, a kill grace period apart. */
+const RELEASE_ATTEMPTS = 5
 
 export class ProcessRun {
   readonly pid: number
   readonly startedAt = Date.now()
   readonly done: Promise<ShellResult>
   private readonly child: ChildProcess
+  private readonly contained: CallContainment
   private readonly stdout: OutputCapture
   private readonly stderr: OutputCapture
   private state: ShellJobStatus = 'running'
@@ -53,8 +60,21 @@ export class ProcessRun {
   ) {
     this.stdout = new OutputCapture(options.maxOutputChars, () => options.spillPath('stdout'))
     this.stderr = new OutputCapture(options.maxOutputChars, () => options.spillPath('stderr'))
-    this.child = spawnShell(spec, options)
+    this.contained = options.containment.create({
+      command: spec.command,
+      sessionId: spec.dshEnv.DSH_SESSION_ID,
+    })
+    try {
+      const [child, release] = spawnShell(spec, options, this.contained)
+      this.child = child
+      // bwrap gone means every process of its PID namespace is gone: the placeholders are free.
+      child.once('exit', release)
+    } catch (error) {
+      this.contained.release()
+      throw error
+    }
     this.pid = this.child.pid!
+    this.contained.attach(this.pid)
     this.done = this.watch()
     if (spec.timeoutMs !== undefined) {
       this.timeoutTimer = setTimeout(() => this.stop('timeout'), spec.timeoutMs)
@@ -73,7 +93,7 @@ export class ProcessRun {
     return { stdout: this.stdout.snapshot(), stderr: this.stderr.snapshot() }
   }
 
-  /** Kills the whole group (TERM now, KILL after the grace period); resolves with the result. */
+  /** Kills everything of the call (TERM now, KILL after the grace period); resolves with the result. */
   stop(reason: 'killed' | 'timeout' = 'killed'): Promise<ShellResult> {
     // Once finished, the group id may belong to someone else: never signal it again.
     if (this.finished) return this.done
@@ -88,8 +108,8 @@ export class ProcessRun {
   private terminate(): void {
     if (this.terminating) return
     this.terminating = true
-    if (!signalGroup(this.pid, 'SIGTERM')) return
-    this.killTimer = setTimeout(() => signalGroup(this.pid, 'SIGKILL'), this.options.killGraceMs)
+    if (!this.contained.signal('SIGTERM')) return
+    this.killTimer = setTimeout(() => this.contained.signal('SIGKILL'), this.options.killGraceMs)
     this.killTimer.unref()
   }
 
@@ -120,9 +140,9 @@ export class ProcessRun {
   }
 
   private afterExit(code: number | null, signal: NodeJS.Signals | null): void {
-    // The shell is gone: whatever it left behind in its group must not outlive it. The
-    // group id stays reserved while any member lives, so this cannot hit a stranger.
-    if (groupAlive(this.pid)) this.terminate()
+    // The shell is gone: whatever it left behind (in its group, or escaped from it with
+    // setsid or nohup) must not outlive it. Containment never reaches a stranger.
+    if (this.contained.alive()) this.terminate()
     if (this.finished) return
     // A descendant that escaped the group may still hold the pipes; do not wait forever.
     this.drainTimer = setTimeout(() => {
@@ -132,12 +152,19 @@ export class ProcessRun {
     }, this.options.killGraceMs + 500)
   }
 
+  /** Forgets the call once nothing of it runs; retries while a killed process is still leaving. */
+  private release(attempts: number): void {
+    if (this.contained.release() || attempts <= 1) return
+    setTimeout(() => this.release(attempts - 1), this.options.killGraceMs).unref()
+  }
+
   private async finish(code: number | null, signal: NodeJS.Signals | null): Promise<ShellResult> {
     this.finished = true
     clearTimeout(this.timeoutTimer)
     clearTimeout(this.drainTimer)
     this.spec.signal?.removeEventListener('abort', this.onAbort)
-    if (this.killTimer && !groupAlive(this.pid)) clearTimeout(this.killTimer)
+    if (this.killTimer && !this.contained.alive()) clearTimeout(this.killTimer)
+    this.release(RELEASE_ATTEMPTS)
     const exit = this.exit ?? { code, signal }
     this.state = this.killed || this.timedOut ? 'killed' : 'exited'
     const [stdout, stderr] = await Promise.all([this.stdout.close(), this.stderr.close()])
@@ -181,14 +208,14 @@ function checkWorkdir(workdir: string): void {
   }
 }
 
-/** The program and arguments: the shell, or bwrap around it under a sandbox. */
+/** The program, its arguments and what to release when it exits: the shell, or bwrap around it under a sandbox. */
 function commandLine(
   spec: ShellSpec,
   shellPath: string,
   sandbox: SandboxPolicy | undefined,
-): [string, string[]] {
+): [string, string[], () => void] {
   const shell = [shellPath, '-c', spec.command]
-  if (!sandbox || sandbox.mode === 'off') return [shellPath, shell.slice(1)]
+  if (!sandbox || sandbox.mode === 'off') return [shellPath, shell.slice(1), () => {}]
   const readable = [...(spec.readablePaths ?? [])]
   // The managed variables point the model at its own files (the session log): keep those.
   for (const value of Object.values(spec.dshEnv)) if (value?.startsWith('/')) readable.push(value)
@@ -197,24 +224,37 @@ function commandLine(
     projectRoot: spec.projectRoot ?? findProjectRoot(spec.workdir),
     readable,
   }
-  return [sandbox.bwrapPath ?? DEFAULT_BWRAP_PATH, [...bwrapArgs(sandbox, paths), '--', ...shell]]
+  const config =
+    sandbox.mode === 'workspace-write'
+      ? protectProjectConfig(paths.projectRoot, ensureEmptyFile(sandbox.home))
+      : { args: [], release: () => {} }
+  const args = [...bwrapArgs(sandbox, paths, config.args), '--', ...shell]
+  return [sandbox.bwrapPath ?? DEFAULT_BWRAP_PATH, args, config.release]
 }
 
-function spawnShell(spec: ShellSpec, options: ProcessRunOptions): ChildProcess {
-  const [program, args] = commandLine(spec, options.shellPath, options.sandbox)
+function spawnShell(
+  spec: ShellSpec,
+  options: ProcessRunOptions,
+  contained: CallContainment,
+): [ChildProcess, () => void] {
+  const [command, commandArgs, release] = commandLine(spec, options.shellPath, options.sandbox)
+  const [program, args] = contained.wrap(command, commandArgs)
   let child: ChildProcess | undefined
   let failure: unknown
   try {
+    // Wrapped, the command is exec'ed by `sh`: check here what spawn would have refused.
+    if (program !== command) accessSync(command, constants.X_OK)
     child = spawn(program, args, {
       cwd: spec.workdir,
-      env: buildChildEnv(process.env, spec.env, spec.dshEnv, options.secrets),
+      env: { ...buildChildEnv(process.env, spec.env, spec.dshEnv, options.secrets), ...contained.env },
       stdio: [spec.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       detached: true,
     })
   } catch (error) {
     failure = error
   }
-  if (child?.pid !== undefined) return child
+  if (child?.pid !== undefined) return [child, release]
+  release()
   child?.on('error', () => {
     // Reported synchronously below; the event repeats what spawn already told us.
   })
@@ -222,5 +262,5 @@ function spawnShell(spec: ShellSpec, options: ProcessRunOptions): ChildProcess {
   // so a successful spawn pays no extra system call).
   checkWorkdir(spec.workdir)
   const reason = failure === undefined ? '' : `: ${errorMessage(failure)}`
-  throw new DshError(`cannot start ${program}${reason}`, ShellErrorCode.SpawnFailed, { cause: failure })
+  throw new DshError(`cannot start ${command}${reason}`, ShellErrorCode.SpawnFailed, { cause: failure })
 }

@@ -2,10 +2,11 @@
 // call's paths into bwrap arguments, and probes once that bwrap can run at all.
 
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { isAbsolute, relative, resolve } from 'node:path'
+import { existsSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { DshError } from '../../core/errors.js'
 import { ShellErrorCode } from '../errors.js'
+import { harnessHiddenPaths, isInside, type SessionStoreFiles } from './hidden-paths.js'
 
 export const SANDBOX_MODES = ['off', 'workspace-write', 'read-only'] as const
 export type SandboxMode = (typeof SANDBOX_MODES)[number]
@@ -19,6 +20,8 @@ export interface SandboxPolicy {
   network: boolean
   /** The harness home: hidden except the call's own readable paths. */
   home: string
+  /** The session store's files, hidden too when outside the home (config `persistence`). */
+  store?: SessionStoreFiles
   /** Absolute path of bwrap. Default DEFAULT_BWRAP_PATH. */
   bwrapPath?: string
 }
@@ -32,32 +35,48 @@ export interface SandboxCallPaths {
   readable: readonly string[]
 }
 
-/** True when `path` is `folder` or below it. */
-export function isInside(path: string, folder: string): boolean {
-  const rel = relative(resolve(folder), resolve(path))
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
-}
-
-/** The bwrap arguments (everything before the shell) for one call. */
-export function bwrapArgs(policy: SandboxPolicy, paths: SandboxCallPaths): string[] {
+/**
+ * The bwrap arguments (everything before the shell) for one call. `configMounts`: the
+ * read-only mounts over the project's configuration (protectProjectConfig), laid over the
+ * writable project under workspace-write.
+ */
+export function bwrapArgs(
+  policy: SandboxPolicy,
+  paths: SandboxCallPaths,
+  configMounts: readonly string[] = [],
+): string[] {
   const args = ['--die-with-parent', '--new-session', '--unshare-pid']
   if (!policy.network) args.push('--unshare-net')
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp')
   const home = resolve(policy.home)
-  if (existsSync(home)) {
-    args.push('--tmpfs', home)
-    for (const path of paths.readable) {
-      if (isInside(path, home) && resolve(path) !== home && existsSync(path))
-        args.push('--ro-bind', path, path)
-    }
-  }
-  // After /tmp and the home are covered, so a project below either is still writable.
-  if (policy.mode === 'workspace-write') args.push('--bind', paths.projectRoot, paths.projectRoot)
-  else if (isInside(paths.projectRoot, '/tmp') || isInside(paths.projectRoot, home)) {
+  // hidden-paths.ts defines what is hidden; the file tools refuse the same paths. A hidden
+  // folder holding the project is covered before the project is bound back; a hidden path
+  // inside the project after, so it stays hidden.
+  const hidden = harnessHiddenPaths(home, policy.store).filter((path) => existsSync(path))
+  const [around, within] = [true, false].map((holds) =>
+    hidden.filter((path) => isInside(paths.projectRoot, path) === holds),
+  ) as [string[], string[]]
+  hide(args, around)
+  if (policy.mode === 'workspace-write')
+    args.push('--bind', paths.projectRoot, paths.projectRoot, ...configMounts)
+  else if ([...around, '/tmp'].some((folder) => isInside(paths.projectRoot, folder))) {
     args.push('--ro-bind', paths.projectRoot, paths.projectRoot)
+  }
+  hide(args, within)
+  for (const path of paths.readable) {
+    const below = hidden.some((root) => isInside(path, root) && resolve(path) !== root)
+    if (below && existsSync(path)) args.push('--ro-bind', path, path)
   }
   args.push('--chdir', paths.workdir)
   return args
+}
+
+/** A tmpfs over each hidden folder, /dev/null over each hidden file. */
+function hide(args: string[], paths: readonly string[]): void {
+  for (const path of paths) {
+    if (statSync(path).isDirectory()) args.push('--tmpfs', path)
+    else args.push('--ro-bind', '/dev/null', path)
+  }
 }
 
 /**

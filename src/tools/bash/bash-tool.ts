@@ -8,6 +8,7 @@ import type { Context } from 'cordis'
 import { isDshError } from '../../core/errors.js'
 import { findProjectRoot } from '../../core/project-root.js'
 import { currentService } from '../../core/service-ref.js'
+import { callReadablePaths } from '../../shell/index.js'
 import type { ShellJobHandle } from '../../shell/types.js'
 import type { ToolExecution, ToolOutput } from '../types.js'
 import { BASH_TOOL_DESCRIPTION, JOB_KILL_TOOL_DESCRIPTION, JOB_OUTPUT_TOOL_DESCRIPTION } from './prompt.js'
@@ -110,13 +111,17 @@ async function runBash(
     if (log !== undefined && !existsSync(log)) await sessions?.flush(execution.agent.session)
   }
   // Under a sandbox: the project is writable, and of the harness home only these are readable.
+  // The file tools allow the same (src/tools/fs/hidden-guard.ts).
   const home = dshEnv.DSH_HOME
+  const spillDir = spill && sessionId !== undefined ? spill.dirFor(sessionId) : undefined
   const sandboxPaths = {
     projectRoot: findProjectRoot(base),
-    readablePaths: [
-      ...(spill && sessionId !== undefined ? [spill.dirFor(sessionId)] : []),
-      ...(home !== undefined ? [join(home, 'skills'), join(home, 'commands')] : []),
-    ],
+    readablePaths:
+      home !== undefined
+        ? callReadablePaths(home, { spillDir, sessionLog: dshEnv.DSH_SESSION_JSONL })
+        : spillDir !== undefined
+          ? [spillDir]
+          : [],
   }
   try {
     if (args.run_in_background) {

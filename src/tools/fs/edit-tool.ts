@@ -10,7 +10,14 @@ import { applyEdits, type EditSpec } from './apply-edits.js'
 import { unifiedDiff } from './diff.js'
 import { outsideNote, realOrSelf } from './paths.js'
 import { EDIT_DESCRIPTION, MULTI_EDIT_DESCRIPTION } from './prompts.js'
-import { commitChange, describeFsError, type FsToolServices, failure, toolPath } from './shared.js'
+import {
+  checkedToolPath,
+  commitChange,
+  describeFsError,
+  type FsToolServices,
+  failure,
+  isRefusal,
+} from './shared.js'
 import { decodeText, encodeText, fromModelText, looksBinary, toModelText } from './text-file.js'
 
 const editFields = {
@@ -56,7 +63,8 @@ async function editFile(
   filePath: string,
   edits: readonly EditSpec[],
 ): Promise<ToolOutput> {
-  const target = toolPath(execution, filePath)
+  const target = checkedToolPath(services, execution, filePath, 'write')
+  if (isRefusal(target)) return target
   const real = realOrSelf(target.absolute)
   let before: Buffer
   try {
@@ -102,7 +110,8 @@ async function createWithEdit(
   filePath: string,
   content: string,
 ): Promise<ToolOutput> {
-  const target = toolPath(execution, filePath)
+  const target = checkedToolPath(services, execution, filePath, 'write')
+  if (isRefusal(target)) return target
   try {
     await mkdir(dirname(realOrSelf(target.absolute)), { recursive: true })
     await commitChange(services, execution, target, null, Buffer.from(content, 'utf8'))

@@ -9,7 +9,7 @@ import * as z from 'zod'
 import type { ToolDefinition } from '../types.js'
 import { displayPath, outsideNote } from './paths.js'
 import { GLOB_DESCRIPTION } from './prompts.js'
-import { cwdOf, describeFsError, failure, toolPath } from './shared.js'
+import { checkedToolPath, cwdOf, describeFsError, type FsToolServices, failure, isRefusal } from './shared.js'
 import { walkFiles } from './walk.js'
 
 export const MAX_GLOB_RESULTS = 100
@@ -19,7 +19,9 @@ export const globParameters = z.object({
   path: z.string().min(1).optional().describe('The folder to search in (default: the working directory).'),
 })
 
-export function createGlobTool(): ToolDefinition<typeof globParameters> {
+export function createGlobTool(
+  services: Pick<FsToolServices, 'hidden'>,
+): ToolDefinition<typeof globParameters> {
   return {
     name: 'glob',
     description: GLOB_DESCRIPTION,
@@ -34,18 +36,20 @@ export function createGlobTool(): ToolDefinition<typeof globParameters> {
         base = scanned.base || '/'
         pattern = scanned.glob || '**'
       }
-      const folder = toolPath(execution, base ?? '.')
+      const folder = checkedToolPath(services, execution, base ?? '.', 'read')
+      if (isRefusal(folder)) return folder
       try {
         if (!(await stat(folder.absolute)).isDirectory()) return failure(`${folder.display} is not a folder`)
       } catch (error) {
         return failure(describeFsError(error, folder.display))
       }
       const matches = picomatch(pattern, { dot: true })
+      const visible = services.hidden.walkFilter(execution, folder.absolute) ?? (() => true)
       const found: string[] = []
       await walkFiles(folder.absolute, {
         signal: execution.signal,
         onFile(entry) {
-          if (matches(entry.relative)) found.push(entry.path)
+          if (matches(entry.relative) && visible(entry.path)) found.push(entry.path)
           return undefined
         },
       })

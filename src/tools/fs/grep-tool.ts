@@ -10,7 +10,7 @@ import { findRipgrep, searchWithRipgrep } from './grep-rg.js'
 import type { GrepFileResult, GrepOutcome, GrepQuery } from './grep-types.js'
 import { displayPath, outsideNote } from './paths.js'
 import { GREP_DESCRIPTION } from './prompts.js'
-import { cwdOf, describeFsError, failure, toolPath } from './shared.js'
+import { checkedToolPath, cwdOf, describeFsError, type FsToolServices, failure, isRefusal } from './shared.js'
 
 export const DEFAULT_GREP_FILES = 100
 export const DEFAULT_GREP_LINES = 250
@@ -41,14 +41,18 @@ export interface GrepToolOptions {
   engine?: 'auto' | 'rg' | 'js'
 }
 
-export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<typeof grepParameters> {
+export function createGrepTool(
+  services: Pick<FsToolServices, 'hidden'>,
+  options: GrepToolOptions = {},
+): ToolDefinition<typeof grepParameters> {
   return {
     name: 'grep',
     description: GREP_DESCRIPTION,
     parameters: grepParameters,
     async execute(args, execution) {
       const cwd = cwdOf(execution)
-      const target = toolPath(execution, args.path ?? '.')
+      const target = checkedToolPath(services, execution, args.path ?? '.', 'read')
+      if (isRefusal(target)) return target
       let targetIsFile: boolean
       try {
         targetIsFile = !(await stat(target.absolute)).isDirectory()
@@ -75,6 +79,8 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<ty
       } catch (error) {
         return failure(`grep: ${(error as Error).message}`)
       }
+      const visible = services.hidden.walkFilter(execution, target.absolute)
+      if (visible) outcome = { ...outcome, files: outcome.files.filter((file) => visible(file.path)) }
       const body = await render(outcome, mode, args, cwd)
       const warnings =
         outcome.warnings.length > 0 ? `\n[some files could not be searched: ${outcome.warnings[0]}]` : ''

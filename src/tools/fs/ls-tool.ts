@@ -8,7 +8,7 @@ import * as z from 'zod'
 import type { ToolDefinition } from '../types.js'
 import { outsideNote } from './paths.js'
 import { LS_DESCRIPTION } from './prompts.js'
-import { describeFsError, failure, toolPath } from './shared.js'
+import { checkedToolPath, describeFsError, type FsToolServices, failure, isRefusal } from './shared.js'
 import { ignoreCheckerFor } from './walk.js'
 
 export const MAX_LS_ENTRIES = 1000
@@ -18,13 +18,14 @@ export const lsParameters = z.object({
   ignore: z.array(z.string().min(1)).optional().describe('Glob patterns of names to leave out.'),
 })
 
-export function createLsTool(): ToolDefinition<typeof lsParameters> {
+export function createLsTool(services: Pick<FsToolServices, 'hidden'>): ToolDefinition<typeof lsParameters> {
   return {
     name: 'ls',
     description: LS_DESCRIPTION,
     parameters: lsParameters,
     async execute(args, execution) {
-      const folder = toolPath(execution, args.path ?? '.')
+      const folder = checkedToolPath(services, execution, args.path ?? '.', 'read')
+      if (isRefusal(folder)) return folder
       let entries: Dirent[]
       try {
         entries = await readdir(folder.absolute, { withFileTypes: true })

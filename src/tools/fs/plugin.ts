@@ -6,6 +6,7 @@ import { createEditTool, createMultiEditTool } from './edit-tool.js'
 import { FileHistoryStore } from './file-history.js'
 import { createGlobTool } from './glob-tool.js'
 import { createGrepTool, type GrepToolOptions } from './grep-tool.js'
+import { createHiddenPathGuard } from './hidden-guard.js'
 import { createLsTool } from './ls-tool.js'
 import { FileReadStore } from './read-state.js'
 import { createReadTool } from './read-tool.js'
@@ -14,7 +15,7 @@ import { createTodoWriteTool } from './todo-tool.js'
 import { createWriteTool } from './write-tool.js'
 
 export interface FsToolsConfig {
-  /** The harness home: previous file contents are kept under `<home>/file-history`. */
+  /** The harness home: previous file contents are kept under `<home>/file-history`; hidden under a sandbox. */
   home?: string
   grep?: GrepToolOptions
 }
@@ -38,14 +39,15 @@ export const FsToolsPlugin = {
     const services: FsToolServices = {
       reads: new FileReadStore(),
       history: config.home ? new FileHistoryStore(config.home) : undefined,
+      hidden: createHiddenPathGuard(ctx, config.home),
     }
     ctx.tools.register(createReadTool(services))
     ctx.tools.register(createWriteTool(services))
     ctx.tools.register(createEditTool(services))
     ctx.tools.register(createMultiEditTool(services))
-    ctx.tools.register(createGlobTool())
-    ctx.tools.register(createGrepTool(config.grep))
-    ctx.tools.register(createLsTool())
+    ctx.tools.register(createGlobTool(services))
+    ctx.tools.register(createGrepTool(services, config.grep))
+    ctx.tools.register(createLsTool(services))
     ctx.tools.register(createTodoWriteTool())
   },
 }

@@ -7,7 +7,7 @@ import type { ToolDefinition } from '../types.js'
 import { outsideNote, realOrSelf } from './paths.js'
 import { READ_DESCRIPTION } from './prompts.js'
 import { stampOf } from './read-state.js'
-import { describeFsError, type FsToolServices, failure, toolPath } from './shared.js'
+import { checkedToolPath, describeFsError, type FsToolServices, failure, isRefusal } from './shared.js'
 import { decodeText, looksBinary, readTextFile, toModelText } from './text-file.js'
 
 export const DEFAULT_READ_LINES = 2000
@@ -46,7 +46,8 @@ export function createReadTool(services: FsToolServices): ToolDefinition<typeof 
     description: READ_DESCRIPTION,
     parameters: readParameters,
     async execute(args, execution) {
-      const target = toolPath(execution, args.file_path)
+      const target = checkedToolPath(services, execution, args.file_path, 'read')
+      if (isRefusal(target)) return target
       let loaded: Awaited<ReturnType<typeof readTextFile>>
       let mtimeMs: number
       try {

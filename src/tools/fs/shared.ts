@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises'
 import type { SessionEventMap } from '../../session/types.js'
 import type { ToolExecution, ToolOutput } from '../types.js'
 import type { FileHistoryStore } from './file-history.js'
+import type { HiddenAccess, HiddenPathGuard } from './hidden-guard.js'
 import { realOrSelf, resolveToolPath, type ToolPath } from './paths.js'
 import { type FileReadStore, sha256, stampOf } from './read-state.js'
 import { writeFileAtomic } from './text-file.js'
@@ -13,6 +14,8 @@ export interface FsToolServices {
   readonly reads: FileReadStore
   /** Absent when no harness home is configured: changes are then not undoable. */
   readonly history: FileHistoryStore | undefined
+  /** Refuses what the sandbox hides from commands (the harness home, the session store). */
+  readonly hidden: HiddenPathGuard
 }
 
 export function cwdOf(execution: ToolExecution): string {
@@ -21,6 +24,23 @@ export function cwdOf(execution: ToolExecution): string {
 
 export function toolPath(execution: ToolExecution, path: string): ToolPath {
   return resolveToolPath(cwdOf(execution), path)
+}
+
+/** The call's path, or the refusal the model sees when the sandbox hides it. */
+export function checkedToolPath(
+  services: Pick<FsToolServices, 'hidden'>,
+  execution: ToolExecution,
+  path: string,
+  access: HiddenAccess,
+): ToolPath | ToolOutput {
+  const target = toolPath(execution, path)
+  const refusal = services.hidden.refusal(execution, target.absolute, target.display, access)
+  return refusal === undefined ? target : failure(refusal)
+}
+
+/** True for a refusal from `checkedToolPath`. */
+export function isRefusal(value: ToolPath | ToolOutput): value is ToolOutput {
+  return 'isError' in value
 }
 
 export function failure(content: string): ToolOutput {

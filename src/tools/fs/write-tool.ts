@@ -8,7 +8,14 @@ import type { ToolDefinition } from '../types.js'
 import { unifiedDiff } from './diff.js'
 import { outsideNote, realOrSelf } from './paths.js'
 import { WRITE_DESCRIPTION } from './prompts.js'
-import { commitChange, describeFsError, type FsToolServices, failure, toolPath } from './shared.js'
+import {
+  checkedToolPath,
+  commitChange,
+  describeFsError,
+  type FsToolServices,
+  failure,
+  isRefusal,
+} from './shared.js'
 import { decodeText, encodeText, fromModelText, looksBinary, toModelText } from './text-file.js'
 
 export const writeParameters = z.object({
@@ -25,7 +32,8 @@ export function createWriteTool(services: FsToolServices): ToolDefinition<typeof
     description: WRITE_DESCRIPTION,
     parameters: writeParameters,
     async execute(args, execution) {
-      const target = toolPath(execution, args.file_path)
+      const target = checkedToolPath(services, execution, args.file_path, 'write')
+      if (isRefusal(target)) return target
       const real = realOrSelf(target.absolute)
       let before: Buffer | null = null
       try {

@@ -83,7 +83,7 @@ it('a no keeps the project servers unloaded and says so; /mcp lists them as not 
   await t.waitFor('trust this folder? [y/N]')
   t.keys('n')
   await t.waitFor(`? trust ${w.project} — not trusted`)
-  await t.waitFor(`project MCP servers of ${w.project} are not loaded (folder not trusted)`)
+  await t.waitFor(`project ${w.project}: not trusted (you said no); not loaded: MCP server proj`)
   t.type('/mcp')
   t.keys('Enter')
   await t.waitFor(`proj  not loaded: folder not trusted · project ${file}`)

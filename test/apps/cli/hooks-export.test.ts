@@ -38,7 +38,8 @@ describe('dsh hooks list', () => {
           ],
         },
       ],
-      PreCompact: [{ hooks: [{ command: 'compact.sh' }] }],
+      PreCompact: [{ matcher: 'manual', hooks: [{ command: 'compact.sh' }] }],
+      Setup: [{ hooks: [{ command: 'setup.sh' }] }],
     })
     const json = await runCli(['hooks', 'list', '--json'], { env: w.env, cwd: w.project })
     expect(json.code).toBe(0)
@@ -61,13 +62,20 @@ describe('dsh hooks list', () => {
         origin: 'project',
         fired: true,
       },
-      { event: 'PreCompact', fired: false },
+      { event: 'PreCompact', matcher: 'manual', fired: true },
+      { event: 'Setup', fired: false },
     ])
-    expect(listing.notFired['claude-code']).toContain('PreCompact')
+    expect(listing.notFired['claude-code']).toContain('Setup')
+    // dsh compacts, so the compaction events fire (issue 23).
+    expect(listing.notFired['claude-code']).not.toContain('PreCompact')
+    expect(listing.notFired['claude-code']).not.toContain('PostCompact')
+    expect(listing.notFired.codex).not.toContain('PreCompact')
     expect(listing.problems.join('\n')).toContain('type "http" that dsh does not run')
     const text = await runCli(['hooks', 'list'], { env: w.env, cwd: w.project })
-    expect(text.stdout).toContain('PreCompact (not fired)')
-    expect(text.stdout).toMatch(/claude-code events dsh does not fire: .*PostCompact/)
+    expect(text.stdout).toContain('Setup (not fired)')
+    expect(text.stdout).not.toContain('PreCompact (not fired)')
+    expect(text.stdout).toMatch(/claude-code events dsh does not fire: .*PostToolBatch/)
+    expect(text.stdout).not.toMatch(/claude-code events dsh does not fire: .*PostCompact/)
     const off = await runCli(['hooks', 'list', '--json', '--no-project-config'], {
       env: w.env,
       cwd: w.project,
@@ -77,15 +85,20 @@ describe('dsh hooks list', () => {
 })
 
 describe('dsh run and project hooks', () => {
-  it('runs the project hooks headlessly, and none with --no-project-config', async () => {
+  it('runs the project hooks of a never-trusted folder only with --trust-project, none with --no-project-config', async () => {
     const dir = makeDir()
-    const model = await startModel([{ text: 'one' }, { text: 'two' }])
+    const model = await startModel([{ text: 'one' }, { text: 'two' }, { text: 'three' }])
     const w = makeWorld(dir, model.baseUrl)
     const out = join(dir, 'ran.txt')
     projectSettings(w.project, {
       UserPromptSubmit: [{ hooks: [{ command: `cat > /dev/null; echo ran >> ${JSON.stringify(out)}` }] }],
     })
-    expect((await runCli(['run', 'hi'], { env: w.env, cwd: w.project })).code).toBe(0)
+    const untrusted = await runCli(['run', 'hi'], { env: w.env, cwd: w.project })
+    expect(untrusted.code).toBe(0)
+    expect(untrusted.stderr.split('\n').filter((line) => line.includes('not trusted'))).toEqual([
+      `dsh: warning: trust: project ${w.project}: not trusted; not loaded: 1 Claude Code hook (.claude/settings.json) (trust it in dsh chat, or pass --trust-project)`,
+    ])
+    expect((await runCli(['run', '--trust-project', 'hi'], { env: w.env, cwd: w.project })).code).toBe(0)
     expect((await runCli(['run', '--no-project-config', 'hi'], { env: w.env, cwd: w.project })).code).toBe(0)
     const { readFileSync } = await import('node:fs')
     expect(readFileSync(out, 'utf8')).toBe('ran\n')

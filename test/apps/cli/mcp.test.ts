@@ -17,7 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { ProjectTrustStore } from '../../../src/trust/index.js'
+import { fingerprintProjectConfig, ProjectTrustStore } from '../../../src/trust/index.js'
 import { type McpHttpServer, startMcpHttpServer } from '../../support/mcp-http-server.js'
 import {
   EVERYTHING_SERVER,
@@ -104,7 +104,11 @@ describe('dsh mcp list', () => {
       )
       const mark = join(dir, 'proj-started')
       projectServer(world, mark)
-      new ProjectTrustStore(world.home).trust(world.project)
+      new ProjectTrustStore(world.home).trust(
+        world.project,
+        Date.now(),
+        fingerprintProjectConfig(world.project),
+      )
       const [everythingTools, fsTools] = await Promise.all([
         toolCount([EVERYTHING_SERVER, 'stdio']),
         toolCount([FILESYSTEM_SERVER, shared]),

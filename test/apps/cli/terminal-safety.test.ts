@@ -87,3 +87,30 @@ it('run progress on stderr is escaped too', async () => {
   expect(run.stderr).toContain('thinking aloud \\e]0;pwned-title\\x07')
   expect(run.stderr).toContain('x \\e]52;c;Zm9v\\x07 y')
 }, 60_000)
+
+/** Bidi controls and invisible characters: a terminal shows none of them as what they are. */
+const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/
+
+it('session ids with bidi controls or invisible characters print escaped: run, sessions list, show', async () => {
+  const dir = makeDir()
+  const model = await startModel([{ text: 'one' }, { text: 'two' }])
+  const w = makeWorld(dir, model.baseUrl)
+  // Looks like "invoice-fdp" in a terminal that honours the override; "a​b" looks like "ab".
+  const ids = ['invoice-\u202epdf.exe', 'a\u200bb\ufeff\u2066x\u2069\u061c']
+  for (const id of ids) {
+    const run = await runCli(['run', '--session-id', id, 'hi'], { env: w.env, cwd: w.project })
+    expect(run.code, run.stderr).toBe(0)
+    expect(INVISIBLE.test(run.stderr), run.stderr).toBe(false)
+  }
+  const list = await runCli(['sessions', 'list'], { env: w.env, cwd: w.project })
+  expect(list.code, list.stderr).toBe(0)
+  expect(INVISIBLE.test(list.stdout), list.stdout).toBe(false)
+  expect(list.stdout).toContain('invoice-\\u202epdf.exe')
+  expect(list.stdout).toContain('a\\u200bb\\ufeff\\u2066x\\u2069\\u061c')
+  const show = await runCli(['sessions', 'show', ids[0]!], { env: w.env, cwd: w.project })
+  expect(show.stdout).toContain('session invoice-\\u202epdf.exe')
+  expect(INVISIBLE.test(show.stdout)).toBe(false)
+  // The JSON form keeps the id exactly (a program reads it, not a person).
+  const json = await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })
+  expect((JSON.parse(json.stdout) as { id: string }[]).map((row) => row.id).sort()).toEqual([...ids].sort())
+}, 60_000)

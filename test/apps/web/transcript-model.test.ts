@@ -106,6 +106,43 @@ describe('web transcript model', () => {
     expect(live.tools.size).toBe(0)
   })
 
+  it('marks a compaction boundary in the whole history, and a compaction in progress live', () => {
+    const model = new TranscriptModel(PRICES)
+    const boundary = {
+      trigger: 'manual',
+      summary: '1. Task: x',
+      keptFrom: 2,
+      instructions: 'focus on the tests',
+      tokensBefore: 812_000,
+      tokensAfter: 41_000,
+    }
+    const log = events([
+      ['user/message', { text: 'before' }],
+      ['assistant/message', { message: { content: 'earlier answer' } }],
+      ['context/compacted', boundary],
+      ['user/message', { text: 'after' }],
+    ])
+    for (const event of log) model.add(event)
+    // Nothing before the boundary is dropped from the transcript.
+    expect(model.items.map((item) => item.kind)).toEqual(['user', 'assistant', 'compaction', 'user'])
+    expect(model.items[2]).toEqual({ kind: 'compaction', key: 'e2', compaction: boundary })
+
+    const live = new LiveTurn()
+    live.handle({ type: 'compaction', phase: 'start', trigger: 'auto', reason: 'threshold' })
+    expect(live.compacting).toMatchObject({ trigger: 'auto', reason: 'threshold' })
+    live.handle({
+      type: 'compaction',
+      phase: 'end',
+      trigger: 'auto',
+      result: { tokensBefore: 2, tokensAfter: 1, pruned: 0, summarised: true },
+    })
+    expect(live.compacting).toBeUndefined()
+    // The boundary reaching the log ends it too (the end notice may be missed).
+    live.handle({ type: 'compaction', phase: 'start', trigger: 'manual' })
+    live.committed(log[2]!)
+    expect(live.compacting).toBeUndefined()
+  })
+
   it('finds the unified diff of an edit result', () => {
     expect(diffLines('Edited a.txt\n--- a.txt\n+++ a.txt\n@@ -1 +1 @@\n-x\n+y')).toEqual([
       '--- a.txt',

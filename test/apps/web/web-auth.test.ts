@@ -1,8 +1,10 @@
 // Access control of `dsh web` over plain HTTP: the token, the cookie, CSRF, headers.
 
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CSRF_HEADER, TOKEN_COOKIE } from '../../../src/apps/web/index.js'
+import { fingerprintProjectConfig } from '../../../src/trust/index.js'
 import { useWebServers } from './web-fixture.js'
 
 const start = useWebServers()
@@ -135,5 +137,33 @@ describe('dsh web approvals plugin', () => {
     await server.close()
     await expect(open).rejects.toThrow('the web server stopped')
     expect(trust.store.isTrusted(join(test.home, 'other'))).toBe(false)
+  })
+
+  it("asks again in the browser when a trusted folder's .mcp.json changed, naming the change (issue 24)", async () => {
+    const { server, test } = await start()
+    const trust = test.harness.ctx.get('projectTrust')!
+    const folder = join(test.home, 'cloned')
+    mkdirSync(folder)
+    writeFileSync(join(folder, '.mcp.json'), '{"mcpServers":{}}')
+    trust.store.trust(folder, Date.now(), fingerprintProjectConfig(folder))
+    writeFileSync(join(folder, '.mcp.json'), '{"mcpServers":{"evil":{"command":"sh"}}}')
+    const decision = trust.decide(folder, ['MCP server evil'])
+    await expect.poll(() => server.host.trust.pending().length).toBe(1)
+    const [question] = server.host.trust.pending()
+    expect(question).toMatchObject({
+      folder,
+      brings: ['changed since you trusted it: .mcp.json', 'MCP server evil'],
+    })
+    const answered = await fetch(`${server.origin}/api/trust/${question!.id}`, {
+      method: 'POST',
+      headers: {
+        cookie: `${TOKEN_COOKIE}=${server.secrets.token}`,
+        'content-type': 'application/json',
+        [CSRF_HEADER]: server.secrets.csrf,
+      },
+      body: JSON.stringify({ trust: false }),
+    })
+    expect(answered.status).toBe(200)
+    expect(await decision).toEqual({ trusted: false, reason: 'declined', changed: ['.mcp.json'] })
   })
 })

@@ -69,6 +69,23 @@ describe('dsh web safety and liveness', () => {
     await page.context().close()
   })
 
+  it('shows a session id with bidi controls and invisible characters escaped, never raw', async () => {
+    const { server, test } = await start({ script: [{ text: 'ok' }] })
+    const id = 'invoice-\u202epdf.exe\u200b\ufeff'
+    const agent = await test.harness.agents.create({ sessionId: id, meta: { cwd: tempDir() } })
+    await agent.prompt('hi')
+    await test.harness.agents.dispose(agent.id)
+
+    const { page, errors } = await openPage(browser(), server.url)
+    await page.goto(sessionUrl(server.origin, id))
+    const shown = page.locator('.session-bar .session-id')
+    await shown.waitFor()
+    expect(await shown.textContent()).toBe('invoice-\\u202epdf.exe\\u200b\\ufeff')
+    expect(await shown.getAttribute('title')).toBe('invoice-\\u202epdf.exe\\u200b\\ufeff')
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
   it('renders a streaming answer as sanitized markdown while it arrives, hostile payloads inert mid-stream', async () => {
     const folder = tempDir()
     const { server } = await start({

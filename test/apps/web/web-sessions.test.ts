@@ -88,10 +88,10 @@ describe('dsh web sessions page', () => {
   it('asks when a stored session in an untrusted project is resumed from its page', async () => {
     const { server, test } = await start({ script: [{ text: 'after resume' }] })
     const project = projectWithHook()
-    // Written earlier by a headless run (trusted without being remembered), then closed.
+    // Written earlier by a headless run with --trust-project (trusted without being remembered), then closed.
     const earlier = await startTestHarness({
       home: test.home,
-      trust: { frontEnd: 'headless' },
+      trust: { frontEnd: 'headless', granted: true },
       script: [{ text: 'from the earlier run' }],
     })
     try {

@@ -2,6 +2,7 @@
 // put in a meta tag; the access token travels as an HttpOnly cookie.
 
 import type {
+  CompactResponse,
   ModelsResponse,
   RemoveResponse,
   SessionResponse,
@@ -59,6 +60,10 @@ export const api = {
       ...(effort ? { effort } : {}),
     }),
   prompt: (id: string, text: string) => call<{ ok: true }>('POST', `${session(id)}/prompt`, { text }),
+  compact: (id: string, instructions: string) =>
+    call<CompactResponse>('POST', `${session(id)}/compact`, {
+      ...(instructions.trim() !== '' ? { instructions } : {}),
+    }),
   stop: (id: string) => call<{ stopped: boolean }>('POST', `${session(id)}/stop`, {}),
   resume: (id: string) => call<{ state: SessionState }>('POST', `${session(id)}/resume`, {}),
   release: (id: string) => call<{ state: SessionState }>('POST', `${session(id)}/release`, {}),

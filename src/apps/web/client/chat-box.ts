@@ -16,9 +16,11 @@ export function models(): Promise<ModelsResponse> {
 export function ChatBox(props: {
   id: string
   state: SessionState
+  /** A prompt goes out: the page's notice of the last action ends. */
+  onSend: () => void
   onError: (message: string) => void
 }): VNode {
-  const { id, state, onError } = props
+  const { id, state, onSend, onError } = props
   const [text, setText] = useState('')
   const [choices, setChoices] = useState<ModelsResponse | undefined>(undefined)
   useEffect(() => {
@@ -30,6 +32,7 @@ export function ChatBox(props: {
     const prompt = text
     if (prompt.trim() === '' || state.busy) return
     setText('')
+    onSend()
     api.prompt(id, prompt).catch((failure: unknown) => {
       setText(prompt)
       fail(failure)

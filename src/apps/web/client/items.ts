@@ -1,11 +1,13 @@
 // How each transcript item looks: messages (assistant text as sanitized markdown,
 // reasoning collapsed), tool calls as cards (command, exit code, output collapsed after a
-// few lines, diffs of edits, links to sub-agent sessions), hook decisions, turn usage.
+// few lines, diffs of edits, links to sub-agent sessions), hook decisions, turn usage,
+// compaction boundaries (a divider with the summary collapsed under it).
 // Everything from the model, tools or files is text or sanitized markdown.
 
 import { html } from 'htm/preact'
 import type { VNode } from 'preact'
-import type { HookResultData } from '../../../session/types.js'
+import { formatCompactionLine } from '../../../context/format.js'
+import type { ContextCompactedData, HookResultData } from '../../../session/types.js'
 import { cacheHitPercent, formatCost } from '../../../usage/format.js'
 import type { UsageTotals } from '../../../usage/totals.js'
 import { renderMarkdown } from './markdown.js'
@@ -41,6 +43,8 @@ export function renderItem(item: Item): VNode {
       return turnEnd(item.turn, item.reason, item.error, item.usage, item.currency)
     case 'notice':
       return html`<div class="notice">${item.text}</div>`
+    case 'compaction':
+      return compaction(item.compaction)
   }
 }
 
@@ -108,6 +112,26 @@ function hook(data: HookResultData): VNode {
   return html`<div class=${`hook decision-${data.decision}`}>
     <span class="badge">hook ${data.event}</span> <span class="hook-decision">${data.decision}</span>
     <code class="hook-command">${data.command}</code>${reason ? html` <span class="hook-reason">— ${reason}</span>` : null}
+  </div>`
+}
+
+/** The boundary line, how it came about, and the summary the model continues from (collapsed). */
+function compaction(data: ContextCompactedData): VNode {
+  const how = [
+    data.trigger === 'auto'
+      ? `auto${data.reason === 'overflow' ? ' (the server said the context was too long)' : ''}`
+      : 'manual',
+    (data.pruned?.length ?? 0) > 0 ? `${data.pruned!.length} tool outputs pruned` : '',
+    data.summary !== undefined ? 'summarised' : '',
+  ].filter((part) => part !== '')
+  return html`<div class=${`compaction trigger-${data.trigger}`} role="separator">
+    <div class="compaction-line"><span class="compaction-text">${formatCompactionLine(data)}</span> <span class="compaction-how">${how.join(' · ')}</span></div>
+    ${data.instructions !== undefined ? html`<div class="compaction-instructions">instructions: ${data.instructions}</div>` : null}
+    ${
+      data.summary !== undefined
+        ? html`<details class="compaction-summary"><summary>summary</summary><div class="markdown" dangerouslySetInnerHTML=${{ __html: markdown(data.summary) }}></div></details>`
+        : null
+    }
   </div>`
 }
 

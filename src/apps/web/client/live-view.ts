@@ -1,5 +1,5 @@
-// The live part of the session page: the streamed answer, running tool cards, approvals
-// and "working…". It renders on its own for every streamed delta (the transcript does not),
+// The live part of the session page: the streamed answer, running tool cards, approvals,
+// a compaction in progress and "working…". It renders on its own for every streamed delta (the transcript does not),
 // and the answer becomes sanitized markdown while it streams: re-rendered at most every
 // MARKDOWN_EVERY_MS, with the text that arrived since shown at once as plain text after it.
 
@@ -32,7 +32,13 @@ export function LiveView(props: {
     ${live.reasoning !== '' || live.text !== '' ? html`<${StreamingAnswer} text=${live.text} reasoning=${live.reasoning} />` : null}
     ${[...live.tools.values()].map((tool) => toolCard(tool, true))}
     ${approvals.map((approval) => approvalCard(approval, act))}
-    ${busy && live.text === '' && live.tools.size === 0 && approvals.length === 0 ? html`<div class="working">working…</div>` : null}
+    ${
+      live.compacting !== undefined
+        ? html`<div class="working compacting">compacting the context (${live.compacting.trigger})…</div>`
+        : busy && live.text === '' && live.tools.size === 0 && approvals.length === 0
+          ? html`<div class="working">working…</div>`
+          : null
+    }
   </div>`
 }
 

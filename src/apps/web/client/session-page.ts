@@ -1,13 +1,15 @@
 // The session page: the transcript from the log (windowed), the live part of a running
-// turn, approvals, and the chat box. Live messages come over server-sent events; two tabs
+// turn, approvals, the context bar (window fill, Compact), and the chat box. Live messages come over server-sent events; two tabs
 // on one session see the same stream. A session not hosted here is read-only and tailed.
 
 import { html } from 'htm/preact'
 import type { VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
+import { toTerminalId } from '../../../core/terminal-text.js'
 import type { LiveMessage, PendingApproval, SessionResponse, SessionState } from '../types.js'
 import { ApiError, api } from './api.js'
 import { ChatBox } from './chat-box.js'
+import { ContextBar } from './context-bar.js'
 import { renderItem } from './items.js'
 import { LiveView } from './live-view.js'
 import { type Item, LiveTurn, TranscriptModel } from './transcript.js'
@@ -113,7 +115,7 @@ export function SessionPage(props: { id: string }): VNode {
   return html`<div class="page session-page">
     <div class="session-bar">
       <a href="#/" class="back">← sessions</a>
-      <span class="session-id" title=${header.id}>${header.id}</span>
+      <span class="session-id" title=${toTerminalId(header.id)}>${toTerminalId(header.id)}</span>
       <span class="folder" title=${header.cwd ?? ''}>${header.cwd ?? '(no folder)'}</span>
       ${
         header.parentSession !== undefined
@@ -125,6 +127,7 @@ export function SessionPage(props: { id: string }): VNode {
       ${state.hosted && !state.busy ? html`<button class="release" onClick=${() => act(() => api.release(id))}>Release</button>` : null}
       <button class="fork" onClick=${fork}>Fork</button>
     </div>
+    <${ContextBar} id=${id} state=${state} act=${act} />
     ${notice !== undefined ? html`<div class="notice-bar" role="alert">${notice}</div>` : null}
     <${VirtualList}
       items=${model.items}
@@ -134,6 +137,6 @@ export function SessionPage(props: { id: string }): VNode {
       footer=${footer}
       itemsVersion=${model.version}
     />
-    <${ChatBox} id=${id} state=${state} onError=${setNotice} />
+    <${ChatBox} id=${id} state=${state} onSend=${() => setNotice(undefined)} onError=${setNotice} />
   </div>`
 }

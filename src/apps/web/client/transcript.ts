@@ -1,9 +1,15 @@
 // The transcript model of the session page: the log's events folded into display items
-// (messages, tool cards, hook decisions, turn ends with usage), plus the live part of a
-// running turn built from the agent's streamed output. Pure: no DOM, tested in Node.
+// (messages, tool cards, hook decisions, turn ends with usage, compaction boundaries), plus
+// the live part of a running turn built from the agent's streamed output. Pure: no DOM, tested in Node.
 
 import type { AgentOutput } from '../../../agent/types.js'
-import type { HookResultData, SessionEvent, SessionEventMap } from '../../../session/types.js'
+import type { CompactionNotice } from '../../../context/types.js'
+import type {
+  ContextCompactedData,
+  HookResultData,
+  SessionEvent,
+  SessionEventMap,
+} from '../../../session/types.js'
 // The modules themselves, not usage/index.ts: that one also carries a Node-side plugin.
 import { UsageMeter } from '../../../usage/derive.js'
 import type { PriceTable } from '../../../usage/price-table.js'
@@ -25,6 +31,8 @@ export type Item =
       currency: string
     }
   | { kind: 'notice'; key: string; text: string }
+  /** A compaction boundary: the model's history starts again from here (the log keeps everything). */
+  | { kind: 'compaction'; key: string; compaction: ContextCompactedData }
 
 export interface ToolCard {
   callId: string
@@ -121,6 +129,9 @@ export class TranscriptModel {
         this.items.push({ kind: 'notice', key, text: `instructions loaded: ${data.files.join(', ')}` })
         return true
       }
+      case 'context/compacted':
+        this.items.push({ kind: 'compaction', key, compaction: event.data as ContextCompactedData })
+        return true
       case 'context/added': {
         const data = event.data as SessionEventMap['context/added']
         this.items.push({ kind: 'notice', key, text: `context from ${data.source}: ${data.text}` })
@@ -138,6 +149,8 @@ export class LiveTurn {
   text = ''
   reasoning = ''
   running = false
+  /** A compaction in progress (automatic within a turn, or asked for). */
+  compacting: Extract<CompactionNotice, { phase: 'start' }> | undefined = undefined
   readonly tools = new Map<string, ToolCard>()
   version = 0
   private readonly listeners = new Set<() => void>()
@@ -180,8 +193,12 @@ export class LiveTurn {
       case 'tool-end':
         this.tools.delete(output.callId)
         return
+      case 'compaction':
+        this.compacting = output.phase === 'start' ? output : undefined
+        return
       case 'turn-end':
         this.running = false
+        this.compacting = undefined
         this.text = ''
         this.reasoning = ''
         this.tools.clear()
@@ -196,6 +213,10 @@ export class LiveTurn {
     if (event.type === 'assistant/message') {
       this.text = ''
       this.reasoning = ''
+      this.changed()
+    }
+    if (event.type === 'context/compacted' && this.compacting !== undefined) {
+      this.compacting = undefined
       this.changed()
     }
     if (event.type === 'tool/call') {

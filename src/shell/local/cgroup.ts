@@ -1,0 +1,175 @@
+// A cgroup v2 per command where the system allows it: a folder `dsh-<pid>-<n>` under dsh's
+// own cgroup, one `call-<n>` below it per command. Nothing a command starts can leave it
+// (setsid and double forks included), and `cgroup.kill` ends all of it at once.
+
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { signalEach } from './process-scan.js'
+
+/** The cgroup v2 folder this process lives in, or undefined (no v2 hierarchy, no /proc). */
+export function ownCgroupFolder(): string | undefined {
+  try {
+    const line = readFileSync('/proc/self/cgroup', 'utf8')
+      .split('\n')
+      .find((entry) => entry.startsWith('0::'))
+    if (line === undefined) return undefined
+    const mount = readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .map((entry) => entry.split(' '))
+      .find((fields) => fields[fields.indexOf('-') + 1] === 'cgroup2')?.[4]
+    return mount === undefined ? undefined : join(mount, line.slice(3))
+  } catch {
+    // No /proc: not Linux.
+    return undefined
+  }
+}
+
+let nextGroup = 1
+
+/**
+ * Creates this executor's cgroup and checks that a child can join one below it (one `sh`
+ * run). Undefined when it cannot: no cgroup v2, not writable (a systemd session scope
+ * not delegated to the user), or joining is refused.
+ */
+export function createExecutorCgroup(): string | undefined {
+  const own = ownCgroupFolder()
+  if (own === undefined) return undefined
+  const folder = join(own, `dsh-${process.pid}-${nextGroup++}`)
+  try {
+    mkdirSync(folder)
+  } catch {
+    // Not delegated to us (EACCES, EROFS) or no such hierarchy: track processes instead.
+    return undefined
+  }
+  const probe = join(folder, 'probe')
+  try {
+    mkdirSync(probe)
+    const joined = spawnSync('/bin/sh', ['-c', 'echo $$ > "$1"', 'sh', join(probe, 'cgroup.procs')], {
+      stdio: 'ignore',
+      timeout: 5_000,
+    })
+    rmdirSync(probe)
+    if (joined.status === 0) return folder
+  } catch {
+    // Could not join or clean up the probe: fall through and give the folder back.
+  }
+  removeCgroup(folder)
+  return undefined
+}
+
+/** The pids in `folder` and the cgroups below it. */
+export function cgroupProcesses(folder: string): number[] {
+  const pids: number[] = []
+  const visit = (dir: string) => {
+    try {
+      for (const line of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n'))
+        if (line !== '') pids.push(Number(line))
+      for (const entry of readdirSync(dir, { withFileTypes: true }))
+        if (entry.isDirectory()) visit(join(dir, entry.name))
+    } catch {
+      // Removed meanwhile: nothing left there.
+    }
+  }
+  visit(folder)
+  return pids
+}
+
+/** True while any process (a zombie included) is in `folder` or below it. */
+export function cgroupPopulated(folder: string): boolean {
+  try {
+    return /^populated 1$/m.test(readFileSync(join(folder, 'cgroup.events'), 'utf8'))
+  } catch {
+    // Gone: empty.
+    return false
+  }
+}
+
+/** Sends `signal` to everything in `folder`; SIGKILL through `cgroup.kill` (Linux 5.14+) when there. Answers whether anything was there. */
+export function signalCgroup(folder: string, signal: NodeJS.Signals): boolean {
+  if (!cgroupPopulated(folder)) return false
+  if (signal === 'SIGKILL' && existsSync(join(folder, 'cgroup.kill'))) {
+    try {
+      writeFileSync(join(folder, 'cgroup.kill'), '1')
+      return true
+    } catch {
+      // Fall back to signalling each process below.
+    }
+  }
+  signalEach(cgroupProcesses(folder), signal)
+  return true
+}
+
+/** Removes `folder` and the cgroups below it once empty; false when something still runs there. */
+export function removeCgroup(folder: string): boolean {
+  try {
+    for (const entry of readdirSync(folder, { withFileTypes: true }))
+      if (entry.isDirectory() && !removeCgroup(join(folder, entry.name))) return false
+    rmdirSync(folder)
+    return true
+  } catch (error) {
+    // ENOENT: already gone. EBUSY: a process is still in it.
+    return (error as NodeJS.ErrnoException).code === 'ENOENT'
+  }
+}
+
+/**
+ * Removes the empty executor folders (`dsh-<pid>-<n>`) of dsh processes that are gone,
+ * under this process's own cgroup. A folder with processes stays (its calls are
+ * recorded, and reported by the orphan sweep).
+ */
+export function removeStaleCgroups(): void {
+  const own = ownCgroupFolder()
+  if (own === undefined) return
+  let names: string[]
+  try {
+    names = readdirSync(own)
+  } catch {
+    // Unreadable: nothing of ours to tidy.
+    return
+  }
+  for (const name of names) {
+    const pid = /^dsh-(\d+)-\d+$/.exec(name)?.[1]
+    if (pid !== undefined && !processExists(Number(pid))) removeCgroup(join(own, name))
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it exists but is not ours.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Waits (blocking, at most `timeoutMs`) until `folder` has no process; for process exit. */
+export function waitEmptySync(folder: string, timeoutMs: number): boolean {
+  const until = Date.now() + timeoutMs
+  while (cgroupPopulated(folder)) {
+    if (Date.now() >= until) return false
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5)
+  }
+  return true
+}
+
+/** The program and arguments that run `program args` inside the cgroup `folder` from its first instruction. */
+export function joinCgroupCommand(
+  folder: string,
+  program: string,
+  args: readonly string[],
+): [string, string[]] {
+  // `sh` moves itself in, then becomes the command: nothing runs outside the cgroup.
+  return [
+    '/bin/sh',
+    [
+      '-c',
+      'echo $$ > "$1" && shift && exec "$@"',
+      'dsh-cgroup',
+      join(folder, 'cgroup.procs'),
+      program,
+      ...args,
+    ],
+  ]
+}

@@ -1,0 +1,189 @@
+// Containment of one command and everything it starts, so no descendant outlives the
+// call: its own cgroup where the system allows it (cgroup.ts), else its process group plus
+// the processes marked with the call's variable and their descendants (process-scan.ts).
+// Each call is recorded under the home while it runs (running-calls.ts).
+
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import {
+  cgroupPopulated,
+  createExecutorCgroup,
+  joinCgroupCommand,
+  removeCgroup,
+  signalCgroup,
+  waitEmptySync,
+} from './cgroup.js'
+import { groupAlive, signalGroup } from './process-group.js'
+import { callMarkerName, findCallProcesses, signalEach } from './process-scan.js'
+import { processStartTicks, writeRunningRecord } from './running-calls.js'
+
+/** `auto`: a cgroup when possible, else tracking; the others force one (tests). */
+export type ContainmentMode = 'auto' | 'cgroup' | 'tracking'
+
+/** One call's processes, from spawn until nothing of them is left. */
+export interface CallContainment {
+  /** Variables the command's environment must carry. */
+  readonly env: Readonly<Record<string, string>>
+  /** The program and arguments that start the command inside the containment. */
+  wrap(program: string, args: string[]): [string, string[]]
+  /** The shell's pid, once spawned (its process group). */
+  attach(pid: number): void
+  /** Signals everything of the call; false when nothing was left. */
+  signal(signal: NodeJS.Signals): boolean
+  /** True while anything of the call runs. */
+  alive(): boolean
+  /** Forgets the call (record, cgroup) when nothing is left; false while something runs. */
+  release(): boolean
+}
+
+export class ContainmentProvider {
+  /** Which kind this executor uses, decided on first use. */
+  private chosen: { cgroup: string | undefined } | undefined
+  private nextCall = 1
+  private readonly prefix = `${process.pid}_${randomBytes(3).toString('hex')}`
+  private readonly live = new Set<CallContainment>()
+
+  constructor(
+    private readonly mode: ContainmentMode,
+    /** The harness home, where running calls are recorded; none: not recorded. */
+    private readonly home: string | undefined,
+  ) {}
+
+  /** `cgroup` or `tracking`: how this executor contains its calls. */
+  get kind(): 'cgroup' | 'tracking' {
+    return this.executorCgroup() === undefined ? 'tracking' : 'cgroup'
+  }
+
+  private executorCgroup(): string | undefined {
+    if (this.chosen === undefined) {
+      const cgroup =
+        this.mode === 'tracking' || process.platform !== 'linux' ? undefined : createExecutorCgroup()
+      if (this.mode === 'cgroup' && cgroup === undefined) throw new Error('no writable cgroup v2 here')
+      this.chosen = { cgroup }
+    }
+    return this.chosen.cgroup
+  }
+
+  /** The containment of a new call. Throws when its record or cgroup cannot be made (fail closed). */
+  create(call: { command: string; sessionId?: string | undefined }): CallContainment {
+    const token = `${this.prefix}_${this.nextCall++}`
+    const parent = this.executorCgroup()
+    const contained = parent
+      ? new CgroupContainment(token, join(parent, `call-${token}`))
+      : new TrackedContainment(token)
+    const record =
+      this.home === undefined
+        ? undefined
+        : writeRunningRecord(this.home, { token, ...call, cgroup: contained.cgroup })
+    const live = this.live
+    const released = contained.release.bind(contained)
+    contained.release = () => {
+      if (!released()) return false
+      if (record) rmSync(record, { force: true })
+      live.delete(contained)
+      return true
+    }
+    live.add(contained)
+    return contained
+  }
+
+  /** SIGKILLs every call not yet released, synchronously (on process exit and unload). */
+  killAll(): void {
+    for (const call of this.live) call.signal('SIGKILL')
+  }
+
+  /**
+   * Releases the calls and removes the executor's cgroup once the killed processes have
+   * left (blocking up to `waitMs`: on unload and process exit, after `killAll`).
+   */
+  dispose(waitMs = 500): void {
+    const cgroup = this.chosen?.cgroup
+    if (cgroup !== undefined) waitEmptySync(cgroup, waitMs)
+    for (const call of this.live) call.release()
+    if (cgroup !== undefined && this.live.size === 0) removeCgroup(cgroup)
+  }
+}
+
+class CgroupContainment implements CallContainment {
+  readonly env: Readonly<Record<string, string>>
+  private pid = 0
+
+  constructor(
+    token: string,
+    readonly cgroup: string,
+  ) {
+    this.env = { [callMarkerName(token)]: '1' }
+    mkdirSync(cgroup) // throws when it cannot: the call does not start uncontained
+  }
+
+  wrap(program: string, args: string[]): [string, string[]] {
+    return joinCgroupCommand(this.cgroup, program, args)
+  }
+
+  attach(pid: number): void {
+    this.pid = pid
+  }
+
+  signal(signal: NodeJS.Signals): boolean {
+    const inGroup = this.pid !== 0 && signalGroup(this.pid, signal)
+    return signalCgroup(this.cgroup, signal) || inGroup
+  }
+
+  alive(): boolean {
+    return cgroupPopulated(this.cgroup)
+  }
+
+  release(): boolean {
+    return !this.alive() && removeCgroup(this.cgroup)
+  }
+}
+
+class TrackedContainment implements CallContainment {
+  readonly env: Readonly<Record<string, string>>
+  readonly cgroup = undefined
+  private readonly marker: string
+  private pid = 0
+  /** The shell's start time: the call's processes cannot be older. */
+  private sinceTicks = 0
+  /** Once a scan after the shell's exit found nothing, nothing can appear again. */
+  private empty = false
+
+  constructor(token: string) {
+    this.marker = callMarkerName(token)
+    this.env = { [this.marker]: '1' }
+  }
+
+  wrap(program: string, args: string[]): [string, string[]] {
+    return [program, args]
+  }
+
+  attach(pid: number): void {
+    this.pid = pid
+    this.sinceTicks = processStartTicks(pid) ?? 0
+  }
+
+  private processes(): number[] {
+    if (this.empty) return []
+    // The group counts only while it has members: until then no one else can take its id.
+    const group = this.pid !== 0 && groupAlive(this.pid) ? this.pid : undefined
+    const pids = findCallProcesses(this.marker, group, this.sinceTicks)
+    // Nothing live is left that could start another process of the call.
+    if (pids.length === 0 && this.pid !== 0) this.empty = true
+    return pids
+  }
+
+  signal(signal: NodeJS.Signals): boolean {
+    // The group first: it stops forks in the group while the scan runs.
+    const inGroup = this.pid !== 0 && signalGroup(this.pid, signal)
+    return signalEach(this.processes(), signal) > 0 || inGroup
+  }
+
+  alive(): boolean {
+    return this.processes().length > 0
+  }
+
+  release(): boolean {
+    return !this.alive()
+  }
+}

@@ -1,0 +1,145 @@
+// Process containment without the sandbox, with real bash children: what a command starts
+// with setsid, nohup or a double fork does not outlive its call — at its end, timeout,
+// abort, job kill and unload — with a cgroup and with tracking (issue 24, item 4).
+
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Context, type Fiber } from 'cordis'
+import { afterEach, describe, expect } from 'vitest'
+import { LocalShellExecutor, type LocalShellExecutorConfig } from '../../../src/shell/index.js'
+import { createExecutorCgroup, removeCgroup } from '../../../src/shell/local/cgroup.js'
+import { sweepOrphanedCalls } from '../../../src/shell/local/running-calls.js'
+import { itRequires } from '../../support/requires.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { until } from '../../support/until.js'
+import { isRunning } from '../support.js'
+
+const tempDir = useTempDirs('dsh-contain-')
+const fibers: Fiber[] = []
+afterEach(async () => {
+  for (const fiber of fibers.splice(0).reverse()) await fiber.dispose()
+})
+
+const probe = process.platform === 'linux' ? createExecutorCgroup() : undefined
+if (probe) removeCgroup(probe)
+const onLinux = itRequires(process.platform === 'linux', 'Linux /proc')
+const withCgroup = itRequires(probe !== undefined, 'a writable cgroup v2')
+
+async function startExecutor(config: LocalShellExecutorConfig) {
+  const root = new Context()
+  const fiber = root.plugin(LocalShellExecutor, { killGraceMs: 500, ...config })
+  fibers.push(fiber)
+  await fiber.await()
+  return { shell: root.get('shell')! as LocalShellExecutor, fiber }
+}
+
+/** Starts escapees of every kind; each writes its pid to `<dir>/<name>`. */
+function escapees(dir: string, withEnvI: boolean): string {
+  return [
+    `setsid sleep 300 & echo $! > ${dir}/setsid`,
+    `nohup sleep 300 >/dev/null 2>&1 & echo $! > ${dir}/nohup`,
+    `(setsid sh -c 'echo $$ > ${dir}/double; exec sleep 300' &)`,
+    // Without the marker variable: only a cgroup holds it once its parent is gone.
+    ...(withEnvI ? [`(env -i setsid sh -c 'echo $$ > ${dir}/envi; exec sleep 300' &)`] : []),
+  ].join('; ')
+}
+
+function pidsIn(dir: string, names: readonly string[]): number[] {
+  return names.map((name) => Number(readFileSync(join(dir, name), 'utf8')))
+}
+
+async function waitForFiles(dir: string, names: readonly string[]): Promise<void> {
+  await until(
+    () =>
+      names.every(
+        (name) => existsSync(join(dir, name)) && readFileSync(join(dir, name), 'utf8').trim() !== '',
+      ),
+    10_000,
+    'pid files',
+  )
+}
+
+async function expectAllGone(pids: readonly number[]): Promise<void> {
+  await until(() => pids.every((pid) => !isRunning(pid)), 10_000, `pids ${pids.join(', ')} to end`)
+}
+
+for (const mode of ['cgroup', 'tracking'] as const) {
+  const it = mode === 'cgroup' ? withCgroup : onLinux
+  const names = mode === 'cgroup' ? ['setsid', 'nohup', 'double', 'envi'] : ['setsid', 'nohup', 'double']
+  describe(`containment by ${mode}`, () => {
+    it('a finished call leaves nothing running, and its record is gone', async () => {
+      const home = tempDir()
+      const dir = tempDir()
+      const { shell } = await startExecutor({ containment: mode, home })
+      expect(shell.containment.kind).toBe(mode)
+      const result = await shell.run({
+        command: `${escapees(dir, mode === 'cgroup')}; sleep 0.2; echo started`,
+      })
+      expect(result.stdout.text).toBe('started\n')
+      const pids = pidsIn(dir, names)
+      await expectAllGone(pids)
+      await until(() => readdirSync(join(home, 'running')).length === 0, 10_000, 'the record to go')
+    })
+
+    it('abort, timeout and job_kill end every escapee; so does unloading', async () => {
+      const { shell, fiber } = await startExecutor({ containment: mode })
+      const ended: number[][] = []
+      // Abort.
+      const abortDir = tempDir()
+      const controller = new AbortController()
+      const aborted = shell.run({
+        command: `${escapees(abortDir, false)}; sleep 300`,
+        signal: controller.signal,
+      })
+      await waitForFiles(abortDir, ['setsid', 'nohup', 'double'])
+      controller.abort()
+      expect((await aborted).killed).toBe(true)
+      ended.push(pidsIn(abortDir, ['setsid', 'nohup', 'double']))
+      // Timeout.
+      const timeoutDir = tempDir()
+      const timedOut = await shell.run({
+        command: `${escapees(timeoutDir, false)}; sleep 300`,
+        timeoutMs: 1_500,
+      })
+      expect(timedOut.timedOut).toBe(true)
+      ended.push(pidsIn(timeoutDir, ['setsid', 'nohup', 'double']))
+      // A background job killed.
+      const jobDir = tempDir()
+      const job = shell.start({ command: `${escapees(jobDir, false)}; sleep 300` })
+      await waitForFiles(jobDir, ['setsid', 'nohup', 'double'])
+      await job.kill()
+      ended.push(pidsIn(jobDir, ['setsid', 'nohup', 'double']))
+      await expectAllGone(ended.flat())
+      // Unload with a job running.
+      const unloadDir = tempDir()
+      shell.start({ command: `${escapees(unloadDir, false)}; sleep 300` })
+      await waitForFiles(unloadDir, ['setsid', 'nohup', 'double'])
+      await fiber.dispose()
+      await expectAllGone(pidsIn(unloadDir, ['setsid', 'nohup', 'double']))
+    })
+
+    it('a record whose dsh is gone is reported once, and killed when asked', async () => {
+      const home = tempDir()
+      const dir = tempDir()
+      const { shell } = await startExecutor({ containment: mode, home })
+      shell.start({ command: `${escapees(dir, false)}; sleep 300` })
+      await waitForFiles(dir, ['setsid', 'nohup', 'double'])
+      const pids = pidsIn(dir, ['setsid', 'nohup', 'double'])
+      // Its own dsh is alive: not an orphan.
+      expect(sweepOrphanedCalls(home, { kill: true })).toEqual([])
+      // Make the record look like a dead dsh's (a pid that cannot exist).
+      const [name] = readdirSync(join(home, 'running'))
+      const path = join(home, 'running', name!)
+      const record = JSON.parse(readFileSync(path, 'utf8'))
+      record.dsh = { pid: 2 ** 22 + 1, startTicks: 1 }
+      await import('node:fs').then((fs) => fs.writeFileSync(path, JSON.stringify(record)))
+      const [orphan, ...rest] = sweepOrphanedCalls(home, { kill: true })
+      expect(rest).toEqual([])
+      expect(orphan!.record.command).toContain('setsid sleep 300')
+      expect(orphan!.killed).toBe(true)
+      for (const pid of pids) expect(orphan!.pids).toContain(pid)
+      await expectAllGone(pids)
+      expect(sweepOrphanedCalls(home, { kill: true })).toEqual([])
+    })
+  })
+}
