@@ -12,6 +12,7 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'postgres', load: () => import('./postgres.bench.js') },
   { name: 'agent', load: () => import('./agent.bench.js') },
   { name: 'request', load: () => import('./request.bench.js') },
+  { name: 'context', load: () => import('./context.bench.js') },
   { name: 'shell', load: () => import('./shell.bench.js') },
   { name: 'cli', load: () => import('./cli.bench.js') },
   { name: 'fs-tools', load: () => import('./fs-tools.bench.js') },

@@ -43,7 +43,7 @@ export function logRequestConfig(session: Session, config: RequestConfig): void 
 /** Builds the next request entirely from the log: the last logged config plus derived history. */
 export function buildModelRequest(session: Session, choice: ModelChoice, signal: AbortSignal): ModelRequest {
   const config = lastRequestConfig(session)
-  const instructions = lastInstructions(session.events)?.text
+  const instructions = lastInstructions(session)?.text
   const request: ModelRequest = {
     ...choice,
     messages: [
@@ -61,9 +61,5 @@ export function buildModelRequest(session: Session, choice: ModelChoice, signal:
 }
 
 function lastRequestConfig(session: Session): SessionEventMap['request/config'] | undefined {
-  const events = session.events
-  for (let i = events.length - 1; i >= 0; i--) {
-    if (events[i]!.type === 'request/config') return events[i]!.data as SessionEventMap['request/config']
-  }
-  return undefined
+  return session.last('request/config')?.data
 }

@@ -35,7 +35,7 @@ export interface ForkAgentOptions {
   sourceSessionId: SessionId
   /** The new agent's id. Default: a fresh UUID. */
   sessionId?: SessionId
-  /** How many leading events to copy. Default: up to the end of the last completed turn. */
+  /** How many leading events to copy. Default: the last completed turn's end, with the compactions after it. */
   boundary?: number
   model?: ModelChoice
   signal?: AbortSignal

@@ -21,6 +21,8 @@ export const ESTIMATE_ERROR = 0.25
 
 /** Tokens of a text: 0.3 per ASCII character, 0.6 per other character, rounded up. */
 export function estimateTextTokens(text: string): number {
+  // Only ASCII text is as many UTF-8 bytes as UTF-16 units; the native count is ~10x the loop.
+  if (Buffer.byteLength(text, 'utf8') === text.length) return Math.ceil(text.length * TOKENS_PER_ASCII_CHAR)
   let other = 0
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) other++
   return Math.ceil((text.length - other) * TOKENS_PER_ASCII_CHAR + other * TOKENS_PER_OTHER_CHAR)
@@ -33,11 +35,19 @@ export interface MessageTokens {
   reasoning: number
 }
 
-const messageTokens = new WeakMap<ChatMessage, MessageTokens>()
+/**
+ * The estimate is cached in a hidden slot of the message (a non-enumerable symbol: JSON,
+ * spreads, clones and test equality never see it, so a copy with other content is estimated
+ * afresh). Sizing a request reads every message several times, and a WeakMap lookup costs
+ * 0.1 to 0.3 µs, which made a 15,000-message compaction spend most of its time looking up.
+ * Frozen messages use the WeakMap.
+ */
+const TOKENS = Symbol('dsh.estimatedTokens')
+const frozenTokens = new WeakMap<ChatMessage, MessageTokens>()
 
 /** A message's tokens by kind; cached, since a live history shares its message objects. */
 export function estimateMessage(message: ChatMessage): MessageTokens {
-  let tokens = messageTokens.get(message)
+  let tokens = (message as { [TOKENS]?: MessageTokens })[TOKENS] ?? frozenTokens.get(message)
   if (tokens) return tokens
   tokens = { text: MESSAGE_OVERHEAD_TOKENS, toolOutput: 0, reasoning: 0 }
   if (message.role === 'tool') tokens.toolOutput = estimateTextTokens(message.content)
@@ -48,7 +58,8 @@ export function estimateMessage(message: ChatMessage): MessageTokens {
       tokens.text +=
         MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(call.name) + estimateTextTokens(call.arguments)
   }
-  messageTokens.set(message, tokens)
+  if (Object.isExtensible(message)) Object.defineProperty(message, TOKENS, { value: tokens })
+  else frozenTokens.set(message, tokens)
   return tokens
 }
 

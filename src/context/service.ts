@@ -208,15 +208,21 @@ export class ContextService extends Service {
       for (const callId of prune?.pruned ?? []) pruned.add(callId)
       if (prune?.pruned) plan.pruned = prune.pruned
     }
-    const afterPrune = this.estimate(session, request, prunedView(request.messages, pruned))
+    const view = prunedView(request.messages, pruned)
+    const afterPrune = this.estimate(session, request, view)
     const summarise =
       options.trigger === 'manual' ||
       options.reason === 'overflow' ||
       afterPrune > window * PRUNE_TARGET_SHARE
     if (summarise) {
       // A manual compaction summarises everything; an automatic one keeps the recent steps.
-      const summary = (await summaryCompactor.compact({ ...input, keepTail: options.trigger === 'auto' }))
-        ?.summary
+      // The pruned view once more would be a second pass over every message: hand it on.
+      const pruneApplied = {
+        ...input,
+        request: { ...request, messages: view },
+        keepTail: options.trigger === 'auto',
+      }
+      const summary = (await summaryCompactor.compact(pruneApplied))?.summary
       if (summary) plan.summary = summary
     }
     if (!plan.summary && !plan.pruned) {
@@ -289,7 +295,7 @@ export class ContextService extends Service {
   /** The project instructions message, when the request carries one after the system prompt. */
   private leading(session: Session, request: ModelRequest): ChatMessage[] {
     const second = request.messages[1]
-    const instructions = lastInstructions(session.events)?.text
+    const instructions = lastInstructions(session)?.text
     return second?.role === 'user' && instructions !== undefined && second.content === instructions
       ? [second]
       : []
@@ -326,12 +332,26 @@ export class ContextService extends Service {
   }
 }
 
-/** Call ids every earlier compaction of the session pruned. */
+/**
+ * Call ids earlier compactions pruned that the history may still hold: those named back to
+ * the tail the last summary kept. A prune before that tail only names results before it
+ * (a prune names results already logged), which no history or tail holds any more, so the
+ * log before it is never read.
+ */
 function prunedCalls(session: Session): Set<string> {
+  const events = session.events
   const pruned = new Set<string>()
-  for (const event of session.events) {
-    if (event.type === 'context/compacted')
-      for (const callId of (event.data as ContextCompactedData).pruned ?? []) pruned.add(callId)
+  let stop = 0
+  let summarised = false
+  for (let i = events.length - 1; i >= stop; i--) {
+    const event = events[i]!
+    if (event.type !== 'context/compacted') continue
+    const data = event.data as ContextCompactedData
+    for (const callId of data.pruned ?? []) pruned.add(callId)
+    if (data.summary !== undefined && !summarised) {
+      summarised = true
+      stop = Math.min(i, Math.max(0, data.keptFrom ?? i))
+    }
   }
   return pruned
 }

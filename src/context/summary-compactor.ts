@@ -5,15 +5,15 @@
 import { DshError, errorMessage } from '../core/errors.js'
 import type { ModelRequest } from '../llm/adapter.js'
 import type { ChatMessage, Usage } from '../llm/types.js'
-import { prunedToolOutput } from '../session/compaction-messages.js'
+import { prunedToolMessage, summaryMessage } from '../session/compaction-messages.js'
 import type { ContextCompactedData, SessionEvent, SessionEventMap } from '../session/types.js'
 import { ContextErrorCode } from './errors.js'
-import { estimateTextTokens, messageTotal } from './estimate.js'
+import { estimateTextTokens, estimateTools, messageTotal } from './estimate.js'
 import { LATEST_STEP_SHARE } from './prune-compactor.js'
 import { summaryRequestText } from './summary-prompt.js'
 import type { CompactionInput, CompactionPlan, Compactor } from './types.js'
 
-/** The recent steps kept verbatim after a summary, as a share of the window. */
+/** The recent steps kept verbatim after a summary, at most this share of the window. */
 export const TAIL_SHARE = 0.1
 /** The summary's output budget: a share of the window, within these bounds (thinking counts). */
 export const SUMMARY_OUTPUT_SHARE = 0.15
@@ -29,15 +29,6 @@ export function summaryOutputTokens(window: number): number {
 export const summaryCompactor: Compactor = {
   name: 'summary',
   async compact(input: CompactionInput): Promise<CompactionPlan> {
-    const keptFrom =
-      input.keepTail === false
-        ? input.session.events.length
-        : tailStart(
-            input.session.events,
-            input.pruned,
-            input.window * TAIL_SHARE,
-            input.window * LATEST_STEP_SHARE,
-          )
     const maxTokens = summaryOutputTokens(input.window)
     const messages = fitMessages(
       prunedView(input.request.messages, input.pruned),
@@ -52,7 +43,24 @@ export const summaryCompactor: Compactor = {
     if (reply.text.trim() === '') {
       throw new DshError('compaction failed: the model returned no summary', ContextErrorCode.SummaryFailed)
     }
-    const summary: NonNullable<CompactionPlan['summary']> = { text: reply.text.trim(), keptFrom }
+    const text = reply.text.trim()
+    // The next request holds the system prompt, the tools, this summary and the tail: the tail
+    // gets what the target leaves after the others (its own share at most), so a long summary
+    // does not push the next request past the target. The newest step may still take more.
+    const fixed =
+      messageTotal(input.request.messages[0]!) +
+      estimateTools(input.request.tools) +
+      estimateTextTokens(summaryMessage(text))
+    const keptFrom =
+      input.keepTail === false
+        ? input.session.events.length
+        : tailStart(
+            input.session.events,
+            input.pruned,
+            Math.max(0, Math.min(input.window * TAIL_SHARE, input.targetTokens - fixed)),
+            input.window * LATEST_STEP_SHARE,
+          )
+    const summary: NonNullable<CompactionPlan['summary']> = { text, keptFrom }
     if (request.model !== undefined) summary.model = request.model
     if (reply.usage) summary.usage = reply.usage
     return { summary }
@@ -83,7 +91,7 @@ async function streamText(
 export function prunedView(messages: readonly ChatMessage[], pruned: ReadonlySet<string>): ChatMessage[] {
   return messages.map((message) =>
     message.role === 'tool' && pruned.has(message.toolCallId) && !message.content.startsWith('[output pruned')
-      ? { ...message, content: prunedToolOutput(message.content) }
+      ? prunedToolMessage(message)
       : message,
   )
 }

@@ -22,7 +22,7 @@ export function refreshInstructions(
   const files = discoverInstructionFiles(agent.cwd, home, problems)
   for (const problem of problems) warn(problem)
   const text = renderInstructions(files)
-  const last = lastInstructions(agent.session.events)
+  const last = lastInstructions(agent.session)
   if ((last?.text ?? '') === text) return
   agent.session.append('instructions/loaded', { files: files.map((file) => file.path), text })
 }

@@ -2,7 +2,7 @@
 // request (apart from the configured system prompt and tools) comes from here.
 
 import type { ChatMessage, ToolCallRequest } from '../llm/types.js'
-import { prunedToolOutput, summaryMessage } from './compaction-messages.js'
+import { prunedToolMessage, prunedToolOutput, summaryMessage } from './compaction-messages.js'
 import type { ContextCompactedData, SessionEvent, SessionEventMap } from './types.js'
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>
@@ -13,7 +13,7 @@ type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>
  */
 class HistoryBuilder {
   readonly messages: ChatMessage[] = []
-  /** How many events have been folded in. */
+  /** How many events have been folded in (or stand behind a summary). */
   consumed = 0
   private lastAssistant: AssistantMessage | undefined
   private readonly unanswered = new Set<string>()
@@ -27,6 +27,25 @@ class HistoryBuilder {
   private readonly results = new Map<string, number>()
 
   constructor(private readonly events: readonly SessionEvent[]) {}
+
+  /**
+   * Starts a fresh derivation at the log's last summary, as if every event up to it had been
+   * folded: a summary replaces everything before its kept tail, and the tail is read from the
+   * log. Only the pruned set would outlive the reset, and a prune named before the tail only
+   * names results before it (a prune names results already logged). So a compacted log costs
+   * its tail and what follows, not its length.
+   */
+  startAtLastSummary(): void {
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      const event = this.events[i]!
+      if (event.type !== 'context/compacted') continue
+      const data = event.data as ContextCompactedData
+      if (data.summary === undefined) continue
+      this.compact(data, event.seq)
+      this.consumed = i + 1
+      return
+    }
+  }
 
   feed(event: SessionEvent): void {
     this.consumed += 1
@@ -112,23 +131,25 @@ class HistoryBuilder {
 
   /** A compaction boundary: prune tool outputs, then restart from the summary and its tail. */
   private compact(data: ContextCompactedData, boundary: number): void {
+    const summarised = data.summary !== undefined
     for (const callId of data.pruned ?? []) {
       if (this.pruned.has(callId)) continue
       this.pruned.add(callId)
+      // A summary drops these messages next; its tail is folded again, pruned.
+      if (summarised) continue
       const index = this.results.get(callId)
       const message = index === undefined ? undefined : this.messages[index]
       // Message objects are shared with earlier snapshots: replace, never modify.
-      if (message?.role === 'tool')
-        this.messages[index!] = { ...message, content: prunedToolOutput(message.content) }
+      if (message?.role === 'tool') this.messages[index!] = prunedToolMessage(message)
     }
-    if (data.summary === undefined) return
+    if (!summarised) return
     this.messages.length = 0
     this.results.clear()
     this.unanswered.clear()
     this.deferred = []
     this.lastAssistant = undefined
     this.turn = undefined
-    this.messages.push({ role: 'user', content: summaryMessage(data.summary) })
+    this.messages.push({ role: 'user', content: summaryMessage(data.summary!) })
     const from = Math.max(0, Math.min(data.keptFrom ?? boundary, boundary))
     const tail = this.events.slice(from, boundary)
     // The tail always starts with the user's last request, even when its steps were summarised.
@@ -169,8 +190,8 @@ function lastUserMessage(events: readonly SessionEvent[], before: number): strin
 const builders = new WeakMap<readonly SessionEvent[], HistoryBuilder>()
 
 /**
- * The conversation `events` stand for. Repeated calls on the same growing log array only
- * fold in the new events. The returned array is the caller's; its message objects are
+ * The conversation `events` stand for. A first call starts at the last summary boundary;
+ * repeated calls on the same growing log array only fold in the new events. The returned array is the caller's; its message objects are
  * shared with later calls and must not be modified.
  */
 export function deriveHistory(events: readonly SessionEvent[]): ChatMessage[] {
@@ -178,6 +199,7 @@ export function deriveHistory(events: readonly SessionEvent[]): ChatMessage[] {
   if (!builder || builder.consumed > events.length) {
     builder = new HistoryBuilder(events)
     builders.set(events, builder)
+    builder.startAtLastSummary()
   }
   for (let index = builder.consumed; index < events.length; index++) builder.feed(events[index]!)
   return builder.snapshot()

@@ -14,6 +14,8 @@ export class Session {
   readonly header: Readonly<SessionHeader>
   private readonly log: SessionEvent[]
   private readonly listeners = new Set<AppendListener>()
+  /** The last event of each type, kept on append: the latest config or instructions without a scan. */
+  private readonly lastByType = new Map<string, SessionEvent>()
 
   constructor(header: SessionHeader, events: SessionEvent[] = []) {
     validateSessionId(header.id)
@@ -48,6 +50,11 @@ export class Session {
     return event
   }
 
+  /** The last event of `type`, or undefined when none was appended; costs no scan of the log. */
+  last<K extends keyof SessionEventMap>(type: K): SessionEvent<SessionEventMap[K]> | undefined {
+    return this.lastByType.get(type) as SessionEvent<SessionEventMap[K]> | undefined
+  }
+
   /** Subscribes to appended events; returns the unsubscribe function. */
   onAppend(listener: AppendListener): () => void {
     this.listeners.add(listener)
@@ -58,6 +65,7 @@ export class Session {
     validateEvent(event, this.log.length)
     const stored = Object.freeze({ ...event })
     this.log.push(stored)
+    this.lastByType.set(stored.type, stored)
     for (const listener of this.listeners) listener(this, stored)
   }
 }

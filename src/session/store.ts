@@ -153,7 +153,8 @@ export class SessionStore extends Service {
 
   /**
    * Forks a session: copies its events up to `boundary` (default: the end of the last
-   * completed turn) into a new live session with `parentSession` lineage and the same cwd.
+   * completed turn, with the compactions after it) into a new live session with
+   * `parentSession` lineage and the same cwd.
    */
   async fork(source: Session | SessionId, boundary?: number, childId?: SessionId): Promise<Session> {
     const parent = typeof source === 'string' ? this.require(source) : source
@@ -212,17 +213,27 @@ export class SessionStore extends Service {
   }
 }
 
-/** Length of the prefix that ends with the last completed turn (0 when none completed). */
+/**
+ * Length of the prefix that ends with the last completed turn (0 when none completed), taking
+ * along any compaction appended after it (a manual /compact between turns): a fork starts
+ * from the history the session has now. Never an event of an open turn.
+ */
 export function completedPrefixLength(events: readonly SessionEvent[]): number {
+  let compactedEnd = 0
   for (let i = events.length - 1; i >= 0; i--) {
-    if (events[i]!.type === 'turn/end') return i + 1
+    const type = events[i]!.type
+    if (type === 'turn/end') return Math.max(i + 1, compactedEnd)
+    // Everything seen so far belongs to a turn still open.
+    if (type === 'turn/start') compactedEnd = 0
+    else if (type === 'context/compacted' && compactedEnd === 0) compactedEnd = i + 1
   }
-  return 0
+  return compactedEnd
 }
 
 /**
  * The events a fork of `session` starts with: the prefix up to `boundary` (default: the
- * end of the last completed turn). Rejects a boundary outside the log or inside a turn.
+ * end of the last completed turn, with the compactions after it). Rejects a boundary outside
+ * the log or inside a turn.
  */
 export function forkSeed(session: Session, boundary?: number): SessionEvent[] {
   const seedLength = boundary ?? completedPrefixLength(session.events)

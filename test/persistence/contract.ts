@@ -1,6 +1,6 @@
 // The one persistence contract every backend passes (SPEC §3): round trip, lazy
 // creation, list, crash repair, append validation, resume keeps the location,
-// fork gets its own.
+// fork gets its own; compaction boundaries (compaction-contract.ts).
 
 import { afterEach, describe, expect, it } from 'vitest'
 import { isDshError } from '../../src/core/errors.js'
@@ -11,6 +11,7 @@ import { validateSessionId } from '../../src/session/session.js'
 import type { SessionEvent, SessionEventMap, SessionId } from '../../src/session/types.js'
 import { DEFAULT_PRICE_TABLE, deriveUsage, ledgerOf, priceLedger } from '../../src/usage/index.js'
 import { thrownBy } from '../support/thrown.js'
+import { compactionContract } from './compaction-contract.js'
 import {
   type BackendFixture,
   type Harness,
@@ -558,5 +559,7 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
         'turn/start',
       ])
     })
+
+    compactionContract({ start, restart })
   })
 }

@@ -1,8 +1,51 @@
 // Model history derived from the log: messages, tool calls and results, deferred context.
 
 import { describe, expect, it } from 'vitest'
+import { prunedToolOutput, summaryMessage } from '../../src/session/compaction-messages.js'
 import { deriveHistory } from '../../src/session/history.js'
+import type { SessionEvent } from '../../src/session/types.js'
 import { LogBuilder } from '../persistence/fixtures.js'
+
+/** Two turns, compacted: a prune, a summary keeping turn 2's start, a prune after it, a second summary. */
+function compactedLog(): SessionEvent[] {
+  const log = new LogBuilder()
+    .completedTurn(0, 'one')
+    .completedTurn(1, 'two')
+    .add('context/compacted', { trigger: 'auto', pruned: ['c0'], tokensBefore: 9, tokensAfter: 8 })
+    .add('turn/start', { turn: 2 })
+    .add('user/message', { text: 'three' })
+    .add('step/start', { turn: 2, step: 0 })
+    .add('assistant/message', { message: { content: '' } })
+    .add('tool/call', { callId: 'c2', name: 'bash', arguments: '{}' })
+    .add('tool/result', { callId: 'c2', content: 'output of c2' })
+    .add('step/end', { turn: 2, step: 0 })
+    .add('context/compacted', {
+      trigger: 'auto',
+      summary: 'S1',
+      keptFrom: 19,
+      tokensBefore: 9,
+      tokensAfter: 5,
+    })
+    .add('context/compacted', { trigger: 'auto', pruned: ['c2'], tokensBefore: 9, tokensAfter: 4 })
+    .add('step/start', { turn: 2, step: 1 })
+    .add('assistant/message', { message: { content: '' } })
+    .add('tool/call', { callId: 'c3', name: 'bash', arguments: '{}' })
+    .add('context/added', { source: 'hook', text: 'waits for c3' })
+    .add('tool/result', { callId: 'c3', content: 'output of c3' })
+    .add('step/end', { turn: 2, step: 1 })
+    .add('assistant/message', { message: { content: 'done' } })
+    .add('turn/end', { turn: 2, reason: 'completed' })
+    .add('context/compacted', {
+      trigger: 'manual',
+      summary: 'S2',
+      keptFrom: 36,
+      tokensBefore: 9,
+      tokensAfter: 3,
+    })
+    .add('turn/start', { turn: 3 })
+    .add('user/message', { text: 'four' })
+  return log.events
+}
 
 describe('deriveHistory', () => {
   it('turns a completed turn into user, assistant with tool calls, tool result, assistant', () => {
@@ -133,5 +176,50 @@ describe('deriveHistory on a growing log', () => {
       growing.push(event)
       expect(deriveHistory(growing)).toEqual(deriveHistory([...growing]))
     }
+  })
+
+  it('derives a compacted log fresh exactly as it grew, for every prefix', () => {
+    const full = compactedLog()
+    const growing: SessionEvent[] = []
+    for (const event of full) {
+      growing.push(event)
+      expect(deriveHistory(growing)).toEqual(deriveHistory([...growing]))
+    }
+    expect(deriveHistory(full.slice(0, 33))).toEqual([
+      { role: 'user', content: summaryMessage('S1') },
+      { role: 'user', content: 'three' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c2', name: 'bash', arguments: '{}' }] },
+      { role: 'tool', toolCallId: 'c2', content: prunedToolOutput('output of c2') },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c3', name: 'bash', arguments: '{}' }] },
+      { role: 'tool', toolCallId: 'c3', content: 'output of c3' },
+      { role: 'user', content: 'waits for c3' },
+    ])
+    expect(deriveHistory(full)).toEqual([
+      { role: 'user', content: summaryMessage('S2') },
+      { role: 'user', content: 'three' },
+      { role: 'user', content: 'four' },
+    ])
+  })
+
+  it('starts a fresh derivation at the last summary: no event before its tail is read', () => {
+    const full = compactedLog()
+    const read = new Set<number>()
+    // Events whose data reports being read; the boundary's own data and the tail's are expected.
+    const watched = full.map((event) => {
+      const { data, ...rest } = event
+      return Object.defineProperty({ ...rest }, 'data', {
+        enumerable: true,
+        get: () => {
+          read.add(event.seq)
+          return data
+        },
+      }) as SessionEvent
+    })
+    deriveHistory(watched.slice(0, 33))
+    expect([...read].filter((seq) => seq < 19)).toEqual([])
+    read.clear()
+    deriveHistory(watched)
+    // S2 keeps no tail (keptFrom 36, its own seq): the one before it is looked up.
+    expect([...read].filter((seq) => seq < 36).sort((a, b) => a - b)).toEqual([20])
   })
 })

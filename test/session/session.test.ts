@@ -107,4 +107,18 @@ describe('Session', () => {
     expect(() => validateEvent({ ...event, time: 1.5 }, 3)).toThrow(/non-integer time/)
     expect(() => validateEvent({ ...event, type: '' }, 3)).toThrow(/non-empty/)
   })
+
+  it('knows the last event of each type, loaded or appended, without a scan', () => {
+    const stored = new LogBuilder()
+      .add('request/config', { model: 'a', system: 'first', tools: [] })
+      .completedTurn(0, 'q')
+      .add('request/config', { model: 'b', system: 'second', tools: [] }).events
+    const session = new Session(makeHeader('s'), stored)
+    expect(session.last('request/config')?.data.system).toBe('second')
+    expect(session.last('request/config')?.seq).toBe(stored.length - 1)
+    expect(session.last('instructions/loaded')).toBeUndefined()
+    session.append('instructions/loaded', { files: ['AGENTS.md'], text: 'be brief' })
+    expect(session.last('instructions/loaded')?.data.text).toBe('be brief')
+    expect(session.last('instructions/loaded')).toBe(session.events.at(-1))
+  })
 })

@@ -101,6 +101,40 @@ describe('SessionStore', () => {
     expect(empty.header.seedLength).toBeUndefined()
   })
 
+  it('a default fork takes the compactions after the last turn, never those of an open turn', async () => {
+    const { store } = await start()
+    const parent = await store().create({ id: 'parent' })
+    appendAll(parent, new LogBuilder().completedTurn(0, 'a').completedTurn(1, 'b'))
+    // A manual /compact between turns: part of the history the session has now.
+    parent.append('context/compacted', {
+      trigger: 'manual',
+      summary: 'the user asked a and b',
+      keptFrom: 9,
+      tokensBefore: 900,
+      tokensAfter: 100,
+    })
+    parent.append('context/compacted', {
+      trigger: 'manual',
+      pruned: ['c1'],
+      tokensBefore: 100,
+      tokensAfter: 90,
+    })
+    expect(completedPrefixLength(parent.events)).toBe(20)
+    const child = await store().fork(parent, undefined, 'after-compact')
+    expect(plain(child.events)).toEqual(plain(parent.events))
+    expect(child.header.seedLength).toBe(20)
+
+    // An automatic compaction inside the turn still open stays out.
+    parent.append('turn/start', { turn: 2 })
+    parent.append('user/message', { text: 'open' })
+    parent.append('context/compacted', { trigger: 'auto', pruned: ['c0'], tokensBefore: 90, tokensAfter: 80 })
+    expect(completedPrefixLength(parent.events)).toBe(20)
+    const again = await store().fork(parent, undefined, 'open-turn')
+    expect(again.length).toBe(20)
+    // With no compaction after the last turn, the prefix ends at its turn/end.
+    expect(completedPrefixLength(parent.events.slice(0, 18))).toBe(18)
+  })
+
   it.each([
     ['inside an open turn', 19],
     ['inside a completed turn', 4],

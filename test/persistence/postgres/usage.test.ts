@@ -21,8 +21,17 @@ describePostgres(`postgres usage ledger${describeSkipReason()}`, () => {
     const log = new LogBuilder()
       .paidTurn(1, 'a', 'deepseek-flash', 100)
       .paidTurn(2, 'b', 'deepseek-v4-pro', 300)
+      // A summary call is priced like a step: the catch-up must read compactions too.
+      .add('context/compacted', {
+        trigger: 'manual',
+        summary: 'a and b',
+        keptFrom: 18,
+        tokensBefore: 900,
+        tokensAfter: 90,
+        usage: { promptTokens: 800, completionTokens: 80, totalTokens: 880 },
+      })
       .paidTurn(3, 'c', 'deepseek-flash', 50)
-    const [first, second, third] = [log.events.slice(0, 9), log.events.slice(9, 18), log.events.slice(18)]
+    const [first, second, third] = [log.events.slice(0, 9), log.events.slice(9, 19), log.events.slice(19)]
     await writer.create(makeHeader('mixed'))
     await writer.append('mixed', first)
     // An older dsh holding the lease appends the second turn with the function it knows.

@@ -115,6 +115,15 @@ describe('SQLite backend', () => {
     const log = new LogBuilder()
       .paidTurn(1, 'a', 'deepseek-flash', 100)
       .paidTurn(2, 'b', 'deepseek-v4-pro', 300)
+      // A summary call is priced like a step: the catch-up must read compactions too.
+      .add('context/compacted', {
+        trigger: 'manual',
+        summary: 'a and b',
+        keptFrom: 18,
+        tokensBefore: 900,
+        tokensAfter: 90,
+        usage: { promptTokens: 800, completionTokens: 80, totalTokens: 880 },
+      })
     const first = log.events.slice(0, 9)
     await harness.backend().create(makeHeader('behind'))
     await harness.backend().append('behind', log.events)
