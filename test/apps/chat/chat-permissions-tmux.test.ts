@@ -297,7 +297,7 @@ it('/init asks the model to write a starter AGENTS.md (the write asks first), wh
   t.type('/init')
   t.keys('Enter')
   // AGENTS.md is project configuration: writing it always asks (issue 24).
-  await t.waitFor('changes the project\'s configuration (AGENTS.md)')
+  await t.waitFor("changes the project's configuration (AGENTS.md)")
   t.keys('y')
   await t.waitFor('Wrote AGENTS.md.')
   const first = w.model.requests[0]!.messages.filter((message) => message.role === 'user')
