@@ -259,6 +259,7 @@ export class McpConnection {
       // Already gone: nothing left to close.
     })
     this.forgetProcess?.()
+    this.forgetProcess = undefined
     this.log.close()
   }
 
@@ -324,6 +325,8 @@ export class McpConnection {
       await client?.close().catch(() => {
         // Failed before it was up: closing is best effort.
       })
+      this.forgetProcess?.()
+      this.forgetProcess = undefined
     } finally {
       this.options.onChange?.()
     }
@@ -438,6 +441,7 @@ export class McpConnection {
     if (this.client !== client || this.closing) return
     this.client = undefined
     this.forgetProcess?.()
+    this.forgetProcess = undefined
     if (this.stateValue === 'starting') return // the connect attempt reports it
     const last = this.log.last
     this.stateValue = 'crashed'
