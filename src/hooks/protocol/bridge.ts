@@ -4,7 +4,6 @@
 
 import { homedir } from 'node:os'
 import type { Context } from 'cordis'
-import type { ToolCallInfo } from '../../agent/pipeline.js'
 import type { AgentHandle } from '../../agent/types.js'
 import { errorMessage } from '../../core/errors.js'
 import { findProjectRoot } from '../../core/project-root.js'
@@ -12,7 +11,7 @@ import { toTerminalText } from '../../core/terminal-text.js'
 import type { SessionHeader, SessionId } from '../../session/types.js'
 import { attachCompactionHooks } from './compaction-hooks.js'
 import { loadHookFiles } from './config.js'
-import type { HookDialect, HookFacts, PayloadServices } from './dialect.js'
+import type { HookDialect, PayloadServices } from './dialect.js'
 import {
   changedProjectFiles,
   compileFor,
@@ -25,42 +24,13 @@ import { dispatchHooks, type HookTable } from './dispatch.js'
 import { HookErrorCode } from './errors.js'
 import { attachLifecycleHooks } from './lifecycle.js'
 import { mergeOutcomes } from './merge.js'
-import type { HookRecordSink } from './records.js'
 import { sessionSink } from './records.js'
+import type { BridgeRuntime, HookBridgeConfig } from './runtime.js'
 import { attachToolHooks } from './tool-hooks.js'
 import { resolveToolShape, toHookInput } from './tool-shape.js'
-import type { HookEventName, HookWarn, MergedOutcome } from './types.js'
+import type { HookWarn } from './types.js'
 
-/** Config of a bridge plugin. */
-export interface HookBridgeConfig {
-  /** Settings files always read, in order (dsh's config, and the user-level file when opted in). */
-  files: string[]
-  /** Also read each session's project files (`.claude/settings*.json`, `.codex/hooks.json`), when the project is trusted. */
-  projectFiles?: boolean
-  /** The front end can ask the user (chat, ACP): PermissionRequest and permission Notifications fire only then. */
-  interactive?: boolean
-}
-
-/** What the event wiring (tool-hooks.ts, lifecycle.ts) needs from the bridge. */
-export interface BridgeRuntime {
-  ctx: Context
-  dialect: HookDialect
-  config: HookBridgeConfig
-  services: PayloadServices
-  warn: HookWarn
-  /** A line the user must see (sanitized for the terminal). */
-  notify: (message: string) => void
-  /** Fires one event for the facts' agent; resolves with the merged outcome (none when nothing matched). */
-  fire(event: HookEventName, facts: HookFacts, record?: HookRecordSink): Promise<MergedOutcome>
-  /** Whether any hook for the event could run for this agent (config or its project). */
-  has(event: HookEventName, agent: AgentHandle): Promise<boolean>
-  /** Claude Code gives sub-agent sessions Subagent* events instead of their own lifecycle events. */
-  isSubagent(agent: AgentHandle): boolean
-  /** `continue: false` from a tool hook: the agent stops before its next model request. */
-  requestStop(agent: AgentHandle, outcome: MergedOutcome): void
-  /** Calls a hook or later policy denied: PostToolUse only runs for tools that ran. */
-  denied: WeakSet<ToolCallInfo>
-}
+export type { BridgeRuntime, HookBridgeConfig } from './runtime.js'
 
 /** The default locations of each dialect's files. */
 export const HOOK_FILE_LOCATIONS = {

@@ -5,8 +5,8 @@
 import type { AgentHandle } from '../../agent/types.js'
 import type { Session } from '../../session/session.js'
 import type { SessionEvent } from '../../session/types.js'
-import type { BridgeRuntime } from './bridge.js'
 import type { HookFacts } from './dialect.js'
+import type { BridgeRuntime } from './runtime.js'
 
 export function attachCompactionHooks(runtime: BridgeRuntime): void {
   const { ctx, dialect, notify } = runtime

@@ -5,9 +5,9 @@
 import type { AgentHandle } from '../../agent/types.js'
 import type { Session } from '../../session/session.js'
 import type { SessionId } from '../../session/types.js'
-import type { BridgeRuntime } from './bridge.js'
 import type { HookFacts } from './dialect.js'
 import { type HookRecord, type HookRecordSink, sessionSink } from './records.js'
+import type { BridgeRuntime } from './runtime.js'
 import type { HookEventName } from './types.js'
 
 /** Consecutive Stop blocks after which the turn ends anyway (Claude Code's default; CLAUDE_CODE_STOP_HOOK_BLOCK_CAP overrides). */

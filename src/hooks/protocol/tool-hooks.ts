@@ -4,9 +4,9 @@
 
 import type { PostExecuteState, ToolCallInfo } from '../../agent/pipeline.js'
 import type { ToolOutput } from '../../tools/types.js'
-import type { BridgeRuntime } from './bridge.js'
 import type { HookFacts } from './dialect.js'
 import { HookErrorCode } from './errors.js'
+import type { BridgeRuntime } from './runtime.js'
 import { rewriteToolInput } from './tool-shape.js'
 import type { MergedOutcome } from './types.js'
 
