@@ -14,7 +14,7 @@ import {
   signalCgroup,
   waitEmptySync,
 } from './cgroup.js'
-import { groupAlive, signalGroup } from './process-group.js'
+import { groupAlive, signalOwnGroup } from './process-group.js'
 import { callMarkerName, findCallProcesses, signalEach } from './process-scan.js'
 import { processStartTicks, writeRunningRecord } from './running-calls.js'
 
@@ -108,6 +108,7 @@ export class ContainmentProvider {
 class CgroupContainment implements CallContainment {
   readonly env: Readonly<Record<string, string>>
   private pid = 0
+  private leaderTicks: number | null = null
 
   constructor(
     token: string,
@@ -123,10 +124,11 @@ class CgroupContainment implements CallContainment {
 
   attach(pid: number): void {
     this.pid = pid
+    this.leaderTicks = processStartTicks(pid)
   }
 
   signal(signal: NodeJS.Signals): boolean {
-    const inGroup = this.pid !== 0 && signalGroup(this.pid, signal)
+    const inGroup = this.pid !== 0 && signalOwnGroup(this.pid, this.leaderTicks, signal)
     return signalCgroup(this.cgroup, signal) || inGroup
   }
 
@@ -175,7 +177,7 @@ class TrackedContainment implements CallContainment {
 
   signal(signal: NodeJS.Signals): boolean {
     // The group first: it stops forks in the group while the scan runs.
-    const inGroup = this.pid !== 0 && signalGroup(this.pid, signal)
+    const inGroup = this.pid !== 0 && signalOwnGroup(this.pid, this.sinceTicks || null, signal)
     return signalEach(this.processes(), signal) > 0 || inGroup
   }
 

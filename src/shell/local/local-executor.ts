@@ -17,7 +17,6 @@ import { createSecretFilter, type SecretPolicy } from '../secrets.js'
 import type { ShellJobHandle, ShellRequest, ShellResult, ShellStartRequest } from '../types.js'
 import { type ContainmentMode, ContainmentProvider } from './containment.js'
 import { DEFAULT_MAX_OUTPUT_CHARS } from './output-capture.js'
-import { signalGroup } from './process-group.js'
 import { ProcessRun, type ProcessRunOptions } from './process-run.js'
 
 export interface LocalShellExecutorConfig {
@@ -120,7 +119,7 @@ export class LocalShellExecutor extends ShellExecutor {
     }
     // If the process exits without unloading us, no group may outlive it.
     const killAllNow = () => {
-      for (const run of state.runs) signalGroup(run.pid, 'SIGKILL')
+      // Every run's call is in the containment until released: one sweep reaches them all.
       containment.killAll()
       containment.dispose(200)
     }
