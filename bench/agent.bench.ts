@@ -20,7 +20,9 @@ const ROUNDS = 9
 
 function script(): Script {
   const steps: Script[number][] = []
-  for (let i = 0; i < STEPS; i++) steps.push({ toolCalls: [{ name: 'noop', arguments: {} }] })
+  // Each step a different call: a turn of identical calls with identical results is ended by
+  // the repeat guard (reason `repeated`), as a model stuck in one call should be.
+  for (let i = 0; i < STEPS; i++) steps.push({ toolCalls: [{ name: 'noop', arguments: { step: i } }] })
   steps.push({ text: 'done' })
   return steps
 }
@@ -71,8 +73,8 @@ async function harnessTurn(backend: 'memory' | 'jsonl'): Promise<{ elapsed: numb
   harness.ctx.get('tools')!.register({
     name: 'noop',
     description: 'no-op',
-    parameters: z.object({}),
-    execute: async () => ({ content: 'ok' }),
+    parameters: z.object({ step: z.number() }),
+    execute: async ({ step }) => ({ content: `ok ${step}` }),
   })
   const agent = await harness.agents.create({ sessionId: `bench-${Date.now()}`, meta: { cwd: home } })
   const started = performance.now()
