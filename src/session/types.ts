@@ -1,7 +1,7 @@
 // Types of the session log: the header, events, and the data each core event carries.
 
 import type { Usage } from '../llm/types.js'
-import type { UsageLedger } from '../usage/ledger.js'
+import type { UsageLedger } from '../usage/ledger-types.js'
 
 declare const sessionIdBrand: unique symbol
 /** A session's one identity; also the id of the live agent that drives it. Non-empty, any Unicode. */

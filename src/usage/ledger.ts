@@ -3,33 +3,11 @@
 // can keep it beside the session and a listing prices it without reading the whole log.
 
 import type { SessionEvent } from '../session/types.js'
+import type { LedgerStep, UsageLedger } from './ledger-types.js'
 import { type PriceTable, ratesAt } from './price-table.js'
 import { addTotals, emptyTotals, stepTokens, tokensCost, type UsageTotals, usageEffect } from './totals.js'
 
-/** Token counts of one model's steps in one quarter hour of the week. */
-export type LedgerStep = [
-  model: string | null,
-  slot: number,
-  inputTokens: number,
-  cacheHitTokens: number,
-  cacheMissTokens: number,
-  outputTokens: number,
-  reasoningTokens: number,
-]
-
-/**
- * Plain JSON, stored as it is. Steps are keyed by quarter hour of the week because a
- * price depends on the model and on whether its time was peak, and peak hours are a
- * weekly pattern: every step of one slot has the same rate under any table whose peak
- * boundaries fall on quarter hours (see `pricesLedgerExactly`).
- */
-export interface UsageLedger {
-  /** The model later steps are priced with: the fold's state, so appends can continue it. */
-  model?: string
-  steps: LedgerStep[]
-  /** Paid tool charges summed per currency. */
-  charges: [currency: string, amount: number][]
-}
+export type { LedgerStep, UsageLedger } from './ledger-types.js'
 
 const SLOT_MS = 15 * 60_000
 const WEEK_MS = 7 * 24 * 60 * 60_000

@@ -2,7 +2,7 @@
 // diff a file tool put in its result, hunk lines coloured, cut after a few lines.
 
 import { toTerminalText } from '../../core/terminal-text.js'
-import type { Colors } from './render.js'
+import type { Colors } from './colors.js'
 
 /** Tools whose result ends with a unified diff (`--- path` / `+++ path` / hunks). */
 export const DIFF_TOOLS: ReadonlySet<string> = new Set(['write', 'edit', 'multi_edit'])

@@ -4,6 +4,7 @@
 import type { AgentOutput } from '../../agent/types.js'
 import { formatCompactionLine } from '../../context/index.js'
 import { toTerminalText } from '../../core/terminal-text.js'
+import type { Colors } from './colors.js'
 
 /** Model and tool text as the terminal may show it (escape sequences shown escaped). */
 function safe(text: string): string {
@@ -12,19 +13,7 @@ function safe(text: string): string {
 
 import { DIFF_TOOLS, renderDiffView } from './diff-view.js'
 
-export interface Colors {
-  readonly enabled: boolean
-  dim(text: string): string
-  bold(text: string): string
-  red(text: string): string
-  green(text: string): string
-  yellow(text: string): string
-  cyan(text: string): string
-  magenta(text: string): string
-  italic(text: string): string
-  underline(text: string): string
-  strike(text: string): string
-}
+export type { Colors } from './colors.js'
 
 /** Colours for `stream`: on only for a terminal, and never when NO_COLOR is set (non-empty) or TERM=dumb. */
 export function colorsFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): Colors {
