@@ -40,6 +40,70 @@ describe('dsh web access', () => {
     expect(page.headers.get('x-content-type-options')).toBe('nosniff')
   })
 
+  it('accepts the token as a bearer header and refuses any other bearer value', async () => {
+    const { server } = await start()
+    const { token } = server.secrets
+    // Same length as the token, one character off: only a real comparison tells them apart.
+    const flipped = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`
+    for (const wrong of [
+      'x',
+      flipped,
+      `${token}x`,
+      token.toLowerCase() === token ? 'WRONG' : token.toLowerCase(),
+    ]) {
+      const response = await fetch(`${server.origin}/api/sessions`, {
+        headers: { authorization: `Bearer ${wrong}` },
+      })
+      expect(response.status, wrong).toBe(401)
+    }
+    for (const malformed of [token, `Basic ${token}`, `Bearer  ${token}`, `bearer${token}`]) {
+      const response = await fetch(`${server.origin}/api/sessions`, { headers: { authorization: malformed } })
+      expect(response.status, malformed).toBe(401)
+    }
+    const good = await fetch(`${server.origin}/api/sessions`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(good.status).toBe(200)
+  })
+
+  it('pins every security header, the whole content security policy included', async () => {
+    const { server } = await start()
+    const page = await fetch(`${server.origin}/`, {
+      headers: { cookie: `${TOKEN_COOKIE}=${server.secrets.token}` },
+    })
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-security-policy')).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    )
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer')
+    expect(page.headers.get('x-frame-options')).toBe('DENY')
+    expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin')
+    expect(page.headers.get('cache-control')).toBe('no-store')
+    // A refusal carries them too.
+    const refused = await fetch(`${server.origin}/`)
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get('content-security-policy')).toBe(page.headers.get('content-security-policy'))
+  })
+
+  it('refuses a mutation whose CSRF header holds any value but the token', async () => {
+    const { server, test } = await start()
+    const cookie = `${TOKEN_COOKIE}=${server.secrets.token}`
+    const { csrf } = server.secrets
+    const flipped = `${csrf.slice(0, -1)}${csrf.endsWith('A') ? 'B' : 'A'}`
+    for (const wrong of ['', 'x', flipped, `${csrf}x`, server.secrets.token]) {
+      const response = await fetch(`${server.origin}/api/sessions`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', [CSRF_HEADER]: wrong },
+        body: JSON.stringify({ cwd: test.home }),
+      })
+      expect(response.status, JSON.stringify(wrong)).toBe(403)
+      expect(await response.json()).toEqual({ error: 'missing or wrong CSRF header' })
+    }
+    expect(await test.harness.sessions.listStored()).toEqual([])
+  })
+
   it('refuses a mutation without the CSRF header, and from a foreign origin', async () => {
     const { server, test } = await start()
     const cookie = `${TOKEN_COOKIE}=${server.secrets.token}`
