@@ -9,17 +9,20 @@ import { afterEach, describe, expect } from 'vitest'
 import { isDshError } from '../../src/core/errors.js'
 import { LocalShellExecutor, type SandboxPolicy, ShellErrorCode } from '../../src/shell/index.js'
 import { itRequires } from '../support/requires.js'
-import { useTempDirs } from '../support/temp-dir.js'
+import { OUTSIDE_TMP, useTempDirs } from '../support/temp-dir.js'
 
 const it = itRequires(existsSync('/usr/bin/bwrap'), 'bubblewrap (/usr/bin/bwrap)')
 const tempDir = useTempDirs()
+// The harness home lies outside /tmp, like ~/.dsh: under /tmp the sandbox's private /tmp
+// would hide it anyway, and a sandbox that forgot to hide the home would go unnoticed.
+const homeDir = useTempDirs('dsh-sandbox-home-', OUTSIDE_TMP)
 const fibers: Fiber[] = []
 afterEach(async () => {
   for (const fiber of fibers.splice(0).reverse()) await fiber.dispose()
 })
 
 async function sandboxed(policy: Partial<SandboxPolicy>) {
-  const home = tempDir()
+  const home = homeDir()
   const project = tempDir()
   const root = new Context()
   const sandbox: SandboxPolicy = { mode: 'workspace-write', network: true, home, ...policy }
@@ -58,6 +61,7 @@ describe('bubblewrap sandbox', () => {
 
   it('hides the harness home except the paths the call may read', async () => {
     const { home, run } = await sandboxed({})
+    expect(home.startsWith('/tmp/')).toBe(false)
     writeFileSync(join(home, 'config.yaml'), 'secret: yes\n')
     mkdirSync(join(home, 'skills', 'demo'), { recursive: true })
     writeFileSync(join(home, 'skills', 'demo', 'SKILL.md'), 'skill\n')
@@ -67,6 +71,26 @@ describe('bubblewrap sandbox', () => {
     const skill = await run(`cat ${home}/skills/demo/SKILL.md`, { readablePaths: [join(home, 'skills')] })
     expect(skill.stdout.text).toBe('skill\n')
     expect((await run(`echo x > ${home}/skills/demo/SKILL.md`)).exitCode).not.toBe(0)
+  })
+
+  it('hides the harness home around a project that lies inside it, and binds the project back', async () => {
+    const home = homeDir()
+    writeFileSync(join(home, 'config.yaml'), 'secret: yes\n')
+    const project = join(home, 'work', 'project')
+    mkdirSync(project, { recursive: true })
+    const root = new Context()
+    const fiber = root.plugin(LocalShellExecutor, {
+      sandbox: { mode: 'workspace-write', network: true, home },
+    })
+    fibers.push(fiber)
+    await fiber.await()
+    const run = (command: string) =>
+      root.get('shell')!.run({ command, workdir: project, projectRoot: project })
+    const hidden = await run(`cat ${home}/config.yaml`)
+    expect(hidden.exitCode).not.toBe(0)
+    expect(hidden.stdout.text).not.toContain('secret')
+    expect((await run('echo made > inside.txt')).exitCode).toBe(0)
+    expect(readFileSync(join(project, 'inside.txt'), 'utf8')).toBe('made\n')
   })
 
   it('runs in a new PID namespace: no process of the harness, no environ of it', async () => {
