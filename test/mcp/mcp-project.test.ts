@@ -76,6 +76,35 @@ describe('project .mcp.json', () => {
     expect(harness.ctx.mcp.status(root)[0]).toMatchObject({ name: 'proj', state: 'untrusted' })
   })
 
+  it(
+    'starts nothing when the trust question fails (fails closed), and says why',
+    async () => {
+      const { root } = makeProject()
+      const { harness, model } = await start({
+        trust: {
+          frontEnd: 'interactive',
+          ask: async () => {
+            throw new Error('the terminal went away')
+          },
+        },
+        script: [{ text: 'ok' }],
+      })
+      const warnings: string[] = []
+      harness.ctx.logger.exporter({
+        export: (message) => {
+          if (message.type === 'warn') warnings.push(message.args.map(String).join(' '))
+        },
+      })
+      const agent = await harness.agents.create({ sessionId: 'trust-throws', meta: { cwd: root } })
+      expect((await agent.prompt('hi')).reason).toBe('completed')
+      expect(offered(model.requests[0]!).some((name) => name.startsWith('mcp__'))).toBe(false)
+      expect(await harness.ctx.mcp.projectTrusted(agent)).toBe(false)
+      expect(harness.ctx.mcp.status(root)[0]).toMatchObject({ name: 'proj', state: 'untrusted' })
+      expect(warnings.some((line) => line.includes('the terminal went away'))).toBe(true)
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
   it("cannot be approved by the project's own files when the front end cannot ask", async () => {
     const { root } = makeProject({ enableAllProjectMcpServers: true, trusted: true })
     // A trust file inside the project is not the user's trust store.
