@@ -1,0 +1,110 @@
+// The connect-time address check of the plain-HTTP fetch: a host NAME that resolves to a
+// loopback or private address (DNS rebinding) is refused when the connection is made, not
+// only literal IPs and `localhost`. Names under `.rebind.test` come from a resolver stub
+// (nothing real can make a public name resolve to 127.0.0.1 here); the connection itself
+// is real, to a loopback server.
+
+import type { LookupAddress } from 'node:dns'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { isWebError, type WebError } from '../../../src/tools/web/errors.js'
+import { guardedLookup, PrivateHostPolicy } from '../../../src/tools/web/http/address-guard.js'
+import { HttpFetchProvider } from '../../../src/tools/web/http/http-fetch-provider.js'
+import { page, redirect, startTestSite, type TestSite } from '../../support/web-site.js'
+
+/** What the stub answers for each `.rebind.test` name; every other name goes to the real resolver. */
+const STUB: Record<string, LookupAddress[]> = {
+  'loop.rebind.test': [{ address: '127.0.0.1', family: 4 }],
+  // One public answer first, then a loopback one: every address is judged, not only the first.
+  'mixed.rebind.test': [
+    { address: '93.184.215.14', family: 4 },
+    { address: '127.0.0.1', family: 4 },
+  ],
+  'private.rebind.test': [{ address: '10.1.2.3', family: 4 }],
+  'public.rebind.test': [{ address: '93.184.215.14', family: 4 }],
+}
+
+vi.mock('node:dns', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:dns')>()
+  const lookup = (hostname: string, options: unknown, callback: unknown) => {
+    const answer = STUB[hostname]
+    if (!answer) return (real.lookup as (...args: unknown[]) => void)(hostname, options, callback)
+    const done = (typeof options === 'function' ? options : callback) as (...args: unknown[]) => void
+    const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all
+    queueMicrotask(() => (all ? done(null, answer) : done(null, answer[0]!.address, answer[0]!.family)))
+  }
+  return { ...real, default: { ...real, lookup }, lookup }
+})
+
+const sites: TestSite[] = []
+afterEach(async () => {
+  for (const site of sites.splice(0)) await site.close()
+})
+
+async function site(routes: Parameters<typeof startTestSite>[0]): Promise<TestSite> {
+  const started = await startTestSite(routes)
+  sites.push(started)
+  return started
+}
+
+// No proxy from the environment: the direct connection is what is checked here.
+const fetchWith = (allowPrivateHosts: string[], url: string) =>
+  new HttpFetchProvider({ allowPrivateHosts, env: {} }).fetch({ url, signal: new AbortController().signal })
+
+async function failure(promise: Promise<unknown>): Promise<WebError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  )
+  if (!isWebError(error)) throw new Error(`expected a WebError, got ${String(error)}`)
+  return error
+}
+
+describe('address guard at connect time', () => {
+  it('refuses a name that resolves to a loopback or private address, and reaches nothing', async () => {
+    const s = await site({ '/secret': page('<p>internal admin page</p>') })
+    for (const host of ['loop.rebind.test', 'mixed.rebind.test', 'private.rebind.test']) {
+      const error = await failure(fetchWith([], `http://${host}:${s.port}/secret`))
+      expect(error.failureClass, host).toBe('refused')
+      expect(error.message).toContain('allowPrivateHosts')
+    }
+    expect(s.hits).toEqual([])
+    // The stub is what the fetch resolves with: allowed, the same name reaches the loopback server.
+    const allowed = await fetchWith(
+      [`loop.rebind.test:${s.port}`],
+      `http://loop.rebind.test:${s.port}/secret`,
+    )
+    expect(allowed.markdown).toBe('internal admin page')
+  })
+
+  it('refuses a redirect to a name that resolves to loopback', async () => {
+    const other = await site({ '/secret': page('<p>internal admin page</p>') })
+    const s = await site({ '/hop': redirect(`http://loop.rebind.test:${other.port}/secret`) })
+    const error = await failure(fetchWith([`127.0.0.1:${s.port}`], `${s.origin}/hop`))
+    expect(error.failureClass).toBe('refused')
+    expect(other.hits).toEqual([])
+  })
+
+  it('guardedLookup judges every resolved address and answers in the form asked for', async () => {
+    const ask = (host: string, all: boolean, allowed: string[] = []) =>
+      new Promise<{ error: Error | null; address: unknown; family?: number }>((resolve) => {
+        const lookup = guardedLookup(new URL(`http://${host}/`), new PrivateHostPolicy(allowed))
+        lookup(host, { all }, (error: Error | null, address: unknown, family?: number) =>
+          resolve({ error, address, ...(family !== undefined ? { family } : {}) }),
+        )
+      })
+    expect((await ask('loop.rebind.test', false)).error?.message).toMatch(
+      /refused to fetch loop\.rebind\.test.*127\.0\.0\.1/,
+    )
+    expect((await ask('mixed.rebind.test', true)).error?.message).toContain('127.0.0.1')
+    expect(await ask('public.rebind.test', false)).toEqual({
+      error: null,
+      address: '93.184.215.14',
+      family: 4,
+    })
+    expect(await ask('public.rebind.test', true)).toEqual({
+      error: null,
+      address: [{ address: '93.184.215.14', family: 4 }],
+    })
+    expect((await ask('loop.rebind.test', false, ['loop.rebind.test'])).address).toBe('127.0.0.1')
+  })
+})
