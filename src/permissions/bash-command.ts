@@ -52,13 +52,15 @@ export interface SimpleCommand {
 }
 
 /**
- * The command lines inside `$(…)` and backquotes (innermost first), which a deny rule
- * must see too: `echo `rm -rf x`` runs `rm -rf x`.
+ * The command lines inside `$(…)`, backquotes and process substitution `<(…)`/`>(…)`
+ * (innermost first), which a deny rule must see too: `echo `rm -rf x`` and
+ * `cat <(rm -rf x)` both run `rm -rf x`.
  */
 export function substitutedCommands(command: string): string[] {
   const found: string[] = []
   for (const match of command.matchAll(/`([^`]*)`/g)) if (match[1]!.trim() !== '') found.push(match[1]!)
-  for (const match of command.matchAll(/\$\(([^()]*)\)/g)) if (match[1]!.trim() !== '') found.push(match[1]!)
+  for (const match of command.matchAll(/[$<>]\(([^()]*)\)/g))
+    if (match[1]!.trim() !== '') found.push(match[1]!)
   return found
 }
 
