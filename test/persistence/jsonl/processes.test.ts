@@ -85,7 +85,7 @@ describe('JSONL writer exclusion across processes', () => {
     expect(plain((await harness.backend().load('shared')).events)).toEqual([...all, ...next.events])
   })
 
-  it('rechecks the tail when taking the lock: an append by another process in between is refused', async () => {
+  it('after a release, an append that does not follow what another process wrote meanwhile is refused (continuation check; the tail re-check itself: io-watch.test.ts)', async () => {
     const root = join(tempDir(), 'sessions')
     const header = makeHeader('recheck')
     const harness = await start(root)

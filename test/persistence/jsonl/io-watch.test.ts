@@ -1,0 +1,143 @@
+// The JSONL backend under a watch on `node:fs` and `node:fs/promises` (every function
+// passes through to the real one and is recorded): `locate()` makes no file-system call at
+// all, and a writer whose append failed re-checks the file's tail when it takes ownership
+// again, so an append made meanwhile by another (real) process is never overwritten.
+
+import { readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { isDshError } from '../../../src/core/errors.js'
+import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
+import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
+import type { SessionId } from '../../../src/session/types.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+import { type Harness, LogBuilder, makeHeader, plain, startHarness } from '../fixtures.js'
+import { ChildWriter, ensureBuilt } from './child-writer.js'
+
+const io = vi.hoisted(() => ({
+  /** Calls made while `recording`, as `fs.name` / `fs/promises.name`. */
+  calls: [] as string[],
+  recording: false,
+  /** Set: the next positional `writeSync` fails with this code (once). */
+  failNextWrite: undefined as string | undefined,
+}))
+
+/** A copy of `real` whose functions record themselves and call through. */
+function watched(real: Record<string, unknown>, label: string): Record<string, unknown> {
+  const copy: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(real)) {
+    if (typeof value !== 'function' || !/^[a-z]/.test(name)) {
+      copy[name] = value
+      continue
+    }
+    const fn = value as (...args: unknown[]) => unknown
+    const wrapper = (...args: unknown[]) => {
+      if (io.recording) io.calls.push(`${label}.${name}`)
+      if (label === 'fs' && name === 'writeSync' && io.failNextWrite !== undefined) {
+        const code = io.failNextWrite
+        io.failNextWrite = undefined
+        throw Object.assign(new Error(`${code}: injected write failure`), { code })
+      }
+      return fn.apply(real, args)
+    }
+    copy[name] = Object.assign(wrapper, fn)
+  }
+  return copy
+}
+
+vi.mock('node:fs', async (importOriginal) => {
+  const copy = watched(await importOriginal<Record<string, unknown>>(), 'fs')
+  return { ...copy, default: copy }
+})
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const copy = watched(await importOriginal<Record<string, unknown>>(), 'fs/promises')
+  return { ...copy, default: copy }
+})
+
+const tempDir = useTempDirs('dsh-jsonl-io-')
+const running: Harness[] = []
+const children: ChildWriter[] = []
+
+beforeAll(() => ensureBuilt(), 180_000)
+
+afterEach(async () => {
+  io.recording = false
+  io.calls = []
+  io.failNextWrite = undefined
+  for (const child of children.splice(0)) await child.kill()
+  for (const harness of running.splice(0).reverse()) await harness.dispose()
+})
+
+async function start(root: string): Promise<Harness> {
+  const harness = await startHarness({ plugin: JsonlSessionBackend, config: { root }, durable: true })
+  running.push(harness)
+  return harness
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  )
+}
+
+describe('JSONL locate under a file-system watch', () => {
+  it('makes no fs call, sync or async, for any id and cwd, before or after the file exists', async () => {
+    const root = join(tempDir(), 'sessions')
+    const harness = await start(root)
+    await harness.backend().create(makeHeader('written', { cwd: '/work/a' }))
+    await harness.backend().append('written', new LogBuilder().completedTurn(0, 'x').events)
+    const ids: SessionId[] = ['written', 'plain', '../../escape', 'x'.repeat(1000), '.', '~']
+    io.recording = true
+    for (const id of ids) {
+      for (const cwd of [undefined, '/work/a', '/home/b']) {
+        harness.backend().locate(makeHeader(id, cwd === undefined ? {} : { cwd }))
+      }
+    }
+    io.recording = false
+    expect(io.calls).toEqual([])
+    // The watch itself works: a load is seen.
+    io.recording = true
+    await harness.backend().load('written')
+    io.recording = false
+    expect(io.calls.length).toBeGreaterThan(0)
+  })
+})
+
+describe('JSONL tail re-check when a failed writer takes ownership again', () => {
+  it('refuses the retry after another process appended, and leaves that append intact', async () => {
+    const root = join(tempDir(), 'sessions')
+    const header = makeHeader('retry')
+    const harness = await start(root)
+    const base = new LogBuilder().completedTurn(0, 'base')
+    await harness.backend().create(header)
+    await harness.backend().append('retry', base.events)
+    const path = harness.backend().locate(header).path
+    const baseSize = statSync(path).size
+
+    // Our append fails (the disk was full for a moment): rolled back, the lock dropped.
+    const ours = new LogBuilder(base.events.length).completedTurn(1, 'ours, retried later')
+    io.failNextWrite = 'ENOSPC'
+    const failed = await rejection(harness.backend().append('retry', ours.events))
+    expect(isDshError(failed, PersistenceErrorCode.Io)).toBe(true)
+    expect(io.failNextWrite).toBeUndefined()
+    expect(statSync(path).size).toBe(baseSize)
+
+    // Meanwhile another process opens the session and appends.
+    const child = await ChildWriter.spawn(root)
+    children.push(child)
+    await child.ok('open', { id: 'retry' })
+    const theirs = new LogBuilder(base.events.length).completedTurn(1, 'theirs, written in between')
+    await child.ok('append', { id: 'retry', events: theirs.events })
+    await child.exit()
+    const after = readFileSync(path)
+
+    // Our retry still builds on the base (its seq check passes): only the tail re-check
+    // when taking the lock again sees that the file grew, and refuses to write.
+    const retry = await rejection(harness.backend().append('retry', ours.events))
+    expect(isDshError(retry, PersistenceErrorCode.SeqMismatch)).toBe(true)
+    expect((retry as Error).message).toMatch(/changed by another process/)
+    expect(readFileSync(path)).toEqual(after)
+    expect(plain((await harness.backend().load('retry')).events)).toEqual([...base.events, ...theirs.events])
+  })
+})
