@@ -184,6 +184,22 @@ describe('outputs', () => {
     expect(r.warnings.some((warning) => warning.includes('budget exhausted'))).toBe(true)
   })
 
+  it('PreToolUse continue:false stops the tool body from running, and the agent', async () => {
+    const dir = tempDir()
+    const hook = writeScript(dir, 'halt-pre.sh', json({ continue: false, stopReason: 'frozen for review' }))
+    const r = await rig({
+      dialect: 'claude-code',
+      dir,
+      script: [bash('touch ran'), { text: 'never' }],
+      hooks: oneHook('PreToolUse', hook),
+    })
+    const agent = await r.agents.create({ sessionId: 'halt-pre', meta: { cwd: r.cwd } })
+    const result = await agent.prompt('go')
+    expect(existsSync(join(r.cwd, 'ran'))).toBe(false)
+    expect(result).toMatchObject({ reason: 'blocked', error: 'frozen for review' })
+    expect(r.warnings.some((warning) => warning.includes('frozen for review'))).toBe(true)
+  })
+
   it('JSON printed with a non-zero exit is not obeyed, and the user is told why', async () => {
     const dir = tempDir()
     const hook = writeScript(dir, 'bad.sh', `${json({ decision: 'block', reason: 'no' })}\nexit 1`)
