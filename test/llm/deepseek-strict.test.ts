@@ -47,15 +47,19 @@ async function harnessOn(model: LoopbackModel, home: string, config: Record<stri
   return { harness, dispose }
 }
 
+// Real reasoning often begins or ends in whitespace; DeepSeek refuses it altered (trimmed).
+const firstThought = (n: number) => `\nTurn ${n}: I should look at the folder first.\n`
+const secondThought = (n: number) => `  Turn ${n}: the command printed what I expected.\n\n`
+
 /** One turn: a bash call with reasoning, then an answer with reasoning. */
 function bashTurn(n: number): ScriptStep[] {
   return [
     {
-      reasoning: `Turn ${n}: I should look at the folder first.`,
+      reasoning: firstThought(n),
       text: `Looking (turn ${n}).`,
       toolCalls: [{ name: 'bash', arguments: { command: `echo turn-${n}` } }],
     },
-    { reasoning: `Turn ${n}: the command printed what I expected.`, text: `Turn ${n} done.` },
+    { reasoning: secondThought(n), text: `Turn ${n} done.` },
   ]
 }
 
@@ -86,11 +90,11 @@ describe('strict DeepSeek mode', () => {
     expect(last.thinking).toEqual({ type: 'enabled' })
     expect(last.reasoning_effort).toBe('high')
     expect(reasoningSent(last)).toEqual([
-      'Turn 1: I should look at the folder first.',
-      'Turn 1: the command printed what I expected.',
-      'Turn 2: I should look at the folder first.',
-      'Turn 2: the command printed what I expected.',
-      'Turn 3: I should look at the folder first.',
+      firstThought(1),
+      secondThought(1),
+      firstThought(2),
+      secondThought(2),
+      firstThought(3),
     ])
   })
 
@@ -116,7 +120,8 @@ describe('strict DeepSeek mode', () => {
       },
       { role: 'tool', tool_call_id: 'call_1', content: 'ok' },
     ]
-    for (const reasoning of [undefined, 'Turn 1: I should look at the folder first!']) {
+    // Missing, a changed character, and the right text trimmed: each is altered reasoning.
+    for (const reasoning of [undefined, firstThought(1).replace('.', '!'), firstThought(1).trim()]) {
       const assistant = {
         ...history[1],
         ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
@@ -153,13 +158,17 @@ describe('strict DeepSeek mode', () => {
     const call = {
       role: 'assistant',
       content: 'Looking (turn 1).',
-      reasoning_content: 'Turn 1: I should look at the folder first.',
+      reasoning_content: firstThought(1),
       tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{}' } }],
     }
     const tool = { role: 'tool', tool_call_id: 'call_1', content: 'ok' }
     expect((await send([...plain, { role: 'user', content: 'x' }, call, tool], true)).status).toBe(200)
     const answer = { role: 'assistant', content: 'Turn 1 done.' }
-    for (const reasoning of [undefined, 'Turn 1: the command printed something else.']) {
+    for (const reasoning of [
+      undefined,
+      'Turn 1: the command printed something else.',
+      secondThought(1).trim(),
+    ]) {
       const closing = reasoning === undefined ? answer : { ...answer, reasoning_content: reasoning }
       const response = await send([
         ...plain,
@@ -192,11 +201,11 @@ describe('strict DeepSeek mode', () => {
     const fork = await second.harness.agents.fork({ sourceSessionId: id, boundary: forkBoundary(resumed, 2) })
     expect((await fork.prompt('task 3 again')).reason).toBe('completed')
     expect(reasoningSent(model.requests.at(-1)!)).toEqual([
-      'Turn 1: I should look at the folder first.',
-      'Turn 1: the command printed what I expected.',
-      'Turn 2: I should look at the folder first.',
-      'Turn 2: the command printed what I expected.',
-      'Turn 4: I should look at the folder first.',
+      firstThought(1),
+      secondThought(1),
+      firstThought(2),
+      secondThought(2),
+      firstThought(4),
     ])
   })
 
@@ -221,11 +230,7 @@ describe('strict DeepSeek mode', () => {
     expect((await agent.prompt('task 1')).reason).toBe('completed')
     agent.setModel({ effort: 'high' })
     expect((await agent.prompt('task 2')).reason).toBe('completed')
-    expect(reasoningSent(model.requests.at(-1)!)).toEqual([
-      '',
-      '',
-      'Turn 2: I should look at the folder first.',
-    ])
+    expect(reasoningSent(model.requests.at(-1)!)).toEqual(['', '', firstThought(2)])
     const efforts = agent.session.events
       .filter((event) => event.type === 'request/config')
       .map((event) => (event.data as SessionEventMap['request/config']).effort)

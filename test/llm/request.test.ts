@@ -13,16 +13,22 @@ import {
 const call = (id: string) => ({ id, name: 'bash', arguments: '{"command":"ls"}' })
 const defaults = { model: 'deepseek-flash', maxTokens: 1000 }
 
+// Real reasoning often starts or ends in whitespace and newlines; DeepSeek refuses reasoning
+// that comes back altered, so the fixtures carry edges a trim would change.
+const OLD_TURN = '\n  old turn thinking\n'
+const OLD_FINAL = 'old final thinking\n\n'
+const CURRENT = '\tcurrent thinking \r\n'
+
 const conversation: ChatMessage[] = [
   { role: 'system', content: 'sys' },
   { role: 'user', content: 'first' },
-  { role: 'assistant', content: '', reasoning: 'old turn thinking', toolCalls: [call('c1')] },
+  { role: 'assistant', content: '', reasoning: OLD_TURN, toolCalls: [call('c1')] },
   { role: 'tool', toolCallId: 'c1', content: 'out' },
-  { role: 'assistant', content: 'old answer', reasoning: 'old final thinking' },
+  { role: 'assistant', content: 'old answer', reasoning: OLD_FINAL },
   { role: 'user', content: 'second' },
   { role: 'assistant', content: 'made without thinking', toolCalls: [call('c2')] },
   { role: 'tool', toolCallId: 'c2', content: 'out' },
-  { role: 'assistant', content: 'let me look', reasoning: 'current thinking', toolCalls: [call('c3')] },
+  { role: 'assistant', content: 'let me look', reasoning: CURRENT, toolCalls: [call('c3')] },
   { role: 'tool', toolCallId: 'c3', content: 'out' },
 ]
 
@@ -32,17 +38,17 @@ describe('toWireMessages', () => {
     expect(wire[2]).toMatchObject({
       role: 'assistant',
       content: null,
-      reasoning_content: 'old turn thinking',
+      reasoning_content: OLD_TURN,
     })
     expect(wire[4]).toEqual({
       role: 'assistant',
       content: 'old answer',
-      reasoning_content: 'old final thinking',
+      reasoning_content: OLD_FINAL,
     })
     expect(wire[8]).toEqual({
       role: 'assistant',
       content: 'let me look',
-      reasoning_content: 'current thinking',
+      reasoning_content: CURRENT,
       tool_calls: [{ id: 'c3', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }],
     })
   })
@@ -52,7 +58,7 @@ describe('toWireMessages', () => {
     const off = toWireMessages(conversation, { thinking: false })
     expect('reasoning_content' in off[6]!).toBe(false)
     // Reasoning that exists is still sent back: the prefix of the conversation stays the same.
-    expect(off[2]).toMatchObject({ reasoning_content: 'old turn thinking' })
+    expect(off[2]).toMatchObject({ reasoning_content: OLD_TURN })
   })
 
   it('sends null content for a tool-calling message without text', () => {
