@@ -150,6 +150,19 @@ describe('bash in the full agent loop (keyless)', () => {
     expect(firstLine(before.DSH_SESSION_JSONL!)).toMatchObject({ id: 'resumable' })
   })
 
+  it('a command reading $DSH_SESSION_JSONL finds its own tool/call line (durability checkpoint before the body)', async () => {
+    // The marker is part of the command, so it is in this call's own tool/call line.
+    const command = `grep -F '"type":"tool/call"' "$DSH_SESSION_JSONL" | grep -c 'own-call-7c1e'`
+    const { test } = await start([
+      { toolCalls: [{ name: 'bash', arguments: { command } }] },
+      (request) => ({ text: lastMessage(request).content ?? '' }),
+    ])
+    const agent = await test.createAgent('checkpoint-session', tempDir())
+    const result = await agent.prompt('read your own log')
+    expect(result.reason).toBe('completed')
+    expect(toolResults(agent)[0]!.trim()).toBe('1')
+  })
+
   it('gives a parent and its sub-agent their own values while their commands overlap', async () => {
     const marker = join(tempDir(), 'child-ran')
     // The parent's background job starts first and finishes only after the child's command ran.
