@@ -180,6 +180,19 @@ describe('ShellEnvRegistry.collect', () => {
     }).toThrow(TypeError)
   })
 
+  it('reports the resolved home as DSH_HOME, not the DSH_HOME this process inherited (nested runs)', async () => {
+    const inherited = process.env.DSH_HOME
+    process.env.DSH_HOME = '/outer/harness/home'
+    try {
+      const root = await startRegistry({ home: '/inner/home' })
+      expect(root.shellEnv.collect(execution()).DSH_HOME).toBe('/inner/home')
+      expect(root.shellEnv.collect(execution(stubAgent('nested'))).DSH_HOME).toBe('/inner/home')
+    } finally {
+      if (inherited === undefined) delete process.env.DSH_HOME
+      else process.env.DSH_HOME = inherited
+    }
+  })
+
   it('omits DSH_SESSION_ID without an agent, and omits undefined contributions', async () => {
     const root = await startRegistry()
     root.shellEnv.register(contributor('maybe', { DSH_MAYBE: 'sometimes' }, { DSH_MAYBE: undefined }))
