@@ -1,6 +1,6 @@
-import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { toTerminalId, toTerminalText } from '../../src/core/index.js'
+import { fc } from '../support/property.js'
 
 const ESC = '\u001b'
 

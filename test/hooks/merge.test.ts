@@ -1,6 +1,6 @@
-import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type HookDecision, type HookOutcome, mergeOutcomes } from '../../src/hooks/index.js'
+import { fc } from '../support/property.js'
 
 function outcome(decision: HookDecision, reason?: string, context: string[] = []): HookOutcome {
   return { decision, ...(reason !== undefined ? { reason } : {}), context, warnings: [] }

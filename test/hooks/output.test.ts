@@ -1,6 +1,6 @@
-import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type HookRun, interpretHookRun, MAX_HOOK_TEXT_CHARS } from '../../src/hooks/index.js'
+import { fc } from '../support/property.js'
 
 function run(partial: Partial<HookRun>): HookRun {
   return { exitCode: 0, stdout: '', stderr: '', timedOut: false, killed: false, durationMs: 1, ...partial }

@@ -1,4 +1,3 @@
-import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   hookInvokedRecord,
@@ -8,6 +7,7 @@ import {
   truncateUtf8,
 } from '../../src/hooks/index.js'
 import { Session } from '../../src/session/index.js'
+import { fc } from '../support/property.js'
 
 describe('truncateUtf8', () => {
   it('keeps short text and bounds long text in bytes without splitting characters', () => {

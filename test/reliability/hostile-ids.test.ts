@@ -5,7 +5,6 @@
 
 import { readdirSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { JsonlSessionBackend } from '../../src/persistence/jsonl/backend.js'
 import { MemorySessionBackend } from '../../src/persistence/memory/memory-backend.js'
@@ -21,6 +20,7 @@ import {
   startHarness,
 } from '../persistence/fixtures.js'
 import { type PostgresCluster, startPostgresCluster } from '../support/postgres-cluster.js'
+import { fc } from '../support/property.js'
 import { createTempDir, removeTempDir } from '../support/temp-dir.js'
 import { reportFigure, SEED, sized } from './size.js'
 

@@ -5,10 +5,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { Context } from 'cordis'
-import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { SpillStore } from '../../src/spill/index.js'
 import { useTestHarnesses } from '../support/harness.js'
+import { fc } from '../support/property.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
 const tempDir = useTempDirs('dsh-spill-')

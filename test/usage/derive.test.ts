@@ -43,6 +43,41 @@ describe('price table', () => {
     expect(ratesAt(DEFAULT_PRICE_TABLE, 'unknown', OFF_PEAK)).toBeUndefined()
   })
 
+  it('switches exactly at the Beijing peak boundaries: 09:00 and 14:00 peak, 12:00 and 18:00 off-peak', () => {
+    const hours = DEFAULT_PRICE_TABLE.peakHours
+    // Beijing wall-clock time on Wednesday 2026-12-02 (UTC+8), as epoch ms.
+    const beijing = (hour: number, minute = 0, ms = 0) => Date.UTC(2026, 11, 2, hour - 8, minute, 0, ms)
+    const cases: [string, number, boolean][] = [
+      ['08:59:59.999', beijing(8, 59, 59_999), false],
+      ['09:00', beijing(9), true],
+      ['11:59:59.999', beijing(11, 59, 59_999), true],
+      ['12:00', beijing(12), false],
+      ['13:59:59.999', beijing(13, 59, 59_999), false],
+      ['14:00', beijing(14), true],
+      ['17:59:59.999', beijing(17, 59, 59_999), true],
+      ['18:00', beijing(18), false],
+    ]
+    for (const [label, time, peak] of cases) {
+      expect(isPeak(hours, time), label).toBe(peak)
+      expect(ratesAt(DEFAULT_PRICE_TABLE, 'deepseek-flash', time)?.output, label).toBe(peak ? 1.2 : 0.6)
+    }
+    // Monday 09:00 Beijing is Monday 01:00 UTC; Saturday 09:00 Beijing is off-peak.
+    expect(isPeak(hours, Date.UTC(2026, 11, 7, 1, 0))).toBe(true)
+    expect(isPeak(hours, Date.UTC(2026, 11, 5, 1, 0))).toBe(false)
+  })
+
+  it('judges the weekday and minutes on the table clock, not on UTC', () => {
+    // New York (UTC-5), Fridays 20:30-23:15: Friday 20:30 there is Saturday 01:30 UTC.
+    const hours = { utcOffsetMinutes: -300, weekdays: [5], ranges: [[20.5, 23.25]] as [number, number][] }
+    const newYork = (day: number, hour: number, minute = 0) => Date.UTC(2026, 11, day, hour + 5, minute)
+    expect(isPeak(hours, newYork(4, 20, 30))).toBe(true) // Friday 2026-12-04, 20:30
+    expect(isPeak(hours, newYork(4, 20, 29))).toBe(false)
+    expect(isPeak(hours, newYork(4, 23, 14))).toBe(true)
+    expect(isPeak(hours, newYork(4, 23, 15))).toBe(false)
+    expect(isPeak(hours, newYork(3, 21))).toBe(false) // Thursday
+    expect(isPeak(hours, newYork(5, 21))).toBe(false) // Saturday
+  })
+
   it('merges configured models over the defaults, and drops USD defaults for another currency', () => {
     const flat = { cacheHit: 1, cacheMiss: 2, output: 3 }
     expect(resolvePriceTable({ models: { mine: flat } }).models['deepseek-flash']).toBeDefined()

@@ -1,9 +1,9 @@
 // formatTokens groups thousands itself (ICU's number formats are slow to load on a cold
 // start): it must read exactly like toLocaleString('en-US').
 
-import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { formatTokens } from '../../src/usage/index.js'
+import { fc } from '../support/property.js'
 
 describe('formatTokens', () => {
   it('groups thousands exactly like en-US toLocaleString', () => {

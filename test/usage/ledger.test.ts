@@ -2,7 +2,6 @@
 // boundaries fall on quarter hours, it gives the totals of pricing each step on its own;
 // folding in pieces equals folding at once; a table it cannot price says so.
 
-import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent } from '../../src/session/index.js'
 import {
@@ -20,6 +19,7 @@ import {
   type UsageTotals,
 } from '../../src/usage/index.js'
 import { pricedStepByStep } from '../support/priced-step-by-step.js'
+import { fc } from '../support/property.js'
 
 const DEC_2 = Date.UTC(2026, 11, 2)
 const MODELS = ['deepseek-flash', 'deepseek-v4-pro', 'unpriced-model']

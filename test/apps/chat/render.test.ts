@@ -2,7 +2,6 @@
 // fast path against string-width, skipping wrap-ansi for lines that fit, and code blocks
 // highlighted line by line with highlight.js state carried from one line to the next.
 
-import fc from 'fast-check'
 import hljs from 'highlight.js/lib/common'
 import stringWidth from 'string-width'
 import { beforeAll, expect, it } from 'vitest'
@@ -12,6 +11,7 @@ import { highlightCodeLine, loadHighlighter } from '../../../src/apps/chat/highl
 import { MarkdownStream } from '../../../src/apps/chat/markdown.js'
 import { displayWidth, narrowWidth } from '../../../src/apps/chat/width.js'
 import { colorsFor } from '../../../src/apps/cli/render.js'
+import { fc } from '../../support/property.js'
 
 const colors = colorsFor({ isTTY: true } as NodeJS.WriteStream, {})
 

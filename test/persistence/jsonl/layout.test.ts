@@ -2,7 +2,6 @@
 
 import { createHash } from 'node:crypto'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isDshError } from '../../../src/core/errors.js'
 import {
@@ -17,6 +16,7 @@ import {
 } from '../../../src/persistence/jsonl/layout.js'
 import { SessionErrorCode } from '../../../src/session/errors.js'
 import { sessionIdProblem } from '../../../src/session/id.js'
+import { fc } from '../../support/property.js'
 import { thrownBy } from '../../support/thrown.js'
 
 const ROOT = '/srv/dsh/sessions'

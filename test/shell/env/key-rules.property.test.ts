@@ -2,7 +2,6 @@
 // values resolvers return.
 
 import { Context, type Fiber } from 'cordis'
-import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isDshError } from '../../../src/core/errors.js'
 import {
@@ -12,6 +11,7 @@ import {
   type ShellEnvRegistry,
   ShellErrorCode,
 } from '../../../src/shell/index.js'
+import { fc } from '../../support/property.js'
 import { execution } from '../support.js'
 
 let fiber: Fiber
