@@ -97,6 +97,20 @@ describe('encodeSessionId', () => {
     expect((error as Error).message).toContain(String(MAX_SESSION_ID_LENGTH))
   })
 
+  it('writes an id whose escaped form is exactly 180 characters plainly, and hashes one of 181', () => {
+    expect(MAX_PLAIN_ENCODED_LENGTH).toBe(180)
+    const plain180 = 'p'.repeat(180)
+    expect(encodeSessionId(plain180)).toBe(plain180)
+    expect(decodeSessionId(plain180)).toBe(plain180)
+    const hashed181 = encodeSessionId('p'.repeat(181))
+    expect(hashed181).toMatch(/^p+~~[0-9a-f]{64}$/)
+    expect(decodeSessionId(hashed181)).toBeUndefined()
+    // The limit counts the escaped form: 45 escapes of 4+1 characters are 225, hashed; 36 are 180, plain.
+    expect(encodeSessionId('/'.repeat(36))).toBe('~002F'.repeat(36))
+    expect(encodeSessionId(`${'/'.repeat(35)}abcde`)).toBe(`${'~002F'.repeat(35)}abcde`)
+    expect(encodeSessionId(`${'/'.repeat(35)}abcdef`)).toContain('~~')
+  })
+
   it('never splits an escape when cutting the readable prefix of a hashed name', () => {
     for (let pad = 0; pad < 6; pad++) {
       const stem = encodeSessionId(`${'a'.repeat(pad)}${'/'.repeat(400)}`)
