@@ -65,9 +65,20 @@ describe('JSONL writer lock identity', () => {
   it('a lock from an earlier boot is stale even when its pid is this very process', async () => {
     const root = join(tempDir(), 'sessions')
     const lockPath = await stored(root, 'rebooted')
-    writeFileSync(lockPath, JSON.stringify({ ...newWriterOwner(), pid: 1, bootId: 'an-earlier-boot' }))
+    // Everything else says "this very process, alive": same pid, same start time.
+    const earlier = { ...newWriterOwner(), pid: process.pid, bootId: 'an-earlier-boot' }
+    expect(earlier.startTime).toBe(processStartTime(process.pid))
+    writeFileSync(lockPath, JSON.stringify(earlier))
     const harness = await start(root)
-    await harness.backend().open('rebooted')
+    const loaded = await harness.backend().open('rebooted')
+    expect(loaded.events.length).toBeGreaterThan(0)
+    // Taken over: the lock file now holds this acquisition, with this boot's id.
+    const now = JSON.parse(readFileSync(lockPath, 'utf8'))
+    expect(now).toMatchObject({
+      pid: process.pid,
+      bootId: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+    })
+    expect(now.nonce).not.toBe(earlier.nonce)
   })
 
   it('a truly held lock names the holder and `dsh sessions unlock`; unlock refuses, --force breaks it', async () => {
