@@ -1,14 +1,16 @@
-// A vitest reporter that fails the run when a test was skipped under CI=true: a test
-// that lacks its tool (tmux, bwrap, a build) must fail in CI, never pass by skipping.
+// A second net behind the rule of requires.ts (which fails a CI run lacking a tool by
+// itself, whatever the reporter): this reporter fails a CI run in which any test was
+// skipped at all (an `it.skip` left behind, a `skipIf`). CI is judged by the same isCi().
 // The one allowed skip is a case that cannot hold as root; it says so in its name.
 
 import type { Reporter, TestModule } from 'vitest/node'
+import { isCi } from './requires.js'
 
 const ALLOWED = /\(skipped as root:/
 
 export default class CiSkipGuard implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    if (process.env.CI !== 'true') return
+    if (!isCi()) return
     const skipped: string[] = []
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
@@ -18,7 +20,9 @@ export default class CiSkipGuard implements Reporter {
       }
     }
     if (skipped.length === 0) return
-    process.stderr.write(`\nCI=true: ${skipped.length} test(s) skipped; CI must run every test:\n`)
+    process.stderr.write(
+      `\nCI=${process.env.CI}: ${skipped.length} test(s) skipped; CI must run every test:\n`,
+    )
     for (const line of skipped) process.stderr.write(`  ${line}\n`)
     process.exitCode = 1
   }

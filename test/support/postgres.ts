@@ -1,8 +1,9 @@
 // Vitest wiring for the PostgreSQL tests: one cluster per test file, a fresh schema
 // per backend. Without a server the tests fail under CI and are skipped (loudly) elsewhere.
 
-import { afterAll, beforeAll, describe } from 'vitest'
+import { afterAll, beforeAll, type describe } from 'vitest'
 import { type PostgresCluster, postgresUnavailable, startPostgresCluster } from './postgres-cluster.js'
+import { describeRequires } from './requires.js'
 
 export interface ClusterHandle {
   /** The running cluster (valid inside tests). */
@@ -14,11 +15,13 @@ export interface ClusterHandle {
 const missing = postgresUnavailable()
 
 /**
- * `describe` for tests that need PostgreSQL. Outside CI a machine without the server
- * skips them with the reason in the name; under CI (`CI` set) they run and fail.
+ * `describe` for tests that need PostgreSQL, under the one rule of requires.ts: outside CI
+ * a machine without the server skips them (the reason in the name); under CI they fail.
  */
-export const describePostgres: typeof describe.skip =
-  missing && !process.env.CI ? (describe.skip as typeof describe.skip) : (describe as typeof describe.skip)
+export const describePostgres: typeof describe.skip = describeRequires(
+  missing === undefined,
+  `a PostgreSQL server (${missing ?? 'found'})`,
+)
 
 export function describeSkipReason(): string {
   return missing ? ` (skipped: ${missing})` : ''

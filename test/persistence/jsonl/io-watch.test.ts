@@ -112,7 +112,7 @@ describe('JSONL tail re-check when a failed writer takes ownership again', () =>
     const base = new LogBuilder().completedTurn(0, 'base')
     await harness.backend().create(header)
     await harness.backend().append('retry', base.events)
-    const path = harness.backend().locate(header).path
+    const path = harness.backend().locate(header)!.path
     const baseSize = statSync(path).size
 
     // Our append fails (the disk was full for a moment): rolled back, the lock dropped.
