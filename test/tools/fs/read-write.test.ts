@@ -13,9 +13,19 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
+import { itRequires } from '../../support/requires.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { useFsRigs } from './support.js'
+
+const REPO = fileURLToPath(new URL('../../..', import.meta.url))
+// Dropping to `nobody` needs root and setpriv (util-linux).
+const asRoot = itRequires(
+  process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0,
+  'root and setpriv (to run the tools as nobody)',
+)
 
 const rig = useFsRigs()
 const tempDir = useTempDirs('dsh-fs-out-')
@@ -172,7 +182,7 @@ describe('write', () => {
     expect(spawnSync('test', ['-L', join(cwd, 'link.txt')]).status).toBe(0)
   })
 
-  it('reports a permission error as a tool error (run as an unprivileged user)', async () => {
+  asRoot('reports a permission error as a tool error (run as an unprivileged user)', async () => {
     // Tests run as root, which ignores file modes: run the built tools as `nobody`.
     const folder = tempDir()
     chmodSync(folder, 0o755)
@@ -183,35 +193,49 @@ describe('write', () => {
     const mine = join(folder, 'mine')
     mkdirSync(mine)
     chownSync(mine, 65534, 65534)
-    const script = `
+    // What `nobody` runs is bundled from the sources into a folder it can read: the
+    // checkout may lie under a folder only its owner can enter (/root, a 0700 mktemp -d).
+    const runner = join(folder, 'runner')
+    mkdirSync(runner, { mode: 0o755 })
+    chmodSync(runner, 0o755)
+    const entry = join(runner, 'entry.ts')
+    writeFileSync(
+      entry,
+      `
       import { Context } from 'cordis'
-      import { ToolRegistry } from '${process.cwd()}/dist/src/tools/index.js'
-      import { FsToolsPlugin } from '${process.cwd()}/dist/src/tools/fs/index.js'
+      import { ToolRegistry } from ${JSON.stringify(join(REPO, 'src/tools/index.ts'))}
+      import { FsToolsPlugin } from ${JSON.stringify(join(REPO, 'src/tools/fs/index.ts'))}
       const ctx = new Context()
       await ctx.plugin(ToolRegistry).await()
       await ctx.plugin(FsToolsPlugin).await()
       const run = (name, args) => ctx.tools.run(name, JSON.stringify(args), { callId: 'c', signal: new AbortController().signal })
       const out = []
-      out.push(await run('read', { file_path: '${locked}/ro.txt' }))
-      out.push(await run('write', { file_path: '${locked}/ro.txt', content: 'x' }))
-      out.push(await run('write', { file_path: '${locked}/new.txt', content: 'x' }))
-      out.push(await run('write', { file_path: '${mine}/ok.txt', content: 'fine' }))
-      console.log(JSON.stringify(out))`
+      out.push(await run('read', { file_path: ${JSON.stringify(`${locked}/ro.txt`)} }))
+      out.push(await run('write', { file_path: ${JSON.stringify(`${locked}/ro.txt`)}, content: 'x' }))
+      out.push(await run('write', { file_path: ${JSON.stringify(`${locked}/new.txt`)}, content: 'x' }))
+      out.push(await run('write', { file_path: ${JSON.stringify(`${mine}/ok.txt`)}, content: 'fine' }))
+      console.log(JSON.stringify(out))`,
+    )
+    const bundled = join(runner, 'run.mjs')
+    await build({
+      entryPoints: [entry],
+      outfile: bundled,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      nodePaths: [join(REPO, 'node_modules')],
+      external: ['better-sqlite3', 'pg', 'pg-native', 'sharp', '@lydell/node-pty'],
+      banner: {
+        js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);",
+      },
+      logLevel: 'error',
+    })
+    chmodSync(bundled, 0o644)
     const child = spawnSync(
       'setpriv',
-      [
-        '--reuid=65534',
-        '--regid=65534',
-        '--clear-groups',
-        process.execPath,
-        '--input-type=module',
-        '-e',
-        script,
-      ],
-      {
-        encoding: 'utf8',
-        cwd: process.cwd(),
-      },
+      ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bundled],
+      { encoding: 'utf8', cwd: runner },
     )
     expect(child.stderr).toBe('')
     const [read, overwrite, create, allowed] = JSON.parse(child.stdout)
