@@ -106,7 +106,7 @@ describe('MCP server failures', () => {
       interrupt.abort()
       expect((await turn).reason).toBe('aborted')
       // Generous for a busy machine; without the fix the turn waits the 60 s start-up timeout.
-      expect(Date.now() - cancelled).toBeLessThan(5_000)
+      expect(Date.now() - cancelled).toBeLessThan(20_000)
       expect(model.requests).toHaveLength(0)
     },
     SERVER_TEST_TIMEOUT_MS,

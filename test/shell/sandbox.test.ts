@@ -10,6 +10,7 @@ import { isDshError } from '../../src/core/errors.js'
 import { LocalShellExecutor, type SandboxPolicy, ShellErrorCode } from '../../src/shell/index.js'
 import { itRequires } from '../support/requires.js'
 import { OUTSIDE_TMP, useTempDirs } from '../support/temp-dir.js'
+import { until } from '../support/until.js'
 
 const it = itRequires(existsSync('/usr/bin/bwrap'), 'bubblewrap (/usr/bin/bwrap)')
 const tempDir = useTempDirs()
@@ -136,24 +137,26 @@ describe('bubblewrap sandbox', () => {
   it('cancel and job kill stop the sandboxed processes', async () => {
     const { shell, run } = await sandboxed({})
     const token = `3${Date.now() % 1000}.5`
+    /** The pids of this test's `sleep <token…>` processes, seen from outside the sandbox. */
+    const sleeping = (arg: string) =>
+      readdirSync('/proc').filter((pid) => {
+        try {
+          return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8') === `sleep\0${arg}\0`
+        } catch {
+          return false // the process ended while we looked
+        }
+      })
     const controller = new AbortController()
     const pending = run(`sleep ${token}`, { signal: controller.signal })
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await until(() => sleeping(token).length > 0, 15_000, 'the sandboxed sleep to start')
     controller.abort()
     const result = await pending
     expect(result.killed).toBe(true)
+    await until(() => sleeping(token).length === 0, 15_000, 'the cancelled sleep to go')
     const job = shell.start({ command: `sleep ${token}1`, workdir: '/', projectRoot: '/tmp' })
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await until(() => sleeping(`${token}1`).length > 0, 15_000, 'the job sleep to start')
     await job.kill()
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    const left = readdirSync('/proc').filter((pid) => {
-      try {
-        return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(`sleep\0${token}`)
-      } catch {
-        return false // the process ended while we looked
-      }
-    })
-    expect(left).toEqual([])
+    await until(() => sleeping(`${token}1`).length === 0, 15_000, 'the killed job sleep to go')
   })
 
   it('fails closed with one line when bwrap is missing', async () => {

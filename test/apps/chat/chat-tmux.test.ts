@@ -195,9 +195,14 @@ it('a failing command shows its exit code and stderr; escape sequences from a to
 })
 
 it('shows a spinner with elapsed time while the model thinks', async () => {
+  // The model answers only once the test has seen the spinner count a second or two.
+  let seen: () => void = () => {}
+  const spinnerSeen = new Promise<void>((resolve) => {
+    seen = resolve
+  })
   const model = await startModel([
     async () => {
-      await new Promise((resolve) => setTimeout(resolve, 2500))
+      await spinnerSeen
       return { text: 'Finally an answer.' }
     },
   ])
@@ -205,7 +210,8 @@ it('shows a spinner with elapsed time while the model thinks', async () => {
   const t = await startChat(w)
   t.type('take your time')
   t.keys('Enter')
-  await t.waitFor(/thinking… [12]s/)
+  await t.waitFor(/thinking… [1-9][0-9]*s/)
+  seen()
   const done = await t.waitFor('Finally an answer.')
   expect(done.split('\n').filter((line) => line.includes('thinking…'))).toEqual([])
 })

@@ -218,11 +218,14 @@ describe('dsh stdio', () => {
   })
 
   it('cancels the running turn when the input ends (like Ctrl-C), answers it, then disposes the agent', async () => {
-    const { harness } = await start({ script: [{ text: 'one two three four five six', delayMs: 100 }] })
+    const { harness, model } = await start({
+      script: [{ text: 'one two three four five six', delayMs: 1000 }],
+    })
     const client = startStdioClient(harness)
     await client.request('initialize', { sessionId: 'eof' })
     const answer = client.request('session/prompt', { text: 'hello' })
-    await new Promise((resolve) => setTimeout(resolve, 150))
+    // The turn runs (the model was asked; its reply takes 6 s) when the input ends.
+    await expect.poll(() => model.requests.length, { timeout: 15_000 }).toBe(1)
     client.end()
     await client.done
     expect((await answer).result).toMatchObject({ turn: 1, reason: 'aborted' })

@@ -211,7 +211,8 @@ describe('plain-HTTP fetch', () => {
     const error = await failure(fetchOnce(provider(s, { timeoutMs: 300 }), `${s.origin}/slow`))
     expect(error.failureClass).toBe('timeout')
     expect(error.message).toContain('300 ms')
-    expect(Date.now() - started).toBeLessThan(5_000)
+    // The page never ends: only the deadline stops it (room for a busy machine).
+    expect(Date.now() - started).toBeLessThan(15_000)
   })
 
   it('classifies failing statuses and keeps Retry-After', async () => {
