@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config'
+import { selectedTargets, TARGETS } from './stryker.config.mjs'
+
+// The tests StrykerJS runs against mutants (`npm run mutation`): those of the mutated files
+// only (TARGETS in stryker.config.mjs), never the whole suite. Stryker runs them in one
+// worker thread and, per mutant, only the tests that cover it.
+const targets = TARGETS as Record<string, string[]>
+export default defineConfig({
+  test: {
+    include: [...new Set(selectedTargets().flatMap((file: string) => targets[file] ?? []))],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+})
