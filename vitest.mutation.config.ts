@@ -10,5 +10,6 @@ export default defineConfig({
     include: [...new Set(selectedTargets().flatMap((file: string) => targets[file] ?? []))],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    expect: { poll: { timeout: 15_000 } },
   },
 })
