@@ -83,6 +83,14 @@ describe('price table', () => {
     expect(resolvePriceTable({ models: { mine: flat } }).models['deepseek-flash']).toBeDefined()
     const cny = resolvePriceTable({ currency: 'CNY', models: { mine: flat } })
     expect(Object.keys(cny.models)).toEqual(['mine'])
+    expect(resolvePriceTable(undefined)).toBe(DEFAULT_PRICE_TABLE)
+    expect(
+      resolvePriceTable({ currency: 'USD', models: { mine: flat } }).models['deepseek-flash'],
+    ).toBeDefined()
+    // A flat price holds at peak and off-peak alike.
+    const table = resolvePriceTable({ models: { mine: flat } })
+    expect(ratesAt(table, 'mine', PEAK)).toEqual(flat)
+    expect(ratesAt(table, 'mine', OFF_PEAK)).toEqual(flat)
   })
 })
 
