@@ -1,21 +1,27 @@
-// Experiment: the CLI as one CommonJS file, loaded through vm.Script with V8 cachedData.
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+// Experiment (bench/RESULTS.md, issue #31): the CLI as one CommonJS file, loaded through
+// vm.Script with V8 cachedData. `npm run build && node scripts/experiments/code-cache.mjs`
+// writes dist/experiments/code-cache/{main.cjs,dsh.cjs}; `WRITE_CACHE=1 node …/dsh.cjs run hi`
+// writes the cache; measure-start.mjs compares it with the ESM bundle. Not shipped.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+const OUT = resolve('dist/experiments/code-cache')
 import { build } from 'esbuild'
 const src = readFileSync('dist/src/apps/cli/main.js', 'utf8')
 const i = src.indexOf('const code = await main(')
 const entry = src.slice(0, i) + 'void (async () => {\n' + src.slice(i) + '\n})()\n'
 writeFileSync('dist/src/apps/cli/main-cjs-entry.js', entry)
-mkdirSync('/tmp/house/exp/out', { recursive: true })
+mkdirSync(OUT, { recursive: true })
 await build({
   entryPoints: ['dist/src/apps/cli/main-cjs-entry.js'],
-  outfile: '/tmp/house/exp/out/main.cjs',
+  outfile: `${OUT}/main.cjs`,
   bundle: true, format: 'cjs', platform: 'node', target: 'node20',
   external: ['better-sqlite3', 'pg', 'pg-native'],
   define: { 'import.meta.url': '__dshUrl' },
-  banner: { js: "const __dshUrl = require('node:url').pathToFileURL('/work/wt-house/dist/bundle/main.js').href;" },
+  // version.ts and the web assets look for package.json and dist/web from dist/bundle/.
+  banner: { js: `const __dshUrl = require('node:url').pathToFileURL(${JSON.stringify(resolve('dist/bundle/main.js'))}).href;` },
   logLevel: 'error',
 })
-writeFileSync('/tmp/house/exp/out/dsh.cjs', `
+writeFileSync(`${OUT}/dsh.cjs`, `
 const fs = require('node:fs'), vm = require('node:vm'), Module = require('node:module'), path = require('node:path')
 const file = path.join(__dirname, 'main.cjs')
 const cacheFile = file + '.cache'

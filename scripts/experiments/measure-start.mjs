@@ -18,13 +18,13 @@ writeFileSync(join(home, 'config.yaml'), `model:\n  baseUrl: ${model.baseUrl}\n 
 const env = { ...process.env, DSH_HOME: home, DEEPSEEK_API_KEY: 'k', NO_COLOR: '1' }
 const variants = {
   esm: [join(process.cwd(), 'dist/bundle/main.js')],
-  cjs: ['/tmp/house/exp/out/dsh.cjs'],
-  'cjs+cache': ['/tmp/house/exp/out/dsh.cjs'],
+  cjs: [join(process.cwd(), 'dist/experiments/code-cache/dsh.cjs')],
+  'cjs+cache': [join(process.cwd(), 'dist/experiments/code-cache/dsh.cjs')],
 }
 const variantEnv = { cjs: { NO_CACHE: '1' } }
 // Train the cache: one run writes what it compiled.
 await new Promise((r) =>
-  spawn(process.execPath, ['/tmp/house/exp/out/dsh.cjs', 'run', 'hi'], { env: { ...env, WRITE_CACHE: '1' }, cwd: root, stdio: 'ignore' }).on('close', r),
+  spawn(process.execPath, [join(process.cwd(), 'dist/experiments/code-cache/dsh.cjs'), 'run', 'hi'], { env: { ...env, WRITE_CACHE: '1' }, cwd: root, stdio: 'ignore' }).on('close', r),
 )
 const cpu = (pid) => {
   try { return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6 } catch { return NaN }
