@@ -8,7 +8,8 @@
 // every field of the configuration table must exist in it.
 
 import { spawnSync } from 'node:child_process'
-import { resolve } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import * as z from 'zod'
@@ -20,7 +21,7 @@ import { SANDBOX_MODES } from '../../src/shell/sandbox/bwrap.js'
 import { assertBuilt, CLI, cliEnv, spawnCli, useModelWorlds } from '../apps/cli/cli.js'
 import { useTempDirs } from '../support/temp-dir.js'
 import { until } from '../support/until.js'
-import { configTableFields, readDocs } from './doc-examples.js'
+import { configTableFields, docFiles, readDocs } from './doc-examples.js'
 
 const ROOT = resolve('.')
 const docs = readDocs(ROOT)
@@ -138,6 +139,19 @@ describe('examples stay true', () => {
         )
     }
     expect(problems).toEqual([])
+  })
+
+  it('every relative link of README and docs names a file that exists', () => {
+    const broken: string[] = []
+    for (const file of docFiles(ROOT)) {
+      const text = readFileSync(join(ROOT, file), 'utf8')
+      for (const match of text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
+        const target = match[1]!
+        if (/^[a-z]+:/.test(target)) continue
+        if (!existsSync(join(ROOT, dirname(file), target))) broken.push(`${file}: ${target}`)
+      }
+    }
+    expect(broken).toEqual([])
   })
 
   it('every field of the configuration table exists in the schema', () => {
