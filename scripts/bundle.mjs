@@ -4,9 +4,12 @@
 // Measured in bench/cli.bench.ts; see bench/RESULTS.md.
 // Also bundles the web UI's front end into dist/web/ (index.html, app.js, app.css): no CDN at run time.
 
-import { copyFileSync, mkdirSync } from 'node:fs'
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs'
 import { build } from 'esbuild'
 
+// esbuild names chunks by content hash and never removes old ones: start empty, so the
+// packed tarball carries only this build's chunks.
+rmSync('dist/bundle', { recursive: true, force: true })
 await build({
   entryPoints: ['dist/src/apps/cli/main.js'],
   outdir: 'dist/bundle',

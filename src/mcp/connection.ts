@@ -1,65 +1,27 @@
 // One MCP server: starting it (the SDK is imported here, lazily), its state, its tools
 // as model tools, tool calls with progress and cancellation, one restart after a crash.
 
-import type { Readable } from 'node:stream'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import { errorMessage } from '../core/errors.js'
 import { packageVersion } from '../core/version.js'
-import { outboundFetch } from '../net/index.js'
-import { buildChildEnv, DEFAULT_SECRET_FILTER, type SecretFilter } from '../shell/index.js'
-import type { SpillStore } from '../spill/index.js'
 import type { ProvidedTool, ToolExecution, ToolOutput } from '../tools/types.js'
 import {
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
   expandServerConfig,
-  isStdio,
   type McpServerConfig,
   type McpServerSource,
 } from './config.js'
+import type { McpConnectionOptions, McpPromptInfo, McpServerState } from './connection-types.js'
 import { killOnExit } from './exit-kill.js'
-import { mcpToolName } from './naming.js'
 import { type McpCallResult, resultText } from './results.js'
 import { ServerLog, serverLogPath } from './server-log.js'
 import { spillLongResult } from './spill.js'
+import { mcpProvidedTool } from './tool-adapter.js'
+import { createTransport, describeStartError, nextStartSlot } from './transport.js'
 
-export type McpServerState = 'idle' | 'starting' | 'connected' | 'failed' | 'crashed' | 'closed'
-
-export interface McpProgress {
-  server: string
-  execution: ToolExecution
-  progress: number
-  total?: number
-  message?: string
-}
-
-export interface McpPromptInfo {
-  name: string
-  description?: string
-  arguments?: { name: string; description?: string; required?: boolean }[]
-}
-
-export interface McpConnectionOptions {
-  /** The server's name (the key of its entry). */
-  name: string
-  config: McpServerConfig
-  source: McpServerSource
-  /** The harness home: server logs and spilled results live under it. */
-  home: string
-  /** Folder a stdio server runs in when its entry names none. */
-  cwd: string
-  /** Read for `${VAR}` expansion and scrubbed for the child; never modified. Default: process.env. */
-  env?: NodeJS.ProcessEnv
-  /** The shell's secret scrubbing (config `secrets`). Default: the built-in rule. */
-  secrets?: SecretFilter
-  /** Tools, prompts or state changed. */
-  onChange?: () => void
-  onProgress?: (progress: McpProgress) => void
-  /** The one spill store, looked up at call time. */
-  spill?: () => SpillStore | undefined
-}
+export type { McpConnectionOptions, McpProgress, McpPromptInfo, McpServerState } from './connection-types.js'
 
 /** The background connection attempt gives up after this (the wait for it is the start-up timeout). */
 const MIN_CONNECT_TIMEOUT_MS = 60_000
@@ -277,7 +239,11 @@ export class McpConnection {
       // One spawn per event-loop turn: a burst of 100 held off a SIGTERM until all were spawned.
       await nextStartSlot()
       if (this.closing) return
-      const transport = await this.createTransport(config, env)
+      const transport = await createTransport(config, env, {
+        secrets: this.options.secrets,
+        cwd: this.options.cwd,
+        log: this.log,
+      })
       const validator = new AjvJsonSchemaValidator()
       const created = new Client(
         { name: 'dsh', version: packageVersion() },
@@ -332,42 +298,6 @@ export class McpConnection {
     }
   }
 
-  private async createTransport(config: McpServerConfig, env: NodeJS.ProcessEnv): Promise<Transport> {
-    if (isStdio(config)) {
-      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
-      const transport = new StdioClientTransport({
-        command: config.command,
-        args: config.args,
-        // The shell's scrubbing: no DSH_* and no credential-looking names, then the entry's env.
-        env: buildChildEnv(env, config.env, {}, this.options.secrets ?? DEFAULT_SECRET_FILTER),
-        cwd: config.cwd ?? this.options.cwd,
-        stderr: 'pipe',
-      })
-      const stderr = transport.stderr
-      if (stderr) this.log.attach(stderr as unknown as Readable, `${config.command} ${config.args.join(' ')}`)
-      return transport
-    }
-    const url = new URL(config.url)
-    const headers = config.headers
-    // HTTPS_PROXY / HTTP_PROXY / NO_PROXY, read from the same environment as `${VAR}`s.
-    const send = await outboundFetch(env)
-    if (config.type === 'sse') {
-      const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js')
-      return new SSEClientTransport(url, {
-        requestInit: { headers },
-        fetch: send,
-        eventSourceInit: {
-          fetch: (input, init) =>
-            send(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
-        },
-      })
-    }
-    const { StreamableHTTPClientTransport } = await import(
-      '@modelcontextprotocol/sdk/client/streamableHttp.js'
-    )
-    return new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: send })
-  }
-
   private async refreshTools(
     client: Client,
     validator: { getValidator<T>(schema: never): JsonSchemaValidator<T> },
@@ -380,7 +310,12 @@ export class McpConnection {
     let cursor: string | undefined
     do {
       const page = await client.listTools(cursor !== undefined ? { cursor } : undefined)
-      for (const tool of page.tools) tools.push(this.providedTool(tool, validator))
+      for (const tool of page.tools)
+        tools.push(
+          mcpProvidedTool(this.name, tool, validator, (name, args, execution) =>
+            this.callTool(name, args, execution),
+          ),
+        )
       cursor = page.nextCursor
     } while (cursor)
     if (this.client !== client) return
@@ -406,35 +341,6 @@ export class McpConnection {
     if (this.client !== client) return
     this.promptList = Object.freeze(prompts)
     this.options.onChange?.()
-  }
-
-  private providedTool(
-    tool: { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> },
-    validator: { getValidator<T>(schema: never): JsonSchemaValidator<T> },
-  ): ProvidedTool {
-    const { $schema: _ignored, ...parameters } = tool.inputSchema
-    let validate: JsonSchemaValidator<unknown> | undefined
-    const name = mcpToolName(this.name, tool.name)
-    return {
-      schema: {
-        name,
-        description: tool.description ?? tool.title ?? `Tool ${tool.name} of the MCP server ${this.name}.`,
-        parameters: { ...parameters, type: 'object' },
-      },
-      run: async (raw, execution) => {
-        const parsed = parseArguments(raw)
-        if (!parsed.ok) return { content: `Invalid arguments for ${name}: ${parsed.error}`, isError: true }
-        validate ??= validator.getValidator(tool.inputSchema as never)
-        const checked = validate(parsed.value)
-        if (!checked.valid) {
-          return {
-            content: `Invalid arguments for ${name}: ${checked.errorMessage ?? 'schema mismatch'}`,
-            isError: true,
-          }
-        }
-        return this.callTool(tool.name, parsed.value, execution)
-      },
-    }
   }
 
   private handleClose(client: Client): void {
@@ -474,41 +380,4 @@ export class McpConnection {
     }
     return this.client
   }
-}
-
-function parseArguments(
-  raw: string | unknown,
-): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
-  let value = raw
-  if (typeof raw === 'string') {
-    try {
-      value = raw.trim() === '' ? {} : JSON.parse(raw)
-    } catch (error) {
-      return { ok: false, error: `not JSON (${errorMessage(error)})` }
-    }
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, error: 'expected a JSON object' }
-  }
-  return { ok: true, value: value as Record<string, unknown> }
-}
-
-function describeStartError(error: unknown): string {
-  let message = errorMessage(error)
-  const code = (error as { code?: unknown }).code
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
-  // fetch's "fetch failed" hides the reason (refused, unknown host) in its cause.
-  if (message === 'fetch failed' && cause) message = `cannot connect (${String(cause.code ?? cause.message)})`
-  if (code === 'ENOENT') return `command not found (${message})`
-  if (code === -32000 || /connection closed/i.test(message)) return 'the server exited during start-up'
-  if (code === -32001 || /timed out/i.test(message)) return 'the server did not answer initialize in time'
-  return message
-}
-
-let lastStartSlot: Promise<void> = Promise.resolve()
-/** Resolves in a later turn of the event loop than the slot before it (signals are handled in between). */
-function nextStartSlot(): Promise<void> {
-  const slot = lastStartSlot.then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-  lastStartSlot = slot
-  return slot
 }

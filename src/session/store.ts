@@ -5,7 +5,10 @@ import { randomUUID } from 'node:crypto'
 import { type Context, Service } from 'cordis'
 import { DshError } from '../core/errors.js'
 import { currentService } from '../core/service-ref.js'
+// layer-exception: ctx.sessions is the service built on the persistence seam; it lives here
+// with the session it opens, so it reaches up to persistence's seam and write-behind log.
 import type { SessionPersistence } from '../persistence/persistence.js'
+// layer-exception: (the same) the write-behind log over the seam.
 import { WriteBehindLog } from '../persistence/write-behind.js'
 import { SessionErrorCode } from './errors.js'
 import { Session, validateSessionId } from './session.js'

@@ -10,7 +10,8 @@ import { PersistenceErrorCode } from '../errors.js'
 import { lastTurnNumber, outcomeOf, titleFrom } from '../repair.js'
 import { ioError, isCode } from './file-log.js'
 import { LOG_SUFFIX } from './layout.js'
-import { scanLog, summarizeLogSync } from './reader.js'
+import { summarizeLogSync } from './log-summary.js'
+import { scanLog } from './reader.js'
 
 /** Files summarized per synchronous batch in `listSessions`, between yields to the event loop. */
 const LIST_BATCH = 64

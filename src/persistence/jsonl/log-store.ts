@@ -19,7 +19,8 @@ import { eventLines, headerLine } from './codec.js'
 import { appendAt, ensureDir, ioError, isCode, publishLog, rollbackTo } from './file-log.js'
 import { LOCK_SUFFIX, SessionLayout } from './layout.js'
 import { breakLock, liveHolder, WriterLock } from './lock.js'
-import { headerIdOf, scanLog } from './reader.js'
+import { headerIdOf } from './log-summary.js'
+import { scanLog } from './reader.js'
 
 /** What this backend knows about one session it created, loaded or writes. */
 interface TrackedSession {

@@ -3,55 +3,13 @@
 // DOM-based converters were not used). Scripts, styles and other non-content are dropped.
 
 import { Parser } from 'htmlparser2'
+import { ABSOLUTE_HTTP, BLOCKS, collapse, isSpace, SKIPPED, safeUrl } from './html-text.js'
 
 export interface ConvertedPage {
   /** The first <title>, whitespace-collapsed; '' when the page has none. */
   title: string
   markdown: string
 }
-
-/** Elements whose whole content is dropped. */
-const SKIPPED = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'svg',
-  'math',
-  'iframe',
-  'object',
-  'embed',
-  'canvas',
-  'select',
-  'button',
-  'dialog',
-])
-
-/** Elements that start and end a paragraph-like block. */
-const BLOCKS = new Set([
-  'p',
-  'div',
-  'section',
-  'article',
-  'main',
-  'header',
-  'footer',
-  'nav',
-  'aside',
-  'figure',
-  'figcaption',
-  'form',
-  'fieldset',
-  'address',
-  'details',
-  'summary',
-  'dl',
-  'dt',
-  'dd',
-  'table',
-  'caption',
-  'body',
-])
 
 type Container = { kind: 'quote' } | { kind: 'list'; ordered: boolean; index: number }
 
@@ -380,27 +338,5 @@ export class MarkdownConverter {
     const url = safeUrl(href, this.base)
     if (!url || !['http:', 'https:', 'mailto:'].includes(url.protocol)) return undefined
     return url.href
-  }
-}
-
-const ABSOLUTE_HTTP = /^https?:\/\/[^\s()<>]+$/i
-
-/** Runs of HTML whitespace that are not already a single space. */
-const WHITESPACE_RUN = /[\t\n\r\f][ \t\n\r\f]*| [ \t\n\r\f]+/g
-
-function collapse(text: string): string {
-  return text.replace(WHITESPACE_RUN, ' ')
-}
-
-function isSpace(code: number): boolean {
-  return code === 32 || code === 10 || code === 9 || code === 13 || code === 12
-}
-
-function safeUrl(href: string, base?: URL): URL | undefined {
-  try {
-    return new URL(href, base)
-  } catch {
-    // An unparsable link target: the link text stays, the target is dropped.
-    return undefined
   }
 }
