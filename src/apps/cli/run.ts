@@ -49,7 +49,7 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
   }
 
   const interrupt = new AbortController()
-  const termination = handleTermination(() => interrupt.abort())
+  const termination = handleTermination(() => interrupt.abort(), { brokenPipe: true })
   let harness: Awaited<ReturnType<typeof openHarness>>
   try {
     // Headless: nobody to ask, so only a folder trusted with its current configuration (or
