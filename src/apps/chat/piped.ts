@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline'
 import { toTerminalText } from '../../core/terminal-text.js'
 import { ExitCode } from '../cli/errors.js'
 import { type AgentOptions, trustFlags } from '../cli/options.js'
-import { colorsFor, createStreamRenderer } from '../cli/render.js'
+import { colorsFor, createStreamRenderer, reasoningPlacement } from '../cli/render.js'
 import { type AgentPlan, openHarness, startAgent } from '../cli/start.js'
 import { handleTermination } from '../cli/termination.js'
 import { describeStart } from './notices.js'
@@ -31,7 +31,13 @@ export async function pipedChat(plan: AgentPlan, options: AgentOptions): Promise
       if (interrupt.signal.aborted) break
       if (line.trim() === '') continue
       process.stdout.write(`${colors.bold('> ')}${toTerminalText(line, { keepTabs: false })}\n`)
-      const unsubscribe = agent.onOutput(createStreamRenderer(process.stdout, colors))
+      const unsubscribe = agent.onOutput(
+        createStreamRenderer(
+          process.stdout,
+          colors,
+          reasoningPlacement(process.stdout, options.showReasoning),
+        ),
+      )
       try {
         const result = await agent.prompt(line, { signal: interrupt.signal })
         if (result.reason !== 'completed') allCompleted = false

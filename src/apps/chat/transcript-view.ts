@@ -6,8 +6,8 @@ import type { AgentOutput } from '../../agent/types.js'
 import { formatCompactionLine } from '../../context/index.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 import { type Colors, clip, describeToolCall } from '../cli/render.js'
+import { summarizeToolResult } from '../cli/tool-summary.js'
 import { MarkdownStream } from './markdown.js'
-import { summarizeToolResult } from './tool-summary.js'
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 /** Result lines shown under a finished tool call. */

@@ -124,7 +124,12 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     program
       .command('chat')
       .description('interactive chat (the default on a terminal); piped stdin runs one turn per line'),
-  ).action(act(async (options: RunOptions) => (await import('../chat/index.js')).chatCommand(options)))
+  )
+    .option(
+      '--show-reasoning',
+      'piped chat: print the reasoning on stdout between [thinking] and [/thinking] lines (default: on stderr)',
+    )
+    .action(act(async (options: RunOptions) => (await import('../chat/index.js')).chatCommand(options)))
 
   const sessions = program
     .command('sessions')
