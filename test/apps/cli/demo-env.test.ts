@@ -20,7 +20,9 @@ describe('dsh demo', () => {
     // No key anywhere, and a DSH_HOME the demo must leave alone.
     const result = await runCli(['demo'], { env: cliEnv({ DSH_HOME: home }), cwd })
     // On a pipe the demo's reasoning goes to stderr, labelled, never into stdout.
-    expect(result.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('thinking: '))).toEqual([])
+    expect(result.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('thinking: '))).toEqual(
+      [],
+    )
     expect(result.code).toBe(0)
     const transcript = /^transcript {2}(\S+\.jsonl)$/m.exec(result.stdout)?.[1]
     expect(transcript).toBeDefined()
