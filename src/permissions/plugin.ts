@@ -53,7 +53,7 @@ export interface AgentPermissions {
 }
 
 export const PLAN_MODE_CONTEXT =
-  'Plan mode is on: do not change anything yet. Use read-only tools (read, glob, grep, ls) to research, then present a concrete plan by calling exit_plan_mode with it; the user decides whether to leave plan mode. Tools that edit files or run commands are refused until then.'
+  'Plan mode is on: do not change anything yet. Use read-only tools (read, glob, grep, ls, and bash commands that only read, such as git log or rg) to research, then present a concrete plan by calling exit_plan_mode with it; the user decides whether to leave plan mode. Tools that edit files and commands that may change things are refused until then.'
 
 export class PermissionPolicy extends Service {
   private readonly agents = new Map<SessionId, AgentPermissions>()
