@@ -30,6 +30,8 @@ describe('user-caused errors', () => {
     const w = await world()
     const env = { ...w.env }
     delete env.DEEPSEEK_API_KEY
+    // A remote server needs a key (a loopback one does not: local-model.test.ts).
+    writeFileSync(join(w.home, 'config.yaml'), 'model:\n  baseUrl: http://model.invalid:9\n')
     const result = await runCli(['run', 'hello'], { env, cwd: w.project })
     expectOneLine(result, /DEEPSEEK_API_KEY/, 1)
     expect(existsSync(join(w.home, 'sessions'))).toBe(false)
@@ -40,7 +42,7 @@ describe('user-caused errors', () => {
     const w = await world()
     writeFileSync(
       join(w.home, 'config.yaml'),
-      `model:\n  baseUrl: ${w.model.baseUrl}\n  apiKeyEnv: MY_MODEL_KEY\n`,
+      'model:\n  baseUrl: http://model.invalid:9\n  apiKeyEnv: MY_MODEL_KEY\n',
     )
     expectOneLine(await runCli(['run', 'hello'], { env: w.env, cwd: w.project }), /MY_MODEL_KEY/, 1)
   })
