@@ -35,7 +35,7 @@ export async function runChatCommand(chat: ChatHost, line: string): Promise<void
   }
   switch (command?.name) {
     case 'help':
-      chat.say(helpText())
+      chat.say(helpText(chat.columns - 1))
       for (const custom of customCommands(chat)) {
         chat.say(
           `  /${custom.name}${custom.argumentHint ? ` ${custom.argumentHint}` : ''}  ${safe(custom.description ?? custom.path)}`,

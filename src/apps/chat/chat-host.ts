@@ -3,7 +3,7 @@
 // face, not the whole TerminalChat, so chat-commands.ts and chat.ts do not import each other.
 
 import type { AgentHandle } from '../../agent/types.js'
-import { toTerminalText } from '../../core/terminal-text.js'
+import { expandTabs, toTerminalText } from '../../core/terminal-text.js'
 import type { Harness } from '../../harness/compose.js'
 import type { Colors } from '../cli/render.js'
 import type { AgentPlan } from '../cli/start.js'
@@ -16,6 +16,8 @@ export interface ChatHost {
   readonly harness: Harness
   readonly plan: AgentPlan
   readonly sessionTokens: SessionTokens
+  /** The terminal's width, for text the chat wraps itself. */
+  readonly columns: number
   /** Prints finished lines above the input. */
   say(text: string): void
   /** Redraws the status line soon. */
@@ -32,5 +34,5 @@ export interface ChatHost {
 
 /** Model and tool text as the terminal may show it: escape sequences shown escaped, tabs expanded. */
 export function safe(text: string): string {
-  return toTerminalText(text, { keepTabs: false })
+  return toTerminalText(expandTabs(text), { keepTabs: false })
 }

@@ -151,6 +151,10 @@ export class TerminalChat implements ChatHost {
     return this.session!.plan
   }
 
+  get columns(): number {
+    return this.screen.columns
+  }
+
   get sessionTokens(): SessionTokens {
     return this.tokens
   }

@@ -3,12 +3,12 @@
 
 import type { AgentOutput } from '../../agent/types.js'
 import { formatCompactionLine } from '../../context/index.js'
-import { toTerminalText } from '../../core/terminal-text.js'
+import { expandTabs, toTerminalText } from '../../core/terminal-text.js'
 import type { Colors } from './colors.js'
 
 /** Model and tool text as the terminal may show it (escape sequences shown escaped). */
 function safe(text: string): string {
-  return toTerminalText(text, { keepTabs: false })
+  return toTerminalText(expandTabs(text), { keepTabs: false })
 }
 
 import { DIFF_TOOLS, renderDiffView } from './diff-view.js'
@@ -120,7 +120,12 @@ function progressResultLine(
 
 /** One line, at most `max` characters, safe for a terminal (escape sequences shown escaped). */
 export function clip(text: string, max: number): string {
-  const line = toTerminalText(text.replace(/\s*\n\s*/g, ' ↵ ').trim(), { keepTabs: false })
+  const line = toTerminalText(
+    expandTabs(text)
+      .replace(/\s*\n\s*/g, ' ↵ ')
+      .trim(),
+    { keepTabs: false },
+  )
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
 }
 
