@@ -18,6 +18,9 @@ export interface ToolCallInfo {
   signal: AbortSignal
 }
 
+/** A front end's answer to an approval question. */
+export type ApprovalAnswer = boolean | { readonly feedback: string } | undefined
+
 export type PreExecuteDecision =
   | { kind: 'allow' }
   | { kind: 'deny'; reason: string }
@@ -95,7 +98,10 @@ export interface AgentPipelineEvents {
     call: ToolCallInfo,
     next: () => Promise<PreExecuteDecision>,
   ): Promise<PreExecuteDecision>
-  /** Asked when a pre-execute decision is `ask`; answer true to allow. No answer denies. */
-  'tools/approve'(call: ToolCallInfo, reason: string): Promise<boolean | undefined> | boolean | undefined
+  /**
+   * Asked when a pre-execute decision is `ask`; answer true to allow. No answer denies;
+   * `{ feedback }` denies and tells the model what the user wants instead.
+   */
+  'tools/approve'(call: ToolCallInfo, reason: string): Promise<ApprovalAnswer> | ApprovalAnswer
   'tools/post-execute'(state: PostExecuteState): Promise<void> | void
 }

@@ -3,7 +3,7 @@
 
 import { errorMessage, isDshError } from '../core/errors.js'
 import { type FailureClass, FailureError } from '../failures/index.js'
-import type { ModelStreamChunk } from '../llm/adapter.js'
+import type { ModelRequest, ModelStreamChunk } from '../llm/adapter.js'
 import { LlmErrorCode } from '../llm/errors.js'
 import type { ToolCallRequest, Usage } from '../llm/types.js'
 import type { AgentOutput } from './types.js'
@@ -57,4 +57,29 @@ export async function assembleReply(
   // Tool calls of an unfinished reply never ran and are not part of what was shown.
   if (reply.interruption) reply.toolCalls = []
   return reply
+}
+
+/** About four characters a token: the same rough measure the rest of dsh estimates with. */
+const CHARS_PER_TOKEN = 4
+
+/**
+ * The usage of a reply whose stream was cut after something arrived: the server's count
+ * never came, but the request was billed. An estimate, marked `estimated`; undefined when
+ * the server reported usage or nothing arrived at all.
+ */
+export function estimateCutUsage(request: ModelRequest, reply: AssembledReply): Usage | undefined {
+  if (reply.usage !== undefined || reply.interruption === undefined) return undefined
+  if (reply.content === '' && reply.reasoning === '') return undefined
+  const promptTokens = Math.ceil(
+    (JSON.stringify(request.messages).length + JSON.stringify(request.tools).length) / CHARS_PER_TOKEN,
+  )
+  const reasoningTokens = Math.ceil(reply.reasoning.length / CHARS_PER_TOKEN)
+  const completionTokens = Math.ceil(reply.content.length / CHARS_PER_TOKEN) + reasoningTokens
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: promptTokens + completionTokens,
+    ...(reasoningTokens > 0 ? { reasoningTokens } : {}),
+    estimated: true,
+  }
 }

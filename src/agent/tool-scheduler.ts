@@ -110,6 +110,13 @@ async function decide(ctx: Context, info: ToolCallInfo): Promise<PreExecuteDecis
   if (decision.kind !== 'ask') return decision
   const approved = await ctx.serial('tools/approve', info, decision.reason)
   if (approved === true) return { kind: 'allow' }
+  if (typeof approved === 'object' && approved !== null && approved.feedback.trim() !== '') {
+    // Claude Code's "No, and tell Claude what to do differently": the user's words are the result.
+    return {
+      kind: 'deny',
+      reason: `the user did not allow this call and said what to do instead: ${approved.feedback.trim()}`,
+    }
+  }
   return { kind: 'deny', reason: `${decision.reason} (approval required and not given)` }
 }
 

@@ -13,7 +13,7 @@ import type { PreStepState, TurnStartingState, TurnStoppingState } from './pipel
 import { REPEAT_END_AT, RepeatGuard } from './repeat-guard.js'
 import { buildModelRequest, logRequestConfig } from './request.js'
 import type { LoopServices } from './services.js'
-import { type AssembledReply, assembleReply } from './stream-assembly.js'
+import { type AssembledReply, assembleReply, estimateCutUsage } from './stream-assembly.js'
 import { runToolCalls } from './tool-scheduler.js'
 import type { AgentHandle, AgentOutput, TurnResult } from './types.js'
 
@@ -187,6 +187,8 @@ async function requestReply(
     request.onRetry = (notice) => emit({ type: 'retry', message: describeRetry(notice), notice })
     const reply = await assembleReply(llm.stream(request), signal, emit)
     context?.recordUsage(session, request, reply.usage)
+    // A cut stream was still billed: log an estimate (marked) rather than nothing.
+    reply.usage ??= estimateCutUsage(request, reply)
     return reply
   }
   const reply = await send(request)

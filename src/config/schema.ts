@@ -27,6 +27,13 @@ export const modelConfigSchema = z
     baseUrl: z.url().optional(),
     /** The environment variable that holds the API key. */
     apiKeyEnv: z.string().min(1).default(DEFAULT_API_KEY_ENV),
+    /**
+     * Only `none`: the server needs no key (a local model server), so none is required or
+     * sent. Keys themselves never live in the config (apiKeyEnv, apiKeyFile).
+     */
+    apiKey: z
+      .literal('none', { error: () => 'apiKey may only be "none" (put a key in apiKeyEnv or apiKeyFile)' })
+      .optional(),
     /** A file holding the API key, read at start (never put in the environment); wins over apiKeyEnv. */
     apiKeyFile: z.string().min(1).optional(),
     temperature: z.number().min(0).max(2).optional(),

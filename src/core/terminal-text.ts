@@ -95,3 +95,19 @@ export function toTerminalText(text: string, options: TerminalTextOptions = {}):
   }
   return out
 }
+
+/**
+ * Tabs as spaces to the next multiple of `width` columns, per line: a preview shows
+ * `1  import x` (as `cat` on a terminal would), not a literal `\t`, and widths stay countable.
+ */
+export function expandTabs(text: string, width = 8): string {
+  if (!text.includes('\t')) return text
+  return text
+    .split('\n')
+    .map((line) => {
+      let out = ''
+      for (const char of line) out += char === '\t' ? ' '.repeat(width - (out.length % width)) : char
+      return out
+    })
+    .join('\n')
+}

@@ -80,6 +80,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     baseUrl: options.model?.baseUrl ?? config.model.baseUrl,
     apiKey: options.model?.apiKey,
     apiKeyEnv: config.model.apiKeyEnv,
+    noKey: config.model.apiKey === 'none',
   })
   const web = selectWebProviders(config.web, {
     baseUrl: endpoint.endpoint.replace(/\/chat\/completions$/, ''),
@@ -98,6 +99,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       baseUrl: options.model?.baseUrl ?? config.model.baseUrl,
       apiKey: options.model?.apiKey ?? (config.model.apiKeyFile && readApiKeyFile(config.model.apiKeyFile)),
       apiKeyEnv: config.model.apiKeyEnv,
+      noKey: config.model.apiKey === 'none',
       model: config.model.name,
       effort: config.model.effort,
       ...(config.model.maxTokens !== undefined ? { maxTokens: config.model.maxTokens } : {}),

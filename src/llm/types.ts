@@ -30,4 +30,11 @@ export interface Usage {
   /** Prompt tokens not in the cache (DeepSeek `prompt_cache_miss_tokens`). */
   cacheMissTokens?: number
   reasoningTokens?: number
+  /**
+   * Not reported by the server: the stream was cut (Ctrl-C, a dropped connection) before
+   * its usage arrived, though the request was sent and is billed. Estimated at about four
+   * characters a token from the request and what arrived; marked so nobody takes it for
+   * the server's count.
+   */
+  estimated?: true
 }

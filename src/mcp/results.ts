@@ -18,20 +18,19 @@ export interface McpCallResult {
 }
 
 /**
- * The result as text. Text blocks verbatim; `structuredContent` as JSON when no text block
- * already carries it; images and audio as a one-line description (the model adapter sends
- * text only); embedded text resources with their URI; links as their URI.
+ * The result as text. Text blocks verbatim; `structuredContent` (as JSON) only when no
+ * text block came with it — the MCP spec (2025-06-18, server/tools "Structured Content")
+ * has servers also return the serialized JSON as text for older clients, so both would
+ * send the model the same data twice, whatever their formatting. Images and audio as a
+ * one-line description (the model adapter sends text only); embedded text resources with
+ * their URI; links as their URI.
  */
 export function resultText(result: McpCallResult): string {
-  const parts: string[] = []
   const content = Array.isArray(result.content) ? result.content : []
-  for (const block of content) parts.push(blockText(block))
-  if (result.structuredContent !== undefined) {
-    const json = JSON.stringify(result.structuredContent, null, 2)
-    const compact = JSON.stringify(result.structuredContent)
-    if (!parts.some((part) => part.includes(compact) || part.trim() === json)) {
-      parts.push(`[structured content]\n${json}`)
-    }
+  const parts = content.map(blockText)
+  const hasText = content.some((block) => block.type === 'text' && (block.text ?? '').trim() !== '')
+  if (result.structuredContent !== undefined && !hasText) {
+    parts.push(`[structured content]\n${JSON.stringify(result.structuredContent, null, 2)}`)
   }
   return parts.length > 0 ? parts.join('\n') : '(no content)'
 }

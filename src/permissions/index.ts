@@ -22,6 +22,7 @@ export {
   PLAN_MODE_CONTEXT,
 } from './plugin.js'
 export { decideToolPermission, type PolicyDecision, type PolicyInput } from './policy.js'
+export { LOCAL_SETTINGS_FILE, rememberAllowRule, suggestedAllowRule } from './remember.js'
 export { type MatchMode, matchesRule, ruleNamesTool } from './rule-matcher.js'
 export { parsePermissionRule, parsePermissionRules } from './rule-parser.js'
 export { EMPTY_RULE_SET, evaluateRules, mergeRuleSets } from './rule-set.js'

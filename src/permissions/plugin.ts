@@ -12,7 +12,8 @@ import { ProjectTrustStore } from '../trust/index.js'
 import type {} from '../trust/service.js'
 import { hookPermissionMode, type PermissionMode } from './modes.js'
 import { decideToolPermission, type PolicyDecision } from './policy.js'
-import { parsePermissionRules } from './rule-parser.js'
+import { rememberAllowRule } from './remember.js'
+import { parsePermissionRule, parsePermissionRules } from './rule-parser.js'
 import { mergeRuleSets } from './rule-set.js'
 import { loadProjectPermissions } from './settings.js'
 import type { PermissionRuleSet } from './types.js'
@@ -53,7 +54,7 @@ export interface AgentPermissions {
 }
 
 export const PLAN_MODE_CONTEXT =
-  'Plan mode is on: do not change anything yet. Use read-only tools (read, glob, grep, ls) to research, then present a concrete plan by calling exit_plan_mode with it; the user decides whether to leave plan mode. Tools that edit files or run commands are refused until then.'
+  'Plan mode is on: do not change anything yet. Use read-only tools (read, glob, grep, ls, and bash commands that only read, such as git log or rg) to research, then present a concrete plan by calling exit_plan_mode with it; the user decides whether to leave plan mode. Tools that edit files and commands that may change things are refused until then.'
 
 export class PermissionPolicy extends Service {
   private readonly agents = new Map<SessionId, AgentPermissions>()
@@ -145,6 +146,23 @@ export class PermissionPolicy extends Service {
     state.beforePlan = undefined
     this.setMode(agent, mode)
     return mode
+  }
+
+  /**
+   * "Yes, and don't ask again": `rule` allows from now on in this session, and is saved in
+   * the project's `.claude/settings.local.json`. Answers the file written. In a folder not
+   * trusted, later sessions leave the saved rule out like every project allow rule.
+   */
+  allowAlways(agent: AgentHandle, rule: string): string {
+    const parsed = parsePermissionRule(rule, findProjectRoot(agent.cwd))
+    const state = this.stateOf(agent)
+    const path = rememberAllowRule(state.projectRoot, rule, this.config.home)
+    this.agents.set(agent.id, {
+      ...state,
+      rules: { ...state.rules, allow: [...state.rules.allow, parsed] },
+      files: state.files.includes(path) ? state.files : [...state.files, path],
+    })
+    return path
   }
 
   /** The decision for one call, before hooks downstream and before asking anyone. */

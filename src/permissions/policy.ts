@@ -5,6 +5,7 @@ import { realpathSync } from 'node:fs'
 import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { projectConfigEntryOf } from '../core/project-config.js'
 import type { PermissionMode } from './modes.js'
+import { notReadOnly } from './read-only-command.js'
 import { evaluateRules } from './rule-set.js'
 import { toolKind } from './tool-kinds.js'
 import type { PermissionRuleSet, PermissionSubject } from './types.js'
@@ -34,8 +35,19 @@ export function decideToolPermission(input: PolicyInput): PolicyDecision {
     return { behavior: 'deny', reason: `denied by the permission rule ${ruled.rule.text}` }
   if (mode === 'bypassPermissions') return { behavior: 'allow' }
   if (subject.tool === 'ExitPlanMode') return planExit(mode, ruled?.behavior === 'allow')
-  const kind = toolKind(subject.tool)
-  // Plan mode is for research: web reads stay possible there, asked for like in default mode.
+  let kind = toolKind(subject.tool)
+  // Plan mode is for research: a bash command that only reads (`git log`, `rg x`, `ls`) runs
+  // like the read tools; web reads stay possible, asked for like in default mode.
+  if (mode === 'plan' && subject.tool === 'Bash') {
+    const why = notReadOnly(typeof subject.input.command === 'string' ? subject.input.command : '')
+    if (why !== undefined) {
+      return {
+        behavior: 'deny',
+        reason: `plan mode is on: only read-only commands run, and this one is not (${why}). Finish researching and present your plan; the user decides when to leave plan mode.`,
+      }
+    }
+    kind = 'read'
+  }
   if (mode === 'plan' && kind !== 'read' && kind !== 'web') {
     return {
       behavior: 'deny',

@@ -11,6 +11,7 @@ export {
   type UsageReport,
   usageReport,
 } from './derive.js'
+export { ESTIMATED_NOTE, turnUsageEstimated } from './estimated.js'
 export {
   cacheHitPercent,
   formatCost,

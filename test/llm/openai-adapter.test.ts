@@ -199,8 +199,9 @@ describe('OpenAiCompatibleAdapter over loopback HTTP', () => {
     try {
       const server = await startModel([{ text: 'never' }])
       // Loading succeeds: commands that never reach the model work without a key.
+      // A remote server needs a key (a loopback one does not); none is reached here.
       const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {
-        baseUrl: server.baseUrl,
+        baseUrl: 'http://model.invalid:9',
         apiKeyEnv: 'DSH_TEST_MISSING_KEY',
       })
       disposers.push(dispose)

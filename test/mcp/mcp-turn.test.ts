@@ -76,6 +76,9 @@ describe('MCP tools in a turn', () => {
       expect((await agent.prompt('go')).reason).toBe('completed')
       const tools = model.requests[1]!.messages.filter((message) => message.role === 'tool')
       expect(tools[0]!.content).toMatch(/"temperature"/)
+      // The server sends its structured content also as text: the model gets it once.
+      expect(String(tools[0]!.content).match(/"temperature"/g)).toHaveLength(1)
+      expect(tools[0]!.content).not.toContain('[structured content]')
       expect(tools[1]!.content).toMatch(/\[image: image\/png, \d+ bytes\]/)
       expect(tools[2]!.content).toMatch(/\[resource demo:\/\/resource\/dynamic\/text\/2\]/)
       expect(tools[3]!.content).toMatch(/^Invalid arguments for mcp__everything__get-sum/)

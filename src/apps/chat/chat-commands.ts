@@ -16,8 +16,7 @@ import { formatCost } from '../../usage/index.js'
 import { changeModelChoice } from '../cli/model-choice.js'
 import { forkStored, startAgent } from '../cli/start.js'
 import { formatAge } from '../cli/transcript.js'
-import type { TerminalChat } from './chat.js'
-import { safe } from './chat.js'
+import { type ChatHost, safe } from './chat-host.js'
 import { closestCommand, findCommand, helpText } from './commands.js'
 import { contextLines } from './context-view.js'
 import { formatTokens } from './status-line.js'
@@ -25,7 +24,7 @@ import { formatTokens } from './status-line.js'
 /** Turns of a resumed session recapped after `/resume`. */
 const RECAP_TURNS = 2
 
-export async function runChatCommand(chat: TerminalChat, line: string): Promise<void> {
+export async function runChatCommand(chat: ChatHost, line: string): Promise<void> {
   const [typed = '', ...rest] = line.slice(1).split(/\s+/)
   const argument = rest.join(' ').trim()
   const command = findCommand(typed)
@@ -36,7 +35,7 @@ export async function runChatCommand(chat: TerminalChat, line: string): Promise<
   }
   switch (command?.name) {
     case 'help':
-      chat.say(helpText())
+      chat.say(helpText(chat.columns - 1))
       for (const custom of customCommands(chat)) {
         chat.say(
           `  /${custom.name}${custom.argumentHint ? ` ${custom.argumentHint}` : ''}  ${safe(custom.description ?? custom.path)}`,
@@ -126,7 +125,7 @@ export async function runChatCommand(chat: TerminalChat, line: string): Promise<
 }
 
 /** Starts the next agent first, so a failure (unknown id) keeps the current one. */
-async function switchTo(chat: TerminalChat, start: () => Promise<AgentHandle>, how: string): Promise<void> {
+async function switchTo(chat: ChatHost, start: () => Promise<AgentHandle>, how: string): Promise<void> {
   const previous = chat.agent
   const next = await start()
   chat.setAgent(next)
@@ -134,7 +133,7 @@ async function switchTo(chat: TerminalChat, start: () => Promise<AgentHandle>, h
   chat.say(chat.colors.dim(`session ${toTerminalId(next.id)} (${how})`))
 }
 
-async function resume(chat: TerminalChat, argument: string): Promise<void> {
+async function resume(chat: ChatHost, argument: string): Promise<void> {
   let id = argument
   if (/^\d+$/.test(argument)) {
     const here = await recentSessions(chat)
@@ -161,7 +160,7 @@ async function resume(chat: TerminalChat, argument: string): Promise<void> {
  * The last turns of a session: each prompt and the first lines of its answer, with the
  * compaction boundaries among them (and the latest one before them) marked.
  */
-function recap(chat: TerminalChat, events: readonly SessionEvent[]): string[] {
+function recap(chat: ChatHost, events: readonly SessionEvent[]): string[] {
   const { colors } = chat
   const turns: { prompt: string; answer: string; boundaries: string[] }[] = []
   let before: string[] = []
@@ -199,14 +198,14 @@ function firstLine(text: string): string {
   return lines.length > 1 ? `${lines[0]} …` : text
 }
 
-async function recentSessions(chat: TerminalChat) {
+async function recentSessions(chat: ChatHost) {
   const stored = await chat.harness.sessions.listStored()
   return stored
     .filter((summary) => summary.header.cwd === chat.agent.cwd && summary.header.origin !== 'subagent')
     .slice(0, 20)
 }
 
-async function listRecent(chat: TerminalChat): Promise<void> {
+async function listRecent(chat: ChatHost): Promise<void> {
   const here = await recentSessions(chat)
   const { colors } = chat
   if (here.length === 0) {
@@ -224,7 +223,7 @@ async function listRecent(chat: TerminalChat): Promise<void> {
   chat.say(colors.dim('/resume <n> or /resume <id> switches to one, with a recap'))
 }
 
-function describeSession(chat: TerminalChat): void {
+function describeSession(chat: ChatHost): void {
   const agent = chat.agent
   const header = agent.session.header
   const location = chat.harness.ctx.get('sessionPersistence')?.locate(header)
@@ -241,7 +240,7 @@ function describeSession(chat: TerminalChat): void {
   chat.say(`log      ${safe(location.path)}${pending}`)
 }
 
-function describeHooks(chat: TerminalChat): void {
+function describeHooks(chat: ChatHost): void {
   const { claudeCode, codex } = chat.plan.config.hooks
   const files = [
     ...claudeCode.map((file) => ({ dialect: 'Claude Code', file })),
@@ -257,7 +256,7 @@ function describeHooks(chat: TerminalChat): void {
   }
 }
 
-async function describeMcp(chat: TerminalChat): Promise<void> {
+async function describeMcp(chat: ChatHost): Promise<void> {
   const mcp = chat.harness.ctx.get('mcp')
   // Starts what this session sees (and asks about the project once), then lists it.
   if (mcp) await mcp.prepare(chat.agent)
@@ -271,7 +270,7 @@ async function describeMcp(chat: TerminalChat): Promise<void> {
 }
 
 /** `/mcp__<server>__<prompt> args`: the server's prompt, sent as this turn's text. */
-async function mcpPrompt(chat: TerminalChat, line: string): Promise<void> {
+async function mcpPrompt(chat: ChatHost, line: string): Promise<void> {
   const mcp = chat.harness.ctx.get('mcp')
   if (mcp) await mcp.prepare(chat.agent)
   const text = mcp ? await expandPromptCommand(mcp, chat.agent, line) : undefined
@@ -283,7 +282,7 @@ async function mcpPrompt(chat: TerminalChat, line: string): Promise<void> {
 }
 
 /** The custom commands of this session's project and the harness home (.dsh/commands, .claude/commands). */
-function customCommands(chat: TerminalChat): CustomCommand[] {
+function customCommands(chat: ChatHost): CustomCommand[] {
   const policy = chat.harness.ctx.get('permissions')
   return discoverCommands({
     home: chat.plan.config.home,
@@ -293,7 +292,7 @@ function customCommands(chat: TerminalChat): CustomCommand[] {
   })
 }
 
-function permissions(chat: TerminalChat, argument: string): void {
+function permissions(chat: ChatHost, argument: string): void {
   const policy = chat.harness.ctx.get('permissions')
   if (!policy) {
     chat.say(chat.colors.yellow('no permission policy is loaded'))
@@ -313,7 +312,7 @@ function permissions(chat: TerminalChat, argument: string): void {
   for (const line of describePermissions(policy.stateOf(chat.agent))) chat.say(safe(line))
 }
 
-async function rewind(chat: TerminalChat, argument: string): Promise<void> {
+async function rewind(chat: ChatHost, argument: string): Promise<void> {
   const last = nextTurnNumber(chat.agent.session.events) - 1
   const turn = argument === '' ? last : Number(argument)
   if (!Number.isInteger(turn) || turn < 1 || turn > last) {

@@ -3,10 +3,7 @@
 // through the screen's live region. Slash commands live in chat-commands.ts.
 
 import type { Context } from 'cordis'
-import type { ToolCallInfo } from '../../agent/pipeline.js'
 import type { AgentHandle } from '../../agent/types.js'
-import { toTerminalText } from '../../core/terminal-text.js'
-import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
 import { DEFAULT_MAX_RETRIES } from '../../llm/openai/config.js'
 import { resolvePriceTable } from '../../usage/index.js'
@@ -14,29 +11,18 @@ import { currentEffort, currentModel, turnUsageLine } from '../cli/model-choice.
 import { type Colors, colorsFor } from '../cli/render.js'
 import type { AgentPlan, StartedAgent } from '../cli/start.js'
 import { handleTermination } from '../cli/termination.js'
-import { approvalLines } from './approval-view.js'
 import { attachFiles } from './attachments.js'
 import { runChatCommand } from './chat-commands.js'
+import { type ChatHost, safe } from './chat-host.js'
 import { commandNames } from './commands.js'
 import type { PromptHistory } from './history.js'
 import { InputBox, type KeyPress } from './input.js'
 import { type KeySource, listenToKeys } from './keys.js'
-import { describeStart } from './notices.js'
+import { goodbyeLine, welcomeLines } from './notices.js'
+import { ChatQuestions } from './questions.js'
 import { type LiveFrame, Screen } from './screen.js'
 import { contextCell, renderStatusLine, type SessionTokens, tokensFrom } from './status-line.js'
 import { TranscriptView } from './transcript-view.js'
-
-interface Approval {
-  call: ToolCallInfo
-  reason: string
-  answer(allowed: boolean): void
-}
-
-interface TrustQuestion {
-  folder: string
-  brings: readonly string[]
-  answer(trusted: boolean): void
-}
 
 /** What the chat needs once the harness and the agent exist. */
 export interface ChatSession {
@@ -45,7 +31,7 @@ export interface ChatSession {
   started: StartedAgent
 }
 
-export class TerminalChat {
+export class TerminalChat implements ChatHost {
   readonly colors: Colors
   readonly screen: Screen
   private readonly input: InputBox
@@ -55,8 +41,7 @@ export class TerminalChat {
   private agentHandle: AgentHandle | undefined
   private readonly queue: string[] = []
   private running: AbortController | undefined
-  private approval: Approval | undefined
-  private trustQuestion: TrustQuestion | undefined
+  private readonly questions: ChatQuestions
   private hint: string | undefined
   private tokens: SessionTokens = tokensFrom([])
   /** The status line's `ctx` cell: measured after each step and compaction, not per frame. */
@@ -83,6 +68,13 @@ export class TerminalChat {
       () => this.screen.columns,
       (lines) => this.screen.commit(lines),
     )
+    this.questions = new ChatQuestions({
+      colors: this.colors,
+      say: (text) => this.say(text),
+      schedule: () => this.screen.schedule(),
+      allowAlways: (call, rule) => this.harness.ctx.get('permissions')!.allowAlways(call.agent, rule),
+      interrupt: () => this.interrupt(),
+    })
     this.input = new InputBox(
       history,
       commandNames,
@@ -106,19 +98,17 @@ export class TerminalChat {
   /** Attaches the started agent; prompts typed so far start running. */
   attach(session: ChatSession): Promise<number> {
     this.session = session
-    const { colors } = this
-    const model = currentModel(session.started.agent, session.plan)
-    this.say(
-      colors.bold(`dsh ${packageVersion()}`) + colors.dim(` · ${model} · ${safe(session.started.agent.cwd)}`),
-    )
-    this.say(
-      colors.dim(`${describeStart(session.started)} · /help for commands · Ctrl-C interrupts · Ctrl-D exits`),
-    )
+    for (const line of welcomeLines(
+      session.started,
+      currentModel(session.started.agent, session.plan),
+      this.colors,
+    ))
+      this.say(line)
     this.setAgent(session.started.agent)
     const approvals = session.harness.ctx.plugin({
       name: 'chat-approval',
       apply: (ctx: Context) => {
-        ctx.on('tools/approve', (call, reason) => this.askApproval(call, reason))
+        ctx.on('tools/approve', (call, reason) => this.questions.askApproval(call, reason))
         // The adapter's retry notices (one model request at a time runs in the chat).
         ctx.on('llm/retry', (info) => {
           this.transcript.retry(info, session.plan.config.model.maxRetries ?? DEFAULT_MAX_RETRIES)
@@ -161,6 +151,10 @@ export class TerminalChat {
     return this.session!.plan
   }
 
+  get columns(): number {
+    return this.screen.columns
+  }
+
   get sessionTokens(): SessionTokens {
     return this.tokens
   }
@@ -184,12 +178,15 @@ export class TerminalChat {
     else process.stderr.write(`${line}\n`)
   }
 
-  /** Leaves the chat: ends the running turn, restores the terminal. */
+  /**
+   * Leaves the chat: ends the running turn, restores the terminal, and leaves one clean
+   * last line naming the session and how to come back, as Codex and Claude Code do.
+   */
   exit(code = 0): void {
     this.queue.length = 0
     this.running?.abort()
-    this.approval?.answer(false)
-    this.trustQuestion?.answer(false)
+    this.questions.cancel()
+    if (this.keys && this.agentHandle) this.screen.commit([goodbyeLine(this.agentHandle.id, this.colors)])
     this.close()
     this.finish?.(code)
   }
@@ -226,15 +223,7 @@ export class TerminalChat {
   }
 
   private key(key: KeyPress): void {
-    if (this.trustQuestion) {
-      // Only `y` trusts; Ctrl-C or any other key is no (asked again in a later session).
-      this.trustQuestion.answer(key.name === 'y' && !key.ctrl)
-      return
-    }
-    if (this.approval) {
-      this.approvalKey(key, this.approval)
-      return
-    }
+    if (this.questions.key(key)) return
     this.input.key(key)
   }
 
@@ -356,49 +345,7 @@ export class TerminalChat {
    */
   askTrust(folder: string, brings: readonly string[]): Promise<boolean> {
     if (this.keys === undefined) return Promise.resolve(false)
-    return new Promise((resolve) => {
-      const answer = (trusted: boolean) => {
-        if (this.trustQuestion?.answer !== answer) return
-        this.trustQuestion = undefined
-        this.say(
-          `${this.colors.yellow('?')} trust ${safe(folder)} ${this.colors.dim(trusted ? '— trusted (remembered)' : '— not trusted')}`,
-        )
-        this.screen.schedule()
-        resolve(trusted)
-      }
-      this.trustQuestion = { folder, brings, answer }
-      this.screen.schedule()
-    })
-  }
-
-  /** Asks whether a tool call may run: `y` allows; any other key, Ctrl-C or a cancelled turn denies. */
-  private askApproval(call: ToolCallInfo, reason: string): Promise<boolean> {
-    return new Promise((resolve) => {
-      const onAbort = () => answer(false)
-      const answer = (allowed: boolean) => {
-        if (this.approval?.call !== call) return
-        this.approval = undefined
-        call.signal.removeEventListener('abort', onAbort)
-        this.say(
-          `${this.colors.yellow('?')} ${this.colors.bold(call.name)} ${safe(commandOf(call))} ${this.colors.dim(allowed ? '— allowed' : '— denied')}`,
-        )
-        this.screen.schedule()
-        resolve(allowed)
-      }
-      if (call.signal.aborted) return resolve(false)
-      call.signal.addEventListener('abort', onAbort, { once: true })
-      this.approval = { call, reason, answer }
-      this.screen.schedule()
-    })
-  }
-
-  private approvalKey(key: KeyPress, approval: Approval): void {
-    if (key.ctrl && key.name === 'c') {
-      approval.answer(false)
-      this.interrupt()
-      return
-    }
-    approval.answer(key.name === 'y')
+    return this.questions.askTrust(folder, brings)
   }
 
   /** The live region: hint, transcript's live part, queue, input (or approval), status. */
@@ -412,28 +359,11 @@ export class TerminalChat {
       )
     }
     if (this.hint !== undefined) lines.push(colors.dim(safe(this.hint)))
-    if (this.trustQuestion) {
-      const { folder, brings } = this.trustQuestion
-      lines.push(`${colors.yellow('?')} ${colors.bold(safe(folder))} brings its own configuration:`)
-      lines.push(`    ${safe(brings.length > 0 ? brings.join(', ') : 'project files')}`)
-      lines.push(
-        `  ${colors.dim('These can run commands on your machine. Trust only folders whose files you have read.')}`,
-      )
-      lines.push(`  trust this folder? ${colors.dim('[y/N]')} `)
-      const row = lines.length - 1
-      lines.push(this.statusLine())
-      return { lines, cursor: { row, column: 27 } }
-    }
-    if (this.approval) {
-      const { call, reason } = this.approval
-      lines.push(`${colors.yellow('?')} ${colors.bold(call.name)} wants to run:`)
-      for (const line of approvalLines(call.name, call.input, call.arguments, colors))
-        lines.push(`    ${line}`)
-      lines.push(`  ${colors.dim(safe(reason))}`)
-      lines.push(`  allow? ${colors.dim('[y/N]')} `)
-      const row = lines.length - 1
-      lines.push(this.statusLine())
-      return { lines, cursor: { row, column: 15 } }
+    const question = this.questions.frame()
+    if (question) {
+      const top = lines.length
+      lines.push(...question.lines, this.statusLine())
+      return { lines, cursor: { row: top + question.row, column: question.column } }
     }
     const box = this.input.render()
     const top = lines.length
@@ -461,16 +391,6 @@ export class TerminalChat {
   }
 }
 
-export function safe(text: string): string {
-  return toTerminalText(text, { keepTabs: false })
-}
-
 function errorLine(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
-}
-
-/** The exact command (bash) or the arguments a tool call carries. */
-function commandOf(call: ToolCallInfo): string {
-  const input = call.input as { command?: unknown } | undefined
-  return typeof input?.command === 'string' ? input.command : call.arguments
 }

@@ -122,8 +122,31 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!
 }
 
-export function helpText(): string {
+/**
+ * The `/help` text, wrapped at word boundaries to `columns` (a terminal wrapping it would
+ * cut words): a description's next lines line up under its start.
+ */
+export function helpText(columns = Number.POSITIVE_INFINITY): string {
   const width = Math.max(...COMMANDS.map((command) => command.usage.length))
-  const lines = COMMANDS.map((command) => `  ${command.usage.padEnd(width)}  ${command.description}`)
-  return `commands:\n${lines.join('\n')}\n${KEYS_HELP}`
+  const lines = COMMANDS.flatMap((command) =>
+    wrapWords(`  ${command.usage.padEnd(width)}  ${command.description}`, columns, width + 4),
+  )
+  const keys = KEYS_HELP.split('\n').flatMap((line) => wrapWords(line, columns, 4))
+  return `commands:\n${lines.join('\n')}\n${keys.join('\n')}`
+}
+
+/** `line` cut at spaces into lines of at most `columns`, later ones indented by `indent`. */
+export function wrapWords(line: string, columns: number, indent: number): string[] {
+  if (line.length <= columns) return [line]
+  const out: string[] = []
+  let current = ''
+  for (const word of line.split(/(?<=\S) (?=\S)/)) {
+    const candidate = current === '' ? word : `${current} ${word}`
+    if (candidate.length > columns && current.trim() !== '') {
+      out.push(current)
+      current = `${' '.repeat(indent)}${word}`
+    } else current = candidate
+  }
+  if (current.trim() !== '') out.push(current)
+  return out
 }

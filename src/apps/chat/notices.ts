@@ -1,6 +1,8 @@
 // One-line notices shared by the terminal and the piped chat.
 
-import { toTerminalId } from '../../core/terminal-text.js'
+import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
+import { packageVersion } from '../../core/version.js'
+import type { Colors } from '../cli/colors.js'
 import type { StartedAgent } from '../cli/start.js'
 
 /** `session <id> (new | resumed | forked from <parent>)` */
@@ -12,4 +14,19 @@ export function describeStart(started: StartedAgent): string {
         ? 'resumed'
         : 'new'
   return `session ${toTerminalId(started.agent.id)} (${how})`
+}
+
+/** The chat's first two lines: version, model and folder; the session and the keys. */
+export function welcomeLines(started: StartedAgent, model: string, colors: Colors): string[] {
+  const cwd = toTerminalText(started.agent.cwd, { keepTabs: false })
+  return [
+    colors.bold(`dsh ${packageVersion()}`) + colors.dim(` · ${model} · ${cwd}`),
+    colors.dim(`${describeStart(started)} · /help for commands · Ctrl-C interrupts · Ctrl-D exits`),
+  ]
+}
+
+/** The chat's clean last line: the session and how to come back to it (as Codex and Claude Code print). */
+export function goodbyeLine(sessionId: string, colors: Colors): string {
+  const id = toTerminalId(sessionId)
+  return colors.dim(`session ${id} · resume with \`dsh -r ${id}\``)
 }

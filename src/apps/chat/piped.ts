@@ -5,18 +5,16 @@ import { createInterface } from 'node:readline'
 import { toTerminalText } from '../../core/terminal-text.js'
 import { ExitCode } from '../cli/errors.js'
 import { type AgentOptions, trustFlags } from '../cli/options.js'
-import { colorsFor, createStreamRenderer } from '../cli/render.js'
+import { colorsFor, createStreamRenderer, reasoningPlacement } from '../cli/render.js'
 import { type AgentPlan, openHarness, startAgent } from '../cli/start.js'
+import { handleTermination } from '../cli/termination.js'
 import { describeStart } from './notices.js'
 
 export async function pipedChat(plan: AgentPlan, options: AgentOptions): Promise<number> {
   const colors = colorsFor(process.stdout)
   const interrupt = new AbortController()
-  const onSigint = () => {
-    if (interrupt.signal.aborted) process.exit(ExitCode.Interrupted)
-    interrupt.abort()
-  }
-  process.on('SIGINT', onSigint)
+  // Ctrl-C, SIGTERM, SIGHUP and a reader closing stdout end the turn alike (termination.ts).
+  const termination = handleTermination(() => interrupt.abort(), { brokenPipe: true })
   // Nobody to ask, like `dsh run`: headless, only trusted and unchanged project files load.
   const harness = await openHarness(plan, { canAsk: false, trust: trustFlags(options, 'headless') })
   try {
@@ -33,7 +31,13 @@ export async function pipedChat(plan: AgentPlan, options: AgentOptions): Promise
       if (interrupt.signal.aborted) break
       if (line.trim() === '') continue
       process.stdout.write(`${colors.bold('> ')}${toTerminalText(line, { keepTabs: false })}\n`)
-      const unsubscribe = agent.onOutput(createStreamRenderer(process.stdout, colors))
+      const unsubscribe = agent.onOutput(
+        createStreamRenderer(
+          process.stdout,
+          colors,
+          reasoningPlacement(process.stdout, options.showReasoning),
+        ),
+      )
       try {
         const result = await agent.prompt(line, { signal: interrupt.signal })
         if (result.reason !== 'completed') allCompleted = false
@@ -42,10 +46,10 @@ export async function pipedChat(plan: AgentPlan, options: AgentOptions): Promise
       }
     }
     lines.close()
-    if (interrupt.signal.aborted) return ExitCode.Interrupted
+    if (interrupt.signal.aborted) return termination.exitCode ?? ExitCode.Interrupted
     return allCompleted ? ExitCode.Ok : ExitCode.Failure
   } finally {
     await harness.dispose()
-    process.off('SIGINT', onSigint)
+    termination.dispose()
   }
 }

@@ -41,6 +41,8 @@ export class Screen {
     private readonly frame: () => LiveFrame,
   ) {}
 
+  private closed = false
+
   get columns(): number {
     return Math.max(20, this.out.columns ?? 80)
   }
@@ -61,7 +63,7 @@ export class Screen {
    * (a terminal shows no more than that), so a fast stream costs few redraws.
    */
   schedule(): void {
-    if (this.scheduled) return
+    if (this.scheduled || this.closed) return
     this.scheduled = true
     const wait = this.lastRefresh + FRAME_MS - performance.now()
     const run = () => {
@@ -74,6 +76,9 @@ export class Screen {
 
   /** Erases the live region, writes committed lines, draws the live region again. */
   refresh(): void {
+    // After close the terminal belongs to the shell again: a redraw scheduled before would
+    // put the input box and status line back under the last line (and the shell's prompt).
+    if (this.closed) return
     this.lastRefresh = performance.now()
     const columns = this.columns
     let text = this.erase()
@@ -108,6 +113,8 @@ export class Screen {
 
   /** Erases the live region and leaves the cursor at its first row (for a clean exit). */
   close(): void {
+    if (this.closed) return
+    this.closed = true
     const text = this.erase()
     let rest = ''
     for (const line of this.pending) rest += `${line}\r\n`

@@ -4,10 +4,10 @@
 
 import type { AgentOutput } from '../../agent/types.js'
 import { formatCompactionLine } from '../../context/index.js'
-import { toTerminalText } from '../../core/terminal-text.js'
 import { type Colors, clip, describeToolCall } from '../cli/render.js'
+import { summarizeToolResult } from '../cli/tool-summary.js'
+import { safe } from './chat-host.js'
 import { MarkdownStream } from './markdown.js'
-import { summarizeToolResult } from './tool-summary.js'
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 /** Result lines shown under a finished tool call. */
@@ -149,7 +149,10 @@ export class TranscriptView {
   retry(info: { attempt: number; delayMs: number; reason: string }, maxRetries: number): void {
     const seconds = Math.max(1, Math.round(info.delayMs / 1000))
     const reason = safe(clip(info.reason, 120))
-    this.commit([this.colors.yellow(`⟳ retrying in ${seconds} s (${info.attempt}/${maxRetries}): ${reason}`)])
+    // One format with `dsh run` (describeRetry): the attempt about to be made, of all attempts.
+    this.commit([
+      this.colors.yellow(`⟳ retrying in ${seconds} s (${info.attempt + 1}/${maxRetries + 1}): ${reason}`),
+    ])
     this.retryUntil = this.now() + info.delayMs
     this.waitingSince = this.now()
   }
@@ -193,10 +196,6 @@ export class TranscriptView {
     if (summary.status !== undefined) lines.push(`    ${colors.red(colors.bold(`✗ ${summary.status}`))}`)
     return lines
   }
-}
-
-function safe(text: string): string {
-  return toTerminalText(text, { keepTabs: false })
 }
 
 function seconds(ms: number): string {

@@ -12,7 +12,7 @@ import { startLoopbackModel } from '../../llm/scripted/loopback-server.js'
 import { demoScript } from '../demo/script.js'
 import { ExitCode } from './errors.js'
 import { logToStderr } from './logging.js'
-import { colorsFor, createStreamRenderer } from './render.js'
+import { colorsFor, createStreamRenderer, reasoningPlacement } from './render.js'
 
 const DEMO_PROMPT =
   'Show me how you work here: which session you are, where your transcript lives, and run a small program.'
@@ -63,7 +63,9 @@ export async function demoCommand(): Promise<number> {
       say('')
       say(`${colors.bold(colors.green('>'))} ${DEMO_PROMPT}`)
       say('')
-      const unsubscribe = agent.onOutput(createStreamRenderer(process.stdout, colors))
+      const unsubscribe = agent.onOutput(
+        createStreamRenderer(process.stdout, colors, reasoningPlacement(process.stdout, false)),
+      )
       try {
         reason = (await agent.prompt(DEMO_PROMPT, { signal: interrupt.signal })).reason
       } finally {

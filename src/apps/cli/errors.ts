@@ -1,8 +1,11 @@
 // How the command line ends: exit codes, and one-line error printing (a stack only
 // for unexpected errors, and only with DSH_DEBUG=1).
 
+import { ConfigErrorCode } from '../../config/errors.js'
 import { DshError } from '../../core/errors.js'
 import { toTerminalText } from '../../core/terminal-text.js'
+import { LlmErrorCode } from '../../llm/errors.js'
+import { PersistenceErrorCode } from '../../persistence/errors.js'
 
 export const ExitCode = {
   Ok: 0,
@@ -37,6 +40,28 @@ export function usageError(message: string): CliError {
 }
 
 /**
+ * The one rule for exit 2: the command line itself is wrong — an unknown command or
+ * option, a missing or malformed value, flags that cannot be combined, or a value that
+ * names nothing: a folder (`-C`), a session (`-r`, `--fork`, a command's id), a config
+ * file (`--config`), an agents[] row (`--agent`). These are the error codes that carry
+ * such values; what lies beyond the command line (a config file's content, a missing API
+ * key, the model's answers) stays exit 1.
+ */
+const USAGE_ERROR_CODES: ReadonlySet<string> = new Set([
+  CliErrorCode.Usage,
+  CliErrorCode.BadCwd,
+  LlmErrorCode.BadEffort,
+  PersistenceErrorCode.NotFound,
+  ConfigErrorCode.NotFound,
+])
+
+/** The exit code of a user-facing error under the rule above. */
+export function exitCodeOf(error: DshError): number {
+  if (USAGE_ERROR_CODES.has(error.code)) return ExitCode.Usage
+  return error instanceof CliError ? error.exitCode : ExitCode.Failure
+}
+
+/**
  * Prints `error` to stderr and returns the exit code. A user-caused error is one line;
  * an unexpected one is one line plus a hint, or its stack when DSH_DEBUG is set.
  */
@@ -45,7 +70,7 @@ export function reportError(error: unknown, env: NodeJS.ProcessEnv = process.env
   if (error instanceof DshError && error.userFacing) {
     process.stderr.write(`dsh: ${oneLine(error.message)}\n`)
     if (debug && error.stack) process.stderr.write(`${error.stack}\n`)
-    return error instanceof CliError ? error.exitCode : ExitCode.Failure
+    return exitCodeOf(error)
   }
   const message = error instanceof Error ? error.message : String(error)
   if (debug) {

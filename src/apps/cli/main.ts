@@ -5,6 +5,7 @@
 import type { Command } from 'commander'
 import { packageVersion } from '../../core/version.js'
 import type { RunOptions } from './run.js'
+import { claimBrokenPipe } from './termination.js'
 
 /** Runs the command line; resolves with the exit code. */
 async function main(argv: string[]): Promise<number> {
@@ -123,7 +124,12 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     program
       .command('chat')
       .description('interactive chat (the default on a terminal); piped stdin runs one turn per line'),
-  ).action(act(async (options: RunOptions) => (await import('../chat/index.js')).chatCommand(options)))
+  )
+    .option(
+      '--show-reasoning',
+      'piped chat: print the reasoning on stdout between [thinking] and [/thinking] lines (default: on stderr)',
+    )
+    .action(act(async (options: RunOptions) => (await import('../chat/index.js')).chatCommand(options)))
 
   const sessions = program
     .command('sessions')
@@ -359,17 +365,21 @@ Exit codes:
   1    a command failed or a turn did not complete
   2    bad flags or arguments
   130  interrupted with Ctrl-C (143: SIGTERM, 129: SIGHUP)
+  141  run/piped chat: the reader of stdout went away (the turn was ended and stored)
 `
 
 async function flushed(stream: NodeJS.WriteStream): Promise<void> {
   await new Promise<void>((resolve) => stream.write('', () => resolve()))
 }
 
-// A reader that went away (`dsh sessions list | head`) is not an error: stop quietly.
+// A reader that went away (`dsh sessions list | head`) is not an error: stop quietly —
+// unless a turn is running on stdout (`dsh run … | head -1`): it then ends like Ctrl-C,
+// its session recorded and its lock released, and the exit code says so (termination.ts).
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0)
-    throw error
+    if (error.code !== 'EPIPE') throw error
+    if (stream === process.stdout && claimBrokenPipe()) return
+    process.exit(0)
   })
 }
 

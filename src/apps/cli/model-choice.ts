@@ -6,7 +6,14 @@ import type { AgentHandle } from '../../agent/types.js'
 import type { ResolvedConfig } from '../../config/load.js'
 import { DEFAULT_EFFORT, parseEffort } from '../../llm/deepseek/effort.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
-import { formatCost, formatUsageLine, resolvePriceTable, usageReport } from '../../usage/index.js'
+import {
+  ESTIMATED_NOTE,
+  formatCost,
+  formatUsageLine,
+  resolvePriceTable,
+  turnUsageEstimated,
+  usageReport,
+} from '../../usage/index.js'
 import type { AgentPlan } from './start.js'
 
 /**
@@ -45,5 +52,6 @@ export function currentEffort(agent: AgentHandle, plan: Pick<AgentPlan, 'config'
 export function turnUsageLine(agent: AgentHandle, turn: number, pricing: ResolvedConfig['pricing']): string {
   const report = usageReport(agent.session.events, turn, resolvePriceTable(pricing))
   const session = formatCost(report.sessionUsage.cost, report.currency)
-  return `${formatUsageLine(report.usage, report.currency, `turn ${turn} ·`)} · session ${session}`
+  const estimated = turnUsageEstimated(agent.session.events, turn) ? ` ${ESTIMATED_NOTE}` : ''
+  return `${formatUsageLine(report.usage, report.currency, `turn ${turn} ·`)} · session ${session}${estimated}`
 }

@@ -20,6 +20,7 @@ export async function modelsCommand(options: ModelsOptions): Promise<number> {
   const resolved = resolveOpenAiConfig({
     ...(config.model.apiKeyFile !== undefined ? { apiKey: readApiKeyFile(config.model.apiKeyFile) } : {}),
     apiKeyEnv: config.model.apiKeyEnv,
+    noKey: config.model.apiKey === 'none',
     baseUrl: config.model.baseUrl,
     model: config.model.name,
   })

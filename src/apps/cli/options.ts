@@ -30,6 +30,8 @@ export interface AgentOptions {
   sandbox?: string
   /** `--sandbox-network` true, `--no-sandbox-network` false, neither undefined. */
   sandboxNetwork?: boolean
+  /** `chat --show-reasoning`: on a pipe, put the reasoning on stdout, marked, instead of stderr. */
+  showReasoning?: boolean
 }
 
 /**

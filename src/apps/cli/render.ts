@@ -3,15 +3,16 @@
 
 import type { AgentOutput } from '../../agent/types.js'
 import { formatCompactionLine } from '../../context/index.js'
-import { toTerminalText } from '../../core/terminal-text.js'
+import { expandTabs, toTerminalText } from '../../core/terminal-text.js'
 import type { Colors } from './colors.js'
 
 /** Model and tool text as the terminal may show it (escape sequences shown escaped). */
 function safe(text: string): string {
-  return toTerminalText(text, { keepTabs: false })
+  return toTerminalText(expandTabs(text), { keepTabs: false })
 }
 
 import { DIFF_TOOLS, renderDiffView } from './diff-view.js'
+import { summarizeToolResult } from './tool-summary.js'
 
 export type { Colors } from './colors.js'
 
@@ -98,21 +99,68 @@ function resultBlock(
     .join('')
 }
 
+/**
+ * The progress view's one result line: for a failed command the first stderr line and
+ * its `exit N` (what the chat shows), else the first output line; a count of the rest.
+ */
+function progressResultLine(
+  content: string,
+  isError: boolean,
+  err: NodeJS.WritableStream,
+  colors: Colors,
+): string {
+  const summary = summarizeToolResult(safe(content), isError, 1)
+  const columns = (err as NodeJS.WriteStream).columns
+  const status = summary.status !== undefined ? ` · ${summary.status}` : ''
+  const more = summary.hidden > 0 ? ` (+${summary.hidden} lines)` : ''
+  const maxChars = (columns ? Math.max(40, columns - 6) : WIDE_RESULT_CHARS) - status.length - more.length
+  const paint = summary.failed ? colors.red : colors.dim
+  return `  ${colors.dim('⎿')} ${paint(`${clip(summary.lines[0] ?? '', Math.max(20, maxChars))}${more}${status}`)}\n`
+}
+
 /** One line, at most `max` characters, safe for a terminal (escape sequences shown escaped). */
 export function clip(text: string, max: number): string {
-  const line = toTerminalText(text.replace(/\s*\n\s*/g, ' ↵ ').trim(), { keepTabs: false })
+  const line = toTerminalText(
+    expandTabs(text)
+      .replace(/\s*\n\s*/g, ' ↵ ')
+      .trim(),
+    { keepTabs: false },
+  )
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
 }
 
 export type OutputRenderer = (output: AgentOutput) => void
 
 /**
- * The chat view: answer text streamed as it arrives, reasoning dimmed, a compact
- * line per tool call and its result. Everything goes to one stream.
+ * Where the streamed view puts the model's reasoning: `inline` (dimmed, among the text:
+ * a terminal), `marked` (on the same stream between `[thinking]` and `[/thinking]`
+ * lines: a pipe with --show-reasoning), or another stream (stderr: a pipe by default,
+ * so reasoning never mixes into the answers on stdout), as `codex exec` does.
  */
-export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors): OutputRenderer {
+export type ReasoningPlacement = 'inline' | 'marked' | NodeJS.WritableStream
+
+/** The placement for output on `out`: inline on a terminal, else stderr unless asked to show it. */
+export function reasoningPlacement(
+  out: NodeJS.WriteStream,
+  showReasoning: boolean | undefined,
+): ReasoningPlacement {
+  if (out.isTTY) return 'inline'
+  return showReasoning ? 'marked' : process.stderr
+}
+
+/**
+ * The chat view: answer text streamed as it arrives, reasoning where `reasoning` says,
+ * a compact line per tool call and its result.
+ */
+export function createStreamRenderer(
+  out: NodeJS.WritableStream,
+  colors: Colors,
+  reasoning: ReasoningPlacement = 'inline',
+): OutputRenderer {
   let atLineStart = true
   let inReasoning = false
+  /** Whether the reasoning stream (when it is not `out`) ends a line. */
+  let asideAtLineStart = true
   /** Text after a tool result starts a new paragraph. */
   let afterTool = false
   const write = (text: string) => {
@@ -123,20 +171,39 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
   const newline = () => {
     if (!atLineStart) write('\n')
   }
+  const aside = (text: string) => {
+    if (typeof reasoning === 'string' || text === '') return
+    reasoning.write(text)
+    asideAtLineStart = text.endsWith('\n')
+  }
+  const startReasoning = () => {
+    if (inReasoning) return
+    inReasoning = true
+    if (reasoning === 'inline') newline()
+    else if (reasoning === 'marked') {
+      newline()
+      write('[thinking]\n')
+    } else aside(asideAtLineStart ? 'thinking: ' : '\nthinking: ')
+  }
+  const endReasoning = () => {
+    if (!inReasoning) return
+    inReasoning = false
+    if (reasoning === 'inline') newline()
+    else if (reasoning === 'marked') {
+      newline()
+      write('[/thinking]\n')
+    } else if (!asideAtLineStart) aside('\n')
+  }
   return (output) => {
     switch (output.type) {
       case 'reasoning-delta':
-        if (!inReasoning) {
-          newline()
-          inReasoning = true
-        }
-        write(colors.dim(safe(output.text)))
+        startReasoning()
+        if (typeof reasoning === 'string')
+          write(reasoning === 'inline' ? colors.dim(safe(output.text)) : safe(output.text))
+        else aside(safe(output.text))
         return
       case 'text-delta':
-        if (inReasoning) {
-          newline()
-          inReasoning = false
-        }
+        endReasoning()
         if (afterTool) {
           write('\n')
           afterTool = false
@@ -144,7 +211,7 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
         write(safe(output.text))
         return
       case 'tool-start':
-        inReasoning = false
+        endReasoning()
         newline()
         write(`${colors.cyan('●')} ${colors.bold(safe(describeToolCall(output.name, output.arguments)))}\n`)
         return
@@ -162,9 +229,11 @@ export function createStreamRenderer(out: NodeJS.WritableStream, colors: Colors)
         write(`${colors.dim(compactionNotice(output))}\n`)
         return
       case 'turn-end':
+        endReasoning()
         newline()
         if (output.result.reason === 'aborted') write(`${colors.yellow('(interrupted)')}\n`)
-        else if (output.result.reason !== 'completed') write(`${colors.red(turnEndLine(output.result))}\n`)
+        else if (output.result.reason !== 'completed')
+          write(`${colors.red(turnEndLine(output.result, out))}\n`)
         return
       default:
         return
@@ -189,7 +258,7 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
         err.write(`${colors.cyan('●')} ${safe(describeToolCall(output.name, output.arguments))}\n`)
         return
       case 'tool-end':
-        err.write(resultBlock(output.content, output.isError, 1, err, colors))
+        err.write(progressResultLine(output.content, output.isError, err, colors))
         if (!output.isError && DIFF_TOOLS.has(output.name)) err.write(renderDiffView(output.content, colors))
         return
       case 'retry':
@@ -202,7 +271,7 @@ export function createProgressRenderer(err: NodeJS.WritableStream, colors: Color
         pending = ''
         if (output.result.reason === 'aborted') err.write(`${colors.yellow('(interrupted)')}\n`)
         else if (output.result.reason !== 'completed')
-          err.write(`${colors.red(turnEndLine(output.result))}\n`)
+          err.write(`${colors.red(turnEndLine(output.result, err))}\n`)
         return
       default:
         return
@@ -215,6 +284,9 @@ export function compactionNotice(output: Extract<AgentOutput, { type: 'compactio
   return output.phase === 'start' ? 'compacting context…' : formatCompactionLine(output.result)
 }
 
-function turnEndLine(result: { reason: string; error?: string }): string {
-  return `turn ended: ${result.reason}${result.error ? ` — ${safe(clip(result.error, 300))}` : ''}`
+/** `turn ended: REASON — error`, cut to the terminal's width on a terminal and never on a file or pipe. */
+function turnEndLine(result: { reason: string; error?: string }, out: NodeJS.WritableStream): string {
+  const line = `turn ended: ${result.reason}${result.error ? ` — ${result.error}` : ''}`
+  const columns = (out as NodeJS.WriteStream).isTTY ? (out as NodeJS.WriteStream).columns : undefined
+  return clip(line, columns ? Math.max(40, columns - 1) : Number.POSITIVE_INFINITY)
 }

@@ -9,9 +9,11 @@ import { DEFAULT_MODEL } from '../../llm/openai/config.js'
 import { progressLine } from '../../mcp/status-lines.js'
 import {
   costLimitPlugin,
+  ESTIMATED_NOTE,
   formatUsageLine,
   ratesAt,
   resolvePriceTable,
+  turnUsageEstimated,
   usageReport,
 } from '../../usage/index.js'
 import { ExitCode, usageError } from './errors.js'
@@ -49,7 +51,7 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
   }
 
   const interrupt = new AbortController()
-  const termination = handleTermination(() => interrupt.abort())
+  const termination = handleTermination(() => interrupt.abort(), { brokenPipe: true })
   let harness: Awaited<ReturnType<typeof openHarness>>
   try {
     // Headless: nobody to ask, so only a folder trusted with its current configuration (or
@@ -111,13 +113,17 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
         sessionId: agent.id,
         ...result,
         ...report,
+        usageEstimated: turnUsageEstimated(agent.session.events, result.turn),
         contextTokens: context?.tokens ?? null,
         contextWindow: context?.window ?? null,
       })
     }
     if (!options.json && report.usage.inputTokens + report.usage.outputTokens > 0) {
       const colors = colorsFor(process.stderr)
-      process.stderr.write(`${colors.dim(formatUsageLine(report.usage, report.currency, 'usage'))}\n`)
+      const estimated = turnUsageEstimated(agent.session.events, result.turn) ? ` ${ESTIMATED_NOTE}` : ''
+      process.stderr.write(
+        `${colors.dim(formatUsageLine(report.usage, report.currency, 'usage') + estimated)}\n`,
+      )
     }
     if (!options.json && result.reason === 'completed') {
       // A terminal gets the answer sanitized; a file or pipe gets the model's bytes as they are.

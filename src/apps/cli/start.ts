@@ -70,8 +70,8 @@ export async function planAgent(
 }
 
 /**
- * A key is always required by the OpenAI-compatible provider, whatever its base URL:
- * checked up front (the adapter's own rule) so no session is created without one.
+ * The adapter's key rule checked up front, so no session is created without a key: one is
+ * required unless the base URL is on loopback or the config says `model.apiKey: none`.
  */
 export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): void {
   if (config.model.apiKeyFile !== undefined) {
@@ -80,7 +80,14 @@ export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = pro
   }
   try {
     requireApiKey(
-      resolveOpenAiConfig({ apiKeyEnv: config.model.apiKeyEnv, baseUrl: config.model.baseUrl }, env),
+      resolveOpenAiConfig(
+        {
+          apiKeyEnv: config.model.apiKeyEnv,
+          baseUrl: config.model.baseUrl,
+          noKey: config.model.apiKey === 'none',
+        },
+        env,
+      ),
       env,
     )
   } catch (error) {

@@ -13,6 +13,8 @@ export interface OpenAiCompatibleConfig {
   apiKey?: string
   /** Environment variable holding the key. Default DEFAULT_API_KEY_ENV. */
   apiKeyEnv?: string
+  /** The server needs no key (`model.apiKey: none`): none is looked up or sent. */
+  noKey?: boolean
   /** Model used when a request names none. Default DEFAULT_MODEL. */
   model?: string
   /** Thinking effort used when a request names none. Default DEFAULT_EFFORT. */
@@ -67,6 +69,13 @@ export interface ResolvedOpenAiConfig {
   endpoint: string
   apiKey: string | undefined
   apiKeyEnv: string
+  /**
+   * Whether a request may go without a key: `model.apiKey: none`, or a base URL on loopback
+   * (a local Ollama, vLLM or llama.cpp server). A key that is set is still sent on loopback.
+   */
+  keyOptional: boolean
+  /** `model.apiKey: none`: never send a key, even when the variable is set. */
+  noKey: boolean
   model: string
   effort: Effort
   maxTokens: number
@@ -95,6 +104,8 @@ export function resolveOpenAiConfig(
     endpoint: `${baseUrl}/chat/completions`,
     apiKey: nonBlank(config.apiKey),
     apiKeyEnv: nonBlank(config.apiKeyEnv) ?? DEFAULT_API_KEY_ENV,
+    keyOptional: config.noKey === true || isLoopbackUrl(baseUrl),
+    noKey: config.noKey === true,
     model: nonBlank(config.model) ?? DEFAULT_MODEL,
     effort: config.effort ?? DEFAULT_EFFORT,
     maxTokens: config.maxTokens ?? DEFAULT_MAX_TOKENS,
@@ -108,10 +119,19 @@ export function resolveOpenAiConfig(
   }
 }
 
-/** The API key for a request: the configured one, else the environment variable. */
-export function requireApiKey(config: ResolvedOpenAiConfig, env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * The API key for a request: the configured one, else the environment variable; undefined
+ * (send no Authorization header) when the server needs none — `model.apiKey: none`, or a
+ * loopback base URL without a key set.
+ */
+export function requireApiKey(
+  config: ResolvedOpenAiConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  if (config.noKey) return undefined
   const key = config.apiKey ?? nonBlank(env[config.apiKeyEnv])
   if (key) return key
+  if (config.keyOptional) return undefined
   throw new DshError(
     `no API key for the model: set the ${config.apiKeyEnv} environment variable`,
     LlmErrorCode.NoApiKey,
@@ -137,4 +157,15 @@ function checkBaseUrl(value: string, source: string): string {
 
 function nonBlank(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim()
+}
+
+/** True for `localhost`, 127.0.0.0/8 and `[::1]`: a server on this machine. */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string
+  try {
+    host = new URL(url).hostname
+  } catch {
+    return false
+  }
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
 }

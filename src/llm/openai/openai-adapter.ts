@@ -130,7 +130,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
   /** One HTTP exchange. Throws FailedAttempt for anything but an abort of `signal`. */
   private async *attempt(
     body: string,
-    apiKey: string,
+    apiKey: string | undefined,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<ModelStreamChunk> {
     const { endpoint, requestTimeoutMs, streamMaxDurationMs, streamMaxBytes } = this.config
@@ -160,7 +160,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
         headers: {
           'Content-Type': 'application/json',
           Accept: 'text/event-stream',
-          Authorization: `Bearer ${apiKey}`,
+          ...(apiKey !== undefined ? { Authorization: `Bearer ${apiKey}` } : {}),
         },
         body,
         signal: controller.signal,
@@ -325,7 +325,10 @@ export async function listModels(config: ResolvedOpenAiConfig, signal?: AbortSig
   let response: Response
   try {
     response = await fetch(`${config.baseUrl}/models`, {
-      headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' },
+      headers: {
+        Accept: 'application/json',
+        ...(apiKey !== undefined ? { Authorization: `Bearer ${apiKey}` } : {}),
+      },
       ...(signal ? { signal } : {}),
     })
   } catch (error) {

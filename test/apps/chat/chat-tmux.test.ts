@@ -227,7 +227,7 @@ it('shows a retry notice while a rate-limited request waits, then the answer; /e
   const t = await startChat(w)
   t.type('hello')
   t.keys('Enter')
-  const waiting = await t.waitFor(/retrying in 2 s \(1\/3\)/)
+  const waiting = await t.waitFor(/retrying in 2 s \(2\/4\)/)
   expect(waiting).toContain('rate limited')
   await t.waitFor(/retrying in [12]s…/)
   await t.waitFor('Answer after the retry.')

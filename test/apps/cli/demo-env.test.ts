@@ -19,7 +19,10 @@ describe('dsh demo', () => {
     const home = makeDir()
     // No key anywhere, and a DSH_HOME the demo must leave alone.
     const result = await runCli(['demo'], { env: cliEnv({ DSH_HOME: home }), cwd })
-    expect(result.stderr).toBe('')
+    // On a pipe the demo's reasoning goes to stderr, labelled, never into stdout.
+    expect(result.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('thinking: '))).toEqual(
+      [],
+    )
     expect(result.code).toBe(0)
     const transcript = /^transcript {2}(\S+\.jsonl)$/m.exec(result.stdout)?.[1]
     expect(transcript).toBeDefined()

@@ -30,6 +30,8 @@ describe('user-caused errors', () => {
     const w = await world()
     const env = { ...w.env }
     delete env.DEEPSEEK_API_KEY
+    // A remote server needs a key (a loopback one does not: local-model.test.ts).
+    writeFileSync(join(w.home, 'config.yaml'), 'model:\n  baseUrl: http://model.invalid:9\n')
     const result = await runCli(['run', 'hello'], { env, cwd: w.project })
     expectOneLine(result, /DEEPSEEK_API_KEY/, 1)
     expect(existsSync(join(w.home, 'sessions'))).toBe(false)
@@ -40,7 +42,7 @@ describe('user-caused errors', () => {
     const w = await world()
     writeFileSync(
       join(w.home, 'config.yaml'),
-      `model:\n  baseUrl: ${w.model.baseUrl}\n  apiKeyEnv: MY_MODEL_KEY\n`,
+      'model:\n  baseUrl: http://model.invalid:9\n  apiKeyEnv: MY_MODEL_KEY\n',
     )
     expectOneLine(await runCli(['run', 'hello'], { env: w.env, cwd: w.project }), /MY_MODEL_KEY/, 1)
   })
@@ -48,10 +50,11 @@ describe('user-caused errors', () => {
   it('unknown session id, for every command that takes one', async () => {
     const w = await world()
     const opts = { env: w.env, cwd: w.project }
-    expectOneLine(await runCli(['run', '--resume', 'nope', 'hi'], opts), /unknown session "nope"/, 1)
-    expectOneLine(await runCli(['run', '--fork', 'nope', 'hi'], opts), /unknown session "nope"/, 1)
-    expectOneLine(await runCli(['sessions', 'show', 'nope'], opts), /unknown session "nope"/, 1)
-    expectOneLine(await runCli(['sessions', 'path', 'nope'], opts), /unknown session "nope"/, 1)
+    // A value naming nothing is a usage error (exit 2); nothing to continue is not.
+    expectOneLine(await runCli(['run', '--resume', 'nope', 'hi'], opts), /unknown session "nope"/, 2)
+    expectOneLine(await runCli(['run', '--fork', 'nope', 'hi'], opts), /unknown session "nope"/, 2)
+    expectOneLine(await runCli(['sessions', 'show', 'nope'], opts), /unknown session "nope"/, 2)
+    expectOneLine(await runCli(['sessions', 'path', 'nope'], opts), /unknown session "nope"/, 2)
     expectOneLine(await runCli(['run', '--continue', 'hi'], opts), /no session to continue in /, 1)
     expect(w.model.requests).toHaveLength(0)
   })
@@ -95,11 +98,11 @@ describe('user-caused errors', () => {
     const w = await world()
     const opts = { env: w.env, cwd: w.project }
     const missing = join(w.project, 'missing')
-    expectOneLine(await runCli(['run', '--cwd', missing, 'hi'], opts), /--cwd .*missing: no such folder/, 1)
+    expectOneLine(await runCli(['run', '--cwd', missing, 'hi'], opts), /--cwd .*missing: no such folder/, 2)
     const file = join(w.project, 'a-file')
     writeFileSync(file, 'x')
-    expectOneLine(await runCli(['run', '--cwd', file, 'hi'], opts), /--cwd .*a-file: not a folder/, 1)
-    expectOneLine(await runCli(['sessions', 'list', '--cwd', missing], opts), /no such folder/, 1)
+    expectOneLine(await runCli(['run', '--cwd', file, 'hi'], opts), /--cwd .*a-file: not a folder/, 2)
+    expectOneLine(await runCli(['sessions', 'list', '--cwd', missing], opts), /no such folder/, 2)
     expect(w.model.requests).toHaveLength(0)
   })
 

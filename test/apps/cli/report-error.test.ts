@@ -22,11 +22,12 @@ it('prints a user-facing error as one line and returns its exit code', () => {
   capture()
   expect(
     reportError(new DshError('unknown session "x"', 'PERSISTENCE_NOT_FOUND', { userFacing: true }), {}),
-  ).toBe(ExitCode.Failure)
+  ).toBe(ExitCode.Usage)
   expect(reportError(usageError('--resume and --fork\ncannot be combined'), {})).toBe(ExitCode.Usage)
-  expect(reportError(new CliError('no such folder', CliErrorCode.BadCwd), {})).toBe(ExitCode.Failure)
+  expect(reportError(new CliError('no such folder', CliErrorCode.BadCwd), {})).toBe(ExitCode.Usage)
+  expect(reportError(new CliError('nothing to continue', CliErrorCode.NoSession), {})).toBe(ExitCode.Failure)
   expect(written).toBe(
-    'dsh: unknown session "x"\ndsh: --resume and --fork cannot be combined\ndsh: no such folder\n',
+    'dsh: unknown session "x"\ndsh: --resume and --fork cannot be combined\ndsh: no such folder\ndsh: nothing to continue\n',
   )
 })
 

@@ -49,6 +49,8 @@ describe('dsh stdio', () => {
     const w = makeWorld(makeDir(), model.baseUrl)
     const env = { ...w.env }
     delete env.DEEPSEEK_API_KEY
+    // A remote server needs a key (a loopback one does not).
+    writeFileSync(join(w.home, 'config.yaml'), 'model:\n  baseUrl: http://model.invalid:9\n')
     for (const command of ['stdio', 'acp']) {
       const result = await runCli([command], { env, cwd: w.project, input: '' })
       expect(result.code).toBe(1)

@@ -97,7 +97,7 @@ it('rm of an unknown id is one line and exit 1, and removes none of the other id
   await harness.backend().append('kept', new LogBuilder().completedTurn(1, 'hi').events)
   await harness.dispose()
   const rm = await runCli(['sessions', 'rm', 'kept', 'nope'], { env: w.env, cwd: w.project })
-  expect(rm.code).toBe(1)
+  expect(rm.code).toBe(2)
   expect(rm.stderr).toBe('dsh: unknown session "nope"\n')
   expect(hasStack(rm.stderr)).toBe(false)
   expect(rm.stdout).toBe('')
