@@ -158,13 +158,37 @@ export class SessionStore extends Service {
    */
   async fork(source: Session | SessionId, boundary?: number, childId?: SessionId): Promise<Session> {
     const parent = typeof source === 'string' ? this.require(source) : source
-    return this.create({
+    const seed = forkSeed(parent, boundary)
+    const child = await this.create({
       id: childId ?? randomUUID(),
       cwd: parent.header.cwd,
       parentSession: parent.id,
       delegationDepth: parent.header.delegationDepth,
-      seed: forkSeed(parent, boundary),
+      seed,
     })
+    // The images the seed names are copied into the child's store: each session owns its
+    // images, so removing one never takes another's.
+    for (const sha256 of imageHashesIn(seed)) {
+      const data = await this.getImage(parent.id, sha256)
+      if (data) await this.putImage(child.id, sha256, data)
+    }
+    return child
+  }
+
+  /** Stores image bytes for the session in the backend (see SessionPersistence.putImage). */
+  async putImage(id: SessionId, sha256: string, data: Buffer): Promise<void> {
+    const backend = this.backend()
+    if (!backend)
+      throw new DshError(
+        `cannot store an image for session ${JSON.stringify(id)}: no persistence backend`,
+        SessionErrorCode.NotFound,
+      )
+    await backend.putImage(id, sha256, data)
+  }
+
+  /** The image bytes stored for the session, or undefined. */
+  async getImage(id: SessionId, sha256: string): Promise<Buffer | undefined> {
+    return this.backend()?.getImage(id, sha256)
   }
 
   /** Resolves when everything appended to the session so far is durable. */
@@ -235,6 +259,16 @@ export function completedPrefixLength(events: readonly SessionEvent[]): number {
  * end of the last completed turn, with the compactions after it). Rejects a boundary outside
  * the log or inside a turn.
  */
+/** The hashes of the images events name (`user/message` and `tool/result` `images`), once each. */
+export function imageHashesIn(events: readonly SessionEvent[]): string[] {
+  const hashes = new Set<string>()
+  for (const event of events) {
+    if (event.type !== 'user/message' && event.type !== 'tool/result') continue
+    for (const ref of (event.data as { images?: { sha256: string }[] }).images ?? []) hashes.add(ref.sha256)
+  }
+  return [...hashes]
+}
+
 export function forkSeed(session: Session, boundary?: number): SessionEvent[] {
   const seedLength = boundary ?? completedPrefixLength(session.events)
   assertForkBoundary(session, seedLength)
