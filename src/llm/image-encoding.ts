@@ -41,3 +41,9 @@ export function imageDataUrl(ref: ImageRef): string {
   dataUrls.set(ref.sha256, url)
   return url
 }
+
+/** Forgets every cached encoding (tests that must see images come from a store; memory pressure). */
+export function clearImageEncodings(): void {
+  dataUrls.clear()
+  cachedChars = 0
+}

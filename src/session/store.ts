@@ -74,6 +74,14 @@ export class SessionStore extends Service {
     const backend = this.backend()
     if (backend) await backend.create({ ...header })
     this.assertNotLive(init.id)
+    // A fork's seed may name images: they are copied into the child's store, so each
+    // session owns its images and removing one never takes another's.
+    if (backend && init.seed && init.parentSession !== undefined) {
+      for (const sha256 of imageHashesIn(init.seed)) {
+        const data = await backend.getImage(init.parentSession, sha256)
+        if (data) await backend.putImage(init.id, sha256, data)
+      }
+    }
     const log = this.newLog(session, backend && { backend, count: 0 })
     this.live.set(init.id, { session, log })
     return session
@@ -158,21 +166,13 @@ export class SessionStore extends Service {
    */
   async fork(source: Session | SessionId, boundary?: number, childId?: SessionId): Promise<Session> {
     const parent = typeof source === 'string' ? this.require(source) : source
-    const seed = forkSeed(parent, boundary)
-    const child = await this.create({
+    return this.create({
       id: childId ?? randomUUID(),
       cwd: parent.header.cwd,
       parentSession: parent.id,
       delegationDepth: parent.header.delegationDepth,
-      seed,
+      seed: forkSeed(parent, boundary),
     })
-    // The images the seed names are copied into the child's store: each session owns its
-    // images, so removing one never takes another's.
-    for (const sha256 of imageHashesIn(seed)) {
-      const data = await this.getImage(parent.id, sha256)
-      if (data) await this.putImage(child.id, sha256, data)
-    }
-    return child
   }
 
   /** Stores image bytes for the session in the backend (see SessionPersistence.putImage). */
