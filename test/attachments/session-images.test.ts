@@ -91,6 +91,32 @@ describe.each(['jsonl', 'sqlite', 'memory'] as const)('images on the %s backend'
   })
 })
 
+describe('the read tool', () => {
+  it('returns an image file to a vision model as the same image_url part, after the tool results', async () => {
+    const dir = makeDir()
+    const image = await shot(dir)
+    const { harness, model } = await start({
+      script: [{ toolCalls: [{ name: 'read', arguments: { file_path: 'shot.png' } }] }, { text: 'a box' }],
+    })
+    const agent = await harness.agents.create({ sessionId: 'read-img', meta: { cwd: dir } })
+    expect((await agent.prompt('read shot.png')).reason).toBe('completed')
+    const second = model.requests[1]!
+    const roles = second.messages.map((message) => message.role)
+    expect(roles.slice(-3)).toEqual(['assistant', 'tool', 'user'])
+    expect(imageParts(second)).toEqual([
+      JSON.stringify({
+        type: 'image_url',
+        image_url: { url: `data:image/png;base64,${image.data.toString('base64')}` },
+      }),
+    ])
+    const result = agent.session.events.find((event) => event.type === 'tool/result')!
+    expect(result.data).toMatchObject({
+      content: 'shot.png is a PNG image, 320×200, 1 KB; the image follows.',
+      images: [image.ref],
+    })
+  })
+})
+
 describePostgres(`images on the postgres backend${describeSkipReason()}`, () => {
   const cluster = useCluster()
   it('host B resumes host A’s image session with the image from the blob table', async () => {
