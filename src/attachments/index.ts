@@ -2,6 +2,8 @@
 // downscaled and content-addressed once, stored per session and sent to vision models.
 // See docs/images.md.
 
+export type { ClientImage } from './client.js'
+export { prepareClientImages } from './client.js'
 export { describeImage, visionRefusal } from './describe.js'
 export { AttachmentErrorCode } from './errors.js'
 export { sniffImageType, structuralDamage } from './format.js'

@@ -7,6 +7,7 @@ import { ExitCode } from '../cli/errors.js'
 import { type AgentOptions, trustFlags } from '../cli/options.js'
 import { colorsFor, createStreamRenderer } from '../cli/render.js'
 import { type AgentPlan, openHarness, startAgent } from '../cli/start.js'
+import { chatImages } from './images.js'
 import { describeStart } from './notices.js'
 
 export async function pipedChat(plan: AgentPlan, options: AgentOptions): Promise<number> {
@@ -33,9 +34,21 @@ export async function pipedChat(plan: AgentPlan, options: AgentOptions): Promise
       if (interrupt.signal.aborted) break
       if (line.trim() === '') continue
       process.stdout.write(`${colors.bold('> ')}${toTerminalText(line, { keepTabs: false })}\n`)
+      let images: Awaited<ReturnType<typeof chatImages>>
+      try {
+        images = await chatImages(line, agent.cwd, harness.config.permissions.mode)
+      } catch (error) {
+        // A bad image is one line; the line is not sent and the next one is read.
+        process.stdout.write(`${colors.red(toTerminalText((error as Error).message))}\n`)
+        allCompleted = false
+        continue
+      }
       const unsubscribe = agent.onOutput(createStreamRenderer(process.stdout, colors))
       try {
-        const result = await agent.prompt(line, { signal: interrupt.signal })
+        const result = await agent.prompt(line, {
+          signal: interrupt.signal,
+          ...(images.length ? { images } : {}),
+        })
         if (result.reason !== 'completed') allCompleted = false
       } finally {
         unsubscribe()
