@@ -80,6 +80,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     emit({ type: 'turn-start', turn, prompt: input.prompt })
 
     const starting: TurnStartingState = { agent, turn, prompt: input.prompt, signal, context: [] }
+    if (input.images?.length) starting.images = input.images.map((image) => image.ref)
     await ctx.serial('agent/turn-starting', starting)
     if (starting.block !== undefined) return await end('blocked', starting.block)
     appendContext(session, 'agent/turn-starting', starting.context)

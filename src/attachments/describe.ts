@@ -18,3 +18,17 @@ export function visionRefusal(model: string, count: number): Error | undefined {
     AttachmentErrorCode.NoVision,
   )
 }
+
+/**
+ * The prompt as hooks see it (UserPromptSubmit): the text, with `[Image #N]` appended for
+ * each image the text does not already name with an `@` mention, as Claude Code marks
+ * pasted images in the prompt it gives hooks. Hooks get references, never image bytes.
+ */
+export function promptWithImageRefs(text: string, images: readonly ImageRef[] | undefined): string {
+  if (!images?.length) return text
+  const marks: string[] = []
+  images.forEach((ref, index) => {
+    if (!text.includes(`@${ref.name}`) && !text.includes(`/${ref.name}`)) marks.push(`[Image #${index + 1}]`)
+  })
+  return marks.length === 0 ? text : `${text}${text === '' ? '' : ' '}${marks.join(' ')}`
+}

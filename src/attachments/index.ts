@@ -4,7 +4,7 @@
 
 export type { ClientImage } from './client.js'
 export { prepareClientImages } from './client.js'
-export { describeImage, visionRefusal } from './describe.js'
+export { describeImage, promptWithImageRefs, visionRefusal } from './describe.js'
 export { AttachmentErrorCode } from './errors.js'
 export { sniffImageType, structuralDamage } from './format.js'
 export {

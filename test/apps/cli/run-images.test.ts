@@ -42,6 +42,20 @@ describe('dsh run with images', () => {
     expect(w.model.requests.map(imageUrls)).toEqual([[url], [url]])
     const shown = await runCli(['sessions', 'show', 'mention'], { env: w.env, cwd: w.project })
     expect(shown.stdout).toContain(`[image shot.png 1280×800 ${Math.round(data.length / 1024)} KB]`)
+    // Export writes Claude Code's image block after the prompt text.
+    const exported = await runCli(['sessions', 'export', 'flag', '--format', 'claude-code'], {
+      env: w.env,
+      cwd: w.project,
+    })
+    const user = exported.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string; message: { content: unknown } })
+      .find((line) => line.type === 'user')!
+    expect(user.message.content).toEqual([
+      { type: 'text', text: 'what is this?' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: data.toString('base64') } },
+    ])
   })
 
   it('refuses each bad input in one line (exit 2) before any request or session file', async () => {
