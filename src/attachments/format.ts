@@ -48,3 +48,23 @@ function endsWithin(data: Buffer, tail: number[]): boolean {
   const window = data.subarray(Math.max(0, data.length - 64))
   return window.lastIndexOf(Buffer.from(tail)) >= 0
 }
+
+/**
+ * Width and height read straight from a PNG's IHDR or a GIF's screen descriptor, or
+ * undefined for the formats whose headers take a real parser (JPEG, WebP: sharp reads
+ * those). Saves loading the image library for the common screenshot.
+ */
+export function headerDimensions(
+  data: Buffer,
+  type: ImageMediaType,
+): { width: number; height: number } | undefined {
+  if (type === 'image/png' && data.length >= 24) {
+    const size = { width: data.readUInt32BE(16), height: data.readUInt32BE(20) }
+    return size.width > 0 && size.height > 0 ? size : undefined
+  }
+  if (type === 'image/gif' && data.length >= 10) {
+    const size = { width: data.readUInt16LE(6), height: data.readUInt16LE(8) }
+    return size.width > 0 && size.height > 0 ? size : undefined
+  }
+  return undefined
+}

@@ -8,7 +8,7 @@ import { homedir } from 'node:os'
 import { basename, isAbsolute, relative, resolve } from 'node:path'
 import { errorMessage } from '../core/errors.js'
 import { AttachmentErrorCode, attachmentError } from './errors.js'
-import { sniffImageType, structuralDamage } from './format.js'
+import { headerDimensions, sniffImageType, structuralDamage } from './format.js'
 import { MAX_SIDE_PX, MAX_SOURCE_BYTES, TARGET_IMAGE_BYTES } from './limits.js'
 import type { ImageMediaType, PreparedImage } from './types.js'
 
@@ -80,26 +80,28 @@ export async function prepareImageData(data: Buffer, name: string, label = name)
   }
   const damage = structuralDamage(data, type)
   if (damage !== undefined) throw attachmentError(`image ${label}: ${damage}`, AttachmentErrorCode.NotAnImage)
-  const sharp = (await import('sharp')).default
-  let width: number
-  let height: number
-  try {
-    const meta = await sharp(data).metadata()
-    if (!meta.width || !meta.height) throw new Error('no dimensions')
-    width = meta.width
-    height = meta.height
-  } catch (error) {
-    throw attachmentError(
-      `image ${label}: does not decode as ${type.slice(6).toUpperCase()} (${errorMessage(error)})`,
-      AttachmentErrorCode.NotAnImage,
-      error,
-    )
+  let { width, height } = headerDimensions(data, type) ?? { width: 0, height: 0 }
+  if (width === 0) {
+    const sharp = (await import('sharp')).default
+    try {
+      const meta = await sharp(data).metadata()
+      if (!meta.width || !meta.height) throw new Error('no dimensions')
+      width = meta.width
+      height = meta.height
+    } catch (error) {
+      throw attachmentError(
+        `image ${label}: does not decode as ${type.slice(6).toUpperCase()} (${errorMessage(error)})`,
+        AttachmentErrorCode.NotAnImage,
+        error,
+      )
+    }
   }
   if (Math.max(width, height) <= MAX_SIDE_PX && data.length <= TARGET_IMAGE_BYTES) {
     // Within the limits: the file's own bytes, untouched (no re-encode, the same hash every time).
     return { ref: { sha256: sha256(data), mediaType: type, name, width, height, bytes: data.length }, data }
   }
   try {
+    const sharp = (await import('sharp')).default
     const scaled = await downscale(sharp, data, type)
     return {
       ref: {
