@@ -4,9 +4,9 @@
 import { hasImageEncoding, rememberImageEncoding } from '../llm/image-encoding.js'
 import type { ChatMessage } from '../llm/types.js'
 import type { SessionPersistence } from '../persistence/persistence.js'
-import type { SessionEvent, SessionEventMap, SessionId } from '../session/types.js'
+import type { SessionId } from '../session/types.js'
 import { AttachmentErrorCode, attachmentError } from './errors.js'
-import type { ImageRef, PreparedImage } from './types.js'
+import type { PreparedImage } from './types.js'
 
 /** Where a session's images are stored and read; any backend (the seam's default is in memory). */
 export type ImageStore = Pick<SessionPersistence, 'putImage' | 'getImage'>
@@ -46,32 +46,6 @@ export async function loadRequestImages(
       }
       rememberImageEncoding(ref, data)
     }
-  }
-}
-
-/** Every image the events name, once each, in order (a fork copies these). */
-export function imagesIn(events: readonly SessionEvent[]): ImageRef[] {
-  const seen = new Map<string, ImageRef>()
-  for (const event of events) {
-    if (event.type !== 'user/message' && event.type !== 'tool/result') continue
-    const images = (event.data as SessionEventMap['user/message' | 'tool/result']).images
-    for (const ref of images ?? []) if (!seen.has(ref.sha256)) seen.set(ref.sha256, ref)
-  }
-  return [...seen.values()]
-}
-
-/** Copies the images `events` name from one session's store to another's (fork, migrate). */
-export async function copyImages(
-  from: ImageStore,
-  fromId: SessionId,
-  to: ImageStore,
-  toId: SessionId,
-  events: readonly SessionEvent[],
-): Promise<void> {
-  for (const ref of imagesIn(events)) {
-    const data = await from.getImage(fromId, ref.sha256)
-    // An image already missing from the source stays missing; resuming names it then.
-    if (data) await to.putImage(toId, ref.sha256, data)
   }
 }
 

@@ -8,6 +8,7 @@ import { currentService } from '../core/service-ref.js'
 import type { SessionPersistence } from '../persistence/persistence.js'
 import { WriteBehindLog } from '../persistence/write-behind.js'
 import { SessionErrorCode } from './errors.js'
+import { imageHashesIn } from './images.js'
 import { Session, validateSessionId } from './session.js'
 import {
   SESSION_FORMAT_VERSION,
@@ -259,16 +260,6 @@ export function completedPrefixLength(events: readonly SessionEvent[]): number {
  * end of the last completed turn, with the compactions after it). Rejects a boundary outside
  * the log or inside a turn.
  */
-/** The hashes of the images events name (`user/message` and `tool/result` `images`), once each. */
-export function imageHashesIn(events: readonly SessionEvent[]): string[] {
-  const hashes = new Set<string>()
-  for (const event of events) {
-    if (event.type !== 'user/message' && event.type !== 'tool/result') continue
-    for (const ref of (event.data as { images?: { sha256: string }[] }).images ?? []) hashes.add(ref.sha256)
-  }
-  return [...hashes]
-}
-
 export function forkSeed(session: Session, boundary?: number): SessionEvent[] {
   const seedLength = boundary ?? completedPrefixLength(session.events)
   assertForkBoundary(session, seedLength)

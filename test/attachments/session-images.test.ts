@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { AttachmentErrorCode, prepareImageFile } from '../../src/attachments/index.js'
 import { clearImageEncodings } from '../../src/llm/image-encoding.js'
 import type { ReceivedRequest } from '../../src/llm/index.js'
+import { copySessions } from '../../src/persistence/copy.js'
 import { useTestHarnesses } from '../support/harness.js'
 import { pngImage, writeImage } from '../support/images.js'
 import { describePostgres, describeSkipReason, useCluster } from '../support/postgres.js'
@@ -88,6 +89,22 @@ describe.each(['jsonl', 'sqlite', 'memory'] as const)('images on the %s backend'
     })
     expect(agent.session.events).toEqual([])
     expect(model.requests).toEqual([])
+  })
+})
+
+describe('sessions migrate', () => {
+  it('copies a session’s images with its events (JSONL → SQLite)', async () => {
+    const dir = makeDir()
+    const image = await shot(dir)
+    const from = await start({ backend: 'jsonl', script: [{ text: 'seen' }] })
+    const agent = await from.harness.agents.create({ sessionId: 'mig-img', meta: { cwd: dir } })
+    expect((await agent.prompt('look', { images: [image] })).reason).toBe('completed')
+    await from.harness.agents.dispose('mig-img')
+    const to = await start({ backend: 'sqlite' })
+    const target = to.harness.ctx.get('sessionPersistence')!
+    const report = await copySessions(from.harness.ctx.get('sessionPersistence')!, target)
+    expect(report.copied).toBe(1)
+    expect((await target.getImage('mig-img', image.ref.sha256))?.equals(image.data)).toBe(true)
   })
 })
 

@@ -5,7 +5,7 @@ import { loadConfig, type ResolvedConfig } from '../../config/load.js'
 import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { SessionLocation } from '../../persistence/types.js'
-import { imageHashesIn } from '../../session/store.js'
+import { imageHashesIn } from '../../session/images.js'
 import type { SessionOutcome, SessionSummary } from '../../session/types.js'
 import {
   deriveUsage,
