@@ -104,6 +104,7 @@ export class Agent implements AgentHandle {
         settings: this.settings,
         prompt: text,
         origin: options.origin ?? 'user',
+        ...(options.images?.length ? { images: options.images } : {}),
         signal: cancellation.signal,
         emit: (output) => this.emit(output),
       })

@@ -1,6 +1,7 @@
 // The named events through which policies and hooks attach to the loop. Listeners
 // mutate the state object they receive (serial dispatch) or decide (waterfall).
 
+import type { ImageRef } from '../llm/types.js'
 import type { TurnEndReason } from '../session/types.js'
 import type { ToolOutput } from '../tools/types.js'
 import type { AgentHandle, TurnResult } from './types.js'
@@ -41,6 +42,8 @@ export interface TurnStartingState {
   agent: AgentHandle
   turn: number
   prompt: string
+  /** Images the prompt attaches (already stored; see src/attachments). */
+  images?: readonly ImageRef[]
   signal: AbortSignal
   /** Set to block the turn: it closes `blocked` without a model request. */
   block?: string

@@ -2,8 +2,10 @@
 // (pre-execute → execute → post-execute) and appends each result before the next.
 
 import type { Context } from 'cordis'
+import { storeImages } from '../attachments/store.js'
 import { errorMessage } from '../core/errors.js'
 import { hasListeners } from '../core/service-ref.js'
+import { modelTakesImages } from '../llm/deepseek/models.js'
 import type { ToolCallRequest } from '../llm/types.js'
 import type { ToolOutput } from '../tools/types.js'
 import type { PostExecuteState, PreExecuteDecision, ToolCallInfo } from './pipeline.js'
@@ -44,10 +46,15 @@ export async function runToolCalls(
     const repeated = repeats?.observe(call.name, call.arguments, post.output.content) ?? 0
     if (repeated >= REPEAT_REMIND_AT) post.feedback.push(repeatReminder(repeated))
     const content = [post.output.content, ...post.feedback].join('\n\n')
+    // A tool's images are stored before the event that names them.
+    const images = post.output.images ?? []
+    const sessions = services.sessions()
+    if (images.length > 0 && sessions) await storeImages(sessions, agent.session.id, images)
     agent.session.append('tool/result', {
       callId: call.id,
       content,
       ...(post.output.isError ? { isError: true as const } : {}),
+      ...(images.length > 0 && sessions ? { images: images.map((image) => image.ref) } : {}),
     })
     // A paid call (web search/fetch) joins the session's usage totals (src/usage).
     if (post.output.costUsd)
@@ -91,7 +98,12 @@ async function executeOne(
   await services.sessions()?.flush(info.agent.session)
   try {
     return {
-      output: await tools.run(info.name, info.arguments, { agent: info.agent, callId: info.callId, signal }),
+      output: await tools.run(info.name, info.arguments, {
+        agent: info.agent,
+        callId: info.callId,
+        signal,
+        takesImages: modelTakesImages(info.agent.model.model ?? services.llm()?.defaultModel ?? '') === true,
+      }),
       executed: true,
     }
   } catch (error) {

@@ -2,6 +2,7 @@
 // commit the assistant message → run tool calls → decide whether to continue.
 
 import type { Context } from 'cordis'
+import type { PreparedImage } from '../attachments/types.js'
 import { type CompactionNotice, ContextErrorCode } from '../context/index.js'
 import { DshError, errorMessage } from '../core/errors.js'
 import { hasListeners } from '../core/service-ref.js'
@@ -9,6 +10,7 @@ import { describeRetry } from '../failures/index.js'
 import type { ModelChoice, ModelRequest } from '../llm/adapter.js'
 import type { Session } from '../session/session.js'
 import type { SessionEvent, SessionEventMap, TurnEndReason } from '../session/types.js'
+import { loadImages, storePromptImages } from './images.js'
 import type { PreStepState, TurnStartingState, TurnStoppingState } from './pipeline.js'
 import { REPEAT_END_AT, RepeatGuard } from './repeat-guard.js'
 import { buildModelRequest, logRequestConfig } from './request.js'
@@ -32,6 +34,7 @@ export interface TurnInput {
   settings: TurnSettings
   prompt: string
   origin: 'user' | 'subagent'
+  images?: readonly PreparedImage[]
   signal: AbortSignal
   emit: (output: AgentOutput) => void
 }
@@ -64,15 +67,20 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     return result
   }
 
+  // Images are refused or stored before anything is logged: a refusal leaves the log as it was.
+  if (input.images?.length) await storePromptImages(session, services, settings, input.images)
+
   try {
     session.append('turn/start', { turn })
     session.append('user/message', {
       text: input.prompt,
       ...(input.origin !== 'user' ? { origin: input.origin } : {}),
+      ...(input.images?.length ? { images: input.images.map((image) => image.ref) } : {}),
     })
     emit({ type: 'turn-start', turn, prompt: input.prompt })
 
     const starting: TurnStartingState = { agent, turn, prompt: input.prompt, signal, context: [] }
+    if (input.images?.length) starting.images = input.images.map((image) => image.ref)
     await ctx.serial('agent/turn-starting', starting)
     if (starting.block !== undefined) return await end('blocked', starting.block)
     appendContext(session, 'agent/turn-starting', starting.context)
@@ -184,6 +192,7 @@ async function requestReply(
   let request = rebuild()
   if (context) request = await context.prepare(session, request, { rebuild, signal, onCompaction })
   const send = async (request: ModelRequest): Promise<AssembledReply> => {
+    await loadImages(session, services, request, llm.defaultModel)
     request.onRetry = (notice) => emit({ type: 'retry', message: describeRetry(notice), notice })
     const reply = await assembleReply(llm.stream(request), signal, emit)
     context?.recordUsage(session, request, reply.usage)

@@ -1,5 +1,6 @@
 // Types of the agent seam: the live handle of an agent and the options that create one.
 
+import type { PreparedImage } from '../attachments/types.js'
 import type { CompactionNotice, CompactionResult, ContextUsage } from '../context/index.js'
 import type { RetryNotice } from '../failures/index.js'
 import type { ModelChoice } from '../llm/adapter.js'
@@ -45,6 +46,11 @@ export interface PromptOptions {
   /** Cancels this turn: it ends `aborted`, running tools are killed, the log stays valid. */
   signal?: AbortSignal
   origin?: 'user' | 'subagent'
+  /**
+   * Images the prompt attaches, prepared by src/attachments (checked, downscaled, hashed).
+   * Refused with one line, before anything is logged, when the model does not take images.
+   */
+  images?: readonly PreparedImage[]
 }
 
 export interface TurnResult {

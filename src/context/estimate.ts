@@ -43,6 +43,9 @@ export interface MessageTokens {
  * Frozen messages use the WeakMap.
  */
 const TOKENS = Symbol('dsh.estimatedTokens')
+
+/** Input tokens counted per image: the most DeepSeek bills one image at (see docs/images.md). */
+export const IMAGE_TOKENS = 384
 const frozenTokens = new WeakMap<ChatMessage, MessageTokens>()
 
 /** A message's tokens by kind; cached, since a live history shares its message objects. */
@@ -52,6 +55,8 @@ export function estimateMessage(message: ChatMessage): MessageTokens {
   tokens = { text: MESSAGE_OVERHEAD_TOKENS, toolOutput: 0, reasoning: 0 }
   if (message.role === 'tool') tokens.toolOutput = estimateTextTokens(message.content)
   else tokens.text += estimateTextTokens(message.content)
+  // DeepSeek bills an image at a capped number of input tokens (Vision guide); count the cap.
+  if (message.role === 'user' && message.images) tokens.text += message.images.length * IMAGE_TOKENS
   if (message.role === 'assistant') {
     if (message.reasoning) tokens.reasoning = estimateTextTokens(message.reasoning)
     for (const call of message.toolCalls ?? [])

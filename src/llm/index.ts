@@ -21,6 +21,8 @@ export {
   DEEPSEEK_DEFAULT_MODEL,
   DEEPSEEK_MAX_OUTPUT_TOKENS,
   DEEPSEEK_MODELS,
+  DEEPSEEK_VISION_MODELS,
+  modelTakesImages,
   RETIRED_DEEPSEEK_MODELS,
 } from './deepseek/models.js'
 export type { DeepSeekFault, StrictOptions, StrictRefusal } from './deepseek/strict.js'

@@ -8,9 +8,31 @@ export interface ToolCallRequest {
   arguments: string
 }
 
+/** The image formats DeepSeek accepts (Vision guide, read 2026-12-05), by media type. */
+export type ImageMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
+
+/**
+ * An image as log events and messages carry it: the content hash names the bytes, kept once
+ * per session in the backend's image store; the rest is for people
+ * (`[image shot.png 1280×800 214 KB]`). See src/attachments/.
+ */
+export interface ImageRef {
+  /** SHA-256 of the stored bytes, lowercase hex. */
+  sha256: string
+  mediaType: ImageMediaType
+  /** The file name it came from (no folders), or a made-up one for pasted images. */
+  name: string
+  width: number
+  height: number
+  /** Size of the stored bytes. */
+  bytes: number
+  /** Set when dsh downscaled it to fit the limits: the original's dimensions. */
+  resizedFrom?: { width: number; height: number }
+}
+
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; images?: readonly ImageRef[] }
   | { role: 'assistant'; content: string; reasoning?: string; toolCalls?: ToolCallRequest[] }
   | { role: 'tool'; toolCallId: string; content: string }
 

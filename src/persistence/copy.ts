@@ -4,6 +4,7 @@
 // overwritten.
 
 import { errorMessage } from '../core/errors.js'
+import { imageHashesIn } from '../session/images.js'
 import type { SessionEvent, SessionHeader, SessionId } from '../session/types.js'
 import type { SessionPersistence } from './persistence.js'
 
@@ -77,6 +78,11 @@ async function copyOne(
   const missing = source.events.length - done
   if (!dryRun) {
     try {
+      // Images go first, as when they were attached: no event may name bytes the target lacks.
+      for (const sha256 of imageHashesIn(source.events.slice(done))) {
+        const data = await from.getImage(id, sha256)
+        if (data) await to.putImage(id, sha256, data)
+      }
       for (let start = done; start < source.events.length; start += COPY_BATCH) {
         await to.append(id, source.events.slice(start, start + COPY_BATCH))
       }

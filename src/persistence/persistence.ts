@@ -61,6 +61,30 @@ export abstract class SessionPersistence extends Service {
    */
   abstract remove(id: SessionId): Promise<void>
 
+  /**
+   * Stores an image's bytes for a session under their SHA-256 (lowercase hex), once: the
+   * same hash again is a no-op. Durable on resolve. Callers store an image before the event
+   * that names it, so a crash leaves at most an unnamed image, never a name without bytes.
+   * This default keeps them in memory (the memory backend); the others keep them beside
+   * the session (JSONL) or in a blob table (SQLite, PostgreSQL), and `remove` deletes them.
+   */
+  async putImage(id: SessionId, sha256: string, data: Buffer): Promise<void> {
+    let images = this.memoryImages.get(id)
+    if (!images) {
+      images = new Map()
+      this.memoryImages.set(id, images)
+    }
+    if (!images.has(sha256)) images.set(sha256, Buffer.from(data))
+  }
+
+  /** The bytes stored under `sha256` for the session, or undefined when there are none. */
+  async getImage(id: SessionId, sha256: string): Promise<Buffer | undefined> {
+    return this.memoryImages.get(id)?.get(sha256)
+  }
+
+  /** Images of the default in-memory store, by session. */
+  protected readonly memoryImages = new Map<SessionId, Map<string, Buffer>>()
+
   /** Whether a session with this id is stored. */
   async exists(id: SessionId): Promise<boolean> {
     try {

@@ -6,6 +6,7 @@ import { prunedToolMessage, prunedToolOutput, summaryMessage } from './compactio
 import type { ContextCompactedData, SessionEvent, SessionEventMap } from './types.js'
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>
+type UserMessage = Extract<ChatMessage, { role: 'user' }>
 
 /**
  * Folds events into chat messages one at a time. A log only grows, so a live session's
@@ -17,8 +18,8 @@ class HistoryBuilder {
   consumed = 0
   private lastAssistant: AssistantMessage | undefined
   private readonly unanswered = new Set<string>()
-  /** Context cannot sit between an assistant's tool calls and their results; it waits. */
-  private deferred: string[] = []
+  /** Context (and images tools returned) cannot sit between an assistant's tool calls and their results; it waits. */
+  private deferred: UserMessage[] = []
   /** Where the open turn began, to drop it if it ends blocked before any answer. */
   private turn: { messageCount: number; deferredCount: number; answered: boolean } | undefined
   /** Tool results a compaction pruned (for good: a later summary's tail keeps them pruned). */
@@ -61,14 +62,20 @@ class HistoryBuilder {
           answered: false,
         }
         break
-      case 'user/message':
+      case 'user/message': {
         this.releaseDeferred()
-        this.messages.push({ role: 'user', content: (event.data as SessionEventMap['user/message']).text })
+        const data = event.data as SessionEventMap['user/message']
+        this.messages.push(
+          data.images?.length
+            ? { role: 'user', content: data.text, images: data.images }
+            : { role: 'user', content: data.text },
+        )
         this.lastAssistant = undefined
         break
+      }
       case 'context/added': {
         const text = (event.data as SessionEventMap['context/added']).text
-        if (this.unanswered.size > 0) this.deferred.push(text)
+        if (this.unanswered.size > 0) this.deferred.push({ role: 'user', content: text })
         else this.messages.push({ role: 'user', content: text })
         break
       }
@@ -97,6 +104,14 @@ class HistoryBuilder {
         const content = this.pruned.has(result.callId) ? prunedToolOutput(result.content) : result.content
         this.results.set(result.callId, this.messages.length)
         this.messages.push({ role: 'tool', toolCallId: result.callId, content })
+        // Tool messages carry text only: the images follow as a user message once every result is in.
+        if (result.images?.length && !this.pruned.has(result.callId)) {
+          this.deferred.push({
+            role: 'user',
+            content: toolImagesText(result.images.length),
+            images: result.images,
+          })
+        }
         this.unanswered.delete(result.callId)
         if (this.unanswered.size === 0) this.releaseDeferred()
         break
@@ -168,15 +183,20 @@ class HistoryBuilder {
 
   /** The messages so far plus any context still waiting. */
   snapshot(): ChatMessage[] {
-    const messages = [...this.messages]
-    for (const text of this.deferred) messages.push({ role: 'user', content: text })
-    return messages
+    return [...this.messages, ...this.deferred]
   }
 
   private releaseDeferred(): void {
-    for (const text of this.deferred) this.messages.push({ role: 'user', content: text })
+    for (const message of this.deferred) this.messages.push(message)
     this.deferred = []
   }
+}
+
+/** The text that goes with images a tool returned. */
+function toolImagesText(count: number): string {
+  return count === 1
+    ? 'The image the tool call above returned:'
+    : `The ${count} images the tool calls above returned:`
 }
 
 function lastUserMessage(events: readonly SessionEvent[], before: number): string | undefined {

@@ -11,6 +11,7 @@ import type { SessionPersistence } from '../persistence/persistence.js'
 // layer-exception: (the same) the write-behind log over the seam.
 import { WriteBehindLog } from '../persistence/write-behind.js'
 import { SessionErrorCode } from './errors.js'
+import { imageHashesIn } from './images.js'
 import { Session, validateSessionId } from './session.js'
 import {
   SESSION_FORMAT_VERSION,
@@ -77,6 +78,14 @@ export class SessionStore extends Service {
     const backend = this.backend()
     if (backend) await backend.create({ ...header })
     this.assertNotLive(init.id)
+    // A fork's seed may name images: they are copied into the child's store, so each
+    // session owns its images and removing one never takes another's.
+    if (backend && init.seed && init.parentSession !== undefined) {
+      for (const sha256 of imageHashesIn(init.seed)) {
+        const data = await backend.getImage(init.parentSession, sha256)
+        if (data) await backend.putImage(init.id, sha256, data)
+      }
+    }
     const log = this.newLog(session, backend && { backend, count: 0 })
     this.live.set(init.id, { session, log })
     return session
@@ -168,6 +177,22 @@ export class SessionStore extends Service {
       delegationDepth: parent.header.delegationDepth,
       seed: forkSeed(parent, boundary),
     })
+  }
+
+  /** Stores image bytes for the session in the backend (see SessionPersistence.putImage). */
+  async putImage(id: SessionId, sha256: string, data: Buffer): Promise<void> {
+    const backend = this.backend()
+    if (!backend)
+      throw new DshError(
+        `cannot store an image for session ${JSON.stringify(id)}: no persistence backend`,
+        SessionErrorCode.NotFound,
+      )
+    await backend.putImage(id, sha256, data)
+  }
+
+  /** The image bytes stored for the session, or undefined. */
+  async getImage(id: SessionId, sha256: string): Promise<Buffer | undefined> {
+    return this.backend()?.getImage(id, sha256)
   }
 
   /** Resolves when everything appended to the session so far is durable. */

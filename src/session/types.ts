@@ -1,6 +1,6 @@
 // Types of the session log: the header, events, and the data each core event carries.
 
-import type { Usage } from '../llm/types.js'
+import type { ImageRef, Usage } from '../llm/types.js'
 import type { UsageLedger } from '../usage/ledger-types.js'
 
 declare const sessionIdBrand: unique symbol
@@ -76,10 +76,12 @@ export interface SessionEventMap {
   'turn/end': { turn: number; reason: TurnEndReason; error?: string }
   'step/start': { turn: number; step: number }
   'step/end': { turn: number; step: number; finishReason?: string }
-  'user/message': { text: string; origin?: 'user' | 'hook' | 'subagent' }
+  /** `images`: attached images, by content hash (the bytes are in the backend's image store). */
+  'user/message': { text: string; origin?: 'user' | 'hook' | 'subagent'; images?: ImageRef[] }
   'assistant/message': { message: AssistantMessageData; usage?: Usage }
   'tool/call': { callId: string; name: string; arguments: string }
-  'tool/result': { callId: string; content: string; isError?: boolean }
+  /** `images`: images the tool returns to a vision model (`read` of a PNG), sent after the results. */
+  'tool/result': { callId: string; content: string; isError?: boolean; images?: ImageRef[] }
   'hook/invoked': HookInvokedData
   'hook/result': HookResultData
   /** Extra context (from hooks or policies) that reaches the model on its next request. */

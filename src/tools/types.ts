@@ -2,6 +2,7 @@
 
 import type { z } from 'zod'
 import type { AgentHandle } from '../agent/types.js'
+import type { PreparedImage } from '../attachments/types.js'
 import type { ToolSchema } from '../llm/types.js'
 
 declare const callIdBrand: unique symbol
@@ -16,6 +17,8 @@ export interface ToolExecution {
   signal: AbortSignal
   /** The tool's name as the model called it. */
   toolName?: string
+  /** True when the agent's model is known to take images: `read` returns an image file as one. */
+  takesImages?: boolean
 }
 
 export interface ToolOutput {
@@ -30,6 +33,11 @@ export interface ToolOutput {
    * or `interrupted` makes hooks see the call as failed (PostToolUseFailure).
    */
   details?: Readonly<Record<string, unknown>>
+  /**
+   * Images for the model (only when the call's `takesImages`): stored in the session's image
+   * store, named by the `tool/result` event, and sent after the tool results.
+   */
+  images?: readonly PreparedImage[]
 }
 
 /**

@@ -47,7 +47,13 @@ const PRO: ModelPrices = {
  */
 export const DEFAULT_PRICE_TABLE: PriceTable = {
   currency: 'USD',
-  models: { 'deepseek-flash': FLASH, 'deepseek-v4-flash': FLASH, 'deepseek-v4-pro': PRO },
+  // The legacy vision name is billed at Flash prices (Models & Pricing, read 2026-12-05).
+  models: {
+    'deepseek-flash': FLASH,
+    'deepseek-v4-flash': FLASH,
+    'deepseek-v4-flash-vision-exp': FLASH,
+    'deepseek-v4-pro': PRO,
+  },
   peakHours: {
     utcOffsetMinutes: 480,
     weekdays: [1, 2, 3, 4, 5],

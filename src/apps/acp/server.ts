@@ -25,6 +25,7 @@ import type { Fiber } from 'cordis'
 import { mintSessionId } from '../../agent/configured.js'
 import type { ToolCallInfo } from '../../agent/pipeline.js'
 import type { AgentHandle } from '../../agent/types.js'
+import { prepareClientImages } from '../../attachments/index.js'
 import { formatCompactionLine } from '../../context/index.js'
 import { DshError, isDshError } from '../../core/errors.js'
 import { packageVersion } from '../../core/version.js'
@@ -39,7 +40,7 @@ import { AcpErrorCode } from './errors.js'
 import { planUpdate } from './file-updates.js'
 import { acpModePlugin, modeUpdate, parseModeId, sessionModeState } from './modes.js'
 import { acpPermissionPlugin, decidePermission, PERMISSION_OPTIONS } from './permission.js'
-import { promptText } from './prompt-text.js'
+import { promptImages, promptText } from './prompt-text.js'
 import { toStopReason } from './stop-reason.js'
 import { nodeNdJsonStream } from './streams.js'
 import {
@@ -121,7 +122,7 @@ export class AcpServer {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { ...ACP_MCP_CAPABILITIES },
       },
       agentInfo: { name: 'dsh', title: 'dsh', version: packageVersion() },
@@ -214,7 +215,9 @@ export class AcpServer {
       if (plan) this.send(params.sessionId, plan)
     })
     try {
-      const result = await served.agent.prompt(text)
+      // Image blocks and `@` mentions go through the attachment path; a bad one fails the prompt.
+      const images = await prepareClientImages(text, promptImages(params.prompt), served.agent.cwd)
+      const result = await served.agent.prompt(text, images.length > 0 ? { images } : {})
       const report = usageReport(
         served.agent.session.events,
         result.turn,

@@ -7,6 +7,8 @@ import { resolve } from 'node:path'
 /** Files larger than this are named but not attached. */
 export const MAX_ATTACHMENT_BYTES = 256 * 1024
 
+const IMAGE_PATH = /\.(?:png|jpe?g|gif|webp)$/i
+
 export interface Attached {
   /** The prompt with every attachment appended. */
   prompt: string
@@ -21,6 +23,8 @@ export function attachFiles(prompt: string, cwd: string): Attached {
   const blocks: string[] = []
   for (const match of prompt.matchAll(/(?:^|\s)@((?:[^\s\\]|\\ )+)/g)) {
     const path = match[1]!.replace(/\\ /g, ' ').replace(/[.,;:!?)]+$/, '')
+    // Images are attached as images (src/attachments), never pasted in as text.
+    if (IMAGE_PATH.test(path)) continue
     if (attached.includes(path)) continue
     const full = resolve(cwd, path)
     let size: number

@@ -4,6 +4,7 @@
 
 import type { Context } from 'cordis'
 import type { AgentHandle } from '../../agent/types.js'
+import { describeImage } from '../../attachments/index.js'
 import type { Harness } from '../../harness/compose.js'
 import { DEFAULT_MAX_RETRIES } from '../../llm/openai/config.js'
 import { resolvePriceTable } from '../../usage/index.js'
@@ -16,6 +17,7 @@ import { runChatCommand } from './chat-commands.js'
 import { type ChatHost, safe } from './chat-host.js'
 import { commandNames } from './commands.js'
 import type { PromptHistory } from './history.js'
+import { chatImages } from './images.js'
 import { InputBox, type KeyPress } from './input.js'
 import { type KeySource, listenToKeys } from './keys.js'
 import { goodbyeLine, welcomeLines } from './notices.js'
@@ -274,9 +276,15 @@ export class TerminalChat implements ChatHost {
     )
     for (const path of attached) this.say(this.colors.dim(`  attached ${safe(path)}`))
     for (const note of skipped) this.say(this.colors.yellow(`  not attached: ${safe(note)}`))
+    const images = await chatImages(text, agent.cwd, this.harness.config.permissions.mode).catch((error) => {
+      this.say(this.colors.red(safe(errorLine(error))))
+      return undefined
+    })
+    if (images === undefined) return // a bad image: one line, nothing sent
+    for (const image of images) this.say(this.colors.dim(`  attached ${safe(describeImage(image.ref))}`))
     await this.live(async (signal) => {
       try {
-        const result = await agent.prompt(prompt, { signal })
+        const result = await agent.prompt(prompt, { signal, ...(images.length ? { images } : {}) })
         this.say(this.colors.dim(safe(turnUsageLine(agent, result.turn, this.harness.config.pricing))))
       } catch (error) {
         this.say(this.colors.red(safe(errorLine(error))))

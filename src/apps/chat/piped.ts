@@ -8,6 +8,7 @@ import { type AgentOptions, trustFlags } from '../cli/options.js'
 import { colorsFor, createStreamRenderer, reasoningPlacement } from '../cli/render.js'
 import { type AgentPlan, openHarness, startAgent } from '../cli/start.js'
 import { handleTermination } from '../cli/termination.js'
+import { chatImages } from './images.js'
 import { describeStart } from './notices.js'
 
 export async function pipedChat(plan: AgentPlan, options: AgentOptions): Promise<number> {
@@ -31,6 +32,15 @@ export async function pipedChat(plan: AgentPlan, options: AgentOptions): Promise
       if (interrupt.signal.aborted) break
       if (line.trim() === '') continue
       process.stdout.write(`${colors.bold('> ')}${toTerminalText(line, { keepTabs: false })}\n`)
+      let images: Awaited<ReturnType<typeof chatImages>>
+      try {
+        images = await chatImages(line, agent.cwd, harness.config.permissions.mode)
+      } catch (error) {
+        // A bad image is one line; the line is not sent and the next one is read.
+        process.stdout.write(`${colors.red(toTerminalText((error as Error).message))}\n`)
+        allCompleted = false
+        continue
+      }
       const unsubscribe = agent.onOutput(
         createStreamRenderer(
           process.stdout,
@@ -39,7 +49,10 @@ export async function pipedChat(plan: AgentPlan, options: AgentOptions): Promise
         ),
       )
       try {
-        const result = await agent.prompt(line, { signal: interrupt.signal })
+        const result = await agent.prompt(line, {
+          signal: interrupt.signal,
+          ...(images.length ? { images } : {}),
+        })
         if (result.reason !== 'completed') allCompleted = false
       } finally {
         unsubscribe()

@@ -4,6 +4,7 @@
 
 import { createHash } from 'node:crypto'
 import { formatCompactionLine } from '../../context/index.js'
+import type { ImageRef } from '../../llm/types.js'
 import { summaryMessage } from '../../session/index.js'
 import { transcriptMessage } from '../../session/transcript-message.js'
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
@@ -11,22 +12,28 @@ import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session
 export const EXPORT_FORMATS = ['claude-code', 'markdown', 'jsonl'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
+/** `images`: the bytes of the images the events name, by SHA-256 (claude-code writes them inline). */
 export function exportSession(
   header: SessionHeader,
   events: readonly SessionEvent[],
   format: ExportFormat,
+  images: ReadonlyMap<string, Buffer> = new Map(),
 ): string {
   switch (format) {
     case 'jsonl':
       return [{ type: 'session', ...header }, ...events].map((line) => `${JSON.stringify(line)}\n`).join('')
     case 'claude-code':
-      return claudeCodeLines(header, events)
+      return claudeCodeLines(header, events, images)
     case 'markdown':
       return markdown(header, events)
   }
 }
 
-function claudeCodeLines(header: SessionHeader, events: readonly SessionEvent[]): string {
+function claudeCodeLines(
+  header: SessionHeader,
+  events: readonly SessionEvent[],
+  images: ReadonlyMap<string, Buffer>,
+): string {
   let parent: string | null = null
   let text = ''
   const common = (seq: number, time: number) => ({
@@ -44,7 +51,7 @@ function claudeCodeLines(header: SessionHeader, events: readonly SessionEvent[])
       parent = lines.at(-1)!.uuid as string
       continue
     }
-    const message = transcriptMessage(event)
+    const message = withImages(transcriptMessage(event), event, images)
     if (!message) continue
     const { uuid, ...rest } = common(event.seq, event.time)
     const line = { parentUuid: parent, ...rest, type: message.role, message, uuid }
@@ -52,6 +59,39 @@ function claudeCodeLines(header: SessionHeader, events: readonly SessionEvent[])
     parent = uuid
   }
   return text
+}
+
+/**
+ * Claude Code's image content blocks (`{type: 'image', source: {type: 'base64', media_type,
+ * data}}`, the Messages API's shape) for the images a user message or tool result names:
+ * after the prompt text, or inside the tool_result's content. An image missing from the
+ * store becomes a text block saying so.
+ */
+function withImages(
+  message: ReturnType<typeof transcriptMessage>,
+  event: SessionEvent,
+  images: ReadonlyMap<string, Buffer>,
+): ReturnType<typeof transcriptMessage> {
+  const refs = (event.data as { images?: ImageRef[] }).images
+  if (!message || !refs?.length) return message
+  const blocks = refs.map((ref) => {
+    const data = images.get(ref.sha256)
+    return data
+      ? {
+          type: 'image',
+          source: { type: 'base64', media_type: ref.mediaType, data: data.toString('base64') },
+        }
+      : { type: 'text', text: `[image ${ref.name} is missing from the session's store]` }
+  })
+  if (typeof message.content === 'string') {
+    return { role: 'user', content: [{ type: 'text', text: message.content }, ...blocks] } as typeof message
+  }
+  const [first] = message.content
+  if (first?.type === 'tool_result') {
+    const content = [{ type: 'text', text: first.content }, ...blocks]
+    return { ...message, content: [{ ...first, content }] } as unknown as typeof message
+  }
+  return message
 }
 
 /**

@@ -108,6 +108,11 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
       .argument('<prompt>', 'what to do; `-` reads the prompt from stdin'),
   )
     .option('--json', 'print one JSON object per line (events, then a result line) on stdout')
+    .option(
+      '--image <path>',
+      'attach an image (PNG, JPEG, GIF, WebP) to the prompt; repeatable; `@shot.png` in the prompt also attaches',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--max-turns <n>', 'end the turn (reason max-steps) after this many model steps', parseCount)
     .option(
       '--max-cost <amount>',

@@ -1,8 +1,9 @@
 // `dsh models`: the models the configured endpoint offers (`GET /models`), one per line,
-// the configured default marked.
+// the configured default and the models that take images marked.
 
 import { readApiKeyFile } from '../../config/api-key-file.js'
 import { loadConfig } from '../../config/load.js'
+import { modelTakesImages } from '../../llm/deepseek/models.js'
 import { resolveOpenAiConfig } from '../../llm/openai/config.js'
 import { listModels } from '../../llm/openai/openai-adapter.js'
 import { ExitCode } from './errors.js'
@@ -26,14 +27,22 @@ export async function modelsCommand(options: ModelsOptions): Promise<number> {
   })
   const models = await listModels(resolved)
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(models.map((id) => ({ id, default: id === resolved.model })))}\n`)
+    const rows = models.map((id) => ({
+      id,
+      default: id === resolved.model,
+      images: modelTakesImages(id) === true,
+    }))
+    process.stdout.write(`${JSON.stringify(rows)}\n`)
     return ExitCode.Ok
   }
   const colors = colorsFor(process.stdout)
   for (const id of models) {
-    process.stdout.write(
-      id === resolved.model ? `${colors.bold(id)}  ${colors.dim('(default)')}\n` : `${id}\n`,
-    )
+    // Vision models are marked: they are the ones `--image` and `@shot.png` work with.
+    const marks = [id === resolved.model ? 'default' : '', modelTakesImages(id) ? 'images' : '']
+      .filter(Boolean)
+      .join(', ')
+    const name = id === resolved.model ? colors.bold(id) : id
+    process.stdout.write(marks ? `${name}  ${colors.dim(`(${marks})`)}\n` : `${id}\n`)
   }
   if (!models.includes(resolved.model)) {
     process.stderr.write(

@@ -4,6 +4,8 @@
 
 import * as z from 'zod'
 import type { AgentOutput, TurnResult } from '../../agent/types.js'
+import { type PreparedImage, preparePromptImages, visionRefusal } from '../../attachments/index.js'
+import { isDshError } from '../../core/errors.js'
 import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
 import { progressLine } from '../../mcp/status-lines.js'
@@ -19,7 +21,7 @@ import {
 import { ExitCode, usageError } from './errors.js'
 import { type AgentOptions, trustFlags } from './options.js'
 import { colorsFor, createProgressRenderer } from './render.js'
-import { openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
+import { type AgentPlan, openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
 import { handleTermination } from './termination.js'
 
 export interface RunOptions extends AgentOptions {
@@ -28,6 +30,8 @@ export interface RunOptions extends AgentOptions {
   maxTurns?: number
   /** The most the run may spend (estimated, in the price table's currency) before it ends `max-cost`. */
   maxCost?: number
+  /** `--image`, repeatable: images attached to the prompt. */
+  image?: string[]
 }
 
 /** Runs one turn; resolves with the exit code (0 only when the turn completed). */
@@ -40,6 +44,8 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
   const plan = await planAgent(options)
   if (options.maxTurns !== undefined)
     plan.config.agent = { ...plan.config.agent, maxStepsPerTurn: options.maxTurns }
+  // Images are read and checked before any harness or session exists: a bad one is one line.
+  const images = await promptImages(prompt, plan, options)
   const table = resolvePriceTable(plan.config.pricing)
   if (options.maxCost !== undefined) {
     const model = plan.model.model ?? plan.config.model.name ?? DEFAULT_MODEL
@@ -98,7 +104,7 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
         : undefined
     let result: TurnResult
     try {
-      result = await agent.prompt(prompt, { signal: interrupt.signal })
+      result = await agent.prompt(prompt, { signal: interrupt.signal, ...(images.length ? { images } : {}) })
     } finally {
       unsubscribe()
       await progress.dispose()
@@ -158,6 +164,23 @@ function noticeStart(started: StartedAgent, ignoredCwd: string | undefined): voi
 
 function jsonLine(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`)
+}
+
+/** The prompt's images (`--image`, `@` mentions), refused with one line (exit 2) before anything starts. */
+async function promptImages(prompt: string, plan: AgentPlan, options: RunOptions): Promise<PreparedImage[]> {
+  try {
+    const images = await preparePromptImages(prompt, {
+      cwd: plan.cwd,
+      paths: options.image ?? [],
+      mentionsOutside: (plan.permissions.mode ?? plan.config.permissions.mode) === 'bypassPermissions',
+    })
+    const refusal = visionRefusal(plan.model.model ?? plan.config.model.name ?? DEFAULT_MODEL, images.length)
+    if (refusal) throw refusal
+    return images
+  } catch (error) {
+    if (isDshError(error) && error.code.startsWith('ATTACHMENT_')) throw usageError(error.message)
+    throw error
+  }
 }
 
 async function readStdin(): Promise<string> {

@@ -5,6 +5,7 @@ import { loadConfig, type ResolvedConfig } from '../../config/load.js'
 import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { SessionLocation } from '../../persistence/types.js'
+import { imageHashesIn } from '../../session/images.js'
 import type { SessionOutcome, SessionSummary } from '../../session/types.js'
 import {
   deriveUsage,
@@ -178,7 +179,15 @@ export async function exportCommand(id: string, options: ExportOptions): Promise
     throw usageError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got ${JSON.stringify(format)})`)
   return withStorage(options, async ({ persistence }) => {
     const { header, events } = await persistence.load(id)
-    process.stdout.write(exportSession(header, events, format as (typeof EXPORT_FORMATS)[number]))
+    // Claude Code transcripts carry images inline (base64 image blocks): read them from the store.
+    const images = new Map<string, Buffer>()
+    if (format === 'claude-code') {
+      for (const sha256 of imageHashesIn(events)) {
+        const data = await persistence.getImage(id, sha256)
+        if (data) images.set(sha256, data)
+      }
+    }
+    process.stdout.write(exportSession(header, events, format as (typeof EXPORT_FORMATS)[number], images))
     return ExitCode.Ok
   })
 }

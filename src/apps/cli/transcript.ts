@@ -1,8 +1,10 @@
 // Plain-text views of stored sessions: the `sessions list` table and the readable
 // transcript of `sessions show`.
 
+import { describeImage } from '../../attachments/describe.js'
 import { formatCompactionLine } from '../../context/index.js'
 import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
+import type { ImageRef } from '../../llm/types.js'
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
 import { DEFAULT_PRICE_TABLE, deriveUsage, formatUsageLine, type PriceTable } from '../../usage/index.js'
 import { type Colors, clip, describeToolCall } from './render.js'
@@ -69,15 +71,21 @@ export function formatTranscript(
   return `${out.join('\n')}\n`
 }
 
+/** `[image shot.png 1280×800 214 KB]` lines for a message's images (names made terminal-safe). */
+function imageLines(images: readonly ImageRef[] | undefined, colors: Colors): string {
+  if (!images?.length) return ''
+  return images.map((ref) => `\n  ${colors.cyan(describeImage({ ...ref, name: safe(ref.name) }))}`).join('')
+}
+
 /** One event as transcript lines, or undefined for events a reader does not need to see. */
 export function formatEvent(event: SessionEvent, colors: Colors): string | undefined {
   switch (event.type) {
     case 'turn/start':
       return `\n${colors.dim(`── turn ${data<'turn/start'>(event).turn} ──`)}`
     case 'user/message': {
-      const { text, origin } = data<'user/message'>(event)
+      const { text, origin, images } = data<'user/message'>(event)
       const who = origin === 'hook' ? 'hook' : origin === 'subagent' ? 'parent' : 'user'
-      return `${colors.green(`${who}>`)} ${indent(safe(text))}`
+      return `${colors.green(`${who}>`)} ${indent(safe(text))}${imageLines(images, colors)}`
     }
     case 'assistant/message': {
       const { message } = data<'assistant/message'>(event)
@@ -96,7 +104,7 @@ export function formatEvent(event: SessionEvent, colors: Colors): string | undef
       const shown = lines.slice(0, RESULT_PREVIEW_LINES)
       if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more lines`)
       const body = shown.map((line, index) => `${index === 0 ? '  ⎿ ' : '    '}${line}`).join('\n')
-      return result.isError ? colors.red(body) : colors.dim(body)
+      return (result.isError ? colors.red(body) : colors.dim(body)) + imageLines(result.images, colors)
     }
     case 'hook/result': {
       const hook = data<'hook/result'>(event)

@@ -36,7 +36,13 @@ export const initializeParams = z.object({
   protocolVersion: z.number().int().optional(),
 })
 
-export const promptParams = z.object({ text: z.string() })
+/** A prompt: its text, and images as base64 (`@shot.png` in the text also attaches; docs/images.md). */
+export const promptParams = z.object({
+  text: z.string(),
+  images: z
+    .array(z.object({ data: z.string().min(1), name: z.string().min(1).max(255).optional() }).strict())
+    .optional(),
+})
 
 export const emptyParams = z.object({})
 

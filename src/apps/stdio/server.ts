@@ -6,6 +6,7 @@ import { resolve } from 'node:path'
 import { createInterface, type Interface } from 'node:readline'
 import { startConfiguredAgent } from '../../agent/configured.js'
 import type { AgentHandle } from '../../agent/types.js'
+import { prepareClientImages } from '../../attachments/index.js'
 import { formatCompactionLine } from '../../context/index.js'
 import { DshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
@@ -191,21 +192,24 @@ export class StdioServer {
    */
   private startPrompt(request: JsonRpcRequest): void {
     const agent = this.requireAgent()
-    const { text } = parseParams(promptParams, request.params)
+    const { text, images } = parseParams(promptParams, request.params)
     if (this.inflight) {
       throw new DshError(
         'a turn is already running; wait for its answer or cancel it',
         StdioErrorCode.TurnRunning,
       )
     }
-    const response = agent.prompt(text).then(
-      (result): void => {
-        const table = resolvePriceTable(this.options.harness.config.pricing)
-        const report = usageReport(agent.session.events, result.turn, table)
-        this.answer(request, toPromptResult(result, report) satisfies PromptResult)
-      },
-      (error): void => this.fail(request, toErrorObject(error)),
-    )
+    // Images are checked before the turn starts: a bad one fails the request, nothing is logged.
+    const response = prepareClientImages(text, images ?? [], agent.cwd)
+      .then((prepared) => agent.prompt(text, prepared.length > 0 ? { images: prepared } : {}))
+      .then(
+        (result): void => {
+          const table = resolvePriceTable(this.options.harness.config.pricing)
+          const report = usageReport(agent.session.events, result.turn, table)
+          this.answer(request, toPromptResult(result, report) satisfies PromptResult)
+        },
+        (error): void => this.fail(request, toErrorObject(error)),
+      )
     this.inflight = response.finally(() => {
       this.inflight = undefined
     })

@@ -3,6 +3,7 @@
 // so its hooks read a complete transcript).
 
 import type { AgentHandle } from '../../agent/types.js'
+import { promptWithImageRefs } from '../../attachments/describe.js'
 import type { Session } from '../../session/session.js'
 import type { SessionId } from '../../session/types.js'
 import type { HookFacts } from './dialect.js'
@@ -55,7 +56,7 @@ export function attachLifecycleHooks(runtime: BridgeRuntime): void {
     const facts: HookFacts = {
       agent: state.agent,
       turn: state.turn,
-      prompt: state.prompt,
+      prompt: promptWithImageRefs(state.prompt, state.images),
       signal: state.signal,
     }
     const outcome = await runtime.fire('UserPromptSubmit', facts)

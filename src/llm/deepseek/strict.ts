@@ -4,6 +4,7 @@
 
 import type { WireChatRequest, WireMessage, WireUsage } from '../openai/wire-types.js'
 import { DEEPSEEK_MODELS } from './models.js'
+import { imagePartRefusal } from './strict-images.js'
 
 /** DeepSeek's own words for a missing reasoning passback (thinking-mode guide). */
 export const PASSBACK_MESSAGE = 'The "reasoning_content" in the thinking mode must be passed back to the API.'
@@ -99,6 +100,8 @@ export class DeepSeekRules {
     if (body.max_tokens !== undefined && (!Number.isInteger(body.max_tokens) || body.max_tokens < 1)) {
       return bad('max_tokens must be a positive integer', 422)
     }
+    const imageProblem = imagePartRefusal(body)
+    if (imageProblem !== undefined) return bad(imageProblem)
     if (this.thinking(body) && !this.passedBack(body.messages)) return bad(PASSBACK_MESSAGE)
     if (this.contextWindow !== undefined) {
       const promptTokens = Math.ceil(promptText(body).length / 4)

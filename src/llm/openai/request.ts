@@ -5,8 +5,9 @@
 
 import type { ModelRequest } from '../adapter.js'
 import { DEFAULT_EFFORT, type Effort, effortFields, thinkingEnabled } from '../deepseek/effort.js'
+import { imageDataUrl } from '../image-encoding.js'
 import type { ChatMessage, ToolSchema } from '../types.js'
-import type { WireChatRequest, WireMessage, WireTool } from './wire-types.js'
+import type { WireChatRequest, WireContentPart, WireMessage, WireTool } from './wire-types.js'
 
 export interface WireOptions {
   /** Thinking mode is on: assistant messages without reasoning carry `reasoning_content: ""`. */
@@ -91,6 +92,13 @@ export function toWireMessages(messages: readonly ChatMessage[], options: WireOp
 function toWireMessage(message: ChatMessage, thinking: boolean): WireMessage {
   if (message.role === 'tool') {
     return { role: 'tool', tool_call_id: message.toolCallId, content: message.content }
+  }
+  if (message.role === 'user' && message.images?.length) {
+    // The Vision guide's shape: the text, then one `image_url` part per image as a base64 data URL.
+    const parts: WireContentPart[] = message.content === '' ? [] : [{ type: 'text', text: message.content }]
+    for (const image of message.images)
+      parts.push({ type: 'image_url', image_url: { url: imageDataUrl(image) } })
+    return { role: 'user', content: parts }
   }
   if (message.role !== 'assistant') return { role: message.role, content: message.content }
   const calls = message.toolCalls ?? []

@@ -7,9 +7,14 @@ export interface WireToolCall {
   function: { name: string; arguments: string }
 }
 
+/** A part of a user message's content array (DeepSeek Vision guide: `text` and `image_url`). */
+export type WireContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail?: 'low' | 'high' | 'auto' } }
+
 export type WireMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string | WireContentPart[] }
   | {
       role: 'assistant'
       content: string | null

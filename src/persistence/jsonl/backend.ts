@@ -5,8 +5,9 @@ import { resolve } from 'node:path'
 import type { Context } from 'cordis'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
 import type { WriterOwner } from '../owner.js'
-import { SessionPersistence } from '../persistence.js'
+import { notFound, SessionPersistence } from '../persistence.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
+import { readImageFile, writeImageFile } from './images.js'
 import { JsonlLogStore } from './log-store.js'
 
 export interface JsonlBackendConfig {
@@ -77,6 +78,18 @@ export class JsonlSessionBackend extends SessionPersistence {
   /** Deletes the log after taking its writer lock (PERSISTENCE_LOCKED while a live process holds it). */
   remove(id: SessionId): Promise<void> {
     return this.logs.remove(id)
+  }
+
+  /** Stores the image in the folder beside the session's log (`<encoded-id>.images/<sha256>`). */
+  override async putImage(id: SessionId, sha256: string, data: Buffer): Promise<void> {
+    const folder = await this.logs.imagesFolder(id)
+    if (folder === undefined) throw notFound(id)
+    await writeImageFile(folder, sha256, data)
+  }
+
+  override async getImage(id: SessionId, sha256: string): Promise<Buffer | undefined> {
+    const folder = await this.logs.imagesFolder(id)
+    return folder === undefined ? undefined : readImageFile(folder, sha256)
   }
 
   /** Summaries from each file's head and tail only; a log that cannot be listed is a warning naming it. */

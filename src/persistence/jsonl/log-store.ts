@@ -17,6 +17,7 @@ import type { LoadedSession, SessionLocation } from '../types.js'
 import { findSessionFile, listSessions } from './catalog.js'
 import { eventLines, headerLine } from './codec.js'
 import { appendAt, ensureDir, ioError, isCode, publishLog, rollbackTo } from './file-log.js'
+import { imagesFolderOf, removeImageFolder } from './images.js'
 import { LOCK_SUFFIX, SessionLayout } from './layout.js'
 import { breakLock, liveHolder, WriterLock } from './lock.js'
 import { headerIdOf } from './log-summary.js'
@@ -145,6 +146,13 @@ export class JsonlLogStore {
     return this.serialized(id, (known) => this.openTracked(id, known))
   }
 
+  /** The session's image folder (beside its log, written or not yet), or undefined when unknown. */
+  async imagesFolder(id: SessionId): Promise<string | undefined> {
+    const known = this.tracked.get(id)
+    const path = known ? known.path : await this.find(id)
+    return path === undefined ? undefined : imagesFolderOf(path)
+  }
+
   async exists(id: SessionId): Promise<boolean> {
     const session = this.tracked.get(id)
     if (session) return !session.pendingHeader
@@ -190,6 +198,7 @@ export class JsonlLogStore {
       const lock = await WriterLock.acquire(path + LOCK_SUFFIX, id)
       try {
         await unlink(path)
+        await removeImageFolder(imagesFolderOf(path))
       } catch (error) {
         if (!isCode(error, 'ENOENT')) throw ioError(`cannot remove session file ${path}`, error)
       } finally {

@@ -99,6 +99,7 @@ export class MemorySessionBackend extends SessionPersistence {
     if (!this.sessions.get(id)?.materialized) throw notFound(id)
     if (this.writing.has(id)) throw removeRefused(id, 'this process')
     this.sessions.delete(id)
+    this.memoryImages.delete(id)
   }
 
   async list(): Promise<SessionSummary[]> {

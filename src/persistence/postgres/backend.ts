@@ -10,7 +10,13 @@ import type { WriterOwner } from '../owner.js'
 import { SessionPersistence } from '../persistence.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 import { type PostgresBackendConfig, resolvePostgresConfig } from './config.js'
-import { type PostgresSessionStore, type PostgresSummary, PostgresSessionStore as Store } from './store.js'
+import { withReconnect } from './connection.js'
+import {
+  type PostgresSessionStore,
+  type PostgresSummary,
+  PostgresSessionStore as Store,
+  sessionKey,
+} from './store.js'
 
 export class PostgresSessionBackend extends SessionPersistence {
   /** The rows behind this service; a plain object, so hot paths skip Cordis's proxies. */
@@ -59,6 +65,30 @@ export class PostgresSessionBackend extends SessionPersistence {
   async remove(id: SessionId): Promise<void> {
     validateSessionId(id)
     return this.store.remove(id)
+  }
+
+  /** Stores the image in the `session_images` blob table, once per hash; durable at commit. */
+  override async putImage(id: SessionId, sha256: string, data: Buffer): Promise<void> {
+    validateSessionId(id)
+    const pool = await this.store.db()
+    await withReconnect(this.store.config, () =>
+      pool.query(
+        `INSERT INTO ${this.store.s}.session_images (session_key, sha256, data) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+        [sessionKey(id), sha256, data],
+      ),
+    )
+  }
+
+  override async getImage(id: SessionId, sha256: string): Promise<Buffer | undefined> {
+    validateSessionId(id)
+    const pool = await this.store.db()
+    const { rows } = await withReconnect(this.store.config, () =>
+      pool.query<{ data: Buffer }>(
+        `SELECT data FROM ${this.store.s}.session_images WHERE session_key = $1 AND sha256 = $2`,
+        [sessionKey(id), sha256],
+      ),
+    )
+    return rows[0]?.data
   }
 
   list(): Promise<PostgresSummary[]> {

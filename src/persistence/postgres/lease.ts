@@ -196,6 +196,7 @@ export class LeaseTable {
         }
       }
       await client.query(`DELETE FROM ${this.s}.sessions WHERE key = $1`, [key])
+      await client.query(`DELETE FROM ${this.s}.session_images WHERE session_key = $1`, [key])
       await client.query('COMMIT')
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {}) // a lost connection rolls back on the server

@@ -137,6 +137,20 @@ END
 $fn$;
 `,
   },
+  {
+    version: 3,
+    description: "session images: a blob table of each session's images by SHA-256 (#26)",
+    sql: (s) => `
+-- No foreign key: a prompt's images are stored before its first event, when the session may
+-- have no row yet. sessions rm deletes them with the session (LeaseTable.removeSession).
+CREATE TABLE ${s}.session_images (
+  session_key bytea NOT NULL,
+  sha256 text NOT NULL,
+  data bytea NOT NULL,
+  PRIMARY KEY (session_key, sha256)
+);
+`,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version

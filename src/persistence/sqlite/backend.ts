@@ -22,6 +22,7 @@ import { checkContinuation, notFound, removeRefused, SessionPersistence } from '
 import { closersForOpenTurn, lastTurnNumber, outcomeOf, titleFrom } from '../repair.js'
 import { assertStoragePath } from '../storage-path.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
+import { IMAGES_SCHEMA, type ImageStatements, prepareImageStatements } from './images.js'
 import {
   assertLease,
   LEASE_SCHEMA,
@@ -99,7 +100,7 @@ interface SessionRow {
   usage_events: number
 }
 
-type Statements = ReturnType<typeof prepareStatements> & { usage: UsageStatements }
+type Statements = ReturnType<typeof prepareStatements> & { usage: UsageStatements; images: ImageStatements }
 
 function prepareStatements(db: Database.Database) {
   return {
@@ -304,11 +305,23 @@ export class SqliteSessionBackend extends SessionPersistence {
         }
         if (held) lease.drop.run(id, held.nonce)
         sql.deleteEvents.run(id)
+        sql.images.deleteAll.run(id)
         sql.deleteSession.run(id)
       })
       .immediate()
     this.pending.delete(id)
     this.leases.delete(id)
+  }
+
+  /** Stores the image in the `session_images` blob table (durable at commit, synchronous FULL). */
+  override async putImage(id: SessionId, sha256: string, data: Buffer): Promise<void> {
+    validateSessionId(id)
+    this.database().sql.images.put.run(id, sha256, data)
+  }
+
+  override async getImage(id: SessionId, sha256: string): Promise<Buffer | undefined> {
+    validateSessionId(id)
+    return this.database().sql.images.get.get(id, sha256)?.data
   }
 
   /** Forgets a created session that never reached the database; drops this instance's lease. */
@@ -401,10 +414,15 @@ export class SqliteSessionBackend extends SessionPersistence {
       db.pragma('busy_timeout = 5000')
       db.exec(SCHEMA)
       db.exec(LEASE_SCHEMA)
+      db.exec(IMAGES_SCHEMA)
       addMissingColumns(db)
       this.db = {
         connection: db,
-        sql: { ...prepareStatements(db), usage: prepareUsageStatements(db) },
+        sql: {
+          ...prepareStatements(db),
+          usage: prepareUsageStatements(db),
+          images: prepareImageStatements(db),
+        },
         lease: prepareLeaseStatements(db),
       }
       return this.db

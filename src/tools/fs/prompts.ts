@@ -5,7 +5,7 @@ export const READ_DESCRIPTION = `Reads a file and returns its lines numbered lik
 - \`file_path\`: absolute, or relative to the working directory.
 - By default up to 2000 lines from the start; for long files pass \`offset\` (the 1-based line to start at) and \`limit\` (how many lines). The result says how to read on when it stops early.
 - Lines longer than 2000 characters are cut, with a note.
-- Binary files are not shown: images are described by type and size.
+- Images (PNG, JPEG, GIF, WebP) are shown to you as images when the model takes them, else described by type, dimensions and size. Other binary files are not shown.
 - Read a file before you \`write\` over it or \`edit\` it; those tools refuse files you have not read, or that changed since you read them.`
 
 export const WRITE_DESCRIPTION = `Writes a whole file, creating missing folders.

@@ -1,9 +1,14 @@
-// The `read` tool: numbered lines, paged; binary files refused (images described); every
+// The `read` tool: numbered lines, paged; images returned to a vision model (described to
+// others); other binary files refused; every
 // read recorded so `write` and `edit` can tell whether the agent saw the current content.
 
 import { stat } from 'node:fs/promises'
+import { basename } from 'node:path'
 import * as z from 'zod'
-import type { ToolDefinition } from '../types.js'
+import { formatBytes as formatImageBytes, prepareImageData } from '../../attachments/prepare.js'
+import type { PreparedImage } from '../../attachments/types.js'
+import { sniffImageType } from '../../llm/image-format.js'
+import type { ToolDefinition, ToolOutput } from '../types.js'
 import { outsideNote, realOrSelf } from './paths.js'
 import { READ_DESCRIPTION } from './prompts.js'
 import { stampOf } from './read-state.js'
@@ -59,6 +64,10 @@ export function createReadTool(services: FsToolServices): ToolDefinition<typeof 
         return failure(describeFsError(error, target.display))
       }
       const { bytes } = loaded
+      if (sniffImageType(bytes) !== undefined) {
+        services.reads.record(execution, stampOf(realOrSelf(target.absolute), bytes, mtimeMs))
+        return readImage(bytes, target.display, execution.takesImages === true)
+      }
       if (looksBinary(bytes)) {
         const kind = IMAGE_TYPES.find(([, test]) => test(bytes))?.[0] ?? 'binary file'
         return failure(
@@ -74,6 +83,27 @@ export function createReadTool(services: FsToolServices): ToolDefinition<typeof 
       }
     },
   }
+}
+
+/**
+ * An image file: returned as an image to a model that takes them (as Claude Code's Read
+ * does), described in one line otherwise. A file that does not decode is an error either way.
+ */
+async function readImage(bytes: Buffer, display: string, takesImages: boolean): Promise<ToolOutput> {
+  let image: PreparedImage
+  try {
+    image = await prepareImageData(bytes, basename(display), display)
+  } catch (error) {
+    return failure((error as Error).message)
+  }
+  const { ref } = image
+  const kind = ref.mediaType.slice(6).toUpperCase()
+  const size = `${kind} image, ${ref.width}×${ref.height}, ${formatImageBytes(bytes.length)}`
+  if (!takesImages) {
+    return { content: `${display} is a ${size}; the model in use does not take images, so it is not shown.` }
+  }
+  const scaled = ref.resizedFrom ? ` (sent downscaled to ${ref.width}×${ref.height})` : ''
+  return { content: `${display} is a ${size}${scaled}; the image follows.`, images: [image] }
 }
 
 /** Lines `offset`.. as `cat -n` would number them, with notes for cut lines and what is left. */

@@ -17,7 +17,7 @@ const startModel = useLoopbackModels()
 beforeAll(assertBuilt)
 
 function userMessages(model: LoopbackModel, index: number): string[] {
-  return model.requests[index]!.messages.filter((m) => m.role === 'user').map((m) => m.content)
+  return model.requests[index]!.messages.filter((m) => m.role === 'user').map((m) => m.content as string)
 }
 
 it('streams answers, survives Ctrl-C during a turn (the session resumes), and exits on Ctrl-D', async () => {

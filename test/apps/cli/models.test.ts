@@ -16,7 +16,9 @@ describe('dsh models', () => {
     const env = cliEnv({ DSH_HOME: makeDir(), DEEPSEEK_API_KEY: 'k', DEEPSEEK_BASE_URL: model.baseUrl })
     const listed = await runCli(['models'], { env })
     expect(listed.code).toBe(0)
-    expect(listed.stdout).toBe('deepseek-flash  (default)\ndeepseek-v4-pro\ndeepseek-v4-flash\n')
+    expect(listed.stdout).toBe(
+      'deepseek-flash  (default, images)\ndeepseek-v4-pro\ndeepseek-v4-flash\ndeepseek-v4-flash-vision-exp  (images)\n',
+    )
     const wrong = await runCli(['models'], { env: { ...env, DEEPSEEK_API_KEY: 'nope' } })
     expect(wrong.code).toBe(1)
     expect(wrong.stderr).toMatch(

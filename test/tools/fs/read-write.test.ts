@@ -16,6 +16,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
+import { pngImage } from '../../support/images.js'
 import { itRequires } from '../../support/requires.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { useFsRigs } from './support.js'
@@ -72,7 +73,7 @@ describe('read', () => {
     expect(tail.content).toBe(` 99999\t${line.trim()}\n100000\t${line.trim()}`)
   })
 
-  it('refuses binary files and describes images by type and size', async () => {
+  it('refuses binary files and broken images, and describes images by type, dimensions and size', async () => {
     const { cwd, run } = await rig()
     writeFileSync(join(cwd, 'blob.bin'), Buffer.from([1, 2, 0, 3, 4]))
     writeFileSync(
@@ -83,9 +84,14 @@ describe('read', () => {
       content: 'blob.bin is a binary file (5 bytes); it is not shown as text.',
       isError: true,
     })
-    expect((await run('read', { file_path: 'pic.png' })).content).toBe(
-      'pic.png is a PNG image (2.0 KB); it is not shown as text.',
-    )
+    expect(await run('read', { file_path: 'pic.png' })).toEqual({
+      content: 'image pic.png: the PNG has a damaged chunk at byte 8',
+      isError: true,
+    })
+    writeFileSync(join(cwd, 'shot.png'), await pngImage(64, 40))
+    expect(await run('read', { file_path: 'shot.png' })).toEqual({
+      content: `shot.png is a PNG image, 64×40, ${statSync(join(cwd, 'shot.png')).size} B; the model in use does not take images, so it is not shown.`,
+    })
   })
 
   it('reports missing files and folders clearly', async () => {
