@@ -138,7 +138,7 @@ export class LspConnection {
           initializationOptions: spec.initializationOptions ?? null,
         }),
         options.initializeTimeoutMs,
-        `${spec.id} did not answer initialize within ${Math.round(options.initializeTimeoutMs / 1000)} s`,
+        `${spec.id} did not answer initialize within ${formatMs(options.initializeTimeoutMs)}`,
         server.exitPromise.then(() => `${spec.id} exited during initialize`),
       )
       server.capabilities = result.capabilities
@@ -257,7 +257,7 @@ export class LspConnection {
     return withTimeout(
       this.connection.sendRequest(method, params) as Promise<R>,
       timeoutMs,
-      `${this.options.spec.id} did not answer ${method} within ${Math.round(timeoutMs / 1000)} s`,
+      `${this.options.spec.id} did not answer ${method} within ${formatMs(timeoutMs)}`,
       this.exitPromise.then(() => `${this.options.spec.id} exited`),
     )
   }
@@ -286,6 +286,10 @@ export class LspConnection {
     signalOwnGroup(this.pid, this.leaderTicks, 'SIGKILL')
     this.forget()
   }
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`
 }
 
 function delay(ms: number): Promise<void> {

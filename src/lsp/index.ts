@@ -12,6 +12,7 @@ export {
   type LspConfig,
   type LspSettings,
   lspConfigSchema,
+  lspSettingsSchema,
   resolveServerSpecs,
 } from './config.js'
 export { LSP_TOOL_NAMES, type LspPluginConfig, lspPlugin } from './plugin.js'

@@ -65,6 +65,7 @@ export class LspService extends Service {
     const { since, changed } = await ready.connection.sync(path, languageIdOf(extensionOf(path)), text)
     const known = ready.connection.publishedUris().includes(uriOf(path))
     if (changed || !known) await this.settle(ready.connection, path, since, signal)
+    if (!ready.connection.alive) return this.died(ready)
     return { ok: true, value: this.diagnosticsOf(ready.connection, path), notes: ready.notes }
   }
 
@@ -164,6 +165,7 @@ export class LspService extends Service {
     }
     const { since } = await connection.sync(path, languageId, after)
     await this.settle(connection, path, since, signal)
+    if (!connection.alive) return this.died(ready)
     const fresh = (file: string) => newOnes(baseline.get(file) ?? [], this.diagnosticsOf(connection, file))
     const others = connection
       .publishedSince(since)
@@ -191,6 +193,15 @@ export class LspService extends Service {
     if (found.kind === 'none') return { ok: false, note: found.note, repeated: found.repeated }
     const notice = this.manager.takeNotice(found.server)
     return { server: found.server, connection: found.connection, notes: notice ? [notice] : [] }
+  }
+
+  private died(ready: Ready): LspAnswer<never> {
+    const { spec, root } = ready.server
+    return {
+      ok: false,
+      note: `${spec.id} (${root}) stopped while checking; ${ready.server.state === 'failed' ? 'it stays down' : 'it is being restarted'}`,
+      repeated: false,
+    }
   }
 
   private settle(
