@@ -20,6 +20,7 @@ import type { TerminalChat } from './chat.js'
 import { safe } from './chat.js'
 import { closestCommand, findCommand, helpText } from './commands.js'
 import { contextLines } from './context-view.js'
+import { describeLsp } from './lsp-view.js'
 import { formatTokens } from './status-line.js'
 
 /** Turns of a resumed session recapped after `/resume`. */
@@ -104,6 +105,9 @@ export async function runChatCommand(chat: TerminalChat, line: string): Promise<
       return
     case 'mcp':
       await describeMcp(chat)
+      return
+    case 'lsp':
+      describeLsp(chat)
       return
     case 'exit':
       chat.exit()
