@@ -8,7 +8,11 @@ import { join } from 'node:path'
 const SCRIPT = String.raw`
 const fs = require('node:fs')
 const [mode, stateFile] = process.argv.slice(2)
-fs.writeFileSync(stateFile + '.pid', String(process.pid))
+try {
+  fs.writeFileSync(stateFile + '.pid', String(process.pid))
+} catch {
+  // Read-only under the sandbox.
+}
 let buffer = Buffer.alloc(0)
 const send = (message) => {
   const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', ...message }))
@@ -38,6 +42,15 @@ const handle = (message) => {
       process.stdout.write('Content-Length: 5\r\n\r\n{oops')
     }
     send({ id: message.id, result: { capabilities: { textDocumentSync: 1 } } })
+  } else if (message.method === 'textDocument/didOpen' && mode === 'netcheck') {
+    // Reports the network interfaces it sees and whether it can write the project.
+    const interfaces = fs.readFileSync('/proc/net/dev', 'utf8').split('\n').slice(2).map((l) => l.split(':')[0].trim()).filter(Boolean)
+    let writable = true
+    try { fs.writeFileSync(stateFile + '.probe', 'x') } catch { writable = false }
+    const doc = message.params.textDocument
+    send({ method: 'textDocument/publishDiagnostics', params: { uri: doc.uri, version: doc.version, diagnostics: [
+      { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, severity: 3, message: 'interfaces=' + interfaces.join(',') + ' writable=' + writable },
+    ] } })
   } else if (message.method === 'textDocument/didOpen') {
     crashNow()
     const doc = message.params.textDocument
@@ -67,7 +80,7 @@ process.stdin.on('data', (chunk) => {
 })
 `
 
-export type FakeLspMode = 'normal' | 'crash-once' | 'crash-always' | 'hang' | 'garbage'
+export type FakeLspMode = 'normal' | 'crash-once' | 'crash-always' | 'hang' | 'garbage' | 'netcheck'
 
 /**
  * Writes the fake server into `dir`; returns an `lsp.servers` entry for `.fake` files and
