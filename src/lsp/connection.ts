@@ -23,6 +23,8 @@ import { processStartTicks, signalOwnGroup } from '../shell/index.js'
 import { CLIENT_CAPABILITIES } from './capabilities.js'
 import { uriOf } from './convert.js'
 import { killGroupOnExit } from './exit-kill.js'
+import { FrameGuard } from './framing.js'
+import { liveGroupMembers } from './group.js'
 import type { LspLog, LspServerSpec } from './types.js'
 
 export interface StartOptions {
@@ -53,6 +55,15 @@ export class LspConnection {
   private readonly published = new Map<string, Published>()
   private readonly listeners = new Set<() => void>()
   private seq = 0
+  /**
+   * Servers publish a change's diagnostics in passes (typescript-language-server: syntax,
+   * semantics, suggestions). The most publishes seen for one change, learned as we go, and
+   * the publishes per document since its last sync: a wait ends at once when a change has
+   * had that many, instead of waiting out the quiet window.
+   */
+  private passes = 0
+  private changesSeen = 0
+  private readonly sinceSync = new Map<string, number>()
   private stopping = false
   private exited = false
   private readonly exitPromise: Promise<void>
@@ -79,6 +90,9 @@ export class LspConnection {
     connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
       this.seq += 1
       this.published.set(params.uri, { version: params.version, items: params.diagnostics, seq: this.seq })
+      const count = (this.sinceSync.get(params.uri) ?? 0) + 1
+      this.sinceSync.set(params.uri, count)
+      this.passes = Math.max(this.passes, count)
       for (const listener of this.listeners) listener()
     })
     // Requests from the server that a client must answer; others get "method not found".
@@ -120,8 +134,11 @@ export class LspConnection {
     })
     // A write to a server that died is reported through exit; the pipe error itself is noise.
     child.stdin!.on('error', () => {})
+    const frames = child.stdout!.pipe(
+      new FrameGuard((what) => options.log.line(`ignored malformed output: ${what}`)),
+    )
     const connection = createProtocolConnection(
-      new StreamMessageReader(child.stdout!),
+      new StreamMessageReader(frames),
       new StreamMessageWriter(child.stdin!),
     )
     const server = new LspConnection(child, connection, options)
@@ -172,6 +189,8 @@ export class LspConnection {
     const uri = uriOf(path)
     const since = this.seq
     const version = this.versions.get(uri)
+    if (this.sinceSync.has(uri)) this.changesSeen += 1
+    this.sinceSync.set(uri, 0)
     if (version === undefined) {
       this.versions.set(uri, 1)
       this.texts.set(uri, text)
@@ -241,7 +260,9 @@ export class LspConnection {
         if (seq === undefined || seq === lastSeq) return
         lastSeq = seq
         clearTimeout(settleTimer)
-        settleTimer = setTimeout(() => finish(true), settleMs)
+        // Learned from two changes at least, so one short first answer teaches nothing wrong.
+        const all = this.changesSeen >= 2 && (this.sinceSync.get(uri) ?? 0) >= this.passes
+        settleTimer = setTimeout(() => finish(true), all ? 0 : settleMs)
       }
       const abort = () => finish(lastSeq !== undefined)
       const timer = setTimeout(() => finish(lastSeq !== undefined), timeoutMs)
@@ -282,8 +303,10 @@ export class LspConnection {
     this.stopping = true
     signalOwnGroup(this.pid, this.leaderTicks, 'SIGKILL')
     await this.exitPromise
-    // Helpers left without their leader are still in the group: signal once more.
+    // Helpers left without their leader are still in the group: signal once more, then
+    // wait (bounded) until the kernel has ended them, so "stopped" means gone.
     signalOwnGroup(this.pid, this.leaderTicks, 'SIGKILL')
+    for (let waited = 0; waited < 3000 && liveGroupMembers(this.pid).length > 0; waited += 20) await delay(20)
     this.forget()
   }
 }
