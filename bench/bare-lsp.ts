@@ -104,6 +104,11 @@ export class BareLspClient {
     }
   }
 
+  /** When the last publish for `path` arrived (performance.now()). */
+  lastPublishAt(path: string): number {
+    return this.latest.get(this.uri(path))?.at ?? Number.NaN
+  }
+
   request(method: string, params: unknown): Promise<unknown> {
     return this.connection.sendRequest(method, params)
   }

@@ -20,7 +20,7 @@ const TSLS = join(ROOT, 'node_modules/.bin/typescript-language-server')
 const PYRIGHT = join(ROOT, 'node_modules/.bin/pyright-langserver')
 const FILES = 200
 const TARGET = 100
-const EDIT_ROUNDS = 6
+const EDIT_ROUNDS = 8
 const START_ROUNDS = 3
 
 export default async function run(): Promise<BenchRow[]> {
@@ -97,6 +97,7 @@ async function benchEdit(project: Project): Promise<BenchRow> {
   // The bare client: from didChange to the publish that carries the new error.
   const bare = await BareLspClient.start(TSLS, project.root)
   const bareTimes: number[] = []
+  const firstErrorTimes: number[] = []
   try {
     await bare.open(project.target, project.text)
     await bare.settled(project.target, 3000)
@@ -104,7 +105,10 @@ async function benchEdit(project: Project): Promise<BenchRow> {
       const started = performance.now()
       await bare.change(project.target, project.broken)
       await bare.until(project.target, (items) => items.some((d) => d.severity === 1))
-      bareTimes.push(performance.now() - started)
+      firstErrorTimes.push(performance.now() - started)
+      // The server is done with the change at its last publish (all passes).
+      await bare.settled(project.target, 1500)
+      bareTimes.push(bare.lastPublishAt(project.target) - started)
       await bare.change(project.target, project.text)
       await bare.settled(project.target, 1500)
     }
@@ -130,9 +134,9 @@ async function benchEdit(project: Project): Promise<BenchRow> {
   const measured = median(dshTimes.slice(1))
   const baseline = median(bareTimes.slice(1))
   return {
-    name: `diagnostics after an edit, ${FILES}-file TS project (median of ${EDIT_ROUNDS - 1})`,
+    name: `diagnostics after an edit, ${FILES}-file TS project (median of ${EDIT_ROUNDS - 1}; the error's own publish: ${median(firstErrorTimes.slice(1)).toFixed(0)} ms)`,
     measured: `${measured.toFixed(0)} ms`,
-    baseline: `${baseline.toFixed(0)} ms server publish`,
+    baseline: `${baseline.toFixed(0)} ms server's last publish`,
     ratio: measured / baseline,
     target: '≤ 1.3× the server’s own time',
     pass: measured / baseline <= 1.3,

@@ -57,12 +57,12 @@ export class LspConnection {
   private seq = 0
   /**
    * Servers publish a change's diagnostics in passes (typescript-language-server: syntax,
-   * semantics, suggestions). The most publishes seen for one change, learned as we go, and
-   * the publishes per document since its last sync: a wait ends at once when a change has
-   * had that many, instead of waiting out the quiet window.
+   * semantics, suggestions). The publish counts of the last waits that ended by the quiet
+   * window (complete observations), and the publishes per document since its last sync: once
+   * three waits were observed, a wait ends at once when its change reached the most of them,
+   * instead of waiting out the quiet window again.
    */
-  private passes = 0
-  private changesSeen = 0
+  private readonly observedPasses: number[] = []
   private readonly sinceSync = new Map<string, number>()
   private stopping = false
   private exited = false
@@ -90,9 +90,7 @@ export class LspConnection {
     connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
       this.seq += 1
       this.published.set(params.uri, { version: params.version, items: params.diagnostics, seq: this.seq })
-      const count = (this.sinceSync.get(params.uri) ?? 0) + 1
-      this.sinceSync.set(params.uri, count)
-      this.passes = Math.max(this.passes, count)
+      this.sinceSync.set(params.uri, (this.sinceSync.get(params.uri) ?? 0) + 1)
       for (const listener of this.listeners) listener()
     })
     // Requests from the server that a client must answer; others get "method not found".
@@ -189,7 +187,6 @@ export class LspConnection {
     const uri = uriOf(path)
     const since = this.seq
     const version = this.versions.get(uri)
-    if (this.sinceSync.has(uri)) this.changesSeen += 1
     this.sinceSync.set(uri, 0)
     if (version === undefined) {
       this.versions.set(uri, 1)
@@ -260,9 +257,17 @@ export class LspConnection {
         if (seq === undefined || seq === lastSeq) return
         lastSeq = seq
         clearTimeout(settleTimer)
-        // Learned from two changes at least, so one short first answer teaches nothing wrong.
-        const all = this.changesSeen >= 2 && (this.sinceSync.get(uri) ?? 0) >= this.passes
-        settleTimer = setTimeout(() => finish(true), all ? 0 : settleMs)
+        const count = this.sinceSync.get(uri) ?? 0
+        const learned = this.observedPasses.length >= 3 ? Math.max(...this.observedPasses) : undefined
+        if (learned !== undefined && count >= learned) {
+          finish(true)
+          return
+        }
+        settleTimer = setTimeout(() => {
+          this.observedPasses.push(count)
+          if (this.observedPasses.length > 3) this.observedPasses.shift()
+          finish(true)
+        }, settleMs)
       }
       const abort = () => finish(lastSeq !== undefined)
       const timer = setTimeout(() => finish(lastSeq !== undefined), timeoutMs)
@@ -290,7 +295,13 @@ export class LspConnection {
       try {
         await withTimeout(this.connection.sendRequest(ShutdownRequest.type), graceMs, 'shutdown timed out')
         await this.connection.sendNotification(ExitNotification.type)
-        await Promise.race([this.exitPromise, delay(graceMs)])
+        // A timer that holds the process open (a CLI's last await) and is cleared on exit.
+        let timer: NodeJS.Timeout | undefined
+        await Promise.race([
+          this.exitPromise,
+          new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
+        ])
+        clearTimeout(timer)
       } catch {
         // No answer or a broken pipe: the group kill below ends it either way.
       }
@@ -315,8 +326,9 @@ function formatMs(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`
 }
 
+/** A plain (referenced) wait: an unreferenced one let a process with nothing else to do exit mid-stop. */
 function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref())
+  return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
 /** `promise`, or a rejection with `message` after `ms`, or with the text `early` resolves to. */

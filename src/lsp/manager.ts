@@ -177,7 +177,7 @@ export class LspManager {
     entry.lastError = `crashed (${reason})`
     entry.notice = `${entry.spec.id} crashed (${reason}) and was restarted (${entry.restarts} of at most ${this.options.settings.maxRestarts})`
     const backoffMs = (this.options.restartBackoffMs ?? 500) * 2 ** (entry.restarts - 1)
-    entry.starting = new Promise<void>((resolve) => setTimeout(resolve, backoffMs).unref()).then(() =>
+    entry.starting = new Promise<void>((resolve) => setTimeout(resolve, backoffMs)).then(() =>
       this.stopped ? undefined : this.start(entry),
     )
   }

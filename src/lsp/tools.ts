@@ -173,10 +173,11 @@ export function createLspTools(lsp: Lsp, hidden: HiddenPathGuard): ToolDefinitio
         const answer = await guarded(() => run(service, path.absolute, cwd, at), path)
         if (!answer.ok) return render(answer, path, () => '')
         const places = dedupe(answer.value).sort(byPlace)
+        const files = new Map<string, Promise<string[] | undefined>>()
         const lines = await Promise.all(
           places
             .slice(0, MAX_LOCATIONS)
-            .map(async (place) => locationLine(cwd, place, await lineText(place))),
+            .map(async (place) => locationLine(cwd, place, await lineText(files, place))),
         )
         if (places.length > MAX_LOCATIONS) lines.push(`… ${places.length - MAX_LOCATIONS} more not shown`)
         return render({ ...answer, value: lines }, path, (list) =>
@@ -253,10 +254,18 @@ function dedupe(places: readonly LspLocation[]): LspLocation[] {
   })
 }
 
-async function lineText(place: LspLocation): Promise<string | undefined> {
-  try {
-    return (await readFile(place.path, 'utf8')).split('\n')[place.line - 1]
-  } catch {
-    return undefined
+/** The source line at `place`, each file read once per call. */
+async function lineText(
+  files: Map<string, Promise<string[] | undefined>>,
+  place: LspLocation,
+): Promise<string | undefined> {
+  let lines = files.get(place.path)
+  if (!lines) {
+    lines = readFile(place.path, 'utf8').then(
+      (text) => text.split('\n'),
+      () => undefined, // Unreadable (gone, outside reach): the place alone is shown.
+    )
+    files.set(place.path, lines)
   }
+  return (await lines)?.[place.line - 1]
 }
