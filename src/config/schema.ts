@@ -5,6 +5,7 @@ import * as z from 'zod'
 import { DEFAULT_COMPACTION_THRESHOLD } from '../context/defaults.js'
 import { DEFAULT_EFFORT, EFFORTS } from '../llm/deepseek/effort.js'
 import { DEFAULT_API_KEY_ENV } from '../llm/openai/config.js'
+import { DEFAULT_LSP_SETTINGS, lspConfigSchema } from '../lsp/config.js'
 import { mcpServersSchema } from '../mcp/config.js'
 import { PERMISSION_MODES } from '../permissions/modes.js'
 import { sessionIdProblem } from '../session/id.js'
@@ -225,6 +226,8 @@ export const configSchema = z
     web: webConfigSchema.default(webConfigSchema.parse({})),
     /** MCP servers (Claude Code's `mcpServers` shape): stdio, `type: http` or `type: sse`. */
     mcpServers: mcpServersSchema.default({}),
+    /** Language servers (docs/lsp.md): `false` turns code intelligence off; `servers` overrides or adds. */
+    lsp: lspConfigSchema.default(DEFAULT_LSP_SETTINGS),
     /** Environment variables kept from every child (bash, jobs, hooks, MCP servers). */
     secrets: z
       .object({

@@ -12,6 +12,7 @@ import { claudeCodeHooksPlugin, codexHooksPlugin, HOOK_FILE_LOCATIONS } from '..
 import { InstructionsPlugin } from '../instructions/index.js'
 import { DEFAULT_MAX_TOKENS, resolveOpenAiConfig } from '../llm/openai/config.js'
 import { OpenAiCompatibleAdapter } from '../llm/openai/openai-adapter.js'
+import { lspPlugin } from '../lsp/index.js'
 import { mcpPlugin } from '../mcp/plugin.js'
 import {
   exitPlanModeToolPlugin,
@@ -22,6 +23,7 @@ import { loadPersistenceBackend } from '../persistence/load-backend.js'
 import { SessionStore } from '../session/store.js'
 import {
   assertSandboxAvailable,
+  createSecretFilter,
   LocalShellExecutor,
   SessionPersistenceEnvPlugin,
   type SessionStoreFiles,
@@ -188,6 +190,25 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       secrets: config.secrets,
       ...(config.source !== undefined ? { configFile: config.source } : {}),
     }),
+    // Code intelligence: the plugin is light; servers and the LSP libraries load on first use.
+    ...(config.lsp !== false
+      ? [
+          ctx.plugin(lspPlugin, {
+            settings: config.lsp,
+            home: config.home,
+            secrets: createSecretFilter(config.secrets),
+            ...(config.sandbox !== 'off'
+              ? {
+                  sandbox: {
+                    bwrapPath: config.sandboxBwrapPath,
+                    home: config.home,
+                    store: sessionStoreFiles(config.persistence),
+                  },
+                }
+              : {}),
+          }),
+        ]
+      : []),
     ctx.plugin(AgentRegistry, {
       systemPrompt: config.agent.systemPrompt,
       maxStepsPerTurn: config.agent.maxStepsPerTurn,

@@ -23,6 +23,8 @@ export {
 } from './local/local-executor.js'
 export { orphanedCommandLines } from './local/orphans.js'
 export { DEFAULT_MAX_OUTPUT_CHARS } from './local/output-capture.js'
+export { groupAlive, signalOwnGroup } from './local/process-group.js'
+export { processStartTicks } from './local/running-calls.js'
 export type { DshEnvKey } from './namespace.js'
 export { BUILTIN_DSH_ENV_KEYS, DSH_ENV_KEY_PATTERN, DSH_ENV_PREFIX, isDshEnvName } from './namespace.js'
 export type { ShellSpec } from './request.js'

@@ -49,6 +49,8 @@ export async function startTestHarness(options: TestHarnessOptions = {}): Promis
     dshHome: home,
     persistence: { backend: options.backend ?? 'jsonl' },
     model: { maxRetries: 2 },
+    // Language servers are heavy: only the tests that ask for them (config.lsp) start any.
+    lsp: false,
     ...options.config,
   }) as DshConfigFile
   const harness = await createHarness({

@@ -17,3 +17,19 @@ export function processesWith(marker: string): number[] {
   }
   return found
 }
+
+/** Pids of live (not zombie) processes in process group `pgid`. */
+export function liveGroupMembers(pgid: number): number[] {
+  const found: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+      // After the command name: state, ppid, pgrp.
+      if (fields[0] !== 'Z' && Number(fields[2]) === pgid) found.push(Number(entry))
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found
+}

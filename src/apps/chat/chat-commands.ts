@@ -19,6 +19,7 @@ import { formatAge } from '../cli/transcript.js'
 import { type ChatHost, safe } from './chat-host.js'
 import { closestCommand, findCommand, helpText } from './commands.js'
 import { contextLines } from './context-view.js'
+import { describeLsp } from './lsp-view.js'
 import { formatTokens } from './status-line.js'
 
 /** Turns of a resumed session recapped after `/resume`. */
@@ -103,6 +104,9 @@ export async function runChatCommand(chat: ChatHost, line: string): Promise<void
       return
     case 'mcp':
       await describeMcp(chat)
+      return
+    case 'lsp':
+      describeLsp(chat)
       return
     case 'exit':
       chat.exit()

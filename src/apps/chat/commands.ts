@@ -66,6 +66,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   },
   { name: 'cost', usage: '/cost', description: 'tokens used by this session so far' },
   { name: 'hooks', usage: '/hooks', description: 'the hook files in use' },
+  { name: 'lsp', usage: '/lsp', description: 'language servers: root, state, last error' },
   {
     name: 'mcp',
     usage: '/mcp',

@@ -303,6 +303,20 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
     .action(act(async (options) => (await import('../web/index.js')).webCommand(options)))
 
+  program
+    .command('lsp')
+    .description('language servers for code intelligence')
+    .helpCommand(false)
+    .command('status')
+    .description(
+      'the language servers this folder would use; --check starts them and reports root, state, last error',
+    )
+    .option('-C, --cwd <dir>', 'for this folder instead')
+    .option('--check', 'start each installed server for this folder, report, and stop it')
+    .option('--json', 'print JSON')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./lsp.js')).lspStatusCommand(options)))
+
   const mcp = program.command('mcp').description('MCP servers: list, add, remove').helpCommand(false)
   mcp
     .command('list')

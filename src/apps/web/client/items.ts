@@ -11,7 +11,7 @@ import type { ContextCompactedData, HookResultData } from '../../../session/type
 import { cacheHitPercent, formatCost } from '../../../usage/format.js'
 import type { UsageTotals } from '../../../usage/totals.js'
 import { renderMarkdown } from './markdown.js'
-import { DIFF_TOOLS, diffLines, type Item, type ToolCard } from './transcript.js'
+import { DIFF_TOOLS, diffLines, type Item, splitDiagnostics, type ToolCard } from './transcript.js'
 
 /** Output lines shown before a tool card's "show all". */
 export const OUTPUT_LINES = 12
@@ -85,9 +85,10 @@ export function toolCard(tool: ToolCard, running: boolean): VNode {
 function toolOutput(name: string, content: string): VNode {
   const diff = DIFF_TOOLS.has(name) ? diffLines(content) : []
   if (diff.length > 0) {
+    const { diagnostics } = splitDiagnostics(content)
     return html`<pre class="diff">${diff.map(
       (line) => html`<span class=${diffClass(line)}>${line}\n</span>`,
-    )}</pre>`
+    )}</pre>${diagnostics ? html`<pre class="lsp-diagnostics">${diagnostics}</pre>` : null}`
   }
   const lines = content.split('\n')
   if (lines.length <= OUTPUT_LINES) return html`<pre class="tool-output">${content}</pre>`

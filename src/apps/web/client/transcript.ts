@@ -258,9 +258,19 @@ function withResult(card: ToolCard, content: string, isError: boolean): ToolCard
 
 /** The unified diff at the end of an edit tool's result, as lines; empty when there is none. */
 export function diffLines(content: string): string[] {
-  const lines = content.split('\n')
+  const lines = splitDiagnostics(content).body.split('\n')
   const start = lines.findIndex(
     (line, index) => line.startsWith('--- ') && lines[index + 1]?.startsWith('+++ '),
   )
   return start < 0 ? [] : lines.slice(start)
+}
+
+/**
+ * An edit's result without the language-server feedback dsh appends (`LSP: ...` lines after
+ * a blank line, docs/lsp.md), and that feedback, shown apart under the edit.
+ */
+export function splitDiagnostics(content: string): { body: string; diagnostics: string } {
+  const at = content.search(/\n\nLSP: /)
+  if (at < 0) return { body: content, diagnostics: '' }
+  return { body: content.slice(0, at), diagnostics: content.slice(at + 2) }
 }
