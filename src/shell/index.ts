@@ -22,7 +22,7 @@ export {
   LocalShellExecutor,
 } from './local/local-executor.js'
 export { orphanedCommandLines } from './local/orphans.js'
-export { DEFAULT_MAX_OUTPUT_CHARS } from './local/output-capture.js'
+export { DEFAULT_MAX_OUTPUT_CHARS, OutputCapture } from './local/output-capture.js'
 export type { DshEnvKey } from './namespace.js'
 export { BUILTIN_DSH_ENV_KEYS, DSH_ENV_KEY_PATTERN, DSH_ENV_PREFIX, isDshEnvName } from './namespace.js'
 export type { ShellSpec } from './request.js'
@@ -51,6 +51,7 @@ export type {
   ShellEnvDeclaration,
   ShellJobHandle,
   ShellJobStatus,
+  ShellLaunch,
   ShellRequest,
   ShellResult,
   ShellStartRequest,
