@@ -61,6 +61,9 @@ export abstract class ShellExecutor extends Service {
    * launches throw SHELL_BAD_REQUEST.
    */
   prepare(_request: ShellStartRequest): ShellLaunch {
-    throw new DshError('this shell executor cannot prepare launches for a terminal', ShellErrorCode.BadRequest)
+    throw new DshError(
+      'this shell executor cannot prepare launches for a terminal',
+      ShellErrorCode.BadRequest,
+    )
   }
 }

@@ -154,20 +154,15 @@ export class LocalShellExecutor extends ShellExecutor {
 
   override prepare(request: ShellStartRequest): ShellLaunch {
     const spec = resolveShellRequest(request, true)
-    if (this.state.closed) throw new DshError('the shell executor was unloaded', ShellErrorCode.ExecutorClosed)
+    if (this.state.closed)
+      throw new DshError('the shell executor was unloaded', ShellErrorCode.ExecutorClosed)
     if (this.sandboxError !== undefined) throw this.sandboxError
     const contained = this.runOptions.containment.create({
       command: spec.command,
       sessionId: spec.dshEnv.DSH_SESSION_ID,
     })
     // Until released, the launch is in the containment, which unload and process exit sweep.
-    return prepareLaunch(
-      spec,
-      this.shellPath,
-      this.runOptions.secrets,
-      this.runOptions.sandbox,
-      contained,
-    )
+    return prepareLaunch(spec, this.shellPath, this.runOptions.secrets, this.runOptions.sandbox, contained)
   }
 
   job(id: string): ShellJobHandle | undefined {

@@ -196,7 +196,11 @@ function spawnShell(
   options: ProcessRunOptions,
   contained: CallContainment,
 ): [ChildProcess, () => void] {
-  const [command, commandArgs, release] = commandLine(spec, [options.shellPath, '-c', spec.command], options.sandbox)
+  const [command, commandArgs, release] = commandLine(
+    spec,
+    [options.shellPath, '-c', spec.command],
+    options.sandbox,
+  )
   const [program, args] = contained.wrap(command, commandArgs)
   let child: ChildProcess | undefined
   let failure: unknown

@@ -48,7 +48,11 @@ export function bwrapArgs(
 ): string[] {
   // A new session keeps a command from injecting input into dsh's own terminal; a program
   // in its own pseudo-terminal (src/terminal) needs that terminal as its controlling one.
-  const args = ['--die-with-parent', ...(options.newSession === false ? [] : ['--new-session']), '--unshare-pid']
+  const args = [
+    '--die-with-parent',
+    ...(options.newSession === false ? [] : ['--new-session']),
+    '--unshare-pid',
+  ]
   if (!policy.network) args.push('--unshare-net')
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp')
   const home = resolve(policy.home)
