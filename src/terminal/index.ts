@@ -9,14 +9,15 @@ export { KEY_NAMES, keyBytes, typedText } from './keys.js'
 export type { ScreenSnapshot } from './screen.js'
 export type { TerminalServiceConfig } from './service.js'
 export {
-  checkSize,
   DEFAULT_MAX_READ_LINES,
   DEFAULT_MAX_TERMINALS_PER_SESSION,
   DEFAULT_SCROLLBACK_LINES,
   DEFAULT_TERMINAL_COLS,
   DEFAULT_TERMINAL_ROWS,
-  TerminalService,
-} from './service.js'
+  MAX_TERMINAL_COLS,
+  MAX_TERMINAL_ROWS,
+} from './limits.js'
+export { checkSize, TerminalService } from './service.js'
 export { stripControls } from './strip.js'
 export { compilePattern, TerminalSession } from './terminal.js'
 export { type TypedLines, typeInto } from './typed-line.js'

@@ -10,6 +10,15 @@ import { type Context, Service } from 'cordis'
 import { DshError, errorMessage } from '../core/errors.js'
 import { OutputCapture } from '../shell/index.js'
 import { TerminalErrorCode } from './errors.js'
+import {
+  DEFAULT_MAX_READ_LINES,
+  DEFAULT_MAX_TERMINALS_PER_SESSION,
+  DEFAULT_SCROLLBACK_LINES,
+  DEFAULT_TERMINAL_COLS,
+  DEFAULT_TERMINAL_ROWS,
+  MAX_TERMINAL_COLS,
+  MAX_TERMINAL_ROWS,
+} from './limits.js'
 import { loadTerminalClass, Screen } from './screen.js'
 import { TerminalSession } from './terminal.js'
 import type { TerminalInfo, TerminalOwner, TerminalStartRequest } from './types.js'
@@ -28,14 +37,6 @@ export interface TerminalServiceConfig {
   /** Live views hear about a changing terminal at most this often. Default 100 ms. */
   liveIntervalMs?: number
 }
-
-export const DEFAULT_MAX_TERMINALS_PER_SESSION = 8
-export const DEFAULT_SCROLLBACK_LINES = 1_000
-export const DEFAULT_MAX_READ_LINES = 200
-export const DEFAULT_TERMINAL_COLS = 120
-export const DEFAULT_TERMINAL_ROWS = 30
-export const MAX_TERMINAL_COLS = 500
-export const MAX_TERMINAL_ROWS = 200
 
 type PtyModule = typeof import('@lydell/node-pty')
 let ptyModule: Promise<PtyModule> | undefined
