@@ -6,8 +6,6 @@ import type { TerminalInfo } from './types.js'
 
 export { TerminalErrorCode } from './errors.js'
 export { KEY_NAMES, keyBytes, typedText } from './keys.js'
-export type { ScreenSnapshot } from './screen.js'
-export type { TerminalServiceConfig } from './service.js'
 export {
   DEFAULT_MAX_READ_LINES,
   DEFAULT_MAX_TERMINALS_PER_SESSION,
@@ -17,6 +15,8 @@ export {
   MAX_TERMINAL_COLS,
   MAX_TERMINAL_ROWS,
 } from './limits.js'
+export type { ScreenSnapshot } from './screen.js'
+export type { TerminalServiceConfig } from './service.js'
 export { checkSize, TerminalService } from './service.js'
 export { stripControls } from './strip.js'
 export { compilePattern, TerminalSession } from './terminal.js'

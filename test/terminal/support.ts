@@ -6,8 +6,8 @@ import type { AgentHandle } from '../../src/agent/index.js'
 import type { LocalShellExecutorConfig } from '../../src/shell/index.js'
 import { SpillStore } from '../../src/spill/index.js'
 import { TerminalService, type TerminalServiceConfig } from '../../src/terminal/index.js'
-import { TerminalToolsPlugin } from '../../src/tools/terminal/index.js'
 import type { ToolOutput } from '../../src/tools/index.js'
+import { TerminalToolsPlugin } from '../../src/tools/terminal/index.js'
 import { type ShellTestContext, startShellTestContext } from '../shell/support.js'
 
 export interface TerminalTestContext extends ShellTestContext {
@@ -34,7 +34,8 @@ export async function startTerminalTestContext(options: {
       ...(options.plugins ?? []),
     ],
   })
-  const output = (agent: AgentHandle | undefined, name: string, args: unknown) => test.runTool(name, args, agent)
+  const output = (agent: AgentHandle | undefined, name: string, args: unknown) =>
+    test.runTool(name, args, agent)
   return {
     ...test,
     output,

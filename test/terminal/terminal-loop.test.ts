@@ -44,7 +44,10 @@ afterEach(() => {
 const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: args }] })
 const lastTool = (request: ScriptRequest) => request.messages.at(-1)?.content ?? ''
 
-async function start(script: ScriptStep[], options: { deny?: string[]; hooks?: Record<string, unknown> } = {}) {
+async function start(
+  script: ScriptStep[],
+  options: { deny?: string[]; hooks?: Record<string, unknown> } = {},
+) {
   const model = await startModel(script, { apiKey: 'k', strict: true })
   const home = tempDir()
   const hooksFile = join(home, 'hooks.json')
@@ -53,8 +56,11 @@ async function start(script: ScriptStep[], options: { deny?: string[]; hooks?: R
     home,
     plugins: [
       (ctx) => ctx.plugin(OpenAiCompatibleAdapter, { baseUrl: model.baseUrl, apiKey: 'k', maxRetries: 0 }),
-      ...(options.hooks ? [(ctx: TerminalTestContext['ctx']) => ctx.plugin(claudeCodeHooksPlugin, { files: [hooksFile] })] : []),
-      (ctx) => ctx.plugin(PermissionPolicy, { mode: 'auto', deny: options.deny ?? [], projectTrusted: false }),
+      ...(options.hooks
+        ? [(ctx: TerminalTestContext['ctx']) => ctx.plugin(claudeCodeHooksPlugin, { files: [hooksFile] })]
+        : []),
+      (ctx) =>
+        ctx.plugin(PermissionPolicy, { mode: 'auto', deny: options.deny ?? [], projectTrusted: false }),
     ],
   })
   open.push(test)
@@ -121,11 +127,7 @@ describe('terminals in the agent loop', () => {
     const record = `jq -r '.hook_event_name + " " + .tool_name' >> ${log}`
     const blockKill = `jq -e '.tool_input.id == "t9"' >/dev/null && { echo 'no t9 please' >&2; exit 2; } || exit 0`
     const { agent } = await start(
-      [
-        call('terminal_start', { command: 'cat' }),
-        call('terminal_kill', { id: 't9' }),
-        { text: 'done' },
-      ],
+      [call('terminal_start', { command: 'cat' }), call('terminal_kill', { id: 't9' }), { text: 'done' }],
       {
         hooks: {
           PreToolUse: [
@@ -149,7 +151,11 @@ describe('terminals in the agent loop', () => {
 describe('the terminal environment', () => {
   it('has the managed DSH_* snapshot and no credentials or stale managed variables', async () => {
     const { test, agent } = await start([])
-    await test.call(agent, 'terminal_start', { command: 'bash --norc --noprofile -i', ready: '[$#] $', rows: 50 })
+    await test.call(agent, 'terminal_start', {
+      command: 'bash --norc --noprofile -i',
+      ready: '[$#] $',
+      rows: 50,
+    })
     const probe = `for v in DSH_HOME DSH_SHELL DSH_SESSION_ID DSH_SESSION_JSONL ${STALE} ${SECRET} TERM; do printf '%s=%s\\n' "$v" "\${!v-<unset>}"; done; echo probe-done`
     await test.call(agent, 'terminal_send', { id: 't1', text: `${probe}\n` })
     const screen = screenOf(await test.call(agent, 'terminal_read', { id: 't1', wait_for: '^probe-done' }))
