@@ -21,6 +21,7 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'hooks', load: () => import('./hooks.bench.js') },
   { name: 'chat', load: () => import('./chat.bench.js') },
   { name: 'web-ui', load: () => import('./web-ui.bench.js') },
+  { name: 'terminal', load: () => import('./terminal.bench.js') },
 ]
 
 function table(rows: BenchRow[]): string {

@@ -33,6 +33,7 @@ export class Screen {
   private readonly term: Terminal
   private mark: IMarker | undefined
   private marked = false
+  private droppedSinceRead = false
 
   constructor(TerminalClass: TerminalClass, cols: number, rows: number, scrollbackLines: number) {
     this.term = new TerminalClass({ cols, rows, scrollback: scrollbackLines, allowProposedApi: true })
@@ -44,6 +45,11 @@ export class Screen {
 
   get rows(): number {
     return this.term.rows
+  }
+
+  /** Output was left out of the screen (too much too fast): the next read says lines were dropped. */
+  markDropped(): void {
+    this.droppedSinceRead = true
   }
 
   /** Parses `data`; `done` runs once it is on the screen. */
@@ -71,7 +77,8 @@ export class Screen {
     const buffer = this.term.buffer.active
     const base = buffer.baseY
     let from = 0
-    let dropped = false
+    let dropped = this.droppedSinceRead
+    this.droppedSinceRead = false
     if (this.marked) {
       if (this.mark === undefined || this.mark.isDisposed) dropped = true
       else from = Math.min(this.mark.line, base)

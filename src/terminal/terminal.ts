@@ -10,9 +10,13 @@ import { stripControls } from './strip.js'
 import { typeInto } from './typed-line.js'
 import type { ReadOutcome, TerminalInfo, TerminalReading, TerminalReadOptions } from './types.js'
 
-/** Unparsed output beyond this pauses the program until the screen catches up (bounded memory). */
-const HIGH_WATER_CHARS = 1_000_000
-const LOW_WATER_CHARS = 100_000
+/**
+ * Unparsed output beyond this waits in a backlog that keeps only its newest part (bounded
+ * memory; the transcript has everything). The program is never paused: node-pty loses the
+ * last output of a program that exits while its terminal is paused.
+ */
+const HIGH_WATER_CHARS = 200_000
+const BACKLOG_CHARS = 256_000
 /** Output kept for `wait_for` since the last read; patterns are looked for in its tail. */
 const SINCE_READ_CHARS = 64_000
 /** A new chunk is matched together with this much of what came before it. */
@@ -50,7 +54,7 @@ export class TerminalSession {
   private exitCode: number | null = null
   private exitSignal: NodeJS.Signals | null = null
   private pending = 0
-  private paused = false
+  private backlog = ''
   private sinceRead = ''
   private matchedUpTo = 0
   private lastActivity = Date.now()
@@ -137,7 +141,8 @@ export class TerminalSession {
   async read(options: TerminalReadOptions): Promise<TerminalReading> {
     const started = Date.now()
     const outcome = await this.wait(options)
-    await this.parts.screen.flush()
+    // Settled or matched means parsed already; a timeout or an exit may leave some in flight.
+    if (!this.settledScreen()) await this.parts.screen.flush()
     const screen = this.parts.screen.read()
     this.sinceRead = ''
     this.matchedUpTo = 0
@@ -182,26 +187,38 @@ export class TerminalSession {
   }
 
   private output(data: string): void {
-    const { screen, transcript, pty } = this.parts
-    this.pending += data.length
-    if (this.pending > HIGH_WATER_CHARS && !this.paused) {
-      this.paused = true
-      pty.pause()
-    }
     const text = stripControls(data)
-    transcript.push(text)
+    this.parts.transcript.push(text)
     this.sinceRead += text
     if (this.sinceRead.length > SINCE_READ_CHARS * 2) {
       const cut = this.sinceRead.length - SINCE_READ_CHARS
       this.sinceRead = this.sinceRead.slice(cut)
       this.matchedUpTo = Math.max(0, this.matchedUpTo - cut)
     }
-    screen.write(data, () => {
+    this.lastActivity = Date.now()
+    if (this.pending > HIGH_WATER_CHARS) {
+      // The screen is behind: keep the newest output, cut at a line start so no escape
+      // sequence is split; lines cut here are only in the transcript.
+      this.backlog += data
+      if (this.backlog.length > BACKLOG_CHARS * 2) {
+        const from = this.backlog.indexOf('\n', this.backlog.length - BACKLOG_CHARS)
+        this.backlog = from < 0 ? this.backlog.slice(-BACKLOG_CHARS) : this.backlog.slice(from + 1)
+        this.parts.screen.markDropped()
+      }
+      return
+    }
+    this.feed(data)
+  }
+
+  private feed(data: string): void {
+    this.pending += data.length
+    this.parts.screen.write(data, () => {
       this.pending -= data.length
       this.lastActivity = Date.now()
-      if (this.paused && this.pending < LOW_WATER_CHARS) {
-        this.paused = false
-        pty.resume()
+      if (this.backlog !== '' && this.pending <= HIGH_WATER_CHARS) {
+        const next = this.backlog
+        this.backlog = ''
+        this.feed(next)
       }
       this.notify()
       this.parts.changed()
@@ -246,9 +263,9 @@ export class TerminalSession {
       const onAbort = () => finish('cancelled')
       const check = (): boolean => {
         if (pattern && this.matches(pattern)) finish('matched')
-        else if (this.status === 'exited' && this.pending === 0) finish('exited')
+        else if (this.status === 'exited' && this.settledScreen()) finish('exited')
         else if (Date.now() - started >= options.timeoutMs) finish('timeout')
-        else if (!pattern && Date.now() - this.lastActivity >= options.settleMs && this.pending === 0)
+        else if (!pattern && Date.now() - this.lastActivity >= options.settleMs && this.settledScreen())
           finish('settled')
         else return false
         return true
@@ -273,6 +290,11 @@ export class TerminalSession {
     this.matchedUpTo = this.sinceRead.length
     pattern.lastIndex = 0
     return pattern.test(this.sinceRead.slice(from))
+  }
+
+  /** Everything received is on the screen. */
+  private settledScreen(): boolean {
+    return this.pending === 0 && this.backlog === ''
   }
 
   private notify(): void {
