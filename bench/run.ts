@@ -21,8 +21,8 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'hooks', load: () => import('./hooks.bench.js') },
   { name: 'chat', load: () => import('./chat.bench.js') },
   { name: 'web-ui', load: () => import('./web-ui.bench.js') },
+  { name: 'terminal', load: () => import('./terminal.bench.js') },
   { name: 'lsp', load: () => import('./lsp.bench.js') },
-
   { name: 'images', load: () => import('./images.bench.js') },
 ]
 

@@ -1,6 +1,6 @@
 // Bundles the command line into dist/bundle/ (what the `dsh` bin runs): one file per
 // lazily imported command instead of hundreds of small modules, which is most of a
-// cold start's cost. better-sqlite3 (a native module) and pg (optional native parts) stay external.
+// cold start's cost. better-sqlite3 and @lydell/node-pty (native modules) and pg (optional native parts) stay external.
 // Measured in bench/cli.bench.ts; see bench/RESULTS.md.
 // Also bundles the web UI's front end into dist/web/ (index.html, app.js, app.css): no CDN at run time.
 
@@ -18,7 +18,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3', 'pg', 'pg-native'],
+  external: ['better-sqlite3', 'pg', 'pg-native', '@lydell/node-pty'],
   // Bundled CommonJS dependencies call require(): give the ES module one.
   banner: { js: "import { createRequire as __dshRequire } from 'node:module'; const require = __dshRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -10,6 +10,7 @@ import { mcpServersSchema } from '../mcp/config.js'
 import { PERMISSION_MODES } from '../permissions/modes.js'
 import { sessionIdProblem } from '../session/id.js'
 import { DEFAULT_BWRAP_PATH, SANDBOX_MODES } from '../shell/sandbox/bwrap.js'
+import { DEFAULT_MAX_TERMINALS_PER_SESSION, DEFAULT_SCROLLBACK_LINES } from '../terminal/limits.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 
 const sessionId = z.string().superRefine((id, context) => {
@@ -223,6 +224,21 @@ export const configSchema = z
       })
       .strict()
       .default({ enabled: true, maxDepth: DEFAULT_MAX_DELEGATION_DEPTH }),
+    /** Persistent terminals the model drives (src/terminal, docs/terminal.md). */
+    terminals: z
+      .object({
+        enabled: z.boolean().default(true),
+        /** Terminals one session may have running at once. */
+        maxPerSession: z.number().int().min(1).max(64).default(DEFAULT_MAX_TERMINALS_PER_SESSION),
+        /** Lines of scrollback each terminal keeps; older output is in its transcript file. */
+        scrollbackLines: z.number().int().min(100).max(100_000).default(DEFAULT_SCROLLBACK_LINES),
+      })
+      .strict()
+      .default({
+        enabled: true,
+        maxPerSession: DEFAULT_MAX_TERMINALS_PER_SESSION,
+        scrollbackLines: DEFAULT_SCROLLBACK_LINES,
+      }),
     web: webConfigSchema.default(webConfigSchema.parse({})),
     /** MCP servers (Claude Code's `mcpServers` shape): stdio, `type: http` or `type: sse`. */
     mcpServers: mcpServersSchema.default({}),

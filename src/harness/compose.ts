@@ -31,10 +31,12 @@ import {
 } from '../shell/index.js'
 import { SkillsPlugin } from '../skills/index.js'
 import { SpillStore } from '../spill/index.js'
+import { TerminalService } from '../terminal/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
 import { FsToolsPlugin } from '../tools/fs/index.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { subagentToolPlugin } from '../tools/subagent/subagent-tool.js'
+import { TerminalToolsPlugin } from '../tools/terminal/index.js'
 import { selectWebProviders } from '../tools/web/select.js'
 import { WebToolsPlugin } from '../tools/web/web-tools.js'
 import { type ProjectTrustConfig, ProjectTrustService } from '../trust/index.js'
@@ -136,6 +138,15 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ctx.plugin(ShellEnvRegistry, { home: config.home }),
     ctx.plugin(SessionPersistenceEnvPlugin),
     ctx.plugin(BashToolPlugin),
+    ...(config.terminals.enabled
+      ? [
+          ctx.plugin(TerminalService, {
+            maxPerSession: config.terminals.maxPerSession,
+            scrollbackLines: config.terminals.scrollbackLines,
+          }),
+          ctx.plugin(TerminalToolsPlugin),
+        ]
+      : []),
     ctx.plugin(WebToolsPlugin, web),
     ctx.plugin(FsToolsPlugin, { home: config.home }),
     ctx.plugin(InstructionsPlugin, { home: config.home }),

@@ -4,6 +4,7 @@
 
 import { type Context, Service } from 'cordis'
 import type { AgentHandle } from '../agent/types.js'
+import { errorMessage } from '../core/errors.js'
 import { findProjectRoot } from '../core/project-root.js'
 import { claudeCodeToolName } from '../hooks/claude-code/tool-names.js'
 import type { SessionId } from '../session/types.js'
@@ -93,7 +94,17 @@ export class PermissionPolicy extends Service {
       this.agents.delete(agent.id)
     })
     ctx.on('tools/pre-execute', async (call, next) => {
-      const decision = this.decide(call.agent, claudeCodeToolName(call.name), call.input)
+      let view: { tool: string; input: unknown }
+      try {
+        view = this.viewOf(call.name, call.input, call.agent)
+      } catch (error) {
+        // Fail closed: a call whose rule subject cannot be worked out does not run.
+        return {
+          kind: 'deny',
+          reason: `cannot check ${call.name} against the permission rules: ${errorMessage(error)}`,
+        }
+      }
+      const decision = this.decide(call.agent, view.tool, view.input)
       if (decision.behavior === 'deny') return { kind: 'deny', reason: decision.reason }
       const downstream = await next()
       if (decision.behavior === 'allow' || downstream.kind === 'deny') return downstream
@@ -163,6 +174,15 @@ export class PermissionPolicy extends Service {
       files: state.files.includes(path) ? state.files : [...state.files, path],
     })
     return path
+  }
+
+  /** The tool name and input rules see: the tool's own view (terminal tools), else its Claude Code name. */
+  private viewOf(name: string, input: unknown, agent: AgentHandle): { tool: string; input: unknown } {
+    const own = this.ctx
+      .get('tools')
+      ?.get(name)
+      ?.permissionSubject?.(isRecord(input) ? input : {}, agent)
+    return own ?? { tool: claudeCodeToolName(name), input }
   }
 
   /** The decision for one call, before hooks downstream and before asking anyone. */

@@ -4,7 +4,19 @@
 
 export type ToolKind = 'read' | 'web' | 'edit' | 'act'
 
-const READ_ONLY = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'TodoWrite', 'BashOutput', 'Skill'])
+const READ_ONLY = new Set([
+  'Read',
+  'Glob',
+  'Grep',
+  'LS',
+  'NotebookRead',
+  'TodoWrite',
+  'BashOutput',
+  'Skill',
+  // Looking at a terminal changes nothing (dsh's own tools, no Claude Code name).
+  'terminal_read',
+  'terminal_list',
+])
 const WEB = new Set(['WebSearch', 'WebFetch'])
 const EDIT = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit'])
 

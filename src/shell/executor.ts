@@ -2,7 +2,9 @@
 // background. Providers (local, sandboxed, remote) extend ShellExecutor.
 
 import { type Context, Service, type Tracker } from 'cordis'
-import type { ShellJobHandle, ShellRequest, ShellResult, ShellStartRequest } from './types.js'
+import { DshError } from '../core/errors.js'
+import { ShellErrorCode } from './errors.js'
+import type { ShellJobHandle, ShellLaunch, ShellRequest, ShellResult, ShellStartRequest } from './types.js'
 
 export abstract class ShellExecutor extends Service {
   constructor(ctx: Context) {
@@ -50,4 +52,18 @@ export abstract class ShellExecutor extends Service {
 
   /** Every remembered background job, oldest first. */
   abstract jobs(): ShellJobHandle[]
+
+  /**
+   * Prepares `<shell> -c <command>` for a spawner of the caller's own (a pseudo-terminal),
+   * under the same environment rules, sandbox and containment as `start`. The caller spawns
+   * `file args` in `cwd` with `env`, then calls `attach(pid)`. Throws like `start`. The
+   * executor kills what is still running when it unloads. Providers that cannot hand out
+   * launches throw SHELL_BAD_REQUEST.
+   */
+  prepare(_request: ShellStartRequest): ShellLaunch {
+    throw new DshError(
+      'this shell executor cannot prepare launches for a terminal',
+      ShellErrorCode.BadRequest,
+    )
+  }
 }

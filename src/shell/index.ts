@@ -22,7 +22,7 @@ export {
   LocalShellExecutor,
 } from './local/local-executor.js'
 export { orphanedCommandLines } from './local/orphans.js'
-export { DEFAULT_MAX_OUTPUT_CHARS } from './local/output-capture.js'
+export { DEFAULT_MAX_OUTPUT_CHARS, OutputCapture } from './local/output-capture.js'
 export { groupAlive, signalOwnGroup } from './local/process-group.js'
 export { processStartTicks } from './local/running-calls.js'
 export type { DshEnvKey } from './namespace.js'
@@ -53,6 +53,7 @@ export type {
   ShellEnvDeclaration,
   ShellJobHandle,
   ShellJobStatus,
+  ShellLaunch,
   ShellRequest,
   ShellResult,
   ShellStartRequest,

@@ -113,3 +113,27 @@ export interface ShellJobHandle {
   /** Kills the whole process group (TERM, then KILL after the grace period); resolves with the final result. */
   kill(): Promise<ShellResult>
 }
+
+/**
+ * A command prepared for another spawner (a pseudo-terminal): what to exec, in which
+ * folder, with which environment, already wrapped in the call's containment (and bwrap
+ * under a sandbox). The spawner reports the pid, and uses `signal` — never a bare group
+ * kill — so that a late signal cannot reach a stranger that reused the id.
+ */
+export interface ShellLaunch {
+  readonly file: string
+  readonly args: readonly string[]
+  /** Absolute. */
+  readonly cwd: string
+  readonly env: Readonly<Record<string, string>>
+  /** Call once the program runs, with its pid (which leads its own process group). */
+  attach(pid: number): void
+  /** Signals everything of the launch; false when nothing was left. */
+  signal(signal: NodeJS.Signals): boolean
+  /** True while anything of the launch runs. */
+  alive(): boolean
+  /** Call when the program exited: frees what the sandbox held for it. */
+  exited(): void
+  /** Forgets the launch once nothing of it runs; false while something still does (retry later). */
+  release(): boolean
+}

@@ -6,6 +6,7 @@ export { ToolErrorCode } from './errors.js'
 export { parseToolArguments, ToolRegistry, toolSchema } from './registry.js'
 export type {
   CallId,
+  PermissionView,
   ProvidedTool,
   ToolDefinition,
   ToolExecution,

@@ -64,7 +64,19 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   parameters: Schema
   /** How Claude Code and Codex hooks see this tool (name, field names); see HookToolShape. */
   hookNames?: ToolHookNames
+  /**
+   * How permission rules see a call when not as this tool with its own input (rules use
+   * Claude Code names): `terminal_start` is matched as a `Bash` command, a line sent to a
+   * shell as the command it runs. Undefined keeps the default. Throwing denies the call.
+   */
+  permissionSubject?(input: Readonly<Record<string, unknown>>, agent: AgentHandle): PermissionView | undefined
   execute(args: z.infer<Schema>, execution: ToolExecution): Promise<ToolOutput>
+}
+
+/** A call as permission rules see it: a Claude Code tool name and its input. */
+export interface PermissionView {
+  readonly tool: string
+  readonly input: Readonly<Record<string, unknown>>
 }
 
 /**

@@ -28,6 +28,12 @@ describe('createHarness', () => {
         'skill',
         'subagent',
         'web_fetch',
+        'terminal_start',
+        'terminal_send',
+        'terminal_read',
+        'terminal_resize',
+        'terminal_kill',
+        'terminal_list',
         ...FS_TOOL_NAMES,
       ].sort(),
     )

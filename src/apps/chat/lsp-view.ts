@@ -1,10 +1,9 @@
 // `/lsp` in chat: the language servers this session started, their roots, state and last error.
 
 import { formatStatusLines } from '../../lsp/index.js'
-import type { TerminalChat } from './chat.js'
-import { safe } from './chat.js'
+import { type ChatHost, safe } from './chat-host.js'
 
-export function describeLsp(chat: TerminalChat): void {
+export function describeLsp(chat: ChatHost): void {
   const lsp = chat.harness.ctx.get('lsp')
   if (!lsp) {
     chat.say(chat.colors.dim('code intelligence is off (config lsp: false)'))

@@ -101,8 +101,7 @@ export function formatEvent(event: SessionEvent, colors: Colors): string | undef
     case 'tool/result': {
       const result = data<'tool/result'>(event)
       const lines = safe(result.content.trimEnd()).split('\n')
-      const shown = lines.slice(0, RESULT_PREVIEW_LINES)
-      if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more lines`)
+      const shown = previewLines(lines)
       const body = shown.map((line, index) => `${index === 0 ? '  ⎿ ' : '    '}${line}`).join('\n')
       return (result.isError ? colors.red(body) : colors.dim(body)) + imageLines(result.images, colors)
     }
@@ -124,6 +123,21 @@ export function formatEvent(event: SessionEvent, colors: Colors): string | undef
     default:
       return undefined
   }
+}
+
+/**
+ * The lines of a tool result a reader sees: the first RESULT_PREVIEW_LINES, except that a
+ * terminal reading (terminal_start, terminal_read) shows its whole screen, which is
+ * what the model saw at that moment; only the scrollback before it is cut.
+ */
+function previewLines(lines: string[]): string[] {
+  const screenAt = /^(?:started terminal t\d+.*|\[terminal t\d+: .*)$/.test(lines[0] ?? '')
+    ? lines.indexOf('[screen]')
+    : -1
+  const head = screenAt < 0 ? lines : lines.slice(0, screenAt)
+  const shown = head.slice(0, RESULT_PREVIEW_LINES)
+  if (head.length > shown.length) shown.push(`… ${head.length - shown.length} more lines`)
+  return screenAt < 0 ? shown : [...shown, ...lines.slice(screenAt)]
 }
 
 /**

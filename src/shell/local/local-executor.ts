@@ -14,8 +14,9 @@ import { resolveShellRequest } from '../request.js'
 import { assertSandboxAvailable, type SandboxPolicy } from '../sandbox/bwrap.js'
 import { harnessHiddenPaths } from '../sandbox/hidden-paths.js'
 import { createSecretFilter, type SecretPolicy } from '../secrets.js'
-import type { ShellJobHandle, ShellRequest, ShellResult, ShellStartRequest } from '../types.js'
+import type { ShellJobHandle, ShellLaunch, ShellRequest, ShellResult, ShellStartRequest } from '../types.js'
 import { type ContainmentMode, ContainmentProvider } from './containment.js'
+import { prepareLaunch } from './launch.js'
 import { DEFAULT_MAX_OUTPUT_CHARS } from './output-capture.js'
 import { ProcessRun, type ProcessRunOptions } from './process-run.js'
 
@@ -149,6 +150,19 @@ export class LocalShellExecutor extends ShellExecutor {
     state.jobs.set(handle.id, handle)
     void run.done.then(() => this.forgetOldJobs())
     return handle
+  }
+
+  override prepare(request: ShellStartRequest): ShellLaunch {
+    const spec = resolveShellRequest(request, true)
+    if (this.state.closed)
+      throw new DshError('the shell executor was unloaded', ShellErrorCode.ExecutorClosed)
+    if (this.sandboxError !== undefined) throw this.sandboxError
+    const contained = this.runOptions.containment.create({
+      command: spec.command,
+      sessionId: spec.dshEnv.DSH_SESSION_ID,
+    })
+    // Until released, the launch is in the containment, which unload and process exit sweep.
+    return prepareLaunch(spec, this.shellPath, this.runOptions.secrets, this.runOptions.sandbox, contained)
   }
 
   job(id: string): ShellJobHandle | undefined {

@@ -58,6 +58,15 @@ export class OutputCapture {
     return output
   }
 
+  /**
+   * Spills now, before the cap is passed (a reader shows only part of what it kept), and
+   * answers the file's path; undefined when no file could be made.
+   */
+  spillNow(): string | undefined {
+    if (!this.spill && !this.spillFailed) this.openSpill()
+    return this.spillFailed ? undefined : this.spillPath
+  }
+
   /** Ends the spill file (if any) and resolves once it is written. */
   async close(): Promise<CapturedOutput> {
     const spill = this.spill

@@ -3,18 +3,17 @@
 // the call, KILL after a grace period), and no descendant left running once the shell is gone.
 
 import { type ChildProcess, spawn } from 'node:child_process'
-import { accessSync, constants, statSync } from 'node:fs'
+import { accessSync, constants } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { DshError, errorMessage } from '../../core/errors.js'
-import { findProjectRoot } from '../../core/project-root.js'
 import { ShellErrorCode } from '../errors.js'
 import type { ShellSpec } from '../request.js'
-import { bwrapArgs, DEFAULT_BWRAP_PATH, type SandboxPolicy } from '../sandbox/bwrap.js'
-import { ensureEmptyFile, protectProjectConfig } from '../sandbox/config-mounts.js'
+import type { SandboxPolicy } from '../sandbox/bwrap.js'
 import type { SecretFilter } from '../secrets.js'
 import type { CapturedOutput, ShellJobStatus, ShellResult } from '../types.js'
 import { buildChildEnv } from './child-env.js'
 import type { CallContainment, ContainmentProvider } from './containment.js'
+import { checkWorkdir, commandLine } from './launch.js'
 import { OutputCapture } from './output-capture.js'
 
 export interface ProcessRunOptions {
@@ -192,52 +191,16 @@ function capture(stream: Readable, output: OutputCapture): void {
   })
 }
 
-/** Throws WorkdirNotFound unless `workdir` is a directory. */
-function checkWorkdir(workdir: string): void {
-  let kind: 'missing' | 'file' | 'directory' = 'missing'
-  try {
-    kind = statSync(workdir).isDirectory() ? 'directory' : 'file'
-  } catch {
-    // Missing or unreadable: reported below as a missing working directory.
-  }
-  if (kind === 'missing') {
-    throw new DshError(`working directory does not exist: ${workdir}`, ShellErrorCode.WorkdirNotFound)
-  }
-  if (kind === 'file') {
-    throw new DshError(`working directory is not a directory: ${workdir}`, ShellErrorCode.WorkdirNotFound)
-  }
-}
-
-/** The program, its arguments and what to release when it exits: the shell, or bwrap around it under a sandbox. */
-function commandLine(
-  spec: ShellSpec,
-  shellPath: string,
-  sandbox: SandboxPolicy | undefined,
-): [string, string[], () => void] {
-  const shell = [shellPath, '-c', spec.command]
-  if (!sandbox || sandbox.mode === 'off') return [shellPath, shell.slice(1), () => {}]
-  const readable = [...(spec.readablePaths ?? [])]
-  // The managed variables point the model at its own files (the session log): keep those.
-  for (const value of Object.values(spec.dshEnv)) if (value?.startsWith('/')) readable.push(value)
-  const paths = {
-    workdir: spec.workdir,
-    projectRoot: spec.projectRoot ?? findProjectRoot(spec.workdir),
-    readable,
-  }
-  const config =
-    sandbox.mode === 'workspace-write'
-      ? protectProjectConfig(paths.projectRoot, ensureEmptyFile(sandbox.home))
-      : { args: [], release: () => {} }
-  const args = [...bwrapArgs(sandbox, paths, config.args), '--', ...shell]
-  return [sandbox.bwrapPath ?? DEFAULT_BWRAP_PATH, args, config.release]
-}
-
 function spawnShell(
   spec: ShellSpec,
   options: ProcessRunOptions,
   contained: CallContainment,
 ): [ChildProcess, () => void] {
-  const [command, commandArgs, release] = commandLine(spec, options.shellPath, options.sandbox)
+  const [command, commandArgs, release] = commandLine(
+    spec,
+    [options.shellPath, '-c', spec.command],
+    options.sandbox,
+  )
   const [program, args] = contained.wrap(command, commandArgs)
   let child: ChildProcess | undefined
   let failure: unknown

@@ -38,14 +38,21 @@ export interface SandboxCallPaths {
 /**
  * The bwrap arguments (everything before the shell) for one call. `configMounts`: the
  * read-only mounts over the project's configuration (protectProjectConfig), laid over the
- * writable project under workspace-write.
+ * writable project under workspace-write. `newSession: false` leaves out `--new-session`.
  */
 export function bwrapArgs(
   policy: SandboxPolicy,
   paths: SandboxCallPaths,
   configMounts: readonly string[] = [],
+  options: { newSession?: boolean } = {},
 ): string[] {
-  const args = ['--die-with-parent', '--new-session', '--unshare-pid']
+  // A new session keeps a command from injecting input into dsh's own terminal; a program
+  // in its own pseudo-terminal (src/terminal) needs that terminal as its controlling one.
+  const args = [
+    '--die-with-parent',
+    ...(options.newSession === false ? [] : ['--new-session']),
+    '--unshare-pid',
+  ]
   if (!policy.network) args.push('--unshare-net')
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp')
   const home = resolve(policy.home)

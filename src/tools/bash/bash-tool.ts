@@ -1,16 +1,12 @@
 // The model-facing `bash` tool and its background-job companions. Every call carries the
 // managed `DSH_*` snapshot of its own ToolExecution, foreground and background alike.
 
-import { existsSync } from 'node:fs'
-import { homedir } from 'node:os'
-import { join, resolve } from 'node:path'
 import type { Context } from 'cordis'
 import { isDshError } from '../../core/errors.js'
-import { findProjectRoot } from '../../core/project-root.js'
 import { currentService } from '../../core/service-ref.js'
-import { callReadablePaths } from '../../shell/index.js'
 import type { ShellJobHandle } from '../../shell/types.js'
 import type { ToolExecution, ToolOutput } from '../types.js'
+import { callRequest } from './call-request.js'
 import { BASH_TOOL_DESCRIPTION, JOB_KILL_TOOL_DESCRIPTION, JOB_OUTPUT_TOOL_DESCRIPTION } from './prompt.js'
 import { renderJob, renderShellResult } from './render.js'
 import { type BashArguments, bashParameters, type JobArguments, jobParameters } from './schema.js'
@@ -93,36 +89,12 @@ async function runBash(
   const { shell, shellEnv, spill, sessions } = services()
   if (!shell || !shellEnv)
     return { content: 'bash is not available: no shell executor is loaded', isError: true }
-  const base = execution.agent?.cwd ?? process.cwd()
-  const workdir = args.workdir === undefined ? base : resolveWorkdir(base, args.workdir)
-  // A contributor failure throws here and fails this call loudly.
-  const dshEnv = shellEnv.collect(execution)
-  // Full output is kept with the session, so the path in the log stays valid after exit and on resume.
-  const sessionId = execution.agent?.session.id
-  const spillPath =
-    spill && sessionId !== undefined
-      ? (stream: 'stdout' | 'stderr') => spill.allocate(sessionId, `bash-${stream}`)
-      : undefined
-  // A sandbox binds only what exists when the call starts: make the spill folder and the
-  // log exist first, so this call and its jobs see what is added to them later.
-  if (shell.sandboxed && execution.agent) {
-    if (spill && sessionId !== undefined) spill.ensureDir(sessionId)
-    const log = dshEnv.DSH_SESSION_JSONL
-    if (log !== undefined && !existsSync(log)) await sessions?.flush(execution.agent.session)
-  }
-  // Under a sandbox: the project is writable, and of the harness home only these are readable.
-  // The file tools allow the same (src/tools/fs/hidden-guard.ts).
-  const home = dshEnv.DSH_HOME
-  const spillDir = spill && sessionId !== undefined ? spill.dirFor(sessionId) : undefined
-  const sandboxPaths = {
-    projectRoot: findProjectRoot(base),
-    readablePaths:
-      home !== undefined
-        ? callReadablePaths(home, { spillDir, sessionLog: dshEnv.DSH_SESSION_JSONL })
-        : spillDir !== undefined
-          ? [spillDir]
-          : [],
-  }
+  const call = await callRequest({ shell, shellEnv, spill, sessions }, execution, args.workdir)
+  const { workdir, dshEnv } = call
+  const spillPath = call.spillPath
+    ? (stream: 'stdout' | 'stderr') => call.spillPath!(`bash-${stream}`)
+    : undefined
+  const sandboxPaths = { projectRoot: call.projectRoot, readablePaths: call.readablePaths }
   try {
     if (args.run_in_background) {
       const job = shell.start({
@@ -161,12 +133,6 @@ async function runBash(
     if (isDshError(error)) return { content: `bash: ${error.message}`, isError: true }
     throw error
   }
-}
-
-function resolveWorkdir(base: string, workdir: string): string {
-  if (workdir === '~') return homedir()
-  if (workdir.startsWith('~/')) return join(homedir(), workdir.slice(2))
-  return resolve(base, workdir)
 }
 
 function findJob(

@@ -1,0 +1,11 @@
+// Terminal output as plain text for the transcript and for `wait_for` patterns: control
+// sequences (CSI, OSC, charset and keypad selections) removed, carriage returns dropped.
+
+// CSI … final byte; OSC … BEL or ST; other two-byte escapes; C0 controls except \t and \n.
+const CONTROL =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[()*+][0-9A-Za-z]|\x1b[ -~]|[\x00-\x08\x0b-\x1f\x7f]/g
+
+export function stripControls(text: string): string {
+  return text.replace(CONTROL, '')
+}

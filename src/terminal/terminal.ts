@@ -1,0 +1,317 @@
+// One terminal: a program in a pseudo-terminal (node-pty), its emulated screen, a plain-text
+// transcript spilled to a file past a bound, waits for quiet or for a pattern, and the end of
+// everything it started (through the executor's containment, never a bare group kill).
+
+import { constants } from 'node:os'
+import type { IPty } from '@lydell/node-pty'
+import type { OutputCapture, ShellLaunch } from '../shell/index.js'
+import type { Screen } from './screen.js'
+import { stripControls } from './strip.js'
+import { typeInto } from './typed-line.js'
+import type { ReadOutcome, TerminalInfo, TerminalReading, TerminalReadOptions } from './types.js'
+
+/**
+ * Unparsed output beyond this waits in a backlog that keeps only its newest part (bounded
+ * memory; the transcript has everything). The program is never paused: node-pty loses the
+ * last output of a program that exits while its terminal is paused.
+ */
+const HIGH_WATER_CHARS = 200_000
+const BACKLOG_CHARS = 256_000
+/** Output kept for `wait_for` since the last read; patterns are looked for in its tail. */
+const SINCE_READ_CHARS = 64_000
+/** A new chunk is matched together with this much of what came before it. */
+const MATCH_OVERLAP_CHARS = 2_000
+
+export interface TerminalParts {
+  id: string
+  agentId: string | undefined
+  command: string
+  launch: ShellLaunch
+  pty: IPty
+  screen: Screen
+  transcript: OutputCapture
+  killGraceMs: number
+  /** Most new scrollback lines a reading carries. */
+  maxReadLines: number
+  /** Called (throttled by the caller) whenever the screen or the status changed. */
+  changed: () => void
+}
+
+interface Waiter {
+  check: () => boolean
+}
+
+export class TerminalSession {
+  readonly id: string
+  readonly agentId: string | undefined
+  readonly command: string
+  readonly pid: number
+  readonly startedAt = Date.now()
+  /** Resolves once the program exited and its output is on the screen. */
+  readonly exited: Promise<void>
+  private readonly parts: TerminalParts
+  private status: 'running' | 'exited' = 'running'
+  private exitCode: number | null = null
+  private exitSignal: NodeJS.Signals | null = null
+  private pending = 0
+  private backlog = ''
+  private sinceRead = ''
+  private matchedUpTo = 0
+  private lastActivity = Date.now()
+  private readonly waiters = new Set<Waiter>()
+  /** Text typed on the current line since the last Enter; undefined when unknown (history, completion). */
+  private typedLine: string | undefined = ''
+  private killing: Promise<void> | undefined
+
+  constructor(parts: TerminalParts) {
+    this.parts = parts
+    this.id = parts.id
+    this.agentId = parts.agentId
+    this.command = parts.command
+    this.pid = parts.pty.pid
+    parts.launch.attach(this.pid)
+    parts.pty.onData((data) => this.output(data))
+    this.exited = new Promise((resolve) => {
+      parts.pty.onExit(({ exitCode, signal }) => {
+        void parts.screen.flush().then(() => {
+          this.ended(exitCode, signal)
+          resolve()
+        })
+      })
+    })
+  }
+
+  info(): TerminalInfo {
+    const { screen, launch } = this.parts
+    return {
+      id: this.id,
+      agentId: this.agentId,
+      command: this.command,
+      cwd: launch.cwd,
+      pid: this.pid,
+      cols: screen.cols,
+      rows: screen.rows,
+      status: this.status,
+      exitCode: this.exitCode,
+      signal: this.exitSignal,
+      startedAt: this.startedAt,
+      foreground: this.foreground(),
+    }
+  }
+
+  get running(): boolean {
+    return this.status === 'running'
+  }
+
+  /** The name of the program in the terminal's foreground (the one a typed line goes to). */
+  foreground(): string {
+    if (this.status !== 'running') return ''
+    try {
+      return this.parts.pty.process
+    } catch {
+      // The terminal closed under us: nothing is in its foreground.
+      return ''
+    }
+  }
+
+  /** The line a shell would run if Enter were pressed now (undefined: not known). */
+  get currentLine(): string | undefined {
+    return this.typedLine
+  }
+
+  /** The visible screen's last rows, for live views (does not move the read position). */
+  tail(count: number): string[] {
+    return this.parts.screen.tail(count)
+  }
+
+  /** Writes raw bytes (typed text and keys, already translated). */
+  write(data: string): void {
+    this.lastActivity = Date.now()
+    this.typedLine = typeInto(this.typedLine, data).line
+    this.parts.pty.write(data)
+  }
+
+  resize(cols: number, rows: number): void {
+    this.parts.screen.resize(cols, rows)
+    if (this.running) this.parts.pty.resize(cols, rows)
+    this.parts.changed()
+  }
+
+  /** Waits (bounded) for quiet output or a pattern, then answers the screen and the new scrollback. */
+  async read(options: TerminalReadOptions): Promise<TerminalReading> {
+    const started = Date.now()
+    const outcome = await this.wait(options)
+    // Settled or matched means parsed already; a timeout or an exit may leave some in flight.
+    if (!this.settledScreen()) await this.parts.screen.flush()
+    const screen = this.parts.screen.read()
+    this.sinceRead = ''
+    this.matchedUpTo = 0
+    const max = this.parts.maxReadLines
+    const omittedLines = Math.max(0, screen.scrolled.length - max)
+    if (omittedLines > 0) screen.scrolled = screen.scrolled.slice(-max)
+    const transcriptPath = omittedLines > 0 || screen.dropped ? this.parts.transcript.spillNow() : undefined
+    return {
+      info: this.info(),
+      outcome,
+      waitedMs: Date.now() - started,
+      screen,
+      omittedLines,
+      ...(transcriptPath !== undefined ? { transcriptPath } : {}),
+    }
+  }
+
+  /**
+   * Ends the program and everything it started: HUP and TERM (a closed terminal), KILL
+   * after the grace period. Resolves once the program has exited.
+   */
+  kill(): Promise<void> {
+    this.killing ??= (async () => {
+      const { launch, killGraceMs } = this.parts
+      if (this.running || launch.alive()) {
+        launch.signal('SIGHUP')
+        launch.signal('SIGTERM')
+        const timer = setTimeout(() => launch.signal('SIGKILL'), killGraceMs)
+        await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, killGraceMs + 3_000))])
+        clearTimeout(timer)
+        if (launch.alive()) launch.signal('SIGKILL')
+      }
+      this.release(5)
+    })()
+    return this.killing
+  }
+
+  /** Frees the screen; call after `kill`. */
+  dispose(): void {
+    this.parts.screen.dispose()
+    void this.parts.transcript.close()
+  }
+
+  private output(data: string): void {
+    const text = stripControls(data)
+    this.parts.transcript.push(text)
+    this.sinceRead += text
+    if (this.sinceRead.length > SINCE_READ_CHARS * 2) {
+      const cut = this.sinceRead.length - SINCE_READ_CHARS
+      this.sinceRead = this.sinceRead.slice(cut)
+      this.matchedUpTo = Math.max(0, this.matchedUpTo - cut)
+    }
+    this.lastActivity = Date.now()
+    if (this.pending > HIGH_WATER_CHARS) {
+      // The screen is behind: keep the newest output, cut at a line start so no escape
+      // sequence is split; lines cut here are only in the transcript.
+      this.backlog += data
+      if (this.backlog.length > BACKLOG_CHARS * 2) {
+        const from = this.backlog.indexOf('\n', this.backlog.length - BACKLOG_CHARS)
+        this.backlog = from < 0 ? this.backlog.slice(-BACKLOG_CHARS) : this.backlog.slice(from + 1)
+        this.parts.screen.markDropped()
+      }
+      return
+    }
+    this.feed(data)
+  }
+
+  private feed(data: string): void {
+    this.pending += data.length
+    this.parts.screen.write(data, () => {
+      this.pending -= data.length
+      this.lastActivity = Date.now()
+      if (this.backlog !== '' && this.pending <= HIGH_WATER_CHARS) {
+        const next = this.backlog
+        this.backlog = ''
+        this.feed(next)
+      }
+      this.notify()
+      this.parts.changed()
+    })
+  }
+
+  private ended(exitCode: number, signal: number | undefined): void {
+    this.status = 'exited'
+    const name = signal ? signalName(signal) : null
+    this.exitSignal = name
+    this.exitCode = name === null ? exitCode : null
+    const { launch, killGraceMs } = this.parts
+    launch.exited()
+    // A closed terminal leaves nothing behind: what the program started goes too.
+    if (launch.alive()) {
+      launch.signal('SIGHUP')
+      launch.signal('SIGTERM')
+      setTimeout(() => launch.signal('SIGKILL'), killGraceMs).unref()
+    }
+    this.release(5)
+    this.notify()
+    this.parts.changed()
+  }
+
+  /** Forgets the launch once nothing of it runs; retries while killed processes are leaving. */
+  private release(attempts: number): void {
+    if (this.parts.launch.release() || attempts <= 1) return
+    setTimeout(() => this.release(attempts - 1), this.parts.killGraceMs).unref()
+  }
+
+  private wait(options: TerminalReadOptions): Promise<ReadOutcome> {
+    const pattern = options.waitFor === undefined ? undefined : compilePattern(options.waitFor)
+    return new Promise((resolve) => {
+      const started = Date.now()
+      let timer: NodeJS.Timeout | undefined
+      const finish = (outcome: ReadOutcome) => {
+        clearTimeout(timer)
+        this.waiters.delete(waiter)
+        options.signal?.removeEventListener('abort', onAbort)
+        resolve(outcome)
+      }
+      const onAbort = () => finish('cancelled')
+      const check = (): boolean => {
+        if (pattern && this.matches(pattern)) finish('matched')
+        else if (this.status === 'exited' && this.settledScreen()) finish('exited')
+        else if (Date.now() - started >= options.timeoutMs) finish('timeout')
+        else if (!pattern && Date.now() - this.lastActivity >= options.settleMs && this.settledScreen())
+          finish('settled')
+        else return false
+        return true
+      }
+      const waiter: Waiter = { check }
+      const tick = () => {
+        if (check()) return
+        // Wake when quiet would be reached, or at the bound, whichever is first.
+        const quietIn = pattern ? Number.POSITIVE_INFINITY : this.lastActivity + options.settleMs - Date.now()
+        const boundIn = started + options.timeoutMs - Date.now()
+        timer = setTimeout(tick, Math.max(5, Math.min(quietIn, boundIn)))
+      }
+      if (options.signal?.aborted) return finish('cancelled')
+      options.signal?.addEventListener('abort', onAbort, { once: true })
+      this.waiters.add(waiter)
+      tick()
+    })
+  }
+
+  private matches(pattern: RegExp): boolean {
+    const from = Math.max(0, this.matchedUpTo - MATCH_OVERLAP_CHARS)
+    this.matchedUpTo = this.sinceRead.length
+    pattern.lastIndex = 0
+    return pattern.test(this.sinceRead.slice(from))
+  }
+
+  /** Everything received is on the screen. */
+  private settledScreen(): boolean {
+    return this.pending === 0 && this.backlog === ''
+  }
+
+  private notify(): void {
+    for (const waiter of [...this.waiters]) waiter.check()
+  }
+}
+
+/** A pattern as a regular expression; text that does not compile is matched literally. */
+export function compilePattern(source: string): RegExp {
+  try {
+    return new RegExp(source, 'm')
+  } catch {
+    return new RegExp(source.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'm')
+  }
+}
+
+function signalName(signal: number): NodeJS.Signals | null {
+  const entry = Object.entries(constants.signals).find(([, number]) => number === signal)
+  return (entry?.[0] as NodeJS.Signals | undefined) ?? null
+}
