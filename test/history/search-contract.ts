@@ -146,7 +146,10 @@ export function runSearchContract(open: () => Promise<SessionPersistence>): void
 /** Every result field of every case, to compare two backends whole. */
 export async function allResults(backend: SessionPersistence): Promise<unknown[]> {
   const all: unknown[] = []
-  for (const [query, options] of CASES)
-    all.push(await searchSessions(backend, { query, now: NOW, ...options }))
+  for (const [query, options] of CASES) {
+    const results = await searchSessions(backend, { query, now: NOW, ...options })
+    // `status` is what only a store shared by hosts knows.
+    all.push(results.map(({ status: _status, ...rest }) => rest))
+  }
   return all
 }

@@ -75,3 +75,23 @@ describe('search over damaged logs', () => {
     })
   }
 })
+
+describe('the SQLite search index migration', () => {
+  it('indexes the sessions of a database made before it, once', async () => {
+    const file = join(tempDir(), 'sessions.db')
+    const first = await start(SqliteSessionBackend, { file })
+    await storeCorpus(first)
+    const expected = await allResults(first)
+    await running.pop()!.dispose()
+    // Back to a database from before the index.
+    const Database = (await import('better-sqlite3')).default
+    const db = new Database(file)
+    db.exec("DROP TABLE search_index; DELETE FROM dsh_migrations WHERE name = 'history-search-fts5-v1'")
+    db.close()
+    const upgraded = await start(SqliteSessionBackend, { file })
+    expect(await allResults(upgraded)).toEqual(expected)
+    const check = new Database(file, { readonly: true })
+    expect(check.prepare('SELECT count(*) AS n FROM search_index').get()).toEqual({ n: 17 })
+    check.close()
+  })
+})

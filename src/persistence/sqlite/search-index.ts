@@ -21,6 +21,7 @@ const FTS_TABLE = `CREATE VIRTUAL TABLE search_index USING fts5(
   tokenize = 'unicode61 remove_diacritics 0'
 )`
 
+const MIGRATION_BATCH = 1000
 const TYPES_SQL = SEARCHED_EVENT_TYPES.map((type) => `'${type}'`).join(', ')
 
 /**
@@ -36,15 +37,22 @@ export function migrateSearchIndex(db: Database.Database): void {
     if (applied.get(SEARCH_INDEX_MIGRATION)) return
     db.exec(`DROP TABLE IF EXISTS search_index; ${FTS_TABLE}`)
     const insert = db.prepare('INSERT INTO search_index (text, kind, session_id, seq) VALUES (?, ?, ?, ?)')
-    const stored = db.prepare(`SELECT session_id, seq, type, data FROM events WHERE type IN (${TYPES_SQL})`)
-    for (const row of stored.iterate() as Iterable<{
-      session_id: string
-      seq: number
-      type: string
-      data: string
-    }>) {
-      for (const doc of documentsOf(row.type, JSON.parse(row.data)))
-        insert.run(doc.text, doc.kind, row.session_id, row.seq)
+    // In key order, a batch at a time: a statement still iterating would block the inserts.
+    const batch = db.prepare(
+      `SELECT session_id, seq, type, data FROM events WHERE type IN (${TYPES_SQL}) AND (session_id, seq) > (?, ?)
+       ORDER BY session_id, seq LIMIT ${MIGRATION_BATCH}`,
+    )
+    let after: [string, number] = ['', -1]
+    for (;;) {
+      const rows = batch.all(...after) as { session_id: string; seq: number; type: string; data: string }[]
+      if (rows.length === 0) break
+      for (const row of rows) {
+        for (const doc of documentsOf(row.type, JSON.parse(row.data))) {
+          insert.run(doc.text, doc.kind, row.session_id, row.seq)
+        }
+      }
+      const last = rows.at(-1)!
+      after = [last.session_id, last.seq]
     }
     db.prepare('INSERT INTO dsh_migrations (name, applied_at) VALUES (?, ?)').run(
       SEARCH_INDEX_MIGRATION,
