@@ -4,6 +4,7 @@
 
 import type { Command } from 'commander'
 import { packageVersion } from '../../core/version.js'
+import { addHistoryCommands } from './history-commands.js'
 import type { RunOptions } from './run.js'
 
 /** Runs the command line; resolves with the exit code. */
@@ -140,6 +141,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--json', 'print a JSON array')
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./sessions.js')).listCommand(options)))
+  addHistoryCommands(sessions, act)
   sessions
     .command('rm')
     .description(
