@@ -61,3 +61,29 @@ it('refuses bad input in one line with exit code 2', async () => {
     expect(hasStack(result.stderr)).toBe(false)
   }
 })
+
+it('an empty session (quit before a prompt) is hidden by list, never continued, removed by prune', async () => {
+  const w = world()
+  const dir = join(w.home, 'sessions', bucketFor(w.project))
+  const header = makeHeader('s-empty', { cwd: w.project, createdAt: Date.now() })
+  const config = {
+    seq: 0,
+    type: 'request/config',
+    time: Date.now() + 1000,
+    data: { model: 'm', system: 's', tools: [] },
+  }
+  writeFileSync(join(dir, 's-empty.jsonl'), headerLine(header) + eventLines([config], null))
+  const list = await runCli(['sessions', 'list'], { env: w.env, cwd: w.project })
+  expect(list.stdout).not.toContain('s-empty')
+  expect(list.stdout).toContain('(1 empty session not shown; dsh sessions prune removes them)')
+  const { latestResumable } = await import('../../../src/history/index.js')
+  const { listSessions } = await import('../../../src/persistence/jsonl/catalog.js')
+  const summaries = await listSessions(join(w.home, 'sessions'))
+  // The empty session is the newest, yet --continue picks the newest with a turn.
+  expect(latestResumable(summaries, w.project)).toBe('s-slug')
+  const prune = await runCli(['sessions', 'prune', '--older-than', '30d'], { env: w.env, cwd: w.project })
+  expect(prune.stdout).toContain('removed 1 session')
+  const after = await runCli(['sessions', 'list'], { env: w.env, cwd: w.project })
+  expect(after.stdout).not.toContain('empty session')
+  expect(after.stdout).toContain('s-slug')
+})
