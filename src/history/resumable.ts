@@ -18,8 +18,13 @@ export function isEmptySession(summary: SessionSummary): boolean {
 export function latestResumable(summaries: readonly SessionSummary[], cwd: string): SessionId | undefined {
   let best: SessionSummary | undefined
   for (const summary of summaries) {
-    if (summary.header.cwd !== cwd || summary.header.origin === 'subagent' || summary.turns === 0) continue
+    if (summary.header.cwd !== cwd || summary.header.origin === 'subagent' || !hasTurn(summary)) continue
     if (!best || summary.lastActivity > best.lastActivity) best = summary
   }
   return best?.header.id
+}
+
+/** Whether a turn was ever started (its outcome is known once one is, `open` until it ends). */
+function hasTurn(summary: SessionSummary): boolean {
+  return summary.turns > 0 || summary.outcome !== undefined
 }
