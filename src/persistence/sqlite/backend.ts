@@ -23,6 +23,7 @@ import { closersForOpenTurn, lastTurnNumber, outcomeOf, titleFrom } from '../rep
 import type { SearchDocument, SearchRequest } from '../search-text.js'
 import { assertStoragePath } from '../storage-path.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
+import { alreadyExists, storageFailure } from './errors.js'
 import {
   assertLease,
   LEASE_SCHEMA,
@@ -388,22 +389,4 @@ export class SqliteSessionBackend extends SessionPersistence {
       { userFacing: true },
     )
   }
-}
-
-function alreadyExists(id: SessionId): DshError {
-  return new DshError(`session ${JSON.stringify(id)} already exists`, PersistenceErrorCode.AlreadyExists, {
-    userFacing: true,
-  })
-}
-
-/**
- * A write transaction's failure: dsh's own errors pass; a storage failure (disk full, a
- * file-size limit, I/O), which SQLite rolled back, becomes one user-facing line naming the file.
- */
-function storageFailure(error: unknown, what: string): unknown {
-  if (error instanceof DshError) return error
-  return new DshError(`${what}; the write was rolled back: ${errorMessage(error)}`, PersistenceErrorCode.Io, {
-    cause: error,
-    userFacing: true,
-  })
 }
