@@ -5,10 +5,11 @@
 
 import { randomUUID } from 'node:crypto'
 import { type Context, Service } from 'cordis'
-import { DshError } from '../core/errors.js'
+import { DshError, errorMessage } from '../core/errors.js'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../session/types.js'
 import { PersistenceErrorCode } from './errors.js'
 import type { WriterOwner } from './owner.js'
+import { DocumentWalker, type SearchDocument, type SearchRequest } from './search-text.js'
 import type { LoadedSession, SessionLocation } from './types.js'
 
 export abstract class SessionPersistence extends Service {
@@ -94,6 +95,32 @@ export abstract class SessionPersistence extends Service {
       if (error instanceof DshError && error.code === PersistenceErrorCode.NotFound) return false
       throw error
     }
+  }
+
+  /**
+   * Session search's candidates: passes to `visit` every stored document that may match
+   * `request` — a superset of the matches; the history service decides and ranks. Never
+   * writes. This generic version loads each session in scope; indexed backends override it.
+   */
+  async searchDocuments(request: SearchRequest, visit: (doc: SearchDocument) => void): Promise<void> {
+    for (const summary of await this.list()) {
+      const id = summary.header.id
+      if (request.cwd !== undefined && summary.header.cwd !== request.cwd) continue
+      let loaded: LoadedSession
+      try {
+        loaded = await this.load(id)
+      } catch (error) {
+        request.onSkipped?.(id, errorMessage(error))
+        continue
+      }
+      const walker = new DocumentWalker(id, request.reasoning, visit)
+      for (const event of loaded.events) walker.event(event)
+    }
+  }
+
+  /** Summaries of those of `ids` that are stored (a search's hits), in no particular order. */
+  async summariesOf(ids: ReadonlySet<SessionId>): Promise<SessionSummary[]> {
+    return (await this.list()).filter((summary) => ids.has(summary.header.id))
   }
 
   /**

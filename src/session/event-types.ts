@@ -20,6 +20,7 @@ const CORE_EVENT_TYPES: Record<CoreEventType, true> = {
   'file/change': true,
   'todo/update': true,
   'instructions/loaded': true,
+  'session/title': true,
   'usage/charge': true,
   'context/compacted': true,
 }

@@ -120,6 +120,12 @@ export interface SessionEventMap {
   'context/compacted': ContextCompactedData
   /** The model's task list (todo_write), as one whole snapshot. */
   'todo/update': { todos: TodoItem[] }
+  /**
+   * The session's title, set by a person (`dsh sessions rename`, the web UI) or the model's
+   * title call; the latest wins over the first prompt. Written `ignorable`, so an older dsh
+   * that does not know it still loads the log.
+   */
+  'session/title': { title: string; source: 'user' | 'model' }
   /** Project instructions (AGENTS.md / CLAUDE.md) the model is given as its first context message. */
   'instructions/loaded': { files: string[]; text: string }
 }

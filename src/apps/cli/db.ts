@@ -16,6 +16,9 @@ export async function dbMigrateCommand(options: DbOptions): Promise<number> {
   const resolved = resolvePostgresConfig(postgresSettings(config))
   const report = await migrateDatabase(resolved)
   const where = `${describeTarget(resolved)} schema ${resolved.schema}`
+  if (report.searchRowsIndexed > 0) {
+    process.stdout.write(`indexed ${report.searchRowsIndexed} older events for session search\n`)
+  }
   if (report.applied.length === 0) {
     process.stdout.write(`${where} is up to date (version ${report.to})\n`)
     return ExitCode.Ok

@@ -4,6 +4,7 @@
 
 import type { Command } from 'commander'
 import { packageVersion } from '../../core/version.js'
+import { addHistoryCommands } from './history-commands.js'
 import type { RunOptions } from './run.js'
 import { claimBrokenPipe } from './termination.js'
 
@@ -151,6 +152,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--json', 'print a JSON array')
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./sessions.js')).listCommand(options)))
+  addHistoryCommands(sessions, act)
   sessions
     .command('rm')
     .description(

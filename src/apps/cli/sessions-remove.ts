@@ -3,6 +3,7 @@
 // never removed: the backend refuses it (PERSISTENCE_LOCKED) and says who writes it.
 
 import { join } from 'node:path'
+import { isEmptySession } from '../../history/index.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
 import { notFound } from '../../persistence/persistence.js'
 import type { SessionId, SessionSummary } from '../../session/types.js'
@@ -72,7 +73,8 @@ export async function pruneCommand(options: PruneOptions): Promise<number> {
       (summary) =>
         !lineage.isFolded(summary) &&
         (cwd === undefined || summary.header.cwd === cwd) &&
-        summary.lastActivity < cutoff,
+        // Empty sessions (quit before a prompt) go whatever their age.
+        (summary.lastActivity < cutoff || isEmptySession(summary)),
     )
     const where = cwd === undefined ? '' : ` in ${cwd}`
     if (old.length === 0) {

@@ -3,6 +3,7 @@
 
 import { loadConfig, type ResolvedConfig } from '../../config/load.js'
 import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
+import { isEmptySession } from '../../history/index.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { SessionLocation } from '../../persistence/types.js'
 import { imageHashesIn } from '../../session/images.js'
@@ -54,9 +55,13 @@ export async function listCommand(options: ListOptions): Promise<number> {
   return withStorage(options, async ({ persistence, list }, config) => {
     const stored = await list()
     const lineage = sessionLineage(stored)
+    const inScope = (summary: SessionSummary) => cwd === undefined || summary.header.cwd === cwd
+    // A chat quit before its first prompt: not shown, never continued, removed by prune.
+    const empty = stored.filter((summary) => isEmptySession(summary) && inScope(summary)).length
     const shown = stored.filter(
       (summary) =>
         !lineage.isFolded(summary) &&
+        !isEmptySession(summary) &&
         (cwd === undefined || summary.header.cwd === cwd) &&
         (options.host === undefined || summary.host === options.host) &&
         (options.status === undefined || summary.status === options.status),
@@ -100,12 +105,17 @@ export async function listCommand(options: ListOptions): Promise<number> {
       )
       return ExitCode.Ok
     }
+    const emptyNote =
+      empty > 0
+        ? `(${empty} empty session${empty === 1 ? '' : 's'} not shown; dsh sessions prune removes them)\n`
+        : ''
     if (rows.length === 0) {
       process.stdout.write(
         cwd === undefined
           ? 'no stored sessions\n'
           : `no sessions in ${cwd} (dsh sessions list --all shows every folder)\n`,
       )
+      process.stdout.write(emptyNote)
       return ExitCode.Ok
     }
     const colors = colorsFor(process.stdout)
@@ -129,7 +139,7 @@ export async function listCommand(options: ListOptions): Promise<number> {
       cells.push(titleCell(row, colors, options.subagents === true))
       return cells
     })
-    process.stdout.write(`${formatTable(lines, colors, header)}\n`)
+    process.stdout.write(`${formatTable(lines, colors, header)}\n${emptyNote && colors.dim(emptyNote)}`)
     return ExitCode.Ok
   })
 }

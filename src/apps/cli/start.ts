@@ -11,6 +11,7 @@ import { readConfig } from '../../config/load.js'
 import type { AgentRowConfig } from '../../config/schema.js'
 import { DshError, isDshError } from '../../core/errors.js'
 import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
+import { latestResumable } from '../../history/index.js'
 import { absolutePath } from '../../home/resolve-home.js'
 import type { ModelChoice } from '../../llm/adapter.js'
 import { parseEffort } from '../../llm/deepseek/effort.js'
@@ -160,7 +161,7 @@ export async function startAgent(
   if (options.continue) {
     const latest = await latestSessionIn(harness, plan.cwd)
     if (latest === undefined) {
-      throw new CliError(`no session to continue in ${plan.cwd}`, CliErrorCode.NoSession)
+      throw new CliError(`no session with a prompt to continue in ${plan.cwd}`, CliErrorCode.NoSession)
     }
     return { agent: await agents.resume({ resumeSessionId: latest, model }), how: 'resumed' }
   }
@@ -183,11 +184,9 @@ export async function startAgent(
   return { agent, how: stored || resumeId !== undefined ? 'resumed' : 'new' }
 }
 
-/** The most recently active top-level session whose header cwd is `cwd`. */
+/** The session `--continue` picks: the latest top-level one of `cwd` with a turn (never an empty one). */
 export async function latestSessionIn(harness: Harness, cwd: string): Promise<SessionId | undefined> {
-  const stored = await harness.sessions.listStored()
-  return stored.find((summary) => summary.header.cwd === cwd && summary.header.origin !== 'subagent')?.header
-    .id
+  return latestResumable(await harness.sessions.listStored(), cwd)
 }
 
 /** Forks a live or stored session into a new agent; the source is left unchanged. */

@@ -6,13 +6,20 @@ import type { Context } from 'cordis'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
 import type { WriterOwner } from '../owner.js'
 import { notFound, SessionPersistence } from '../persistence.js'
+import type { SearchDocument, SearchRequest } from '../search-text.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 import { readImageFile, writeImageFile } from './images.js'
 import { JsonlLogStore } from './log-store.js'
+import { findRipgrep } from './search.js'
 
 export interface JsonlBackendConfig {
   /** Folder holding the buckets; resolved to an absolute path once, at construction. */
   root: string
+  /**
+   * Session search: the ripgrep executable, `false` for the streaming reader, or
+   * unset to use `rg` from PATH when it is installed.
+   */
+  ripgrep?: string | false
 }
 
 /**
@@ -23,12 +30,14 @@ export interface JsonlBackendConfig {
 export class JsonlSessionBackend extends SessionPersistence {
   readonly root: string
   private readonly logs: JsonlLogStore
+  private readonly ripgrep: string | false | undefined
 
   constructor(ctx: Context, config: JsonlBackendConfig) {
     super(ctx)
     this.root = resolve(config.root)
     const logs = new JsonlLogStore(this.root)
     this.logs = logs
+    this.ripgrep = config.ripgrep
     ctx.effect(() => () => logs.releaseAllSync(), 'jsonl: release writer locks')
   }
 
@@ -90,6 +99,19 @@ export class JsonlSessionBackend extends SessionPersistence {
   override async getImage(id: SessionId, sha256: string): Promise<Buffer | undefined> {
     const folder = await this.logs.imagesFolder(id)
     return folder === undefined ? undefined : readImageFile(folder, sha256)
+  }
+
+  /** Search candidates, read by ripgrep when installed (or configured), else streamed line by line. */
+  override searchDocuments(request: SearchRequest, visit: (doc: SearchDocument) => void): Promise<void> {
+    const ripgrep = this.ripgrep === false ? undefined : (this.ripgrep ?? findRipgrep())
+    return this.logs.search(request, ripgrep, visit)
+  }
+
+  override summariesOf(ids: ReadonlySet<SessionId>): Promise<SessionSummary[]> {
+    const logger = this.ctx.logger('jsonl')
+    return this.logs.summariesOf(ids, (file, reason) =>
+      logger.warn(`${file} is damaged and not listed: ${reason}`),
+    )
   }
 
   /** Summaries from each file's head and tail only; a log that cannot be listed is a warning naming it. */

@@ -85,6 +85,14 @@ export async function listSessions(
     }
     for (const name of names) if (name.endsWith(LOG_SUFFIX)) files.push(bucket + sep + name)
   }
+  return summarizeFiles(files, onSkipped)
+}
+
+/** Summaries of the given logs, head and tail first, whole scans only where needed. */
+export async function summarizeFiles(
+  files: readonly string[],
+  onSkipped: (file: string, reason: string) => void = () => {},
+): Promise<SessionSummary[]> {
   const summaries: SessionSummary[] = []
   const toScan: string[] = []
   for (let i = 0; i < files.length; i += LIST_BATCH) {

@@ -12,9 +12,10 @@ import { PersistenceErrorCode } from '../errors.js'
 import { describeOwner, type WriterOwner } from '../owner.js'
 import { checkContinuation, notFound, removeRefused } from '../persistence.js'
 import { closersForOpenTurn } from '../repair.js'
+import type { SearchDocument, SearchRequest } from '../search-text.js'
 import { assertStoragePath } from '../storage-path.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
-import { findSessionFile, listSessions } from './catalog.js'
+import { findSessionFile, listSessions, summarizeFiles } from './catalog.js'
 import { eventLines, headerLine } from './codec.js'
 import { appendAt, ensureDir, ioError, isCode, publishLog, rollbackTo } from './file-log.js'
 import { imagesFolderOf, removeImageFolder } from './images.js'
@@ -22,6 +23,7 @@ import { LOCK_SUFFIX, SessionLayout } from './layout.js'
 import { breakLock, liveHolder, WriterLock } from './lock.js'
 import { headerIdOf } from './log-summary.js'
 import { scanLog } from './reader.js'
+import { searchLogs } from './search.js'
 
 /** What this backend knows about one session it created, loaded or writes. */
 interface TrackedSession {
@@ -215,6 +217,33 @@ export class JsonlLogStore {
     for (const { header } of summaries)
       this.listedPaths.set(header.id, this.layout.sessionPath(header.id, header.cwd))
     return summaries
+  }
+
+  /**
+   * Search candidates from the logs of `request.cwd`'s bucket (or every bucket), read by
+   * ripgrep when given, else streamed. Remembers where each hit session lives.
+   */
+  async search(
+    request: SearchRequest,
+    ripgrep: string | undefined,
+    visit: (doc: SearchDocument) => void,
+  ): Promise<void> {
+    const dirs = request.cwd === undefined ? [this.root] : [this.layout.bucketDir(request.cwd)]
+    for (const [id, file] of await searchLogs(dirs, request, ripgrep, visit)) this.listedPaths.set(id, file)
+  }
+
+  /** Summaries of the given sessions, reading only their logs. */
+  async summariesOf(
+    ids: ReadonlySet<SessionId>,
+    onSkipped?: (file: string, reason: string) => void,
+  ): Promise<SessionSummary[]> {
+    const files: string[] = []
+    for (const id of ids) {
+      const file = this.listedPaths.get(id) ?? (await this.find(id))
+      if (file) files.push(file)
+    }
+    const summaries = await summarizeFiles(files, onSkipped)
+    return summaries.filter((summary) => ids.has(summary.header.id))
   }
 
   private async openTracked(id: SessionId, known: TrackedSession | undefined): Promise<LoadedSession> {

@@ -8,15 +8,12 @@ import { validateSessionId } from '../../session/session.js'
 import type { SessionEvent, SessionHeader, SessionId } from '../../session/types.js'
 import type { WriterOwner } from '../owner.js'
 import { SessionPersistence } from '../persistence.js'
+import type { SearchDocument, SearchRequest } from '../search-text.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 import { type PostgresBackendConfig, resolvePostgresConfig } from './config.js'
 import { withReconnect } from './connection.js'
-import {
-  type PostgresSessionStore,
-  type PostgresSummary,
-  PostgresSessionStore as Store,
-  sessionKey,
-} from './store.js'
+import type { PostgresSummary } from './list.js'
+import { type PostgresSessionStore, PostgresSessionStore as Store, sessionKey } from './store.js'
 
 export class PostgresSessionBackend extends SessionPersistence {
   /** The rows behind this service; a plain object, so hot paths skip Cordis's proxies. */
@@ -93,6 +90,15 @@ export class PostgresSessionBackend extends SessionPersistence {
 
   list(): Promise<PostgresSummary[]> {
     return this.store.list()
+  }
+
+  /** Candidates from the GIN-indexed `search` column (and rows not indexed yet). Never writes. */
+  override searchDocuments(request: SearchRequest, visit: (doc: SearchDocument) => void): Promise<void> {
+    return this.store.search(request, visit)
+  }
+
+  override summariesOf(ids: ReadonlySet<SessionId>): Promise<PostgresSummary[]> {
+    return this.store.summariesOf(ids)
   }
 
   override exists(id: SessionId): Promise<boolean> {

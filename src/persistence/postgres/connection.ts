@@ -6,7 +6,8 @@ import type { Pool, PoolClient } from 'pg'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { describeTarget, driverOptions, type ResolvedPostgresConfig, scrubPassword } from './config.js'
-import { type MigrationReport, migrate } from './migrations.js'
+import { type MigrationReport, migrate, quoteIdent } from './migrations.js'
+import { backfillSearch } from './search.js'
 
 /** Loads the driver on first use: commands that do not use PostgreSQL never import it. */
 export async function loadDriver(): Promise<typeof import('pg').default> {
@@ -122,10 +123,15 @@ export async function withReconnect<T>(
 }
 
 /** `dsh db migrate`: connects, applies pending migrations, and disconnects. */
-export async function migrateDatabase(config: ResolvedPostgresConfig): Promise<MigrationReport> {
+export async function migrateDatabase(
+  config: ResolvedPostgresConfig,
+): Promise<MigrationReport & { searchRowsIndexed: number }> {
   const pool = await createPool({ ...config, maxConnections: 1 })
   try {
-    return await connectAndMigrate(pool, config)
+    const report = await connectAndMigrate(pool, config)
+    // The search column of older rows, in small transactions (hosts may be writing).
+    const searchRowsIndexed = await backfillSearch(pool, quoteIdent(config.schema))
+    return { ...report, searchRowsIndexed }
   } finally {
     await pool.end().catch(() => {}) // done either way; a broken connection has nothing to flush
   }

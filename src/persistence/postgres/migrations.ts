@@ -5,6 +5,7 @@
 import type { ClientBase } from 'pg'
 import { DshError } from '../../core/errors.js'
 import { PersistenceErrorCode } from '../errors.js'
+import { SEARCH_MIGRATION } from './search.js'
 
 export interface Migration {
   version: number
@@ -151,6 +152,7 @@ CREATE TABLE ${s}.session_images (
 );
 `,
   },
+  SEARCH_MIGRATION,
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version

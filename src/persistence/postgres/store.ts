@@ -2,55 +2,28 @@
 // one statement per checkpoint batch, loading with crash repair under the writer
 // lease, listing. A plain object; `PostgresSessionBackend` exposes it as a service.
 
-import { createHash } from 'node:crypto'
 import type { Pool } from 'pg'
-import { DshError, errorMessage } from '../../core/errors.js'
-import { parseStoredHeader } from '../../session/header-schema.js'
-import { validateEvent, validateSessionId } from '../../session/session.js'
-import type {
-  SessionEvent,
-  SessionHeader,
-  SessionId,
-  SessionOutcome,
-  SessionStatus,
-  SessionSummary,
-} from '../../session/types.js'
+import { DshError } from '../../core/errors.js'
+import { validateSessionId } from '../../session/session.js'
+import type { SessionEvent, SessionHeader, SessionId } from '../../session/types.js'
 import { copyLedger, foldUsage, ledgerOf, type UsageLedger } from '../../usage/ledger.js'
 import { PersistenceErrorCode } from '../errors.js'
 import type { WriterOwner } from '../owner.js'
 import { checkContinuation, notFound } from '../persistence.js'
-import { closersForOpenTurn, lastTurnNumber, titleFrom } from '../repair.js'
+import { closersForOpenTurn } from '../repair.js'
+import type { SearchDocument, SearchRequest } from '../search-text.js'
 import type { LoadedSession } from '../types.js'
-import { describeTarget, type ResolvedPostgresConfig } from './config.js'
+import { appendParams, textColumn } from './append-params.js'
+import type { ResolvedPostgresConfig } from './config.js'
 import { connectAndMigrate, createPool, isConnectionError, withReconnect } from './connection.js'
 import { currentOwner, type HeldLease, LeaseTable, leaseLost } from './lease.js'
+import { listSummaries, type PostgresSummary } from './list.js'
 import { quoteIdent } from './migrations.js'
-import { caughtUpLedger, storedLedger } from './usage.js'
+import { appendError, type EventRow, parseHeader, readSession, sessionKey, toEvent } from './rows.js'
+import { backfillSearch, searchRows } from './search.js'
+import { storedLedger } from './usage.js'
 
-/** The primary key of a session: SHA-256 of its id's UTF-16 code units (any id fits). */
-export function sessionKey(id: SessionId): Buffer {
-  return createHash('sha256').update(Buffer.from(id, 'utf16le')).digest()
-}
-
-/** Text columns cannot hold U+0000; the exact values live in the json header. */
-function textColumn(value: string): string {
-  return value.replaceAll('\u0000', '\\u0000')
-}
-
-/** A stored session summary with what only a shared store knows. */
-export interface PostgresSummary extends SessionSummary {
-  host: string
-  /** `live`: a writer holds an unexpired lease; `interrupted`: an open turn nobody is writing. */
-  status: SessionStatus
-}
-
-interface EventRow {
-  seq: number
-  type: string
-  time: number
-  data: unknown
-  ignorable: boolean
-}
+export { sessionKey }
 
 export class PostgresSessionStore {
   readonly s: string
@@ -67,6 +40,9 @@ export class PostgresSessionStore {
   /** Usage ledgers of the stored events of sessions this process writes (see `storedUsage`). */
   private readonly ledgers = new Map<SessionId, UsageLedger>()
   private heartbeat: NodeJS.Timeout | undefined
+  /** The background fill of older rows' search column, started by the first append. */
+  private backfill: Promise<unknown> | undefined
+  private closing = false
 
   constructor(readonly config: ResolvedPostgresConfig) {
     this.s = quoteIdent(config.schema)
@@ -128,6 +104,11 @@ export class PostgresSessionStore {
     if (events.length === 0) return Promise.resolve()
     return this.serialized(id, async () => {
       await this.ready()
+      // A writing host fills the search column of rows from before version 3 (or from
+      // older writers); a reader never writes, and until then such rows are still found.
+      this.backfill ??= backfillSearch(this.pool!, this.s, () => this.closing).catch(() => {
+        // Best effort: unfilled rows stay searchable as candidates; the next writer goes on.
+      })
       checkContinuation(id, events[0]!.seq, events)
       const header = this.pending.get(id)
       if (header) {
@@ -186,7 +167,7 @@ export class PostgresSessionStore {
   }
 
   private get appendSql(): string {
-    return `SELECT ${this.s}.append_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`
+    return `SELECT ${this.s}.append_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
   }
 
   /**
@@ -221,46 +202,19 @@ export class PostgresSessionStore {
       try {
         await this.pool!.query(this.appendSql, appendParams(lease, events, this.seeds.get(id) ?? 0, usage))
       } catch (error) {
-        throw this.translateAppendError(id, error)
+        throw appendError(this.config, id, error, () => this.forgetLost(id))
       }
     })
-  }
-
-  private translateAppendError(id: SessionId, error: unknown): unknown {
-    const code = (error as { code?: string }).code
-    const detail = (error as { detail?: string }).detail
-    if (code === 'DSH01') {
-      this.forgetLost(id)
-      let holder: { host?: string; pid?: number } = {}
-      try {
-        holder = JSON.parse(detail ?? '{}')
-      } catch {
-        // No holder details: the message just says the lease moved on.
-      }
-      return leaseLost(id, holder)
-    }
-    if (code === 'DSH02') {
-      return new DshError(
-        `session ${JSON.stringify(id)}: ${errorMessage(error)}`,
-        PersistenceErrorCode.SeqMismatch,
-      )
-    }
-    if (code === 'DSH04') return notFound(id)
-    if (code === '57014') {
-      return new DshError(
-        `session ${JSON.stringify(id)}: the session database ${describeTarget(this.config)} did not finish the append within ${this.config.statementTimeoutMs} ms (statement timeout); nothing was written`,
-        PersistenceErrorCode.Timeout,
-        { cause: error, userFacing: true },
-      )
-    }
-    return error
   }
 
   /** Read-only: the stored header and events, as they are (an open turn stays open). No lease. */
   async load(id: SessionId): Promise<LoadedSession> {
     const pool = await this.db()
-    const stored = await withReconnect(this.config, () => this.read(pool, id))
-    return { header: stored.header, events: stored.rows.map((row, index) => this.toEvent(id, row, index)) }
+    const stored = await withReconnect(this.config, () => readSession(pool, this.s, this.config, id))
+    return {
+      header: stored.header,
+      events: stored.rows.map((row, index) => toEvent(this.config, id, row, index)),
+    }
   }
 
   /**
@@ -287,9 +241,9 @@ export class PostgresSessionStore {
         this.lost.delete(id)
       }
       // Nobody else can append now: this is the final tail.
-      const stored = await withReconnect(this.config, () => this.read(pool, id))
+      const stored = await withReconnect(this.config, () => readSession(pool, this.s, this.config, id))
       this.seeds.set(id, stored.header.seedLength ?? 0)
-      const events = stored.rows.map((row, index) => this.toEvent(id, row, index))
+      const events = stored.rows.map((row, index) => toEvent(this.config, id, row, index))
       const closers = closersForOpenTurn(events)
       const usage = ledgerOf([...events, ...closers])
       if (closers.length > 0) await this.appendFenced(id, this.held.get(id)!, closers, usage)
@@ -318,21 +272,6 @@ export class PostgresSessionStore {
     })
   }
 
-  private async read(pool: Pool, id: SessionId) {
-    const key = sessionKey(id)
-    const sessions = await pool.query<{ header: unknown }>(
-      `SELECT header FROM ${this.s}.sessions WHERE key = $1`,
-      [key],
-    )
-    const row = sessions.rows[0]
-    if (!row) throw notFound(id)
-    const { rows } = await pool.query<EventRow>(
-      `SELECT seq, type, time, data, ignorable FROM ${this.s}.events WHERE session_key = $1 ORDER BY seq`,
-      [key],
-    )
-    return { header: this.parseHeader(id, row.header), rows }
-  }
-
   /** Stored events from `fromSeq` on, read only (for followers). Empty when there are none yet. */
   async eventsFrom(id: SessionId, fromSeq: number): Promise<SessionEvent[]> {
     const pool = await this.db()
@@ -343,57 +282,38 @@ export class PostgresSessionStore {
         [sessionKey(id), fromSeq],
       ),
     )
-    return rows.map((row, index) => this.toEvent(id, row, fromSeq + index))
+    return rows.map((row, index) => toEvent(this.config, id, row, fromSeq + index))
   }
 
   /** Every stored session with its host and status. */
   async list(): Promise<PostgresSummary[]> {
     const pool = await this.db()
-    const { rows } = await withReconnect(this.config, () =>
-      pool.query<{
-        key: Buffer
-        header: unknown
-        title: string | null
-        event_count: number
-        last_activity: number
-        turns: number
-        host: string
-        open_turn: boolean
-        usage: unknown
-        usage_events: number
-        live: boolean
-        last_reason: string | null
-      }>(
-        // The last turn's end reason: a backward walk of the (session_key, seq) key, which
-        // stops at the last turn/end — the final event or close to it.
-        `SELECT s.key, s.header, s.title, s.event_count, s.last_activity, s.turns, s.host, s.open_turn,
-                s.usage, s.usage_events,
-                coalesce(l.nonce IS NOT NULL AND l.expires_at > now(), false) AS live,
-                CASE WHEN s.open_turn THEN NULL ELSE
-                  (SELECT e.data->>'reason' FROM ${this.s}.events e
-                    WHERE e.session_key = s.key AND e.type = 'turn/end' ORDER BY e.seq DESC LIMIT 1)
-                END AS last_reason
-           FROM ${this.s}.sessions s LEFT JOIN ${this.s}.leases l ON l.session_key = s.key`,
-      ),
+    return listSummaries(pool, this.s, this.config, (value) => parseHeader(this.config, undefined, value))
+  }
+
+  /** Summaries of the given sessions only (a search's hits). */
+  async summariesOf(ids: ReadonlySet<SessionId>): Promise<PostgresSummary[]> {
+    const pool = await this.db()
+    return listSummaries(
+      pool,
+      this.s,
+      this.config,
+      (value) => parseHeader(this.config, undefined, value),
+      [...ids].map(sessionKey),
     )
-    const summaries: PostgresSummary[] = []
-    for (const row of rows) {
-      const header = this.parseHeader(undefined, row.header)
-      const summary: PostgresSummary = {
-        header,
-        eventCount: row.event_count,
-        lastActivity: row.last_activity,
-        turns: row.turns,
-        host: row.host,
-        status: row.live ? 'live' : row.open_turn ? 'interrupted' : 'idle',
-        usage: await withReconnect(this.config, () => caughtUpLedger(pool, this.s, row.key, row)),
-      }
-      if (row.title !== null) summary.title = row.title
-      if (row.open_turn) summary.outcome = 'open'
-      else if (row.last_reason !== null) summary.outcome = row.last_reason as SessionOutcome
-      summaries.push(summary)
-    }
-    return summaries
+  }
+
+  /** Search candidates (see search.ts); read only. */
+  async search(request: SearchRequest, visit: (doc: SearchDocument) => void): Promise<void> {
+    const pool = await this.db()
+    const cwd = request.cwd === undefined ? undefined : textColumn(request.cwd)
+    await withReconnect(this.config, () => searchRows(pool, this.s, request, cwd, visit))
+  }
+
+  /** Fills the search column of rows an older writer (or the time before version 3) left without. */
+  async backfillSearch(): Promise<number> {
+    const pool = await this.db()
+    return backfillSearch(pool, this.s, () => this.closing)
   }
 
   /** Forgets a never-stored session and gives up this process's lease on it. */
@@ -416,6 +336,8 @@ export class PostgresSessionStore {
   /** Releases every lease and closes the pool. */
   async close(): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat)
+    this.closing = true
+    await this.backfill
     await Promise.allSettled([...this.held.keys(), ...this.pending.keys()].map((id) => this.release(id)))
     const pool = this.pool
     this.pool = undefined
@@ -457,31 +379,6 @@ export class PostgresSessionStore {
     }
   }
 
-  private toEvent(id: SessionId, row: EventRow, index: number): SessionEvent {
-    const event: SessionEvent = { seq: row.seq, type: row.type, time: row.time, data: row.data }
-    if (row.ignorable) event.ignorable = true
-    try {
-      validateEvent(event, index)
-    } catch (error) {
-      throw this.corrupt(id, `event ${row.seq}: ${errorMessage(error)}`)
-    }
-    return event
-  }
-
-  private parseHeader(id: SessionId | undefined, value: unknown): SessionHeader {
-    const parsed = parseStoredHeader(value)
-    if ('problem' in parsed) throw this.corrupt(id ?? '(unknown)', `invalid header (${parsed.problem})`)
-    return parsed.header
-  }
-
-  private corrupt(id: SessionId, reason: string): DshError {
-    return new DshError(
-      `session ${JSON.stringify(id)} in ${describeTarget(this.config)} schema ${this.config.schema} is corrupt: ${reason}`,
-      PersistenceErrorCode.Corrupt,
-      { userFacing: true },
-    )
-  }
-
   private serialized<T>(id: SessionId, task: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(id) ?? Promise.resolve()
     const next = previous.then(task, task)
@@ -498,49 +395,4 @@ function alreadyExists(id: SessionId): DshError {
   return new DshError(`session ${JSON.stringify(id)} already exists`, PersistenceErrorCode.AlreadyExists, {
     userFacing: true,
   })
-}
-
-/** Parameters of `append_events` for one batch. */
-function appendParams(
-  lease: HeldLease,
-  events: readonly SessionEvent[],
-  seedLength: number,
-  usage: UsageLedger,
-): unknown[] {
-  let open: boolean | null = null
-  for (let i = events.length - 1; i >= 0; i--) {
-    const type = events[i]!.type
-    if (type === 'turn/start' || type === 'turn/end') {
-      open = type === 'turn/start'
-      break
-    }
-  }
-  const title = titleFrom(events, seedLength)
-  const n = events.length
-  const seqs = new Array<number>(n)
-  const types = new Array<string>(n)
-  const times = new Array<number>(n)
-  const data = new Array<string>(n)
-  const ignorable = new Array<boolean>(n)
-  for (let i = 0; i < n; i++) {
-    const event = events[i]!
-    seqs[i] = event.seq
-    types[i] = event.type
-    times[i] = event.time
-    data[i] = JSON.stringify(event.data)
-    ignorable[i] = event.ignorable === true
-  }
-  return [
-    lease.key,
-    lease.token,
-    seqs,
-    types,
-    times,
-    data,
-    ignorable,
-    title === undefined ? null : textColumn(title),
-    lastTurnNumber(events),
-    open,
-    JSON.stringify(usage),
-  ]
 }

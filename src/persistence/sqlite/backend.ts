@@ -20,9 +20,11 @@ import { PersistenceErrorCode } from '../errors.js'
 import { describeOwner, isOwnerGone, newWriterOwner, type WriterOwner } from '../owner.js'
 import { checkContinuation, notFound, removeRefused, SessionPersistence } from '../persistence.js'
 import { closersForOpenTurn, lastTurnNumber, outcomeOf, titleFrom } from '../repair.js'
+import type { SearchDocument, SearchRequest } from '../search-text.js'
 import { assertStoragePath } from '../storage-path.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
-import { IMAGES_SCHEMA, type ImageStatements, prepareImageStatements } from './images.js'
+import { alreadyExists, storageFailure } from './errors.js'
+import { IMAGES_SCHEMA, prepareImageStatements } from './images.js'
 import {
   assertLease,
   LEASE_SCHEMA,
@@ -33,113 +35,32 @@ import {
   takeLease,
 } from './lease.js'
 import {
-  addUsageColumns,
-  prepareUsageStatements,
-  storedLedger,
-  type UsageStatements,
-  updateUsage,
-} from './usage.js'
+  addMissingColumns,
+  type EventRow,
+  prepareStatements,
+  SCHEMA,
+  type SessionRow,
+  type Statements,
+} from './schema.js'
+import {
+  indexEvents,
+  migrateSearchIndex,
+  prepareSearchStatements,
+  type SearchStatements,
+  searchIndex,
+} from './search-index.js'
+import { prepareUsageStatements, storedLedger, updateUsage } from './usage.js'
 
 export interface SqliteBackendConfig {
   /** The database file; resolved to an absolute path at construction, opened on first use. */
   file: string
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS sessions (
-  id TEXT PRIMARY KEY,
-  header TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  cwd TEXT,
-  title TEXT,
-  event_count INTEGER NOT NULL,
-  last_activity INTEGER NOT NULL,
-  turns INTEGER NOT NULL DEFAULT 0,
-  outcome TEXT,
-  usage TEXT,
-  usage_events INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS events (
-  session_id TEXT NOT NULL REFERENCES sessions(id),
-  seq INTEGER NOT NULL,
-  type TEXT NOT NULL,
-  time INTEGER NOT NULL,
-  data TEXT NOT NULL,
-  ignorable INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (session_id, seq)
-) WITHOUT ROWID;
-`
-
-/** Brings a database made before a column existed up to SCHEMA (counts start from what is stored). */
-function addMissingColumns(db: Database.Database): void {
-  const columns = new Set(
-    (db.pragma('table_info(sessions)') as { name: string }[]).map((column) => column.name),
-  )
-  if (!columns.has('turns')) {
-    db.exec(`ALTER TABLE sessions ADD COLUMN turns INTEGER NOT NULL DEFAULT 0;
-      UPDATE sessions SET turns = COALESCE((SELECT MAX(json_extract(data, '$.turn')) FROM events
-        WHERE events.session_id = sessions.id AND events.type = 'turn/start'), 0);`)
-  }
-  if (!columns.has('outcome')) {
-    db.exec(`ALTER TABLE sessions ADD COLUMN outcome TEXT;
-      UPDATE sessions SET outcome = (SELECT CASE type WHEN 'turn/start' THEN 'open' ELSE json_extract(data, '$.reason') END
-        FROM events WHERE events.session_id = sessions.id AND events.type IN ('turn/start', 'turn/end')
-        ORDER BY seq DESC LIMIT 1);`)
-  }
-  addUsageColumns(db, columns)
-}
-
-interface SessionRow {
-  header: string
-  title: string | null
-  event_count: number
-  last_activity: number
-  turns: number
-  outcome: string | null
-  usage: string | null
-  usage_events: number
-}
-
-type Statements = ReturnType<typeof prepareStatements> & { usage: UsageStatements; images: ImageStatements }
-
-function prepareStatements(db: Database.Database) {
-  return {
-    exists: db.prepare('SELECT 1 FROM sessions WHERE id = ?'),
-    header: db.prepare('SELECT header FROM sessions WHERE id = ?'),
-    count: db.prepare('SELECT event_count FROM sessions WHERE id = ?'),
-    insertSession: db.prepare(
-      `INSERT INTO sessions (id, header, created_at, cwd, title, event_count, last_activity)
-       VALUES (?, ?, ?, ?, NULL, 0, ?)`,
-    ),
-    insertEvent: db.prepare(
-      'INSERT INTO events (session_id, seq, type, time, data, ignorable) VALUES (?, ?, ?, ?, ?, ?)',
-    ),
-    updateSession: db.prepare(
-      `UPDATE sessions SET event_count = ?, last_activity = ?, title = COALESCE(title, ?), turns = MAX(turns, ?),
-         outcome = COALESCE(?, outcome) WHERE id = ?`,
-    ),
-    events: db.prepare(
-      'SELECT seq, type, time, data, ignorable FROM events WHERE session_id = ? ORDER BY seq',
-    ),
-    list: db.prepare(
-      'SELECT id, header, title, event_count, last_activity, turns, outcome, usage, usage_events FROM sessions',
-    ),
-    deleteEvents: db.prepare('DELETE FROM events WHERE session_id = ?'),
-    deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
-  }
-}
-
-interface EventRow {
-  seq: number
-  type: string
-  time: number
-  data: string
-  ignorable: number
-}
-
 export class SqliteSessionBackend extends SessionPersistence {
   readonly file: string
-  private db: { connection: Database.Database; sql: Statements; lease: LeaseStatements } | undefined
+  private db:
+    | { connection: Database.Database; sql: Statements; lease: LeaseStatements; search: SearchStatements }
+    | undefined
   /** Created sessions whose first append has not happened yet. */
   private readonly pending = new Map<SessionId, SessionHeader>()
   /** Writer leases this instance holds, by session: the owner record stored in `leases`. */
@@ -273,8 +194,30 @@ export class SqliteSessionBackend extends SessionPersistence {
     return connection.transaction(() => this.summaries(sql))()
   }
 
-  private summaries(sql: Statements): SessionSummary[] {
-    const rows = sql.list.all() as (SessionRow & { id: string })[]
+  /** Candidates from the FTS5 index, in one read transaction. Never writes. */
+  override async searchDocuments(
+    request: SearchRequest,
+    visit: (doc: SearchDocument) => void,
+  ): Promise<void> {
+    const { connection, search } = this.database()
+    connection.transaction(() => searchIndex(search, request, visit))()
+  }
+
+  override async summariesOf(ids: ReadonlySet<SessionId>): Promise<SessionSummary[]> {
+    const { connection, sql } = this.database()
+    return connection.transaction(() => {
+      const rows = [...ids].map((id) => sql.one.get(id) as (SessionRow & { id: string }) | undefined)
+      return this.summaries(
+        sql,
+        rows.filter((row) => row !== undefined),
+      )
+    })()
+  }
+
+  private summaries(
+    sql: Statements,
+    rows = sql.list.all() as (SessionRow & { id: string })[],
+  ): SessionSummary[] {
     return rows.map((row) => {
       const summary: SessionSummary = {
         header: this.parseHeader(row.id, row.header),
@@ -304,6 +247,7 @@ export class SqliteSessionBackend extends SessionPersistence {
           throw removeRefused(id, `${describeOwner(held.owner)} (database ${this.file})`)
         }
         if (held) lease.drop.run(id, held.nonce)
+        this.db!.search.remove.run(id)
         sql.deleteEvents.run(id)
         sql.images.deleteAll.run(id)
         sql.deleteSession.run(id)
@@ -382,6 +326,7 @@ export class SqliteSessionBackend extends SessionPersistence {
 
   private insertEvents(sql: Statements, id: SessionId, events: readonly SessionEvent[]): void {
     updateUsage(sql.usage, id, events)
+    indexEvents(this.db!.search, id, events)
     for (const event of events) {
       sql.insertEvent.run(
         id,
@@ -402,7 +347,12 @@ export class SqliteSessionBackend extends SessionPersistence {
     )
   }
 
-  private database(): { connection: Database.Database; sql: Statements; lease: LeaseStatements } {
+  private database(): {
+    connection: Database.Database
+    sql: Statements
+    lease: LeaseStatements
+    search: SearchStatements
+  } {
     if (this.db) return this.db
     assertStoragePath(this.file, 'the session database', 'file')
     try {
@@ -416,6 +366,7 @@ export class SqliteSessionBackend extends SessionPersistence {
       db.exec(LEASE_SCHEMA)
       db.exec(IMAGES_SCHEMA)
       addMissingColumns(db)
+      migrateSearchIndex(db)
       this.db = {
         connection: db,
         sql: {
@@ -424,6 +375,7 @@ export class SqliteSessionBackend extends SessionPersistence {
           images: prepareImageStatements(db),
         },
         lease: prepareLeaseStatements(db),
+        search: prepareSearchStatements(db),
       }
       return this.db
     } catch (error) {
@@ -455,22 +407,4 @@ export class SqliteSessionBackend extends SessionPersistence {
       { userFacing: true },
     )
   }
-}
-
-function alreadyExists(id: SessionId): DshError {
-  return new DshError(`session ${JSON.stringify(id)} already exists`, PersistenceErrorCode.AlreadyExists, {
-    userFacing: true,
-  })
-}
-
-/**
- * A write transaction's failure: dsh's own errors pass; a storage failure (disk full, a
- * file-size limit, I/O), which SQLite rolled back, becomes one user-facing line naming the file.
- */
-function storageFailure(error: unknown, what: string): unknown {
-  if (error instanceof DshError) return error
-  return new DshError(`${what}; the write was rolled back: ${errorMessage(error)}`, PersistenceErrorCode.Io, {
-    cause: error,
-    userFacing: true,
-  })
 }

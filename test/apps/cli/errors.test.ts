@@ -55,7 +55,11 @@ describe('user-caused errors', () => {
     expectOneLine(await runCli(['run', '--fork', 'nope', 'hi'], opts), /unknown session "nope"/, 2)
     expectOneLine(await runCli(['sessions', 'show', 'nope'], opts), /unknown session "nope"/, 2)
     expectOneLine(await runCli(['sessions', 'path', 'nope'], opts), /unknown session "nope"/, 2)
-    expectOneLine(await runCli(['run', '--continue', 'hi'], opts), /no session to continue in /, 1)
+    expectOneLine(
+      await runCli(['run', '--continue', 'hi'], opts),
+      /no session with a prompt to continue in /,
+      1,
+    )
     expect(w.model.requests).toHaveLength(0)
   })
 
@@ -110,7 +114,7 @@ describe('user-caused errors', () => {
     const w = await world()
     const bucket = join(w.home, 'sessions', '_no-cwd')
     mkdirSync(bucket, { recursive: true })
-    const turnStart = '{"seq":0,"type":"turn/start","time":1700000000001,"data":{"turn":0}}'
+    const turnStart = '{"seq":0,"type":"turn/start","time":1700000000001,"data":{"turn":1}}'
     writeFileSync(
       join(bucket, 'good.jsonl'),
       `{"type":"session","version":1,"id":"good","createdAt":1700000000000,"delegationDepth":0}\n${turnStart}\n`,

@@ -159,9 +159,10 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout
     expect(first.code).toBe(0)
     expect(first.stdout).toMatch(/^applied 1: sessions, events, writer leases/m)
     expect(first.stdout).toMatch(/^applied 2: the sessions row keeps its usage ledger/m)
-    expect(first.stdout).toMatch(/migrated from version 0 to 2\n$/)
+    expect(first.stdout).toMatch(/^applied 3: history search/m)
+    expect(first.stdout).toMatch(/migrated from version 0 to 4\n$/)
     const again = await runCli(['db', 'migrate'], { env: a.env, cwd: a.project })
-    expect(again.stdout).toMatch(/ schema t\S+ is up to date \(version 2\)\n$/)
+    expect(again.stdout).toMatch(/ schema t\S+ is up to date \(version 4\)\n$/)
   })
 
   it('a schema migrated by a newer dsh is refused in one line, and nothing is written', async () => {

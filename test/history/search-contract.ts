@@ -1,0 +1,155 @@
+// The session search contract: one corpus stored through a backend, the same queries,
+// the same results in the same order on every backend (memory, JSONL with ripgrep and
+// streamed, SQLite, PostgreSQL). Results are compared field by field with the expected
+// list below, so two backends passing it answer alike.
+
+import { expect, it } from 'vitest'
+import { searchSessions } from '../../src/history/index.js'
+import type { SessionPersistence } from '../../src/persistence/persistence.js'
+import type { SessionEvent } from '../../src/session/types.js'
+import { LogBuilder, makeHeader, T0 } from '../persistence/fixtures.js'
+
+export const DIR_A = '/work/project-a'
+export const DIR_B = '/work/project-b'
+const HOUR = 3_600_000
+export const NOW = T0 + 10 * 24 * HOUR
+
+/** The corpus: `[id, cwd, age in hours at NOW, events]`. */
+export function corpus(): [string, string, number, SessionEvent[]][] {
+  const slug = new LogBuilder()
+    .add('turn/start', { turn: 1 })
+    .add('user/message', { text: 'Fix the slug bug in router.ts' })
+    .add('request/config', { model: 'deepseek-flash', system: 's', tools: [] })
+    .add('step/start', { turn: 1, step: 0 })
+    .add('assistant/message', { message: { content: '', reasoning: 'the router builds slugs' } })
+    .add('tool/call', { callId: 'c1', name: 'bash', arguments: '{"command":"grep -rn slugify src"}' })
+    .add('tool/result', { callId: 'c1', content: 'src/router.ts:12:  const s = slugify(title)\n' })
+    .add('step/end', { turn: 1, step: 0 })
+    .add('assistant/message', { message: { content: 'I fixed the slugify helper.' } })
+    .add('turn/end', { turn: 1, reason: 'completed' })
+    .add('turn/start', { turn: 2 })
+    .add('user/message', { text: 'now add tests' })
+    .add('assistant/message', { message: { content: 'Added tests for the slug-bug regression.' } })
+    .add('turn/end', { turn: 2, reason: 'completed' })
+  const deploy = new LogBuilder()
+    .add('turn/start', { turn: 1 })
+    .add('user/message', { text: 'deploy the staging server' })
+    .add('request/config', { model: 'deepseek-pro', system: 's', tools: [] })
+    .add('assistant/message', { message: { content: '', reasoning: 'Thinking about Kubernetes rollouts' } })
+    .add('tool/call', {
+      callId: 'd1',
+      name: 'bash',
+      arguments: '{"command":"kubectl rollout status deploy/web"}',
+    })
+    .add('tool/result', { callId: 'd1', content: 'deployment "web" successfully rolled out' })
+    .add('assistant/message', { message: { content: 'Deployment done.' } })
+    .add('turn/end', { turn: 1, reason: 'completed' })
+  const docs = new LogBuilder()
+    .add('turn/start', { turn: 1 })
+    .add('user/message', { text: 'write docs for the slug generator' })
+    .add('assistant/message', { message: { content: 'Docs written (café, naïve ÜBER)' } })
+    .add('turn/end', { turn: 1, reason: 'interrupted' })
+  const titled = new LogBuilder()
+    .add('turn/start', { turn: 1 })
+    .add('user/message', { text: 'summarize the numbers' })
+    .add('assistant/message', { message: { content: 'Revenue grew.' } })
+    .add('turn/end', { turn: 1, reason: 'completed' })
+  titled.addIgnorable('session/title', { title: 'Quarterly report', source: 'user' })
+  return [
+    ['s-slug', DIR_A, 30, slug.events],
+    ['s-deploy', DIR_A, 2, deploy.events],
+    ['s-docs', DIR_B, 5, docs.events],
+    ['s-titled', DIR_B, 50, titled.events],
+  ]
+}
+
+/** Stores the corpus through `backend` (times shifted so each session has its age). */
+export async function storeCorpus(backend: SessionPersistence): Promise<void> {
+  for (const [id, cwd, ageHours, events] of corpus()) {
+    const end = NOW - ageHours * HOUR
+    const shift = end - events.at(-1)!.time
+    const shifted = events.map((event) => ({ ...event, time: event.time + shift }))
+    await backend.create(makeHeader(id, { cwd, createdAt: shifted[0]!.time }))
+    await backend.append(id, shifted)
+    await backend.release(id)
+  }
+}
+
+/** `[query, options, expected [id, turn, kind] in order]`. */
+export const CASES: [
+  string,
+  { cwd?: string; reasoning?: boolean; model?: string; status?: string },
+  [string, number, string][],
+][] = [
+  // A word of a prompt, in two folders; the session matching it twice comes first.
+  [
+    'slug',
+    {},
+    [
+      ['s-slug', 1, 'prompt'],
+      ['s-docs', 1, 'prompt'],
+    ],
+  ],
+  ['slug', { cwd: DIR_A }, [['s-slug', 1, 'prompt']]],
+  // A word of an answer and of a tool call and output.
+  ['slugify', {}, [['s-slug', 1, 'answer']]],
+  ['written', {}, [['s-docs', 1, 'answer']]],
+  // A tool output.
+  ['successfully', {}, [['s-deploy', 1, 'tool-output']]],
+  // A title.
+  ['quarterly', {}, [['s-titled', 1, 'title']]],
+  // A phrase (the answer's `slug-bug` is the same phrase), AND of terms, a prefix.
+  ['"slug bug"', {}, [['s-slug', 1, 'prompt']]],
+  ['slug tests', {}, [['s-slug', 2, 'answer']]],
+  ['deploy*', {}, [['s-deploy', 1, 'prompt']]],
+  ['"staging ser"*', {}, [['s-deploy', 1, 'prompt']]],
+  // Reasoning only on request.
+  ['kubernetes', {}, []],
+  ['kubernetes', { reasoning: true }, [['s-deploy', 1, 'reasoning']]],
+  // Case and letters beyond ASCII.
+  ['CAFÉ', {}, [['s-docs', 1, 'answer']]],
+  ['über', {}, [['s-docs', 1, 'answer']]],
+  // Filters.
+  ['slug', { model: 'deepseek-flash' }, [['s-slug', 1, 'prompt']]],
+  ['slug', { status: 'interrupted' }, [['s-docs', 1, 'prompt']]],
+  ['zebra', {}, []],
+]
+
+/** Registers the contract's tests; `open()` gives a backend over fresh storage. */
+export function runSearchContract(open: () => Promise<SessionPersistence>): void {
+  it('finds words of prompts, answers, tool calls and outputs, titles, with phrases, prefixes and filters', async () => {
+    const backend = await open()
+    await storeCorpus(backend)
+    for (const [query, options, expected] of CASES) {
+      const results = await searchSessions(backend, { query, now: NOW, ...options })
+      expect(
+        results.map((result) => [result.sessionId, result.turn, result.kind]),
+        `${query} ${JSON.stringify(options)}`,
+      ).toEqual(expected)
+    }
+    const [first] = await searchSessions(backend, { query: 'slugify', now: NOW })
+    expect(first).toMatchObject({ cwd: DIR_A, title: 'Fix the slug bug in router.ts', turns: 2, matches: 3 })
+    expect(first!.highlights.map(([from, to]) => first!.snippet.slice(from, to))).toEqual(['slugify'])
+  })
+
+  it('refuses a bad query in one line before reading anything', async () => {
+    const backend = await open()
+    for (const query of ['', '   ', '"unclosed', '*', 'fo*o', '---']) {
+      await expect(searchSessions(backend, { query }), query).rejects.toMatchObject({
+        code: 'HISTORY_INVALID_QUERY',
+        userFacing: true,
+      })
+    }
+  })
+}
+
+/** Every result field of every case, to compare two backends whole. */
+export async function allResults(backend: SessionPersistence): Promise<unknown[]> {
+  const all: unknown[] = []
+  for (const [query, options] of CASES) {
+    const results = await searchSessions(backend, { query, now: NOW, ...options })
+    // `status` is what only a store shared by hosts knows.
+    all.push(results.map(({ status: _status, ...rest }) => rest))
+  }
+  return all
+}

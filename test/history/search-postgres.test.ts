@@ -1,0 +1,65 @@
+// The search contract on PostgreSQL, its results compared whole with the memory
+// backend's, and the version-3 migration: a schema from before it (no search column)
+// is found at once (unindexed rows are candidates) and indexed by the backfill.
+
+import { Context } from 'cordis'
+import { afterEach, expect, it } from 'vitest'
+import { searchSessions } from '../../src/history/index.js'
+import { MemorySessionBackend } from '../../src/persistence/memory/memory-backend.js'
+import type { SessionPersistence } from '../../src/persistence/persistence.js'
+import { usePostgresBackends } from '../persistence/postgres/backends.js'
+import { describePostgres, describeSkipReason, useCluster } from '../support/postgres.js'
+import { allResults, NOW, runSearchContract, storeCorpus } from './search-contract.js'
+
+describePostgres(`search on postgres${describeSkipReason()}`, () => {
+  const pg = useCluster()
+  const open = usePostgresBackends(pg)
+  const fibers: { dispose(): Promise<unknown> }[] = []
+  afterEach(async () => {
+    for (const fiber of fibers.splice(0)) await fiber.dispose()
+  })
+
+  runSearchContract(() => open({ schema: pg.schema() }))
+
+  it('gives the memory backend results, field by field', async () => {
+    const ctx = new Context()
+    const fiber = ctx.plugin(MemorySessionBackend)
+    fibers.push(fiber)
+    await fiber.await()
+    const memory = ctx.get('sessionPersistence') as SessionPersistence
+    await storeCorpus(memory)
+    const postgres = await open({ schema: pg.schema() })
+    await storeCorpus(postgres)
+    expect(await allResults(postgres)).toEqual(await allResults(memory))
+  })
+
+  it('migrates a schema from before search: found at once, then indexed by the backfill', async () => {
+    const schema = pg.schema()
+    const writer = await open({ schema })
+    await storeCorpus(writer)
+    const expected = await allResults(writer)
+    // Back to version 2: no search column, indexes or twelve-argument append_events.
+    const pool = await writer.store.db()
+    const s = `"${schema}"`
+    await pool.query(`DROP FUNCTION ${s}.append_events(bytea, bigint, integer[], text[], bigint[], json[],
+      boolean[], text, integer, boolean, json, text[])`)
+    await pool.query(`ALTER TABLE ${s}.events DROP COLUMN search`)
+    await pool.query(`DELETE FROM ${s}.schema_migrations WHERE version = 3`)
+
+    const upgraded = await open({ schema })
+    await upgraded.ready()
+    const count = async () =>
+      (await pool.query(`SELECT count(*)::int AS n FROM ${s}.events WHERE search IS NOT NULL`)).rows[0].n
+    expect(await count()).toBe(0)
+    // Nothing indexed yet, and a search (which never writes) finds everything already.
+    expect(await allResults(upgraded)).toEqual(expected)
+    expect(await count()).toBe(0)
+    const filled = await upgraded.store.backfillSearch()
+    expect(filled).toBeGreaterThan(10)
+    expect(await count()).toBe(filled)
+    expect(await allResults(upgraded)).toEqual(expected)
+    // The index is in use for an indexed query.
+    const results = await searchSessions(upgraded, { query: 'kubectl', now: NOW })
+    expect(results.map((result) => result.kind)).toEqual(['tool-call'])
+  })
+})
