@@ -168,6 +168,8 @@ export async function showCommand(id: string, options: ShowOptions): Promise<num
 
 export interface ExportOptions extends ConfigOption {
   format?: string
+  /** Write the Claude Code transcript into `~/.claude/projects/<slug>/<id>.jsonl` instead of stdout. */
+  toClaudeProjects?: boolean
 }
 
 /** `sessions export <id>`: the session in another shape on stdout (read-only). */
@@ -176,9 +178,25 @@ export async function exportCommand(id: string, options: ExportOptions): Promise
   const format = options.format ?? 'claude-code'
   if (!(EXPORT_FORMATS as readonly string[]).includes(format))
     throw usageError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got ${JSON.stringify(format)})`)
-  return withStorage(options, async ({ persistence }) => {
+  if (options.toClaudeProjects && format !== 'claude-code')
+    throw usageError('--to-claude-projects writes the claude-code format only')
+  return withStorage(options, async ({ persistence }, config) => {
     const { header, events } = await persistence.load(id)
-    process.stdout.write(exportSession(header, events, format as (typeof EXPORT_FORMATS)[number]))
+    if (format !== 'claude-code') {
+      process.stdout.write(exportSession(header, events, format as (typeof EXPORT_FORMATS)[number]))
+      return ExitCode.Ok
+    }
+    const { loadSubagents, writeToClaudeProjects } = await import('./export-files.js')
+    const subagents = await loadSubagents(persistence, { header, events })
+    const text = exportSession(header, events, 'claude-code', {
+      subagents,
+      prices: resolvePriceTable(config.pricing),
+    })
+    if (!options.toClaudeProjects) {
+      process.stdout.write(text)
+      return ExitCode.Ok
+    }
+    process.stdout.write(`${writeToClaudeProjects(header, text)}\n`)
     return ExitCode.Ok
   })
 }
