@@ -31,6 +31,7 @@ export const claudeCodeDialect: HookDialect = {
   ],
   subagentEvents: true,
   plainStdoutContext: ['SessionStart', 'UserPromptSubmit'],
+  envFileVariable: 'CLAUDE_ENV_FILE',
   canAsk: true,
   fallbackToolNames: CLAUDE_CODE_TOOL_NAMES,
 

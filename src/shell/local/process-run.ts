@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { findProjectRoot } from '../../core/project-root.js'
 import { ShellErrorCode } from '../errors.js'
+import { SOURCED_ENV_KEY_PATTERN } from '../namespace.js'
 import type { ShellSpec } from '../request.js'
 import { bwrapArgs, DEFAULT_BWRAP_PATH, type SandboxPolicy } from '../sandbox/bwrap.js'
 import { ensureEmptyFile, protectProjectConfig } from '../sandbox/config-mounts.js'
@@ -208,13 +209,23 @@ function checkWorkdir(workdir: string): void {
   }
 }
 
+/** `. '<file>'` lines for the session env files the call's snapshot names (SOURCED_ENV_KEY_PATTERN). */
+function sourcedPrefix(dshEnv: ShellSpec['dshEnv']): string {
+  let prefix = ''
+  for (const [key, file] of Object.entries(dshEnv)) {
+    if (file === undefined || !SOURCED_ENV_KEY_PATTERN.test(key)) continue
+    prefix += `. '${file.replaceAll("'", `'\\''`)}'\n`
+  }
+  return prefix
+}
+
 /** The program, its arguments and what to release when it exits: the shell, or bwrap around it under a sandbox. */
 function commandLine(
   spec: ShellSpec,
   shellPath: string,
   sandbox: SandboxPolicy | undefined,
 ): [string, string[], () => void] {
-  const shell = [shellPath, '-c', spec.command]
+  const shell = [shellPath, '-c', sourcedPrefix(spec.dshEnv) + spec.command]
   if (!sandbox || sandbox.mode === 'off') return [shellPath, shell.slice(1), () => {}]
   const readable = [...(spec.readablePaths ?? [])]
   // The managed variables point the model at its own files (the session log): keep those.

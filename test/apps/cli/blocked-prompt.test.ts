@@ -80,7 +80,9 @@ describe('a prompt blocked by UserPromptSubmit', () => {
       cwd: w.project,
     })
     expect(next.code, next.stderr).toBe(0)
-    const rows = JSON.parse((await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })).stdout)
+    const rows = JSON.parse(
+      (await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })).stdout,
+    )
     expect(JSON.stringify(rows)).toContain('a clean prompt')
     expect(allText(w.home)).not.toContain(SECRET)
   })
