@@ -72,17 +72,21 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
 
   try {
     session.append('turn/start', { turn })
+    emit({ type: 'turn-start', turn, prompt: input.prompt })
+
+    // The prompt is logged only once the turn-starting listeners (UserPromptSubmit hooks) let
+    // it through: a blocked prompt (a secret a scanner caught) is never stored nor becomes the
+    // title; the log keeps the hooks' records and the turn's `blocked` end with the reason.
+    // Context they add at session start (SessionStart) lands before the prompt.
+    const starting: TurnStartingState = { agent, turn, prompt: input.prompt, signal, context: [] }
+    if (input.images?.length) starting.images = input.images.map((image) => image.ref)
+    await ctx.serial('agent/turn-starting', starting)
+    if (starting.block !== undefined) return await end('blocked', starting.block)
     session.append('user/message', {
       text: input.prompt,
       ...(input.origin !== 'user' ? { origin: input.origin } : {}),
       ...(input.images?.length ? { images: input.images.map((image) => image.ref) } : {}),
     })
-    emit({ type: 'turn-start', turn, prompt: input.prompt })
-
-    const starting: TurnStartingState = { agent, turn, prompt: input.prompt, signal, context: [] }
-    if (input.images?.length) starting.images = input.images.map((image) => image.ref)
-    await ctx.serial('agent/turn-starting', starting)
-    if (starting.block !== undefined) return await end('blocked', starting.block)
     appendContext(session, 'agent/turn-starting', starting.context)
 
     let step = 0

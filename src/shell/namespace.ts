@@ -21,3 +21,10 @@ export const BUILTIN_DSH_ENV_KEYS = {
 export function isDshEnvName(name: string): name is DshEnvKey {
   return name.startsWith(DSH_ENV_PREFIX)
 }
+
+/**
+ * Managed keys naming a file of shell code that every bash call sources before its command:
+ * the session env files SessionStart hooks write through CLAUDE_ENV_FILE / CODEX_ENV_FILE.
+ * Carried per call in the snapshot, so one session's exports never reach another's calls.
+ */
+export const SOURCED_ENV_KEY_PATTERN = new RegExp(`^${DSH_ENV_PREFIX}[A-Z0-9_]+_ENV_FILE$`)

@@ -1,5 +1,5 @@
 // The search contract on PostgreSQL, its results compared whole with the memory
-// backend's, and the version-3 migration: a schema from before it (no search column)
+// backend's, and the version-4 migration: a schema from before it (no search column)
 // is found at once (unindexed rows are candidates) and indexed by the backfill.
 
 import { Context } from 'cordis'
@@ -38,13 +38,13 @@ describePostgres(`search on postgres${describeSkipReason()}`, () => {
     const writer = await open({ schema })
     await storeCorpus(writer)
     const expected = await allResults(writer)
-    // Back to version 2: no search column, indexes or twelve-argument append_events.
+    // Back to version 3: no search column, indexes or twelve-argument append_events.
     const pool = await writer.store.db()
     const s = `"${schema}"`
     await pool.query(`DROP FUNCTION ${s}.append_events(bytea, bigint, integer[], text[], bigint[], json[],
       boolean[], text, integer, boolean, json, text[])`)
     await pool.query(`ALTER TABLE ${s}.events DROP COLUMN search`)
-    await pool.query(`DELETE FROM ${s}.schema_migrations WHERE version = 3`)
+    await pool.query(`DELETE FROM ${s}.schema_migrations WHERE version = 4`)
 
     const upgraded = await open({ schema })
     await upgraded.ready()

@@ -97,14 +97,17 @@ describe('claude-code payloads', () => {
     const busy = await r.agents.create({ sessionId: 'busy', meta: { cwd: r.cwd } })
     await busy.prompt('hello')
     const types = busy.session.events.map((event) => event.type)
+    // SessionStart's context comes before the first prompt, as in Claude Code (issue 27).
     expect(types.slice(0, 5)).toEqual([
       'turn/start',
-      'user/message',
       'hook/invoked',
       'hook/result',
       'context/added',
+      'user/message',
     ])
-    expect(JSON.stringify(r.model.requests[0])).toContain('START-CTX')
+    const messages = JSON.stringify(r.model.requests[0])
+    expect(messages).toContain('START-CTX')
+    expect(messages.indexOf('START-CTX')).toBeLessThan(messages.indexOf('hello'))
     await r.agents.dispose('busy')
     expect(busy.session.events.at(-1)).toMatchObject({ type: 'hook/result', data: { event: 'SessionEnd' } })
     expect(existsSync(persistence.locate(busy.session.header)!.path)).toBe(true)

@@ -1,13 +1,10 @@
 // `dsh sessions export <id> --format claude-code|markdown|jsonl`: a stored session in
-// another shape, read-only. `claude-code` writes Claude Code's transcript lines (one
-// message per line, chained by uuid), `markdown` a readable document, `jsonl` dsh's own lines.
+// another shape, read-only. `claude-code` writes Claude Code's transcript lines
+// (export-claude.ts), `markdown` a readable document, `jsonl` dsh's own lines.
 
-import { createHash } from 'node:crypto'
 import { formatCompactionLine } from '../../context/index.js'
-import type { ImageRef } from '../../llm/types.js'
-import { summaryMessage } from '../../session/index.js'
-import { transcriptMessage } from '../../session/transcript-message.js'
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
+import { type ClaudeExportOptions, claudeCodeTranscript } from './export-claude.js'
 
 export const EXPORT_FORMATS = ['claude-code', 'markdown', 'jsonl'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
@@ -17,149 +14,16 @@ export function exportSession(
   header: SessionHeader,
   events: readonly SessionEvent[],
   format: ExportFormat,
-  images: ReadonlyMap<string, Buffer> = new Map(),
+  options: ClaudeExportOptions = {},
 ): string {
   switch (format) {
     case 'jsonl':
       return [{ type: 'session', ...header }, ...events].map((line) => `${JSON.stringify(line)}\n`).join('')
     case 'claude-code':
-      return claudeCodeLines(header, events, images)
+      return claudeCodeTranscript({ header, events }, options)
     case 'markdown':
       return markdown(header, events)
   }
-}
-
-function claudeCodeLines(
-  header: SessionHeader,
-  events: readonly SessionEvent[],
-  images: ReadonlyMap<string, Buffer>,
-): string {
-  let parent: string | null = null
-  let text = ''
-  const common = (seq: number, time: number) => ({
-    isSidechain: header.origin === 'subagent',
-    userType: 'external',
-    cwd: header.cwd ?? '',
-    sessionId: header.id,
-    uuid: uuidFor(header.id, seq),
-    timestamp: new Date(time).toISOString(),
-  })
-  for (const event of events) {
-    if (event.type === 'context/compacted') {
-      const lines = compactionLines(event, parent, common(event.seq, event.time), header.id)
-      for (const line of lines) text += `${JSON.stringify(line)}\n`
-      parent = lines.at(-1)!.uuid as string
-      continue
-    }
-    const message = withImages(transcriptMessage(event), event, images)
-    if (!message) continue
-    const { uuid, ...rest } = common(event.seq, event.time)
-    const line = { parentUuid: parent, ...rest, type: message.role, message, uuid }
-    text += `${JSON.stringify(line)}\n`
-    parent = uuid
-  }
-  return text
-}
-
-/**
- * Claude Code's image content blocks (`{type: 'image', source: {type: 'base64', media_type,
- * data}}`, the Messages API's shape) for the images a user message or tool result names:
- * after the prompt text, or inside the tool_result's content. An image missing from the
- * store becomes a text block saying so.
- */
-function withImages(
-  message: ReturnType<typeof transcriptMessage>,
-  event: SessionEvent,
-  images: ReadonlyMap<string, Buffer>,
-): ReturnType<typeof transcriptMessage> {
-  const refs = (event.data as { images?: ImageRef[] }).images
-  if (!message || !refs?.length) return message
-  const blocks = refs.map((ref) => {
-    const data = images.get(ref.sha256)
-    return data
-      ? {
-          type: 'image',
-          source: { type: 'base64', media_type: ref.mediaType, data: data.toString('base64') },
-        }
-      : { type: 'text', text: `[image ${ref.name} is missing from the session's store]` }
-  })
-  if (typeof message.content === 'string') {
-    return { role: 'user', content: [{ type: 'text', text: message.content }, ...blocks] } as typeof message
-  }
-  const [first] = message.content
-  if (first?.type === 'tool_result') {
-    const content = [{ type: 'text', text: first.content }, ...blocks]
-    return { ...message, content: [{ ...first, content }] } as unknown as typeof message
-  }
-  return message
-}
-
-/**
- * A compaction as Claude Code writes one in its transcripts (not in its docs; seen in real
- * transcripts, 2026-12-04): a summary is a `system` line with subtype `compact_boundary`,
- * `compactMetadata` {trigger, preTokens}, `parentUuid: null` and `logicalParentUuid`, then
- * the summary as a user line marked `isCompactSummary`; pruning alone is a
- * `microcompact_boundary` with `microcompactMetadata`. `content` is dsh's boundary line.
- */
-function compactionLines(
-  event: SessionEvent,
-  parent: string | null,
-  common: Record<string, unknown> & { uuid: string },
-  sessionId: string,
-): Record<string, unknown>[] {
-  const boundary = event.data as SessionEventMap['context/compacted']
-  const content = formatCompactionLine(boundary)
-  if (boundary.summary === undefined) {
-    return [
-      {
-        parentUuid: parent,
-        ...common,
-        type: 'system',
-        subtype: 'microcompact_boundary',
-        content,
-        isMeta: false,
-        level: 'info',
-        microcompactMetadata: {
-          trigger: boundary.trigger,
-          preTokens: boundary.tokensBefore,
-          tokensSaved: Math.max(0, boundary.tokensBefore - boundary.tokensAfter),
-          compactedToolIds: boundary.pruned ?? [],
-          clearedAttachmentUUIDs: [],
-        },
-      },
-    ]
-  }
-  const summaryUuid = uuidFor(sessionId, event.seq, 'summary')
-  return [
-    {
-      parentUuid: null,
-      logicalParentUuid: parent,
-      ...common,
-      type: 'system',
-      subtype: 'compact_boundary',
-      content,
-      isMeta: false,
-      level: 'info',
-      compactMetadata: { trigger: boundary.trigger, preTokens: boundary.tokensBefore },
-    },
-    {
-      parentUuid: common.uuid,
-      ...common,
-      uuid: summaryUuid,
-      type: 'user',
-      isCompactSummary: true,
-      isVisibleInTranscriptOnly: true,
-      message: { role: 'user', content: summaryMessage(boundary.summary) },
-    },
-  ]
-}
-
-/** A stable uuid-shaped id per event, so two exports of one session agree. */
-function uuidFor(id: string, seq: number, part = ''): string {
-  const hex = createHash('sha256')
-    .update(`${id}\0${seq}${part ? `\0${part}` : ''}`)
-    .digest('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`
 }
 
 function markdown(header: SessionHeader, events: readonly SessionEvent[]): string {

@@ -186,6 +186,10 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .description('print a session as a Claude Code transcript, Markdown, or dsh JSON lines')
     .argument('<id>', 'session id')
     .option('--format <format>', 'claude-code, markdown or jsonl', 'claude-code')
+    .option(
+      '--to-claude-projects',
+      "write the Claude Code transcript into ~/.claude/projects/<slug>/ (prints the file's path)",
+    )
     .option('--config <file>', 'config file')
     .action(act(async (id: string, options) => (await import('./sessions.js')).exportCommand(id, options)))
   sessions

@@ -179,6 +179,8 @@ export async function showCommand(id: string, options: ShowOptions): Promise<num
 
 export interface ExportOptions extends ConfigOption {
   format?: string
+  /** Write the Claude Code transcript into `~/.claude/projects/<slug>/<id>.jsonl` instead of stdout. */
+  toClaudeProjects?: boolean
 }
 
 /** `sessions export <id>`: the session in another shape on stdout (read-only). */
@@ -187,17 +189,32 @@ export async function exportCommand(id: string, options: ExportOptions): Promise
   const format = options.format ?? 'claude-code'
   if (!(EXPORT_FORMATS as readonly string[]).includes(format))
     throw usageError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got ${JSON.stringify(format)})`)
-  return withStorage(options, async ({ persistence }) => {
+  if (options.toClaudeProjects && format !== 'claude-code')
+    throw usageError('--to-claude-projects writes the claude-code format only')
+  return withStorage(options, async ({ persistence }, config) => {
     const { header, events } = await persistence.load(id)
+    if (format !== 'claude-code') {
+      process.stdout.write(exportSession(header, events, format as (typeof EXPORT_FORMATS)[number]))
+      return ExitCode.Ok
+    }
+    const { loadSubagents, writeToClaudeProjects } = await import('./export-files.js')
+    const subagents = await loadSubagents(persistence, { header, events })
     // Claude Code transcripts carry images inline (base64 image blocks): read them from the store.
     const images = new Map<string, Buffer>()
-    if (format === 'claude-code') {
-      for (const sha256 of imageHashesIn(events)) {
-        const data = await persistence.getImage(id, sha256)
-        if (data) images.set(sha256, data)
-      }
+    for (const sha256 of imageHashesIn(events)) {
+      const data = await persistence.getImage(id, sha256)
+      if (data) images.set(sha256, data)
     }
-    process.stdout.write(exportSession(header, events, format as (typeof EXPORT_FORMATS)[number], images))
+    const text = exportSession(header, events, 'claude-code', {
+      subagents,
+      images,
+      prices: resolvePriceTable(config.pricing),
+    })
+    if (!options.toClaudeProjects) {
+      process.stdout.write(text)
+      return ExitCode.Ok
+    }
+    process.stdout.write(`${writeToClaudeProjects(header, text)}\n`)
     return ExitCode.Ok
   })
 }

@@ -1,6 +1,7 @@
 // The Claude Code dialect: settings.json hooks, Claude Code's tool and field names,
 // `transcript_path` a string ('' without a dedicated file), CLAUDE_PROJECT_DIR in the env.
 
+import { isAbsolute, resolve } from 'node:path'
 import type { AgentHandle } from '../../agent/types.js'
 import type { ToolOutput } from '../../tools/types.js'
 import type { HookDialect, PayloadServices } from '../protocol/dialect.js'
@@ -31,6 +32,7 @@ export const claudeCodeDialect: HookDialect = {
   ],
   subagentEvents: true,
   plainStdoutContext: ['SessionStart', 'UserPromptSubmit'],
+  envFileVariable: 'CLAUDE_ENV_FILE',
   canAsk: true,
   fallbackToolNames: CLAUDE_CODE_TOOL_NAMES,
 
@@ -86,7 +88,7 @@ export const claudeCodeDialect: HookDialect = {
         const payload: Record<string, unknown> = {
           ...base,
           tool_name: shape.name,
-          tool_input: toHookInput(shape, tool.input),
+          tool_input: absoluteFilePath(toHookInput(shape, tool.input), (facts.child ?? facts.agent).cwd),
           tool_use_id: tool.callId,
         }
         if (event === 'PermissionRequest') payload.permission_suggestions = []
@@ -153,6 +155,13 @@ export const claudeCodeDialect: HookDialect = {
   env(facts) {
     return { CLAUDE_PROJECT_DIR: facts.projectDir ?? (facts.child ?? facts.agent).cwd }
   },
+}
+
+/** Claude Code sends `file_path` absolute; dsh's file tools also take one relative to the cwd. */
+function absoluteFilePath(input: Record<string, unknown>, cwd: string): Record<string, unknown> {
+  const path = input.file_path
+  if (typeof path !== 'string' || path === '' || isAbsolute(path)) return input
+  return { ...input, file_path: resolve(cwd, path) }
 }
 
 function basePayload(

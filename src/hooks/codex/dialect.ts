@@ -24,6 +24,7 @@ export const codexDialect: HookDialect = {
   ],
   subagentEvents: false,
   plainStdoutContext: ['SessionStart', 'UserPromptSubmit'],
+  envFileVariable: 'CODEX_ENV_FILE',
   canAsk: false,
   fallbackToolNames: CODEX_TOOL_NAMES,
 

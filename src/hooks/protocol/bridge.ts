@@ -26,6 +26,7 @@ import { attachLifecycleHooks } from './lifecycle.js'
 import { mergeOutcomes } from './merge.js'
 import { sessionSink } from './records.js'
 import type { BridgeRuntime, HookBridgeConfig } from './runtime.js'
+import { attachSessionEnv, prepareSessionEnvFile } from './session-env.js'
 import { attachToolHooks } from './tool-hooks.js'
 import { resolveToolShape, toHookInput } from './tool-shape.js'
 import type { HookWarn } from './types.js'
@@ -126,6 +127,13 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
     permissionMode: (agent) => ctx.get('permissions')?.hookModeOf(agent) ?? 'default',
   }
 
+  // SessionStart hooks get the session env file; later bash calls source what they wrote.
+  attachSessionEnv(ctx, dialect)
+  const withEnvFile = (env: Record<string, string> | undefined, id: SessionId) => {
+    const file = prepareSessionEnvFile(ctx, dialect, id)
+    return file === undefined ? env : { ...env, [dialect.envFileVariable]: file }
+  }
+
   const onceRan = new Set<string>()
   const stopRequests = new Map<SessionId, string>()
   const runtime: BridgeRuntime = {
@@ -158,7 +166,7 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
         payload: () => dialect.payload(event, scoped, services),
         record: record ?? sessionSink(facts.agent.session),
         cwd: owner.cwd,
-        env: dialect.env(scoped),
+        env: event === 'SessionStart' ? withEnvFile(dialect.env(scoped), owner.id) : dialect.env(scoped),
         shell: () => ctx.get('shell'),
         signal: facts.signal ? AbortSignal.any([controller.signal, facts.signal]) : controller.signal,
         plainStdoutIsContext: dialect.plainStdoutContext.includes(event),

@@ -84,4 +84,9 @@ export interface HookDialect {
   compactionBlock(outcome: MergedOutcome): string | undefined
   /** Extra environment for the hook process (ordinary variables only). */
   env(facts: HookFacts): Record<string, string> | undefined
+  /**
+   * The variable SessionStart hooks find the session env file in (CLAUDE_ENV_FILE): what they
+   * write there is sourced before every later bash call of the session (session-env.ts).
+   */
+  envFileVariable: string
 }

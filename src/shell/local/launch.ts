@@ -6,6 +6,7 @@ import { statSync } from 'node:fs'
 import { DshError } from '../../core/errors.js'
 import { findProjectRoot } from '../../core/project-root.js'
 import { ShellErrorCode } from '../errors.js'
+import { SOURCED_ENV_KEY_PATTERN } from '../namespace.js'
 import type { ShellSpec } from '../request.js'
 import { bwrapArgs, DEFAULT_BWRAP_PATH, type SandboxPolicy } from '../sandbox/bwrap.js'
 import { ensureEmptyFile, protectProjectConfig } from '../sandbox/config-mounts.js'
@@ -40,6 +41,19 @@ export function commandLine(
       : { args: [], release: () => {} }
   const args = [...bwrapArgs(sandbox, paths, config.args, { newSession }), '--', ...shell]
   return [sandbox.bwrapPath ?? DEFAULT_BWRAP_PATH, args, config.release]
+}
+
+/**
+ * `. '<file>'` lines for the session env files the call's snapshot names
+ * (SOURCED_ENV_KEY_PATTERN: what SessionStart hooks wrote to CLAUDE_ENV_FILE/CODEX_ENV_FILE).
+ */
+export function sourcedPrefix(dshEnv: ShellSpec['dshEnv']): string {
+  let prefix = ''
+  for (const [key, file] of Object.entries(dshEnv)) {
+    if (file === undefined || !SOURCED_ENV_KEY_PATTERN.test(key)) continue
+    prefix += `. '${file.replaceAll("'", `'\\''`)}'\n`
+  }
+  return prefix
 }
 
 /** Throws WorkdirNotFound unless `workdir` is a directory. */

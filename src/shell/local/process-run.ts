@@ -13,7 +13,7 @@ import type { SecretFilter } from '../secrets.js'
 import type { CapturedOutput, ShellJobStatus, ShellResult } from '../types.js'
 import { buildChildEnv } from './child-env.js'
 import type { CallContainment, ContainmentProvider } from './containment.js'
-import { checkWorkdir, commandLine } from './launch.js'
+import { checkWorkdir, commandLine, sourcedPrefix } from './launch.js'
 import { OutputCapture } from './output-capture.js'
 
 export interface ProcessRunOptions {
@@ -198,7 +198,7 @@ function spawnShell(
 ): [ChildProcess, () => void] {
   const [command, commandArgs, release] = commandLine(
     spec,
-    [options.shellPath, '-c', spec.command],
+    [options.shellPath, '-c', sourcedPrefix(spec.dshEnv) + spec.command],
     options.sandbox,
   )
   const [program, args] = contained.wrap(command, commandArgs)
