@@ -104,7 +104,7 @@ export class PostgresSessionStore {
     if (events.length === 0) return Promise.resolve()
     return this.serialized(id, async () => {
       await this.ready()
-      // A writing host fills the search column of rows from before version 3 (or from
+      // A writing host fills the search column of rows from before version 4 (or from
       // older writers); a reader never writes, and until then such rows are still found.
       this.backfill ??= backfillSearch(this.pool!, this.s, () => this.closing).catch(() => {
         // Best effort: unfilled rows stay searchable as candidates; the next writer goes on.
@@ -310,7 +310,7 @@ export class PostgresSessionStore {
     await withReconnect(this.config, () => searchRows(pool, this.s, request, cwd, visit))
   }
 
-  /** Fills the search column of rows an older writer (or the time before version 3) left without. */
+  /** Fills the search column of rows an older writer (or the time before version 4) left without. */
   async backfillSearch(): Promise<number> {
     const pool = await this.db()
     return backfillSearch(pool, this.s, () => this.closing)
