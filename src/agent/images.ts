@@ -9,7 +9,7 @@ import type { PreparedImage } from '../attachments/types.js'
 import type { ModelRequest } from '../llm/adapter.js'
 import type { Session } from '../session/session.js'
 import type { LoopServices } from './services.js'
-import type { TurnSettings } from './turn-runner.js'
+import type { TurnSettings } from './types.js'
 
 /**
  * Refuses images for a model that does not take them (naming the one that does), then

@@ -7,7 +7,7 @@ import { type CompactionNotice, ContextErrorCode } from '../context/index.js'
 import { DshError, errorMessage } from '../core/errors.js'
 import { hasListeners } from '../core/service-ref.js'
 import { describeRetry } from '../failures/index.js'
-import type { ModelChoice, ModelRequest } from '../llm/adapter.js'
+import type { ModelRequest } from '../llm/adapter.js'
 import type { Session } from '../session/session.js'
 import type { SessionEvent, SessionEventMap, TurnEndReason } from '../session/types.js'
 import { loadImages, storePromptImages } from './images.js'
@@ -17,15 +17,9 @@ import { buildModelRequest, logRequestConfig } from './request.js'
 import type { LoopServices } from './services.js'
 import { type AssembledReply, assembleReply, estimateCutUsage } from './stream-assembly.js'
 import { runToolCalls } from './tool-scheduler.js'
-import type { AgentHandle, AgentOutput, TurnResult } from './types.js'
+import type { AgentHandle, AgentOutput, TurnResult, TurnSettings } from './types.js'
 
-export interface TurnSettings {
-  systemPrompt: string
-  model: ModelChoice
-  maxStepsPerTurn: number
-  /** How many times a `turn-stopping` listener may force another step in one turn. */
-  maxStopContinuations: number
-}
+export type { TurnSettings } from './types.js'
 
 export interface TurnInput {
   ctx: Context

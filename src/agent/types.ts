@@ -108,3 +108,12 @@ export interface AgentHandle {
   /** How full the next request would be, and with what (undefined without a context service). */
   contextUsage(): ContextUsage | undefined
 }
+
+/** What one turn runs with: the system prompt, the model, the step limits. */
+export interface TurnSettings {
+  systemPrompt: string
+  model: ModelChoice
+  maxStepsPerTurn: number
+  /** How many times a `turn-stopping` listener may force another step in one turn. */
+  maxStopContinuations: number
+}

@@ -41,7 +41,8 @@ export class TerminalChat implements ChatHost {
   private keys: KeySource | undefined
   private session: ChatSession | undefined
   private agentHandle: AgentHandle | undefined
-  private readonly queue: string[] = []
+  /** Typed prompts and commands waiting their turn, with what writes each to the history file. */
+  private readonly queue: { text: string; persist: () => void }[] = []
   private running: AbortController | undefined
   private readonly questions: ChatQuestions
   private hint: string | undefined
@@ -210,7 +211,7 @@ export class TerminalChat implements ChatHost {
 
   private inputActions() {
     return {
-      submit: (text: string) => this.submit(text),
+      submit: (text: string, persist: () => void) => this.submit(text, persist),
       interrupt: () => this.interrupt(),
       exit: () => this.exit(),
       toggleReasoning: () => {
@@ -229,9 +230,9 @@ export class TerminalChat implements ChatHost {
     this.input.key(key)
   }
 
-  private submit(text: string): void {
+  private submit(text: string, persist: () => void): void {
     if (text.trim() === '') return
-    this.queue.push(text)
+    this.queue.push({ text, persist })
     void this.drain()
   }
 
@@ -241,10 +242,12 @@ export class TerminalChat implements ChatHost {
     this.draining = true
     try {
       while (this.queue.length > 0 && this.keys !== undefined) {
-        const next = this.queue.shift()!
+        const { text: next, persist } = this.queue.shift()!
         this.screen.schedule()
-        if (next.trimStart().startsWith('/')) await this.command(next.trim())
-        else await this.turn(next)
+        if (next.trimStart().startsWith('/')) {
+          persist()
+          await this.command(next.trim())
+        } else await this.turn(next, persist)
       }
     } finally {
       this.draining = false
@@ -265,7 +268,8 @@ export class TerminalChat implements ChatHost {
     return this.turn(text)
   }
 
-  private async turn(text: string): Promise<void> {
+  /** `persist` writes the prompt to the history file unless a UserPromptSubmit hook blocks it. */
+  private async turn(text: string, persist?: () => void): Promise<void> {
     const agent = this.agent
     const { prompt, attached, skipped } = attachFiles(text, agent.cwd)
     const shown = text.split('\n')
@@ -285,6 +289,7 @@ export class TerminalChat implements ChatHost {
     await this.live(async (signal) => {
       try {
         const result = await agent.prompt(prompt, { signal, ...(images.length ? { images } : {}) })
+        if (result.reason !== 'blocked') persist?.()
         this.say(this.colors.dim(safe(turnUsageLine(agent, result.turn, this.harness.config.pricing))))
       } catch (error) {
         this.say(this.colors.red(safe(errorLine(error))))
@@ -335,7 +340,13 @@ export class TerminalChat implements ChatHost {
     if (this.running) {
       this.running.abort()
       // Queued prompts go back into the input, so nothing typed is lost.
-      if (this.queue.length > 0) this.input.restore(this.queue.splice(0).join('\n'))
+      if (this.queue.length > 0)
+        this.input.restore(
+          this.queue
+            .splice(0)
+            .map((item) => item.text)
+            .join('\n'),
+        )
       return
     }
     if (!this.input.empty) {
@@ -361,7 +372,7 @@ export class TerminalChat implements ChatHost {
     const { colors } = this
     const lines: string[] = []
     lines.push(...this.transcript.live())
-    for (const queued of this.queue) {
+    for (const { text: queued } of this.queue) {
       lines.push(
         colors.dim(`  queued: ${safe(queued.split('\n')[0] ?? '')}${queued.includes('\n') ? ' …' : ''}`),
       )

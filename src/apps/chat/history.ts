@@ -32,10 +32,18 @@ export class PromptHistory {
     this.entries.splice(0, Math.max(0, this.entries.length - MAX_ENTRIES))
   }
 
-  /** Adds a submitted prompt (not a repeat of the last one) and appends it to the file. */
-  add(entry: string): void {
-    if (entry.trim() === '' || this.entries.at(-1) === entry) return
+  /**
+   * Adds a submitted prompt (not a repeat of the last one) for Up/Down now; the file gets it
+   * only when `persist` is called — once the prompt's UserPromptSubmit hooks let it through, so
+   * a prompt a hook blocked (a secret a scanner caught) never reaches the disk.
+   */
+  add(entry: string): { persist(): void } {
+    if (entry.trim() === '' || this.entries.at(-1) === entry) return { persist: () => {} }
     this.entries.push(entry)
+    return { persist: () => this.append(entry) }
+  }
+
+  private append(entry: string): void {
     try {
       mkdirSync(join(this.file, '..'), { recursive: true, mode: 0o700 })
       appendFileSync(this.file, `${JSON.stringify(entry)}\n`, { mode: 0o600 })

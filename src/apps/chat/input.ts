@@ -21,7 +21,8 @@ export interface KeyPress {
 }
 
 export interface InputActions {
-  submit(text: string): void
+  /** `persist` writes the prompt to the history file; called once hooks let it through. */
+  submit(text: string, persist: () => void): void
   /** Ctrl-C (or Esc on an empty input): the chat decides whether it interrupts or exits. */
   interrupt(): void
   /** Ctrl-D on an empty input. */
@@ -216,11 +217,11 @@ export class InputBox {
 
   private submit(): void {
     const text = this.buffer.expanded()
-    this.history.add(this.buffer.text.includes('[pasted ') ? text : this.buffer.text)
+    const entry = this.history.add(this.buffer.text.includes('[pasted ') ? text : this.buffer.text)
     this.buffer.clear()
     this.historyIndex = this.history.entries.length
     this.draft = ''
-    this.actions.submit(text)
+    this.actions.submit(text, entry.persist)
   }
 
   private historyMove(direction: -1 | 1): void {

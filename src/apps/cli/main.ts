@@ -5,6 +5,7 @@
 import type { Command } from 'commander'
 import { packageVersion } from '../../core/version.js'
 import { addHistoryCommands } from './history-commands.js'
+import { addMcpCommands } from './mcp-commands.js'
 import type { RunOptions } from './run.js'
 import { claimBrokenPipe } from './termination.js'
 
@@ -72,8 +73,6 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     }
     return amount
   }
-  /** A repeatable option's values, in the order given. */
-  const collect = (value: string, previous: string[]): string[] => [...previous, value]
   const { addAgentOptions, addPermissionOptions, addSandboxOptions, TRUST_PROJECT_FLAG, TRUST_PROJECT_HELP } =
     await import('./options.js')
 
@@ -323,44 +322,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./lsp.js')).lspStatusCommand(options)))
 
-  const mcp = program.command('mcp').description('MCP servers: list, add, remove').helpCommand(false)
-  mcp
-    .command('list')
-    .description('the MCP servers this folder sees: state, tool count, where each came from')
-    .option('-C, --cwd <dir>', 'list for this folder instead')
-    .option('--json', 'print a JSON array')
-    .option('--config <file>', 'config file')
-    .action(act(async (options) => (await import('./mcp.js')).mcpListCommand(options)))
-  mcp
-    .command('add')
-    .description(
-      'add an MCP server: `dsh mcp add db -- npx db-server --ro`, `dsh mcp add -t http docs https://…`',
-    )
-    .argument('<name>', 'server name (letters, digits, _ and -)')
-    .argument('<commandOrUrl>', 'the command (stdio) or the URL (http, sse)')
-    .argument('[args...]', 'arguments of the command')
-    .option('-t, --transport <kind>', 'stdio, http or sse', 'stdio')
-    // Repeatable, one value each: a variadic option would swallow the server name after it.
-    .option('-e, --env <NAME=VALUE>', 'environment of a stdio server (repeatable)', collect, [])
-    .option('-H, --header <Name: value>', 'HTTP header of an http or sse server (repeatable)', collect, [])
-    .option(
-      '-s, --scope <scope>',
-      'user (the config file) or project (.mcp.json at the project root)',
-      'user',
-    )
-    .option('--config <file>', 'config file')
-    .action(
-      act(async (name: string, target: string, args: string[], options) =>
-        (await import('./mcp.js')).mcpAddCommand(name, target, args, options),
-      ),
-    )
-  mcp
-    .command('remove')
-    .description('remove an MCP server')
-    .argument('<name>', 'server name')
-    .option('-s, --scope <scope>', 'user (the config file) or project (.mcp.json)', 'user')
-    .option('--config <file>', 'config file')
-    .action(act(async (name: string, options) => (await import('./mcp.js')).mcpRemoveCommand(name, options)))
+  addMcpCommands(program, act)
 
   program
     .command('demo')

@@ -219,10 +219,7 @@ export class JsonlLogStore {
     return summaries
   }
 
-  /**
-   * Search candidates from the logs of `request.cwd`'s bucket (or every bucket), read by
-   * ripgrep when given, else streamed. Remembers where each hit session lives.
-   */
+  /** Search candidates from `request.cwd`'s bucket (or all), by ripgrep or streamed; remembers each hit's file. */
   async search(
     request: SearchRequest,
     ripgrep: string | undefined,
