@@ -98,11 +98,15 @@ function exampleOf(line: string, fence: string): { argv: string[]; stdin?: strin
   return words(command.replace(/\s+←.*$/, ''))
 }
 
-/** Prose placeholders made concrete: `<id>` → `id`, `[options]` and `...` dropped. */
+/**
+ * Prose placeholders made concrete: `<id>` → `id`, `[options]` and `...` dropped; a table's
+ * escaped pipe is a pipe. `< file` and `> out` (with a space) stay redirections.
+ */
 function mentionText(text: string): string {
   return text
+    .replace(/\\\|/g, '|')
     .replace(/\[[^\]]*\]/g, '')
-    .replace(/<([^>]*)>/g, (_, name: string) => name.replace(/\W+/g, '-') || 'x')
+    .replace(/<(\S[^<>]*)>/g, (_, name: string) => name.replace(/\W+/g, '-') || 'x')
     .replace(/\.\.\.|…/g, '')
 }
 

@@ -23,9 +23,9 @@ function runFixture(ci: string | undefined) {
 
 describe('the requirement rule', () => {
   it('counts any CI value but empty, 0 and false as CI', () => {
-    for (const value of ['true', '1', 'yes', 'TRUE', 'github']) expect(isCi(value), value).toBe(true)
+    for (const value of ['true', '1', 'yes', 'TRUE', 'github']) expect(isCi({ CI: value }), value).toBe(true)
     for (const value of [undefined, '', '0', 'false', 'False', ' '])
-      expect(isCi(value), String(value)).toBe(false)
+      expect(isCi({ CI: value }), String(value)).toBe(false)
   })
 
   it('runs what is available, fails what is missing under CI, skips it elsewhere', () => {

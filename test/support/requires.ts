@@ -10,7 +10,8 @@
 import { describe, it } from 'vitest'
 
 /** Whether `value` (default: the CI variable) marks a CI run. */
-export function isCi(value: string | undefined = process.env.CI): boolean {
+export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.CI
   return value !== undefined && !['', '0', 'false'].includes(value.trim().toLowerCase())
 }
 

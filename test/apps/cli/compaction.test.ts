@@ -148,10 +148,10 @@ describe('dsh sessions compact', () => {
     expect(show.stdout).toContain('answer to first')
   })
 
-  it('an unknown id and a failed summary call are one line each, exit 1, and the log is unchanged', async () => {
+  it('an unknown id (exit 2, it names nothing) and a failed summary call (exit 1) are one line each, and the log is unchanged', async () => {
     const w = await startWorld([answer, { status: 500, message: 'upstream broke' }], { strict: true })
     const unknown = await runCli(['sessions', 'compact', 'nope'], { env: w.env, cwd: w.project })
-    expect(unknown.code).toBe(1)
+    expect(unknown.code).toBe(2)
     expect(unknown.stderr).toMatch(/^dsh: .*nope.*\n$/)
     expect(hasStack(unknown.stderr)).toBe(false)
 

@@ -81,7 +81,7 @@ it('greps, reads, edits and tests a small project; hooks and instructions see wh
   expect(hookInput).toMatchObject({
     hook_event_name: 'PreToolUse',
     tool_name: 'Edit',
-    tool_input: { file_path: 'calc.js', old_string: 'a - b', new_string: 'a + b' },
+    tool_input: { file_path: join(pkg, 'calc.js'), old_string: 'a - b', new_string: 'a + b' },
   })
 
   // Instructions: the first message after the system prompt, byte-identical in every request.
