@@ -122,9 +122,12 @@ it('attaches @files that exist and leaves other @words alone', () => {
 it('keeps prompt history per project folder across instances, skipping torn lines', () => {
   const home = makeDir()
   const first = new PromptHistory(home, '/project/a')
-  first.add('one')
-  first.add('one')
-  first.add('two\nlines')
+  first.add('one').persist()
+  first.add('one').persist()
+  first.add('two\nlines').persist()
+  // A prompt whose turn a hook blocked is never persisted: it stays for Up/Down in this chat only.
+  first.add('blocked secret')
+  expect(first.entries.at(-1)).toBe('blocked secret')
   writeFileSync(first.file, `${readText(first.file)}{torn\n`)
   expect(new PromptHistory(home, '/project/a').entries).toEqual(['one', 'two\nlines'])
   expect(new PromptHistory(home, '/project/b').entries).toEqual([])
