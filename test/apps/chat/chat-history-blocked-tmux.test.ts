@@ -2,9 +2,10 @@
 // blocked: a prompt a UserPromptSubmit hook stopped (a secret scanner) never reaches the disk,
 // while the next clean prompt does.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
+import { allText } from '../../support/all-text.js'
 import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, makeWorld } from '../cli/cli.js'
@@ -18,16 +19,6 @@ const startModel = useLoopbackModels()
 beforeAll(assertBuilt)
 
 const SECRET = 'AKIAZZ7SECRET0EXAMPLE'
-
-/** Every file's text under `dir`. */
-function allText(dir: string): string {
-  let text = ''
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name)
-    text += statSync(path).isDirectory() ? allText(path) : readFileSync(path, 'latin1')
-  }
-  return text
-}
 
 it('a prompt a hook blocked stays out of the history file; the next clean prompt is kept', async () => {
   const model = await startModel([{ text: 'Clean answer.' }])

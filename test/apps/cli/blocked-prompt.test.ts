@@ -1,10 +1,5 @@
-// A prompt a UserPromptSubmit hook blocks (a secret scanner) is never stored: not in the log,
-// not the session's title, not in any export, nowhere under the harness home. The log says a
-// prompt was blocked, by which hook and why.
-
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { allText } from '../../support/all-text.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, jsonLines, runCli, useModelWorlds } from './cli.js'
 import { projectHooks } from './project-hooks.js'
@@ -15,16 +10,6 @@ const startWorld = useModelWorlds(makeDir)
 beforeAll(assertBuilt)
 
 const SECRET = 'AKIAZZ7SECRET0EXAMPLE'
-
-/** Every file's text under `dir`. */
-function allText(dir: string): string {
-  let text = ''
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name)
-    text += statSync(path).isDirectory() ? allText(path) : readFileSync(path, 'latin1')
-  }
-  return text
-}
 
 describe('a prompt blocked by UserPromptSubmit', () => {
   it('is never persisted, titled or exported; the log records the block, the hook and the reason', async () => {
