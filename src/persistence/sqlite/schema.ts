@@ -78,7 +78,7 @@ export function prepareStatements(db: Database.Database) {
       'INSERT INTO events (session_id, seq, type, time, data, ignorable) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     updateSession: db.prepare(
-      `UPDATE sessions SET event_count = ?, last_activity = ?, title = COALESCE(title, ?), turns = MAX(turns, ?),
+      `UPDATE sessions SET event_count = ?, last_activity = ?, title = COALESCE(?, title, ?), turns = MAX(turns, ?),
          outcome = COALESCE(?, outcome) WHERE id = ?`,
     ),
     events: db.prepare(
@@ -90,6 +90,8 @@ export function prepareStatements(db: Database.Database) {
     one: db.prepare(
       'SELECT id, header, title, event_count, last_activity, turns, outcome, usage, usage_events FROM sessions WHERE id = ?',
     ),
+    idsBetween: db.prepare('SELECT id FROM sessions WHERE id >= ? AND id < ? ORDER BY id LIMIT ?'),
+    idsFrom: db.prepare('SELECT id FROM sessions WHERE id >= ? ORDER BY id LIMIT ?'),
     deleteEvents: db.prepare('DELETE FROM events WHERE session_id = ?'),
     deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
   }
