@@ -9,14 +9,20 @@ import { HistoryErrorCode } from './errors.js'
 /** Longest title kept, in characters (listings show at most 80 of them). */
 export const MAX_TITLE_LENGTH = 200
 
-/** Controls other than the whitespace folded into single spaces: never part of a title. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
+/** Controls (C0, DEL, C1, line separators) left once whitespace is folded: never part of a title. */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) return true
+  }
+  return false
+}
 
 /** The title as stored: one line, whitespace runs folded; a one-line error when empty or not text. */
 export function normalizeTitle(input: string): string {
   const title = input.replace(/\s+/g, ' ').trim()
   if (title === '') throw invalidTitle('the title is empty')
-  if (CONTROL.test(title)) throw invalidTitle('the title contains a control character')
+  if (hasControl(title)) throw invalidTitle('the title contains a control character')
   if (title.length > MAX_TITLE_LENGTH) {
     throw invalidTitle(`the title is ${title.length} characters long; the maximum is ${MAX_TITLE_LENGTH}`)
   }
