@@ -18,14 +18,8 @@ import type {
 } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { describeOwner, isOwnerGone, newWriterOwner, type WriterOwner } from '../owner.js'
-import {
-  checkContinuation,
-  notFound,
-  prefixUpperBound,
-  removeRefused,
-  SessionPersistence,
-} from '../persistence.js'
-import { closersForOpenTurn, givenTitle, lastTurnNumber, outcomeOf, titleFrom } from '../repair.js'
+import { checkContinuation, notFound, removeRefused, SessionPersistence } from '../persistence.js'
+import { closersForOpenTurn } from '../repair.js'
 import type { SearchDocument, SearchRequest } from '../search-text.js'
 import { assertStoragePath } from '../storage-path.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
@@ -43,10 +37,12 @@ import {
 import {
   addMissingColumns,
   type EventRow,
+  idsWithPrefix,
   prepareStatements,
   SCHEMA,
   type SessionRow,
   type Statements,
+  updateSession,
 } from './schema.js'
 import {
   indexEvents,
@@ -209,14 +205,8 @@ export class SqliteSessionBackend extends SessionPersistence {
     connection.transaction(() => searchIndex(search, request, visit))()
   }
 
-  /** The index range `prefix <= id < upper` of the primary key: no table scan. */
   override async idsWithPrefix(prefix: string, limit: number): Promise<SessionId[]> {
-    const { sql } = this.database()
-    const upper = prefixUpperBound(prefix)
-    const rows = (
-      upper === undefined ? sql.idsFrom.all(prefix, limit) : sql.idsBetween.all(prefix, upper, limit)
-    ) as { id: string }[]
-    return rows.map((row) => row.id).filter((id) => id.startsWith(prefix))
+    return idsWithPrefix(this.database().sql, prefix, limit)
   }
 
   override async summariesOf(ids: ReadonlySet<SessionId>): Promise<SessionSummary[]> {
@@ -353,15 +343,7 @@ export class SqliteSessionBackend extends SessionPersistence {
         event.ignorable ? 1 : 0,
       )
     }
-    sql.updateSession.run(
-      events.at(-1)!.seq + 1,
-      events.at(-1)!.time,
-      givenTitle(events, this.seeds.get(id) ?? 0) ?? null,
-      titleFrom(events, this.seeds.get(id) ?? 0) ?? null,
-      lastTurnNumber(events),
-      outcomeOf(events) ?? null,
-      id,
-    )
+    updateSession(sql, id, events, this.seeds.get(id) ?? 0)
   }
 
   private database(): {
