@@ -2,8 +2,10 @@
 // Every surface (CLI, chat, web) uses these, never a second copy.
 
 export { HistoryErrorCode } from './errors.js'
+export { MIN_ID_PREFIX, resolveSessionId, type SessionIdSource } from './ids.js'
 export { KIND_WEIGHT, matchDocument } from './match.js'
 export { MAX_QUERY_TERMS, parseQuery } from './query.js'
+export { MAX_TITLE_LENGTH, normalizeTitle, renameStored, titleData } from './rename.js'
 export { isEmptySession, latestResumable } from './resumable.js'
 export { DEFAULT_SEARCH_LIMIT, parseDateFilter, searchSessions } from './search.js'
 export type { SearchOptions, SearchResult } from './types.js'

@@ -16,11 +16,13 @@ export {
 export type { PersistenceChoice } from './load-backend.js'
 export { loadPersistenceBackend } from './load-backend.js'
 export { MemorySessionBackend } from './memory/memory-backend.js'
-export { checkContinuation, notFound, SessionPersistence } from './persistence.js'
+export { checkContinuation, notFound, prefixUpperBound, SessionPersistence } from './persistence.js'
 export {
   closersForOpenTurn,
+  givenTitle,
   INTERRUPTED_TOOL_RESULT,
   lastTurnNumber,
+  sessionTitle,
   shortenTitle,
   titleFrom,
 } from './repair.js'

@@ -118,6 +118,20 @@ export abstract class SessionPersistence extends Service {
     }
   }
 
+  /**
+   * Stored ids that start with `prefix` (the id resolver's candidates: see
+   * src/history/ids.ts), at most `limit` of them, in no particular order. Never writes.
+   * This generic version filters `list()`; the other backends answer from an index.
+   */
+  async idsWithPrefix(prefix: string, limit: number): Promise<SessionId[]> {
+    const ids: SessionId[] = []
+    for (const summary of await this.list()) {
+      if (ids.length >= limit) break
+      if (summary.header.id.startsWith(prefix)) ids.push(summary.header.id)
+    }
+    return ids
+  }
+
   /** Summaries of those of `ids` that are stored (a search's hits), in no particular order. */
   async summariesOf(ids: ReadonlySet<SessionId>): Promise<SessionSummary[]> {
     return (await this.list()).filter((summary) => ids.has(summary.header.id))
@@ -139,6 +153,24 @@ export abstract class SessionPersistence extends Service {
     if (!(await this.exists(id))) throw notFound(id)
     return undefined
   }
+}
+
+/**
+ * The exclusive upper bound of the ids starting with `prefix` in code point order (which is
+ * UTF-8 byte order): the prefix with its last code point raised by one, or undefined when
+ * none is higher (every id from `prefix` up matches). Indexed backends ask for
+ * `prefix <= id < upper`, an index range scan.
+ */
+export function prefixUpperBound(prefix: string): string | undefined {
+  const points = Array.from(prefix, (char) => char.codePointAt(0)!)
+  while (points.length > 0) {
+    const last = points.pop()!
+    if (last >= 0x10ffff) continue
+    // The surrogate range holds no code points: U+D7FF is followed by U+E000.
+    points.push(last === 0xd7ff ? 0xe000 : last + 1)
+    return String.fromCodePoint(...points)
+  }
+  return undefined
 }
 
 export function notFound(id: SessionId): DshError {

@@ -76,6 +76,25 @@ export function titleFrom(
   return shortenTitle((first.data as SessionEventMap['user/message']).text, maxLength)
 }
 
+/**
+ * The title a person or the model gave the session: the latest `session/title` event's, or
+ * undefined when none was given. Events of a fork's seed (`seq < seedLength`) do not count.
+ */
+export function givenTitle(events: readonly SessionEvent[], seedLength = 0): string | undefined {
+  for (let i = events.length - 1; i >= 0 && events[i]!.seq >= seedLength; i--) {
+    const event = events[i]!
+    if (event.type !== 'session/title') continue
+    const title = (event.data as { title?: unknown } | null)?.title
+    if (typeof title === 'string' && title.trim() !== '') return shortenTitle(title)
+  }
+  return undefined
+}
+
+/** A listing's title: the given one (`session/title`), else the first user message. */
+export function sessionTitle(events: readonly SessionEvent[], seedLength = 0): string | undefined {
+  return givenTitle(events, seedLength) ?? titleFrom(events, seedLength)
+}
+
 export function shortenTitle(text: string, maxLength = 80): string {
   const line = text.replace(/\s+/g, ' ').trim()
   return line.length > maxLength ? `${line.slice(0, maxLength - 1)}…` : line

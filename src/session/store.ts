@@ -148,6 +148,13 @@ export class SessionStore extends Service {
     return (await this.backend()?.exists(id)) ?? false
   }
 
+  /** Ids of live or stored sessions starting with `prefix`, at most `limit` (the id resolver's candidates). */
+  async idsWithPrefix(prefix: string, limit: number): Promise<SessionId[]> {
+    const live = [...this.live.keys()].filter((id) => id.startsWith(prefix))
+    const stored = (await this.backend()?.idsWithPrefix(prefix, limit)) ?? []
+    return [...new Set([...live, ...stored])].slice(0, limit)
+  }
+
   get(id: SessionId): Session | undefined {
     return this.live.get(id)?.session
   }

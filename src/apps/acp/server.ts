@@ -30,6 +30,7 @@ import { formatCompactionLine } from '../../context/index.js'
 import { DshError, isDshError } from '../../core/errors.js'
 import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
+import { resolveSessionId } from '../../history/index.js'
 import { ACP_MCP_CAPABILITIES, fromAcpServers } from '../../mcp/index.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
 import { SessionErrorCode } from '../../session/errors.js'
@@ -111,7 +112,11 @@ export class AcpServer {
     try {
       await this.connection.closed
     } finally {
-      await Promise.allSettled([...this.sessions.keys()].map((id) => harness.agents.dispose(id)))
+      await Promise.allSettled(
+        [...new Set([...this.sessions.values()].map((served) => served.agent.id))].map((id) =>
+          harness.agents.dispose(id),
+        ),
+      )
       this.sessions.clear()
       await Promise.all(this.fibers.map((fiber) => fiber.dispose()))
     }
@@ -148,6 +153,14 @@ export class AcpServer {
    */
   private async loadSession(params: LoadSessionRequest): Promise<LoadSessionResponse> {
     await assertDirectory(params.cwd)
+    // A unique prefix of 6+ characters names the session too (the one id resolver): the client
+    // keeps using what it sent, so the session is served under that name as well.
+    const named = params.sessionId
+    const full = await resolveSessionId(this.options.harness.sessions, named).catch((error: unknown) => {
+      if (isDshError(error, PersistenceErrorCode.NotFound)) throw RequestError.sessionNotFound(named)
+      throw error
+    })
+    params = { ...params, sessionId: full }
     let served = this.sessions.get(params.sessionId)
     await this.useMcpServers(params.sessionId, params)
     if (!served) {
@@ -166,9 +179,10 @@ export class AcpServer {
       served = { agent, remembered: new Map() }
       this.sessions.set(agent.id, served)
     }
+    if (named !== full) this.sessions.set(named, served)
     for (const update of replayUpdates(served.agent.session.events, served.agent.cwd))
-      this.send(params.sessionId, update)
-    this.send(params.sessionId, availableCommandsUpdate())
+      this.send(named, update)
+    this.send(named, availableCommandsUpdate())
     await this.updates
     return this.modes(served.agent)
   }

@@ -6,6 +6,7 @@ import { nextTurnNumber } from '../../agent/turn-runner.js'
 import type { AgentHandle } from '../../agent/types.js'
 import { formatCompactionLine } from '../../context/index.js'
 import { toTerminalId } from '../../core/terminal-text.js'
+import { resolveSessionId } from '../../history/index.js'
 import { INIT_PROMPT } from '../../instructions/index.js'
 import { expandPromptCommand, promptCommands, statusLine } from '../../mcp/index.js'
 import { describePermissions, isPermissionMode, PERMISSION_MODES } from '../../permissions/index.js'
@@ -147,6 +148,9 @@ async function resume(chat: ChatHost, argument: string): Promise<void> {
       return
     }
     id = picked.header.id
+  } else {
+    // An exact id, or a unique prefix of 6+ characters; else one line naming what is wrong.
+    id = await resolveSessionId(chat.harness.sessions, argument)
   }
   if (id === chat.agent.id) {
     chat.say(chat.colors.dim('already in that session'))

@@ -4,6 +4,7 @@
 import { ConfigErrorCode } from '../../config/errors.js'
 import { DshError } from '../../core/errors.js'
 import { toTerminalText } from '../../core/terminal-text.js'
+import { HistoryErrorCode } from '../../history/errors.js'
 import { LlmErrorCode } from '../../llm/errors.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
 
@@ -52,6 +53,8 @@ const USAGE_ERROR_CODES: ReadonlySet<string> = new Set([
   CliErrorCode.BadCwd,
   LlmErrorCode.BadEffort,
   PersistenceErrorCode.NotFound,
+  HistoryErrorCode.AmbiguousId,
+  HistoryErrorCode.InvalidTitle,
   ConfigErrorCode.NotFound,
 ])
 

@@ -208,6 +208,17 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .action(act(async (id: string, options) => (await import('./sessions.js')).pathCommand(id, options)))
   sessions
+    .command('rename')
+    .description('give a session a title (shown by list, search and the pickers)')
+    .argument('<id>', 'session id, or a unique prefix of 6+ characters')
+    .argument('<title>', 'the new title, one line')
+    .option('--config <file>', 'config file')
+    .action(
+      act(async (id: string, title: string, options) =>
+        (await import('./sessions.js')).renameCommand(id, title, options),
+      ),
+    )
+  sessions
     .command('unlock')
     .description('remove the writer lock of a session whose writing process is gone')
     .argument('<id>', 'session id')

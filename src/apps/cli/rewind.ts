@@ -5,11 +5,12 @@ import { nextTurnNumber } from '../../agent/turn-runner.js'
 import { loadConfig } from '../../config/load.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 import { createHarness } from '../../harness/compose.js'
+import { resolveSessionId } from '../../history/index.js'
 import { describeRewind, FileHistoryStore, rewindSession } from '../../tools/fs/index.js'
 import { ExitCode, usageError } from './errors.js'
 
 export async function rewindCommand(
-  id: string,
+  input: string,
   options: { toTurn: string; config?: string },
 ): Promise<number> {
   const turn = Number(options.toTurn)
@@ -18,6 +19,7 @@ export async function rewindCommand(
   const config = loadConfig(options.config !== undefined ? { file: options.config } : {})
   const harness = await createHarness({ config })
   try {
+    const id = await resolveSessionId(harness.sessions, input)
     const session = await harness.sessions.open(id)
     try {
       const last = nextTurnNumber(session.events) - 1

@@ -4,6 +4,7 @@
 
 import { formatCompactionLine } from '../../context/index.js'
 import { DshError, isDshError } from '../../core/errors.js'
+import { resolveSessionId } from '../../history/index.js'
 import { ExitCode } from './errors.js'
 import { openHarness, planAgent } from './start.js'
 import { handleTermination } from './termination.js'
@@ -15,7 +16,7 @@ export interface CompactOptions {
 }
 
 /** Prints `context compacted: 812k → 41k tokens`; every failure is one line, exit 1. */
-export async function compactCommand(id: string, options: CompactOptions): Promise<number> {
+export async function compactCommand(input: string, options: CompactOptions): Promise<number> {
   const plan = await planAgent(options.config !== undefined ? { config: options.config } : {})
   const interrupt = new AbortController()
   const termination = handleTermination(() => interrupt.abort())
@@ -26,6 +27,7 @@ export async function compactCommand(id: string, options: CompactOptions): Promi
       trust: { frontEnd: 'headless', disabled: options.projectConfig === false },
     })
     try {
+      const id = await resolveSessionId(harness.sessions, input)
       const agent = await harness.agents.resume({ resumeSessionId: id })
       const result = await agent
         .compact({

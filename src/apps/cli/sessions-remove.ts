@@ -3,9 +3,8 @@
 // never removed: the backend refuses it (PERSISTENCE_LOCKED) and says who writes it.
 
 import { join } from 'node:path'
-import { isEmptySession } from '../../history/index.js'
+import { isEmptySession, resolveSessionId } from '../../history/index.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
-import { notFound } from '../../persistence/persistence.js'
 import type { SessionId, SessionSummary } from '../../session/types.js'
 import { SPILL_FOLDER } from '../../spill/index.js'
 import { ExitCode, usageError } from './errors.js'
@@ -35,16 +34,15 @@ export function parseAge(text: string): number {
 }
 
 /** `sessions rm`: removes each named session, its sub-agent sessions and their spill files. */
-export async function removeCommand(ids: string[], options: ConfigOption): Promise<number> {
+export async function removeCommand(inputs: string[], options: ConfigOption): Promise<number> {
   return withStorage(options, async ({ persistence, list }, config) => {
+    // Every id is resolved (exact, or a unique prefix) before anything goes, so a typo removes nothing.
+    const ids: SessionId[] = []
+    for (const input of inputs) ids.push(await resolveSessionId(persistence, input))
     const summaries = await list()
     const lineage = sessionLineage(summaries)
     const byId = new Map(summaries.map((summary) => [summary.header.id, summary]))
     const remover = new Remover(persistence, lineage, join(config.home, SPILL_FOLDER))
-    // Every id is checked before anything goes, so a typo removes nothing.
-    for (const id of ids) {
-      if (!byId.has(id) && !(await persistence.exists(id))) throw notFound(id)
-    }
     for (const id of ids) await remover.removeGroup(id, byId.get(id), false)
     return remover.failed ? ExitCode.Failure : ExitCode.Ok
   })

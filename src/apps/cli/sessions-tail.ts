@@ -3,6 +3,7 @@
 // LISTEN/NOTIFY; the file and SQLite backends are polled.
 
 import { loadConfig } from '../../config/load.js'
+import { resolveSessionId } from '../../history/index.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { SessionEvent } from '../../session/types.js'
 import { ExitCode, usageError } from './errors.js'
@@ -21,7 +22,7 @@ export interface TailOptions {
 const DEFAULT_LINES = 20
 const POLL_MS = 500
 
-export async function tailCommand(id: string, options: TailOptions): Promise<number> {
+export async function tailCommand(input: string, options: TailOptions): Promise<number> {
   const count = parseLines(options.lines)
   const config = loadConfig(options.config !== undefined ? { file: options.config } : {})
   const storage = await openStorage(config)
@@ -37,6 +38,7 @@ export async function tailCommand(id: string, options: TailOptions): Promise<num
     }
   }
   try {
+    const id = await resolveSessionId(storage.persistence, input)
     const { events } = await storage.persistence.load(id)
     print(count === undefined ? events : events.slice(Math.max(0, events.length - count)))
     if (!options.follow) return ExitCode.Ok

@@ -3,7 +3,7 @@
 
 import { loadConfig, type ResolvedConfig } from '../../config/load.js'
 import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
-import { isEmptySession } from '../../history/index.js'
+import { isEmptySession, resolveSessionId } from '../../history/index.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { SessionLocation } from '../../persistence/types.js'
 import { imageHashesIn } from '../../session/images.js'
@@ -161,9 +161,9 @@ export interface ShowOptions extends ConfigOption {
   json?: boolean
 }
 
-export async function showCommand(id: string, options: ShowOptions): Promise<number> {
+export async function showCommand(input: string, options: ShowOptions): Promise<number> {
   return withStorage(options, async ({ persistence }, config) => {
-    const { header, events } = await persistence.load(id)
+    const { header, events } = await persistence.load(await resolveSessionId(persistence, input))
     if (options.json) {
       process.stdout.write(`${JSON.stringify({ type: 'session', ...header })}\n`)
       for (const event of events) process.stdout.write(`${JSON.stringify(event)}\n`)
@@ -184,7 +184,7 @@ export interface ExportOptions extends ConfigOption {
 }
 
 /** `sessions export <id>`: the session in another shape on stdout (read-only). */
-export async function exportCommand(id: string, options: ExportOptions): Promise<number> {
+export async function exportCommand(input: string, options: ExportOptions): Promise<number> {
   const { EXPORT_FORMATS, exportSession } = await import('./export.js')
   const format = options.format ?? 'claude-code'
   if (!(EXPORT_FORMATS as readonly string[]).includes(format))
@@ -192,6 +192,7 @@ export async function exportCommand(id: string, options: ExportOptions): Promise
   if (options.toClaudeProjects && format !== 'claude-code')
     throw usageError('--to-claude-projects writes the claude-code format only')
   return withStorage(options, async ({ persistence }, config) => {
+    const id = await resolveSessionId(persistence, input)
     const { header, events } = await persistence.load(id)
     if (format !== 'claude-code') {
       process.stdout.write(exportSession(header, events, format as (typeof EXPORT_FORMATS)[number]))
@@ -219,8 +220,9 @@ export async function exportCommand(id: string, options: ExportOptions): Promise
   })
 }
 
-export async function pathCommand(id: string, options: ConfigOption): Promise<number> {
+export async function pathCommand(input: string, options: ConfigOption): Promise<number> {
   return withStorage(options, async ({ persistence }, config) => {
+    const id = await resolveSessionId(persistence, input)
     const { header } = await persistence.load(id)
     const location = persistence.locate(header)
     if (location) {
@@ -242,13 +244,26 @@ export async function pathCommand(id: string, options: ConfigOption): Promise<nu
   })
 }
 
+/** `sessions rename <id> <title>`: appends a `session/title` event (never to a session another process writes). */
+export async function renameCommand(input: string, title: string, options: ConfigOption): Promise<number> {
+  const { normalizeTitle, renameStored } = await import('../../history/index.js')
+  normalizeTitle(title) // a bad title is refused before the store is opened
+  return withStorage(options, async ({ persistence }) => {
+    const id = await resolveSessionId(persistence, input)
+    await renameStored(persistence, id, title)
+    process.stdout.write(`renamed ${safeId(id)}: ${safeText(normalizeTitle(title))}\n`)
+    return ExitCode.Ok
+  })
+}
+
 export interface UnlockOptions extends ConfigOption {
   force?: boolean
 }
 
 /** `dsh sessions unlock <id>`: removes a writer lock or lease whose holder is gone. */
-export async function unlockCommand(id: string, options: UnlockOptions): Promise<number> {
+export async function unlockCommand(input: string, options: UnlockOptions): Promise<number> {
   return withStorage(options, async ({ persistence }) => {
+    const id = await resolveSessionId(persistence, input)
     const holder = await persistence.unlock(id, { force: options.force ?? false })
     process.stdout.write(
       holder

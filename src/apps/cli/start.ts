@@ -11,7 +11,7 @@ import { readConfig } from '../../config/load.js'
 import type { AgentRowConfig } from '../../config/schema.js'
 import { DshError, isDshError } from '../../core/errors.js'
 import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
-import { latestResumable } from '../../history/index.js'
+import { latestResumable, resolveSessionId } from '../../history/index.js'
 import { absolutePath } from '../../home/resolve-home.js'
 import type { ModelChoice } from '../../llm/adapter.js'
 import { parseEffort } from '../../llm/deepseek/effort.js'
@@ -156,7 +156,8 @@ export async function startAgent(
   const { agents, sessions } = harness
   const model = plan.model
   if (options.resume !== undefined) {
-    return { agent: await agents.resume({ resumeSessionId: options.resume, model }), how: 'resumed' }
+    const id = await resolveSessionId(sessions, options.resume)
+    return { agent: await agents.resume({ resumeSessionId: id, model }), how: 'resumed' }
   }
   if (options.continue) {
     const latest = await latestSessionIn(harness, plan.cwd)
@@ -166,8 +167,9 @@ export async function startAgent(
     return { agent: await agents.resume({ resumeSessionId: latest, model }), how: 'resumed' }
   }
   if (options.fork !== undefined) {
-    const agent = await forkStored(harness, options.fork, model)
-    return { agent, how: 'forked', parent: options.fork }
+    const parent = await resolveSessionId(sessions, options.fork)
+    const agent = await forkStored(harness, parent, model)
+    return { agent, how: 'forked', parent }
   }
   // Resume-or-create for an exact id, resume-only for a row's resumeSessionId, else a fresh id.
   const label = plan.row?.id

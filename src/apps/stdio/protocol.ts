@@ -28,6 +28,8 @@ export const StdioNotification = {
 export const initializeParams = z.object({
   /** Exact session id: resumed when stored, created otherwise. Absent: a fresh id is minted. */
   sessionId: z.string().min(1).optional(),
+  /** A stored session to resume: its id or a unique prefix of 6+ characters (never created). Not with sessionId. */
+  resume: z.string().min(1).optional(),
   /** Working directory of a created session (ignored on resume: the stored header wins). */
   cwd: z.string().min(1).optional(),
   /** Model name for this agent. */

@@ -10,6 +10,7 @@ import { prepareClientImages } from '../../attachments/index.js'
 import { formatCompactionLine } from '../../context/index.js'
 import { DshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
+import { resolveSessionId } from '../../history/index.js'
 import { validateSessionId } from '../../session/session.js'
 import type { SessionId } from '../../session/types.js'
 import { resolvePriceTable, usageReport } from '../../usage/index.js'
@@ -139,6 +140,15 @@ export class StdioServer {
     }
     const { harness } = this.options
     const fixed = this.options.sessionId
+    if (params.resume !== undefined) {
+      if (params.sessionId !== undefined)
+        throw new JsonRpcError(
+          JsonRpcErrorCode.InvalidParams,
+          'Invalid params: give sessionId or resume, not both',
+        )
+      // The one resolver: an exact id or a unique prefix; unknown and ambiguous are refused.
+      params.sessionId = await resolveSessionId(harness.sessions, params.resume)
+    }
     if (params.sessionId !== undefined && fixed !== undefined && params.sessionId !== fixed) {
       throw new JsonRpcError(
         JsonRpcErrorCode.InvalidParams,

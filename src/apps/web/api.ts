@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import * as z from 'zod'
 import type { Harness } from '../../harness/compose.js'
+import { resolveSessionId } from '../../history/index.js'
 import type { ModelChoice } from '../../llm/adapter.js'
 import { DEFAULT_EFFORT, EFFORTS } from '../../llm/deepseek/effort.js'
 import { DEEPSEEK_MODELS } from '../../llm/deepseek/models.js'
@@ -36,6 +37,7 @@ const promptBody = z.object({ text: z.string().min(1).max(MAX_BODY_BYTES) })
 const answerBody = z.object({ allow: z.boolean() })
 const trustBody = z.object({ trust: z.boolean() })
 /** The user's words for the summary, like `/compact focus on the tests`. */
+const renameBody = z.object({ title: z.string().max(10_000) })
 const compactBody = z.object({ instructions: z.string().max(10_000).optional() })
 
 export async function routeApi(
@@ -87,7 +89,8 @@ export async function routeApi(
     throw new HttpError(405, 'method not allowed')
   }
 
-  const id = decode(rawId)
+  // An exact id or a unique prefix of 6+ characters (links may carry a short id).
+  const id = await resolveSessionId(api.harness.sessions, decode(rawId))
   if (method === 'GET' && action === undefined) {
     const described = await api.host.describe(id)
     sendJson(res, 200, {
@@ -124,6 +127,12 @@ export async function routeApi(
       const { instructions } = await readBody(req, compactBody)
       const result = await api.host.compact(id, instructions?.trim() || undefined)
       sendJson(res, 200, { result, state: api.host.state(id) } satisfies CompactResponse)
+      return
+    }
+    case 'rename': {
+      const { title } = await readBody(req, renameBody)
+      await api.host.rename(id, title)
+      sendJson(res, 200, { ok: true })
       return
     }
     case 'stop':

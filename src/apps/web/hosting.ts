@@ -11,6 +11,7 @@ import type { AgentHandle } from '../../agent/types.js'
 import { type CompactionResult, ContextErrorCode } from '../../context/index.js'
 import { DshError, errorMessage, isDshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
+import { renameStored, titleData } from '../../history/index.js'
 import type { ModelChoice } from '../../llm/adapter.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
 import { notFound } from '../../persistence/persistence.js'
@@ -218,6 +219,17 @@ export class WebHost {
     await this.harness.agents.dispose(id)
     this.send(id, { kind: 'state', state: this.state(id) })
     this.channels.startTail(id, this.harness.ctx.get('sessionPersistence')!, hosted.agent.session.length)
+  }
+
+  /**
+   * Renames a session (a `session/title` event): appended to the live log when hosted here,
+   * else through the store (refused while another process writes the session).
+   */
+  async rename(id: SessionId, title: string): Promise<void> {
+    const session = this.hosted.get(id)?.agent.session
+    if (!session) return renameStored(this.harness.ctx.get('sessionPersistence')!, id, title)
+    session.append('session/title', titleData(title), { ignorable: true })
+    await this.harness.sessions.flush(session)
   }
 
   /**

@@ -8,6 +8,7 @@ import type { WriterOwner } from '../owner.js'
 import { notFound, SessionPersistence } from '../persistence.js'
 import type { SearchDocument, SearchRequest } from '../search-text.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
+import { idsWithPrefix } from './catalog.js'
 import { readImageFile, writeImageFile } from './images.js'
 import { JsonlLogStore } from './log-store.js'
 import { findRipgrep } from './search.js'
@@ -112,6 +113,11 @@ export class JsonlSessionBackend extends SessionPersistence {
     return this.logs.summariesOf(ids, (file, reason) =>
       logger.warn(`${file} is damaged and not listed: ${reason}`),
     )
+  }
+
+  /** From the file names: see `idsWithPrefix` in catalog.ts. */
+  override idsWithPrefix(prefix: string, limit: number): Promise<SessionId[]> {
+    return idsWithPrefix(this.root, prefix, limit)
   }
 
   /** Summaries from each file's head and tail only; a log that cannot be listed is a warning naming it. */

@@ -7,10 +7,10 @@ import { DshError, errorMessage } from '../../core/errors.js'
 import type { SessionId, SessionSummary } from '../../session/types.js'
 import { ledgerOf } from '../../usage/ledger.js'
 import { PersistenceErrorCode } from '../errors.js'
-import { lastTurnNumber, outcomeOf, titleFrom } from '../repair.js'
+import { lastTurnNumber, outcomeOf, sessionTitle } from '../repair.js'
 import { ioError, isCode } from './file-log.js'
-import { LOG_SUFFIX } from './layout.js'
-import { summarizeLogSync } from './log-summary.js'
+import { decodeSessionId, LOG_SUFFIX } from './layout.js'
+import { headerIdOf, summarizeLogSync } from './log-summary.js'
 import { scanLog } from './reader.js'
 
 /** Files summarized per synchronous batch in `listSessions`, between yields to the event loop. */
@@ -136,7 +136,7 @@ async function summarizeByScan(
       turns: lastTurnNumber(scanned.events),
       usage: ledgerOf(scanned.events),
     }
-    const title = titleFrom(scanned.events, scanned.header.seedLength)
+    const title = sessionTitle(scanned.events, scanned.header.seedLength)
     if (title !== undefined) summary.title = title
     const outcome = outcomeOf(scanned.events)
     if (outcome !== undefined) summary.outcome = outcome
@@ -146,4 +146,41 @@ async function summarizeByScan(
     if (!isCode(error, 'ENOENT')) onSkipped(file, errorMessage(error))
     return undefined
   }
+}
+
+/**
+ * Ids of the logs under `root` that start with `prefix` (at most `limit`), from the file
+ * names alone: a plain name is the id, encoded. Only a hashed name (an id too long to be
+ * a file name) has its header line read, and only when its readable part fits the prefix.
+ */
+export async function idsWithPrefix(root: string, prefix: string, limit: number): Promise<SessionId[]> {
+  const ids = new Set<SessionId>()
+  for (const bucket of await bucketDirs(root)) {
+    let names: string[]
+    try {
+      names = await readdir(bucket)
+    } catch {
+      continue // the bucket vanished or is unreadable: it holds nothing we can list
+    }
+    for (const name of names) {
+      if (ids.size >= limit) return [...ids]
+      if (!name.endsWith(LOG_SUFFIX)) continue
+      const stem = name.slice(0, -LOG_SUFFIX.length)
+      const decoded = decodeSessionId(stem)
+      if (decoded !== undefined) {
+        if (decoded.startsWith(prefix)) ids.add(decoded)
+        continue
+      }
+      const readable = decodeSessionId(stem.slice(0, stem.indexOf('~~')))
+      if (readable === undefined || !(readable.startsWith(prefix) || prefix.startsWith(readable))) continue
+      let id: string | undefined
+      try {
+        id = headerIdOf(bucket + sep + name)
+      } catch {
+        continue // removed meanwhile
+      }
+      if (id?.startsWith(prefix)) ids.add(id)
+    }
+  }
+  return [...ids]
 }

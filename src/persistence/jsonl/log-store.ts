@@ -11,12 +11,12 @@ import { copyLedger, emptyLedger, ledgerOf, type UsageLedger } from '../../usage
 import { PersistenceErrorCode } from '../errors.js'
 import { describeOwner, type WriterOwner } from '../owner.js'
 import { checkContinuation, notFound, removeRefused } from '../persistence.js'
-import { closersForOpenTurn } from '../repair.js'
+import { closersForOpenTurn, givenTitle } from '../repair.js'
 import type { SearchDocument, SearchRequest } from '../search-text.js'
 import { assertStoragePath } from '../storage-path.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 import { findSessionFile, listSessions, summarizeFiles } from './catalog.js'
-import { eventLines, headerLine } from './codec.js'
+import { type CarriedTitle, eventLines, headerLine } from './codec.js'
 import { appendAt, ensureDir, ioError, isCode, publishLog, rollbackTo } from './file-log.js'
 import { imagesFolderOf, removeImageFolder } from './images.js'
 import { LOCK_SUFFIX, SessionLayout } from './layout.js'
@@ -24,6 +24,7 @@ import { breakLock, liveHolder, WriterLock } from './lock.js'
 import { headerIdOf } from './log-summary.js'
 import { scanLog } from './reader.js'
 import { searchLogs } from './search.js'
+import { alreadyExists, lockedByUs } from './store-errors.js'
 
 /** What this backend knows about one session it created, loaded or writes. */
 interface TrackedSession {
@@ -38,6 +39,8 @@ interface TrackedSession {
   handle?: FileHandle
   /** The usage ledger of the events on disk: the next `turn/end` line carries it on. */
   usage: UsageLedger
+  /** The title given so far (`session/title`): the next `turn/end` line carries it on. */
+  titles: CarriedTitle
 }
 
 export class JsonlLogStore {
@@ -80,6 +83,7 @@ export class JsonlLogStore {
       size: 0,
       count: 0,
       usage: emptyLedger(),
+      titles: { seedLength: header.seedLength ?? 0 },
     })
   }
 
@@ -102,7 +106,8 @@ export class JsonlLogStore {
       const handle = await this.takeOwnership(id, session)
       // Folded into a copy: a failed write leaves the ledger as the file is.
       const usage = copyLedger(session.usage)
-      const bytes = Buffer.from(eventLines(events, usage))
+      const titles = { ...session.titles }
+      const bytes = Buffer.from(eventLines(events, usage, titles))
       try {
         appendAt(handle.fd, session.size, bytes, session.path)
       } catch (error) {
@@ -112,6 +117,7 @@ export class JsonlLogStore {
       session.size += bytes.length
       session.count += events.length
       session.usage = usage
+      session.titles = titles
     })
   }
 
@@ -263,12 +269,14 @@ export class JsonlLogStore {
       const closers = closersForOpenTurn(scanned.events)
       // A log from before ledgers gets one from here on: its next turn/end line carries it.
       const usage = ledgerOf(scanned.events)
+      const seedLength = scanned.header.seedLength ?? 0
+      const titles = { seedLength, title: givenTitle(scanned.events, seedLength) }
       if (closers.length > 0) {
-        const bytes = Buffer.from(eventLines(closers, usage))
+        const bytes = Buffer.from(eventLines(closers, usage, titles))
         appendAt(handle.fd, size, bytes, path)
         size += bytes.length
       }
-      const session = this.track(id, path, size, scanned.events.length + closers.length, usage)
+      const session = this.track(id, path, size, scanned.events.length + closers.length, usage, titles)
       session.lock = lock
       session.handle = handle
       return { header: scanned.header, events: [...scanned.events, ...closers] }
@@ -294,7 +302,8 @@ export class JsonlLogStore {
     })
     const lock = await WriterLock.acquire(session.path + LOCK_SUFFIX, id)
     const usage = emptyLedger()
-    const bytes = Buffer.from(headerLine(header) + eventLines(events, usage))
+    const titles = { ...session.titles }
+    const bytes = Buffer.from(headerLine(header) + eventLines(events, usage, titles))
     try {
       session.handle = await publishLog(session.path, bytes)
     } catch (error) {
@@ -306,6 +315,7 @@ export class JsonlLogStore {
     session.size = bytes.length
     session.count = events.length
     session.usage = usage
+    session.titles = titles
   }
 
   /** Takes the writer lock (if not held), checks the file is as last seen, opens it. */
@@ -347,13 +357,14 @@ export class JsonlLogStore {
     size: number,
     count: number,
     usage: UsageLedger,
+    titles: CarriedTitle,
   ): TrackedSession {
     const existing = this.tracked.get(id)
     if (existing) {
-      Object.assign(existing, { path, size, count, usage, pendingHeader: undefined })
+      Object.assign(existing, { path, size, count, usage, titles, pendingHeader: undefined })
       return existing
     }
-    const session: TrackedSession = { path, size, count, usage }
+    const session: TrackedSession = { path, size, count, usage, titles }
     this.tracked.set(id, session)
     return session
   }
@@ -379,22 +390,4 @@ export class JsonlLogStore {
   private find(id: SessionId): Promise<string | undefined> {
     return findSessionFile(this.root, id, this.layout.fileName(id))
   }
-}
-
-function alreadyExists(id: SessionId, path: string): DshError {
-  return new DshError(
-    `session ${JSON.stringify(id)} already exists (${path})`,
-    PersistenceErrorCode.AlreadyExists,
-    {
-      userFacing: true,
-    },
-  )
-}
-
-function lockedByUs(id: SessionId, lockPath: string): DshError {
-  return new DshError(
-    `session ${JSON.stringify(id)} is already open for writing in this process (lock file ${lockPath})`,
-    PersistenceErrorCode.Locked,
-    { userFacing: true },
-  )
 }

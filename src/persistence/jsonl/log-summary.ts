@@ -5,8 +5,8 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import type { SessionEvent, SessionEventMap, SessionSummary } from '../../session/types.js'
 import { emptyLedger, foldUsage, type UsageLedger } from '../../usage/ledger.js'
 import { parseLedger } from '../../usage/ledger-schema.js'
-import { shortenTitle } from '../repair.js'
-import { USAGE_LINE_FIELD } from './codec.js'
+import { givenTitle, shortenTitle } from '../repair.js'
+import { TITLE_LINE_FIELD, USAGE_LINE_FIELD } from './codec.js'
 import { corrupt, headerFrom, NEWLINE } from './reader.js'
 
 const HEAD_BYTES = 16 * 1024
@@ -72,13 +72,14 @@ export function summarizeLogSync(path: string): SessionSummary | undefined {
     const line = parseLine(last)
     const event = eventOf(line)
     if (!event) return undefined
-    // Usually the log ends with a turn/end line, which carries the ledger itself.
-    const usage =
+    // Usually the log ends with a turn/end line, which carries the ledger and given title itself.
+    const tail: TailState | undefined =
       event.type === 'turn/end'
-        ? parseLedger(line![USAGE_LINE_FIELD])
-        : usageFromEnd(fd, size, head, headerEnd)
-    if (!usage) return undefined
-    summary.usage = usage
+        ? { usage: parseLedger(line![USAGE_LINE_FIELD]), title: carriedTitle(line) }
+        : usageFromEnd(fd, size, head, headerEnd, seedLength)
+    if (!tail?.usage) return undefined
+    summary.usage = tail.usage
+    if (tail.title !== undefined) summary.title = tail.title
     summary.eventCount = event.seq + 1
     summary.lastActivity = event.time
     // A finished session ends with `turn/end`; only an open turn needs a look further back.
@@ -138,26 +139,53 @@ const TURN_END_MARK = Buffer.from('"type":"turn/end"')
  * every event folded when no turn has ended. Undefined when that line has no ledger (a log
  * from before ledgers) or a line after it cannot be read.
  */
-function usageFromEnd(fd: number, size: number, head: Buffer, headerEnd: number): UsageLedger | undefined {
+function usageFromEnd(
+  fd: number,
+  size: number,
+  head: Buffer,
+  headerEnd: number,
+  seedLength: number,
+): TailState | undefined {
   const { found, bytes, after } = lastMarkedLineFromEnd(fd, size, head, TURN_END_MARK, (text) => {
     const line = parseLine(text)
     return eventOf(line)?.type === 'turn/end' ? line : undefined
   })
-  if (found === undefined) return foldLines(emptyLedger(), bytes, headerEnd + 1)
+  if (found === undefined) return foldLines({ usage: emptyLedger() }, bytes, headerEnd + 1, seedLength)
   const ledger = parseLedger(found[USAGE_LINE_FIELD])
-  return ledger && foldLines(ledger, bytes, after)
+  return ledger && foldLines({ usage: ledger, title: carriedTitle(found) }, bytes, after, seedLength)
 }
 
-/** Folds the whole event lines of `bytes` from `offset` on into `ledger`; undefined if one cannot be read. */
-function foldLines(ledger: UsageLedger, bytes: Buffer, offset: number): UsageLedger | undefined {
+/** The ledger and given title at some point of a log. */
+interface TailState {
+  usage: UsageLedger | undefined
+  title?: string | undefined
+}
+
+/**
+ * Folds the whole event lines of `bytes` from `offset` on into `state` (usage, and the title a
+ * `session/title` event past the seed gives); undefined if one cannot be read.
+ */
+function foldLines(
+  state: TailState,
+  bytes: Buffer,
+  offset: number,
+  seedLength: number,
+): TailState | undefined {
   for (let start = offset; ; ) {
     const end = bytes.indexOf(NEWLINE, start)
-    if (end === -1) return ledger // a torn tail is not part of the log
+    if (end === -1) return state // a torn tail is not part of the log
     const event = eventOf(parseLine(bytes.toString('utf8', start, end)))
     if (!event) return undefined
-    foldUsage(ledger, [event])
+    foldUsage(state.usage!, [event])
+    if (event.type === 'session/title') state.title = givenTitle([event], seedLength) ?? state.title
     start = end + 1
   }
+}
+
+/** The given title a `turn/end` line carries (TITLE_LINE_FIELD), if any. */
+function carriedTitle(line: StoredLine | undefined): string | undefined {
+  const title = line?.[TITLE_LINE_FIELD]
+  return typeof title === 'string' && title !== '' ? title : undefined
 }
 
 /** The last `turn/start` or `turn/end` event, searching back from the end (undefined when none). */

@@ -7,7 +7,7 @@ import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../
 import { copyLedger, emptyLedger, foldUsage, type UsageLedger } from '../../usage/ledger.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { checkContinuation, notFound, removeRefused, SessionPersistence } from '../persistence.js'
-import { closersForOpenTurn, lastTurnNumber, outcomeOf, titleFrom } from '../repair.js'
+import { closersForOpenTurn, lastTurnNumber, outcomeOf, sessionTitle } from '../repair.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 
 /** Events are kept as JSON lines, like a real log: callers can never share objects with it. */
@@ -111,7 +111,7 @@ export class MemorySessionBackend extends SessionPersistence {
           header: structuredClone(stored.header),
           eventCount: events.length,
           lastActivity: events.at(-1)?.time ?? stored.header.createdAt,
-          title: titleFrom(events, stored.header.seedLength),
+          title: sessionTitle(events, stored.header.seedLength),
           turns: lastTurnNumber(events),
           usage: copyLedger(stored.usage),
         }

@@ -12,7 +12,8 @@ import type { SearchDocument, SearchRequest } from '../search-text.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 import { type PostgresBackendConfig, resolvePostgresConfig } from './config.js'
 import { withReconnect } from './connection.js'
-import type { PostgresSummary } from './list.js'
+import { idsWithPrefix, type PostgresSummary } from './list.js'
+import { parseHeader } from './rows.js'
 import { type PostgresSessionStore, PostgresSessionStore as Store, sessionKey } from './store.js'
 
 export class PostgresSessionBackend extends SessionPersistence {
@@ -99,6 +100,13 @@ export class PostgresSessionBackend extends SessionPersistence {
 
   override summariesOf(ids: ReadonlySet<SessionId>): Promise<PostgresSummary[]> {
     return this.store.summariesOf(ids)
+  }
+
+  /** A range scan of the `text_pattern_ops` index on `id` (schema version 5). */
+  override async idsWithPrefix(prefix: string, limit: number): Promise<SessionId[]> {
+    const { config } = this.store
+    const parse = (value: unknown) => parseHeader(config, undefined, value)
+    return idsWithPrefix(await this.store.db(), this.store.s, config, parse, prefix, limit)
   }
 
   override exists(id: SessionId): Promise<boolean> {

@@ -2,7 +2,14 @@
 // summaries of a search's hits, with each session's host and status.
 
 import type { Pool } from 'pg'
-import type { SessionHeader, SessionOutcome, SessionStatus, SessionSummary } from '../../session/types.js'
+import type {
+  SessionHeader,
+  SessionId,
+  SessionOutcome,
+  SessionStatus,
+  SessionSummary,
+} from '../../session/types.js'
+import { prefixUpperBound } from '../persistence.js'
 import type { ResolvedPostgresConfig } from './config.js'
 import { withReconnect } from './connection.js'
 import { caughtUpLedger } from './usage.js'
@@ -41,7 +48,13 @@ export async function listSummaries(
     pool.query<SummaryRow>(
       // The last turn's end reason: a backward walk of the (session_key, seq) key, which
       // stops at the last turn/end — the final event or close to it.
-      `SELECT s.key, s.header, s.title, s.event_count, s.last_activity, s.turns, s.host, s.open_turn,
+      `SELECT s.key, s.header,
+              coalesce((SELECT e.data->>'title' FROM ${s}.events e
+                  WHERE e.session_key = s.key AND e.type = 'session/title'
+                    AND e.seq >= coalesce((s.header->>'seedLength')::integer, 0)
+                    AND btrim(e.data->>'title') <> ''
+                  ORDER BY e.seq DESC LIMIT 1), s.title) AS title,
+              s.event_count, s.last_activity, s.turns, s.host, s.open_turn,
               s.usage, s.usage_events,
               coalesce(l.nonce IS NOT NULL AND l.expires_at > now(), false) AS live,
               CASE WHEN s.open_turn THEN NULL ELSE
@@ -70,4 +83,25 @@ export async function listSummaries(
     summaries.push(summary)
   }
   return summaries
+}
+
+/** Ids starting with `prefix`: a range scan of the `text_pattern_ops` index (schema version 5). */
+export async function idsWithPrefix(
+  pool: Pool,
+  s: string,
+  config: ResolvedPostgresConfig,
+  parseHeader: (value: unknown) => SessionHeader,
+  prefix: string,
+  limit: number,
+): Promise<SessionId[]> {
+  const upper = prefixUpperBound(prefix)
+  const { rows } = await withReconnect(config, () =>
+    pool.query<{ header: unknown }>(
+      `SELECT header FROM ${s}.sessions
+        WHERE id ~>=~ $1 ${upper === undefined ? '' : 'AND id ~<~ $3'} ORDER BY id LIMIT $2`,
+      upper === undefined ? [prefix, limit] : [prefix, limit, upper],
+    ),
+  )
+  // The column shows NUL as \u0000; the header holds the exact id.
+  return rows.map((row) => parseHeader(row.header).id).filter((id) => id.startsWith(prefix))
 }

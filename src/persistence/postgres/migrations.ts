@@ -153,6 +153,16 @@ CREATE TABLE ${s}.session_images (
 `,
   },
   SEARCH_MIGRATION,
+  {
+    version: 5,
+    description: 'session ids by prefix, given titles: two indexes',
+    sql: (s) => `
+-- Short id prefixes: "id ~>=~ $1 AND id ~<~ $2" is a range scan of this index (byte order).
+CREATE INDEX sessions_id_prefix ON ${s}.sessions (id text_pattern_ops);
+-- A listing's given title (the latest session/title event) without reading a session's events.
+CREATE INDEX events_titles ON ${s}.events (session_key, seq DESC) WHERE type = 'session/title';
+`,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version

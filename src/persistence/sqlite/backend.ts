@@ -19,7 +19,7 @@ import type {
 import { PersistenceErrorCode } from '../errors.js'
 import { describeOwner, isOwnerGone, newWriterOwner, type WriterOwner } from '../owner.js'
 import { checkContinuation, notFound, removeRefused, SessionPersistence } from '../persistence.js'
-import { closersForOpenTurn, lastTurnNumber, outcomeOf, titleFrom } from '../repair.js'
+import { closersForOpenTurn } from '../repair.js'
 import type { SearchDocument, SearchRequest } from '../search-text.js'
 import { assertStoragePath } from '../storage-path.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
@@ -37,10 +37,12 @@ import {
 import {
   addMissingColumns,
   type EventRow,
+  idsWithPrefix,
   prepareStatements,
   SCHEMA,
   type SessionRow,
   type Statements,
+  updateSession,
 } from './schema.js'
 import {
   indexEvents,
@@ -203,6 +205,10 @@ export class SqliteSessionBackend extends SessionPersistence {
     connection.transaction(() => searchIndex(search, request, visit))()
   }
 
+  override async idsWithPrefix(prefix: string, limit: number): Promise<SessionId[]> {
+    return idsWithPrefix(this.database().sql, prefix, limit)
+  }
+
   override async summariesOf(ids: ReadonlySet<SessionId>): Promise<SessionSummary[]> {
     const { connection, sql } = this.database()
     return connection.transaction(() => {
@@ -337,14 +343,7 @@ export class SqliteSessionBackend extends SessionPersistence {
         event.ignorable ? 1 : 0,
       )
     }
-    sql.updateSession.run(
-      events.at(-1)!.seq + 1,
-      events.at(-1)!.time,
-      titleFrom(events, this.seeds.get(id) ?? 0) ?? null,
-      lastTurnNumber(events),
-      outcomeOf(events) ?? null,
-      id,
-    )
+    updateSession(sql, id, events, this.seeds.get(id) ?? 0)
   }
 
   private database(): {

@@ -2,6 +2,9 @@
 // existed, and the prepared statements over them.
 
 import type Database from 'better-sqlite3'
+import type { SessionEvent, SessionId } from '../../session/types.js'
+import { prefixUpperBound } from '../persistence.js'
+import { givenTitle, lastTurnNumber, outcomeOf, titleFrom } from '../repair.js'
 import type { ImageStatements } from './images.js'
 import { addUsageColumns, type UsageStatements } from './usage.js'
 
@@ -78,7 +81,7 @@ export function prepareStatements(db: Database.Database) {
       'INSERT INTO events (session_id, seq, type, time, data, ignorable) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     updateSession: db.prepare(
-      `UPDATE sessions SET event_count = ?, last_activity = ?, title = COALESCE(title, ?), turns = MAX(turns, ?),
+      `UPDATE sessions SET event_count = ?, last_activity = ?, title = COALESCE(?, title, ?), turns = MAX(turns, ?),
          outcome = COALESCE(?, outcome) WHERE id = ?`,
     ),
     events: db.prepare(
@@ -90,6 +93,8 @@ export function prepareStatements(db: Database.Database) {
     one: db.prepare(
       'SELECT id, header, title, event_count, last_activity, turns, outcome, usage, usage_events FROM sessions WHERE id = ?',
     ),
+    idsBetween: db.prepare('SELECT id FROM sessions WHERE id >= ? AND id < ? ORDER BY id LIMIT ?'),
+    idsFrom: db.prepare('SELECT id FROM sessions WHERE id >= ? ORDER BY id LIMIT ?'),
     deleteEvents: db.prepare('DELETE FROM events WHERE session_id = ?'),
     deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
   }
@@ -101,4 +106,31 @@ export interface EventRow {
   time: number
   data: string
   ignorable: number
+}
+
+/** The session row after an append: count, activity, title (a given one wins), turns, outcome. */
+export function updateSession(
+  sql: Statements,
+  id: SessionId,
+  events: readonly SessionEvent[],
+  seedLength: number,
+): void {
+  sql.updateSession.run(
+    events.at(-1)!.seq + 1,
+    events.at(-1)!.time,
+    givenTitle(events, seedLength) ?? null,
+    titleFrom(events, seedLength) ?? null,
+    lastTurnNumber(events),
+    outcomeOf(events) ?? null,
+    id,
+  )
+}
+
+/** Ids starting with `prefix`: the index range `prefix <= id < upper` of the primary key. */
+export function idsWithPrefix(sql: Statements, prefix: string, limit: number): SessionId[] {
+  const upper = prefixUpperBound(prefix)
+  const rows = (
+    upper === undefined ? sql.idsFrom.all(prefix, limit) : sql.idsBetween.all(prefix, upper, limit)
+  ) as { id: string }[]
+  return rows.map((row) => row.id).filter((id) => id.startsWith(prefix))
 }

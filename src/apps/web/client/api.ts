@@ -68,6 +68,7 @@ export const api = {
   resume: (id: string) => call<{ state: SessionState }>('POST', `${session(id)}/resume`, {}),
   release: (id: string) => call<{ state: SessionState }>('POST', `${session(id)}/release`, {}),
   remove: (id: string) => call<RemoveResponse>('DELETE', session(id)),
+  rename: (id: string, title: string) => call<{ ok: true }>('POST', `${session(id)}/rename`, { title }),
   fork: (id: string) => call<{ id: string }>('POST', `${session(id)}/fork`, {}),
   setModel: (id: string, model: string, effort: string) =>
     call<{ state: SessionState }>('POST', `${session(id)}/model`, { model, effort }),

@@ -110,6 +110,16 @@ export function SessionPage(props: { id: string }): VNode {
       location.hash = `#/session/${encodeURIComponent(child)}`
     })
 
+  // The title is stored as a `session/title` event; the sessions page lists it.
+  const rename = () => {
+    const title = window.prompt('New title for this session')
+    if (title === null) return
+    act(async () => {
+      await api.rename(id, title)
+      setNotice(`renamed: ${title.trim()}`)
+    })
+  }
+
   const footer = html`<${LiveView} live=${live} approvals=${approvals} busy=${state.busy} act=${act} />`
 
   return html`<div class="page session-page">
@@ -125,6 +135,7 @@ export function SessionPage(props: { id: string }): VNode {
       <span class=${`mode ${state.hosted ? 'hosted' : 'readonly'}`}>${state.hosted ? (state.busy ? 'running here' : 'open here') : 'read-only · live tail'}</span>
       ${state.hosted ? null : html`<button class="resume" onClick=${() => act(() => api.resume(id))}>Resume here</button>`}
       ${state.hosted && !state.busy ? html`<button class="release" onClick=${() => act(() => api.release(id))}>Release</button>` : null}
+      <button class="rename" onClick=${rename}>Rename</button>
       <button class="fork" onClick=${fork}>Fork</button>
     </div>
     <${ContextBar} id=${id} state=${state} act=${act} />
