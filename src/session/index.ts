@@ -12,6 +12,14 @@ export { MAX_SESSION_ID_LENGTH, sessionIdProblem } from './id.js'
 export { findNonJson } from './plain-json.js'
 export { Session, validateEvent, validateSessionId } from './session.js'
 export type { CreateSessionInit } from './store.js'
+export {
+  describeSettings,
+  recordedSettings,
+  SETTING_NAMES,
+  sameSettings,
+  sessionSettings,
+  turnEndBoundary,
+} from './settings.js'
 export { completedPrefixLength, forkSeed, SessionStore } from './store.js'
 export { type TranscriptBlock, type TranscriptMessage, transcriptMessage } from './transcript-message.js'
 export type {
@@ -24,6 +32,7 @@ export type {
   SessionEventMap,
   SessionHeader,
   SessionId,
+  SessionSettings,
   SessionSummary,
   TurnEndReason,
 } from './types.js'

@@ -6,6 +6,7 @@ import { DshError } from '../../core/errors.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 import { LlmErrorCode } from '../../llm/errors.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
+import { SessionErrorCode } from '../../session/errors.js'
 
 export const ExitCode = {
   Ok: 0,
@@ -53,6 +54,7 @@ const USAGE_ERROR_CODES: ReadonlySet<string> = new Set([
   LlmErrorCode.BadEffort,
   PersistenceErrorCode.NotFound,
   ConfigErrorCode.NotFound,
+  SessionErrorCode.BadTurn,
 ])
 
 /** The exit code of a user-facing error under the rule above. */
