@@ -11,7 +11,6 @@ export { deriveHistory, historyAfterCompaction } from './history.js'
 export { MAX_SESSION_ID_LENGTH, sessionIdProblem } from './id.js'
 export { findNonJson } from './plain-json.js'
 export { Session, validateEvent, validateSessionId } from './session.js'
-export type { CreateSessionInit } from './store.js'
 export {
   describeSettings,
   recordedSettings,
@@ -20,6 +19,7 @@ export {
   sessionSettings,
   turnEndBoundary,
 } from './settings.js'
+export type { CreateSessionInit } from './store.js'
 export { completedPrefixLength, forkSeed, SessionStore } from './store.js'
 export { type TranscriptBlock, type TranscriptMessage, transcriptMessage } from './transcript-message.js'
 export type {

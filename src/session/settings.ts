@@ -74,7 +74,9 @@ export function turnEndBoundary(events: readonly SessionEvent[], turn: number): 
   }
   if (!Number.isInteger(turn) || turn < 1 || turn > last) {
     const range = last === 0 ? 'the session has no turns yet' : `its turns are 1 to ${last}`
-    throw new DshError(`cannot fork at turn ${turn}: ${range}`, SessionErrorCode.BadTurn, { userFacing: true })
+    throw new DshError(`cannot fork at turn ${turn}: ${range}`, SessionErrorCode.BadTurn, {
+      userFacing: true,
+    })
   }
   throw new DshError(`cannot fork at turn ${turn}: it has not ended`, SessionErrorCode.BadTurn, {
     userFacing: true,

@@ -159,7 +159,9 @@ async function fork(chat: ChatHost, argument: string): Promise<void> {
     const last = nextTurnNumber(chat.agent.session.events) - 1
     atTurn = Number(argument)
     if (!/^\d+$/.test(argument) || atTurn < 1 || atTurn > last) {
-      chat.say(chat.colors.yellow(last === 0 ? '/fork: no turns yet' : `/fork <turn>: a turn from 1 to ${last}`))
+      chat.say(
+        chat.colors.yellow(last === 0 ? '/fork: no turns yet' : `/fork <turn>: a turn from 1 to ${last}`),
+      )
       return
     }
   }

@@ -5,7 +5,12 @@
 import { isAbsolute, relative } from 'node:path'
 import { formatCompactionLine } from '../../context/index.js'
 import { describeSettings } from '../../session/index.js'
-import type { ContextCompactedData, SessionEvent, SessionEventMap, SessionSettings } from '../../session/types.js'
+import type {
+  ContextCompactedData,
+  SessionEvent,
+  SessionEventMap,
+  SessionSettings,
+} from '../../session/types.js'
 import type { Colors } from '../cli/colors.js'
 import { safe } from './chat-host.js'
 

@@ -3,8 +3,8 @@
 
 import { randomUUID } from 'node:crypto'
 import { dirname } from 'node:path'
-import { currentSettings } from '../../agent/index.js'
 import { mintSessionId, startConfiguredAgent } from '../../agent/configured.js'
+import { currentSettings } from '../../agent/index.js'
 import type { AgentHandle } from '../../agent/types.js'
 import { readApiKeyFile } from '../../config/api-key-file.js'
 import type { ResolvedConfig } from '../../config/load.js'
@@ -221,7 +221,11 @@ export function forkStored(
   model: ModelChoice,
   atTurn?: number,
 ): Promise<AgentHandle> {
-  return harness.agents.fork({ sourceSessionId: sourceId, model, ...(atTurn !== undefined ? { atTurn } : {}) })
+  return harness.agents.fork({
+    sourceSessionId: sourceId,
+    model,
+    ...(atTurn !== undefined ? { atTurn } : {}),
+  })
 }
 
 /**
