@@ -67,6 +67,8 @@ describe('agent loop', () => {
 
     const types = agent.session.events.map((event) => event.type)
     expect(types).toEqual([
+      // What the turn runs with (model, effort, mode), for a resume or fork to restore.
+      'session/settings',
       'turn/start',
       'user/message',
       'step/start',
