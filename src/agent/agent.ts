@@ -14,6 +14,7 @@ import { TurnCancellation } from './cancellation.js'
 import { AgentErrorCode } from './errors.js'
 import { buildModelRequest } from './request.js'
 import type { LoopServices } from './services.js'
+import { recordSettings } from './settings.js'
 import { runTurn, type TurnSettings } from './turn-runner.js'
 import type { AgentHandle, AgentOutput, PromptOptions, TurnResult } from './types.js'
 
@@ -47,6 +48,7 @@ export class Agent implements AgentHandle {
 
   setModel(choice: ModelChoice): void {
     this.settings.model = { ...this.settings.model, ...choice }
+    recordSettings(this.ctx, this)
   }
 
   get busy(): boolean {
@@ -97,6 +99,8 @@ export class Agent implements AgentHandle {
     const cancellation = new TurnCancellation(options.signal)
     this.running = cancellation
     try {
+      // Before `turn/start`: a resume or fork of this log gets what this turn ran with.
+      recordSettings(this.ctx, this)
       const result = await runTurn({
         ctx: this.ctx,
         services: this.services,

@@ -19,6 +19,7 @@ export type {
 export { defaultSystemPrompt } from './prompts/system-prompt.js'
 export type { AgentRegistryConfig } from './registry.js'
 export { AgentRegistry, DEFAULT_MAX_STEPS_PER_TURN, DEFAULT_MAX_STOP_CONTINUATIONS } from './registry.js'
+export { currentSettings, recordSettings } from './settings.js'
 export { CANCELLED_TOOL_RESULT } from './tool-scheduler.js'
 export { nextTurnNumber } from './turn-runner.js'
 export type {

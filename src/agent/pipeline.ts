@@ -2,7 +2,7 @@
 // mutate the state object they receive (serial dispatch) or decide (waterfall).
 
 import type { ImageRef } from '../llm/types.js'
-import type { TurnEndReason } from '../session/types.js'
+import type { SessionSettings, TurnEndReason } from '../session/types.js'
 import type { ToolOutput } from '../tools/types.js'
 import type { AgentHandle, TurnResult } from './types.js'
 
@@ -93,6 +93,8 @@ export interface AgentPipelineEvents {
   'agent/setup'(agent: AgentHandle): Promise<void> | void
   'agent/created'(agent: AgentHandle, info: { source: 'new' | 'resume' }): Promise<void> | void
   'agent/disposed'(agent: AgentHandle): Promise<void> | void
+  /** Synchronous: listeners fill in the settings they own (the permission policy: `mode`). */
+  'agent/settings'(agent: AgentHandle, settings: SessionSettings): void
   'agent/turn-starting'(state: TurnStartingState): Promise<void> | void
   'agent/pre-step'(state: PreStepState): Promise<void> | void
   'agent/turn-stopping'(state: TurnStoppingState): Promise<void> | void

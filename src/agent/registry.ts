@@ -6,6 +6,7 @@ import { type Context, Service } from 'cordis'
 import { DshError, errorMessage } from '../core/errors.js'
 import type { ModelChoice } from '../llm/adapter.js'
 import type { Session } from '../session/session.js'
+import { recordedSettings, sameSettings, sessionSettings, turnEndBoundary } from '../session/settings.js'
 import { forkSeed, type SessionStore } from '../session/store.js'
 import type { SessionEvent, SessionId } from '../session/types.js'
 import { Agent } from './agent.js'
@@ -94,7 +95,14 @@ export class AgentRegistry extends Service {
    */
   async fork(options: ForkAgentOptions): Promise<AgentHandle> {
     const source = await this.sessions().read(options.sourceSessionId)
-    const seed: SessionEvent[] = forkSeed(source, options.boundary)
+    const boundary =
+      options.atTurn !== undefined ? turnEndBoundary(source.events, options.atTurn) : options.boundary
+    const seed: SessionEvent[] = forkSeed(source, boundary)
+    // The fork restores the source's settings as they are now, also when they changed after the cut.
+    const settings = sessionSettings(source)
+    if (seed.length > 0 && !sameSettings(recordedSettings(seed), settings)) {
+      seed.push({ seq: seed.length, type: 'session/settings', time: Date.now(), data: settings })
+    }
     const { header } = source
     return this.create({
       sessionId: options.sessionId ?? randomUUID(),
@@ -190,7 +198,8 @@ export class AgentRegistry extends Service {
     this.ctx.emit('agent/system-prompt', state)
     return {
       systemPrompt: [base, ...state.sections].join('\n\n'),
-      model: { ...this.config.model, ...model },
+      // Config defaults, then what the log recorded (a resume or fork), then the caller's flags.
+      model: { ...this.config.model, ...restoredChoice(session), ...model },
       maxStepsPerTurn: this.config.maxStepsPerTurn ?? DEFAULT_MAX_STEPS_PER_TURN,
       maxStopContinuations: this.config.maxStopContinuations ?? DEFAULT_MAX_STOP_CONTINUATIONS,
     }
@@ -213,6 +222,12 @@ export class AgentRegistry extends Service {
       this.ctx.logger('agents').warn('%s listener failed: %s', name, errorMessage(error))
     }
   }
+}
+
+/** The model and effort a resumed or forked session recorded (nothing for a new one). */
+function restoredChoice(session: Session): ModelChoice {
+  const { model, effort } = sessionSettings(session)
+  return { ...(model !== undefined ? { model } : {}), ...(effort !== undefined ? { effort } : {}) }
 }
 
 function checkSignal(signal: AbortSignal | undefined): void {

@@ -38,6 +38,8 @@ export interface ForkAgentOptions {
   sessionId?: SessionId
   /** How many leading events to copy. Default: the last completed turn's end, with the compactions after it. */
   boundary?: number
+  /** Cut after this turn's end instead (turns count from 1); a bad number is SESSION_BAD_TURN. */
+  atTurn?: number
   model?: ModelChoice
   signal?: AbortSignal
 }

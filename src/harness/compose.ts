@@ -182,6 +182,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       ...(config.source !== undefined ? { baseDir: dirname(config.source) } : {}),
       home: config.home,
       ...options.permissions,
+      // A flag's mode wins over the one a resumed or forked session restores.
+      ...(options.permissions?.mode !== undefined ? { forcedMode: options.permissions.mode } : {}),
     }),
     ctx.plugin(exitPlanModeToolPlugin),
     ctx.plugin(subagentToolPlugin, { maxDepth: config.subagents.enabled ? config.subagents.maxDepth : 0 }),

@@ -3,15 +3,17 @@
 // Where nobody can be asked (`dsh run`, stdio), an `ask` becomes a deny that says so.
 
 import { type Context, Service } from 'cordis'
+import { recordSettings } from '../agent/settings.js'
 import type { AgentHandle } from '../agent/types.js'
 import { errorMessage } from '../core/errors.js'
 import { findProjectRoot } from '../core/project-root.js'
 import { claudeCodeToolName } from '../hooks/claude-code/tool-names.js'
+import { sessionSettings } from '../session/settings.js'
 import type { SessionId } from '../session/types.js'
 import { discoverCommands, discoverSkills } from '../skills/discover.js'
 import { ProjectTrustStore } from '../trust/index.js'
 import type {} from '../trust/service.js'
-import { hookPermissionMode, type PermissionMode } from './modes.js'
+import { hookPermissionMode, isPermissionMode, type PermissionMode } from './modes.js'
 import { decideToolPermission, type PolicyDecision } from './policy.js'
 import { rememberAllowRule } from './remember.js'
 import { parsePermissionRule, parsePermissionRules } from './rule-parser.js'
@@ -20,8 +22,10 @@ import { loadProjectPermissions } from './settings.js'
 import type { PermissionRuleSet } from './types.js'
 
 export interface PermissionPolicyConfig {
-  /** The mode new agents start in. Default `auto`. */
+  /** The mode new agents start in (a resumed or forked one restores its own). Default `auto`. */
   mode?: PermissionMode
+  /** `--permission-mode`: every agent starts in it, also a resumed or forked one. */
+  forcedMode?: PermissionMode
   /** Rules from dsh's config file (`permissions.allow/ask/deny`); `/path` patterns are relative to `baseDir`. */
   allow?: string[]
   ask?: string[]
@@ -90,6 +94,10 @@ export class PermissionPolicy extends Service {
     ctx.on('agent/setup', (agent) => {
       this.load(agent)
     })
+    ctx.on('agent/settings', (agent, settings) => {
+      const state = this.agents.get(agent.id)
+      if (state) settings.mode = state.mode
+    })
     ctx.on('agent/disposed', (agent) => {
       this.agents.delete(agent.id)
     })
@@ -143,6 +151,7 @@ export class PermissionPolicy extends Service {
     if (state.mode === mode) return
     if (mode === 'plan') state.beforePlan = state.mode
     state.mode = mode
+    recordSettings(this.ctx, agent)
     this.ctx.emit('permissions/mode-changed', agent, mode)
   }
 
@@ -230,8 +239,11 @@ export class PermissionPolicy extends Service {
     const project = loadProjectPermissions(root, trusted)
     const parent = agent.session.header.parentSession
     const inherited = parent !== undefined ? this.agents.get(parent)?.mode : undefined
+    // The flag, else what a resumed or forked log recorded, else a live parent's, else the config's.
+    const recorded = sessionSettings(agent.session).mode
+    const restored = recorded !== undefined && isPermissionMode(recorded) ? recorded : undefined
     const state: AgentPermissions = {
-      mode: inherited ?? this.config.mode ?? 'auto',
+      mode: this.config.forcedMode ?? restored ?? inherited ?? this.config.mode ?? 'auto',
       projectRoot: root,
       rules: mergeRuleSets(this.baseRules, project.rules),
       trusted,

@@ -7,5 +7,7 @@ export const SessionErrorCode = {
   NotFound: 'SESSION_NOT_FOUND',
   AlreadyLive: 'SESSION_ALREADY_LIVE',
   BadBoundary: 'SESSION_BAD_BOUNDARY',
+  /** A turn number (fork at a turn) that is not a turn of the session that ended. */
+  BadTurn: 'SESSION_BAD_TURN',
   Corrupt: 'SESSION_CORRUPT',
 } as const

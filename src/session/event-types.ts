@@ -21,6 +21,7 @@ const CORE_EVENT_TYPES: Record<CoreEventType, true> = {
   'todo/update': true,
   'instructions/loaded': true,
   'session/title': true,
+  'session/settings': true,
   'usage/charge': true,
   'context/compacted': true,
 }

@@ -11,6 +11,14 @@ export { deriveHistory, historyAfterCompaction } from './history.js'
 export { MAX_SESSION_ID_LENGTH, sessionIdProblem } from './id.js'
 export { findNonJson } from './plain-json.js'
 export { Session, validateEvent, validateSessionId } from './session.js'
+export {
+  describeSettings,
+  recordedSettings,
+  SETTING_NAMES,
+  sameSettings,
+  sessionSettings,
+  turnEndBoundary,
+} from './settings.js'
 export type { CreateSessionInit } from './store.js'
 export { completedPrefixLength, forkSeed, SessionStore } from './store.js'
 export { type TranscriptBlock, type TranscriptMessage, transcriptMessage } from './transcript-message.js'
@@ -24,6 +32,7 @@ export type {
   SessionEventMap,
   SessionHeader,
   SessionId,
+  SessionSettings,
   SessionSummary,
   TurnEndReason,
 } from './types.js'

@@ -126,8 +126,21 @@ export interface SessionEventMap {
    * that does not know it still loads the log.
    */
   'session/title': { title: string; source: 'user' | 'model' }
+  /**
+   * The session's settings that a resume or fork restores, a whole snapshot (a field left
+   * out was not chosen: the config's default applies). Logged before a turn when they differ
+   * from the log's, and at once when they change (`/model`, `/effort`, a mode switch).
+   */
+  'session/settings': SessionSettings
   /** Project instructions (AGENTS.md / CLAUDE.md) the model is given as its first context message. */
   'instructions/loaded': { files: string[]; text: string }
+}
+
+/** What `session/settings` records; `mode` is a permission mode (`auto`, `plan`, ...). */
+export interface SessionSettings {
+  model?: string
+  effort?: 'off' | 'low' | 'high' | 'max'
+  mode?: string
 }
 
 export interface ContextCompactedData {

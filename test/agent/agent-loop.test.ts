@@ -67,6 +67,8 @@ describe('agent loop', () => {
 
     const types = agent.session.events.map((event) => event.type)
     expect(types).toEqual([
+      // What the turn runs with (model, effort, mode), for a resume or fork to restore.
+      'session/settings',
       'turn/start',
       'user/message',
       'step/start',
@@ -96,7 +98,7 @@ describe('agent loop', () => {
     const resumed = await start({ home, script: [{ text: 'I remember' }] })
     const again = await resumed.harness.agents.resume({ resumeSessionId: 'loop-1' })
     expect(again.id).toBe('loop-1')
-    expect(again.session.length).toBe(14)
+    expect(again.session.length).toBe(15)
     const next = await again.prompt('what did I ask?')
     expect(next.turn).toBe(2)
     const request = resumed.model.requests[0]!

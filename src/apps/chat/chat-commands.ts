@@ -4,27 +4,23 @@
 import { existsSync } from 'node:fs'
 import { nextTurnNumber } from '../../agent/turn-runner.js'
 import type { AgentHandle } from '../../agent/types.js'
-import { formatCompactionLine } from '../../context/index.js'
 import { toTerminalId } from '../../core/terminal-text.js'
 import { resolveSessionId } from '../../history/index.js'
 import { INIT_PROMPT } from '../../instructions/index.js'
 import { expandPromptCommand, promptCommands, statusLine } from '../../mcp/index.js'
 import { describePermissions, isPermissionMode, PERMISSION_MODES } from '../../permissions/index.js'
-import type { ContextCompactedData, SessionEvent } from '../../session/types.js'
 import { type CustomCommand, discoverCommands, expandCommand } from '../../skills/index.js'
 import { describeRewind, FileHistoryStore, rewindSession } from '../../tools/fs/index.js'
 import { formatCost } from '../../usage/index.js'
 import { changeModelChoice } from '../cli/model-choice.js'
-import { forkStored, startAgent } from '../cli/start.js'
+import { forkStored, restoredSettings, startAgent } from '../cli/start.js'
 import { formatAge } from '../cli/transcript.js'
 import { type ChatHost, safe } from './chat-host.js'
 import { closestCommand, findCommand, helpText } from './commands.js'
 import { contextLines } from './context-view.js'
 import { describeLsp } from './lsp-view.js'
+import { recapLines } from './recap.js'
 import { formatTokens } from './status-line.js'
-
-/** Turns of a resumed session recapped after `/resume`. */
-const RECAP_TURNS = 2
 
 export async function runChatCommand(chat: ChatHost, line: string): Promise<void> {
   const [typed = '', ...rest] = line.slice(1).split(/\s+/)
@@ -63,15 +59,9 @@ export async function runChatCommand(chat: ChatHost, line: string): Promise<void
       if (argument === '') await listRecent(chat)
       else await resume(chat, argument)
       return
-    case 'fork': {
-      const parent = chat.agent.id
-      await switchTo(
-        chat,
-        () => forkStored(chat.harness, parent, chat.plan.model),
-        `forked from ${toTerminalId(parent)}`,
-      )
+    case 'fork':
+      await fork(chat, argument)
       return
-    }
     case 'clear':
       await switchTo(
         chat,
@@ -156,54 +146,42 @@ async function resume(chat: ChatHost, argument: string): Promise<void> {
     chat.say(chat.colors.dim('already in that session'))
     return
   }
+  // The command line's own choices win; `/model` and `/effort` of the session left behind do not.
   await switchTo(
     chat,
-    () => chat.harness.agents.resume({ resumeSessionId: id, model: chat.plan.model }),
+    () => chat.harness.agents.resume({ resumeSessionId: id, model: chat.plan.flagModel }),
     'resumed',
   )
-  for (const line of recap(chat, chat.agent.session.events)) chat.say(line)
+  sayRecap(chat)
 }
 
-/**
- * The last turns of a session: each prompt and the first lines of its answer, with the
- * compaction boundaries among them (and the latest one before them) marked.
- */
-function recap(chat: ChatHost, events: readonly SessionEvent[]): string[] {
-  const { colors } = chat
-  const turns: { prompt: string; answer: string; boundaries: string[] }[] = []
-  let before: string[] = []
-  for (const event of events) {
-    if (event.type === 'user/message') {
-      const text = (event.data as { text?: unknown }).text
-      turns.push({ prompt: typeof text === 'string' ? text : '', answer: '', boundaries: before })
-      before = []
-    } else if (event.type === 'assistant/message' && turns.length > 0) {
-      const message = (event.data as { message?: { content?: unknown } }).message
-      if (typeof message?.content === 'string' && message.content.trim() !== '')
-        turns.at(-1)!.answer = message.content
-    } else if (event.type === 'context/compacted') {
-      before.push(formatCompactionLine(event.data as ContextCompactedData))
+/** `/fork` (after the last completed turn) or `/fork N` (after turn N), with a recap. */
+async function fork(chat: ChatHost, argument: string): Promise<void> {
+  const parent = chat.agent.id
+  let atTurn: number | undefined
+  if (argument !== '') {
+    const last = nextTurnNumber(chat.agent.session.events) - 1
+    atTurn = Number(argument)
+    if (!/^\d+$/.test(argument) || atTurn < 1 || atTurn > last) {
+      chat.say(
+        chat.colors.yellow(last === 0 ? '/fork: no turns yet' : `/fork <turn>: a turn from 1 to ${last}`),
+      )
+      return
     }
   }
-  if (turns.length === 0) return [colors.dim('(no turns yet)')]
-  const shown = turns.slice(-RECAP_TURNS)
-  const lines = [colors.dim(`recap: the last ${shown.length} of ${turns.length} turns`)]
-  const earlier = turns.slice(0, -RECAP_TURNS).flatMap((turn) => turn.boundaries)
-  if (earlier.length > 0) lines.push(colors.magenta(`── ${earlier.at(-1)} (earlier) ──`))
-  for (const turn of shown) {
-    for (const boundary of turn.boundaries) lines.push(colors.magenta(`── ${boundary} ──`))
-    lines.push(`${colors.bold(colors.green('> '))}${safe(firstLine(turn.prompt))}`)
-    const answer = turn.answer.split('\n').filter((line) => line.trim() !== '')
-    for (const line of answer.slice(0, 3)) lines.push(`  ${safe(line)}`)
-    if (answer.length > 3) lines.push(colors.dim(`  … +${answer.length - 3} lines`))
-  }
-  for (const boundary of before) lines.push(colors.magenta(`── ${boundary} ──`))
-  return lines
+  const at = atTurn !== undefined ? ` at turn ${atTurn}` : ''
+  await switchTo(
+    chat,
+    () => forkStored(chat.harness, parent, chat.plan.flagModel, atTurn),
+    `forked from ${toTerminalId(parent)}${at}`,
+  )
+  sayRecap(chat)
 }
 
-function firstLine(text: string): string {
-  const lines = text.split('\n')
-  return lines.length > 1 ? `${lines[0]} …` : text
+function sayRecap(chat: ChatHost): void {
+  const restored = restoredSettings(chat.harness, chat.agent, chat.plan)
+  for (const line of recapLines(chat.agent.session.events, chat.colors, { cwd: chat.agent.cwd, restored }))
+    chat.say(line)
 }
 
 async function recentSessions(chat: ChatHost) {

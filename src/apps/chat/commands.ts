@@ -24,8 +24,8 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'sessions', usage: '/sessions', description: "this folder's stored sessions" },
   {
     name: 'fork',
-    usage: '/fork',
-    description: "continue in a new session seeded with this one's completed turns",
+    usage: '/fork [<turn>]',
+    description: "continue in a new session seeded with this one's turns (up to <turn>)",
   },
   { name: 'session', usage: '/session', description: 'the session id, folder and log file' },
   {

@@ -4,6 +4,7 @@ import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
 import { packageVersion } from '../../core/version.js'
 import type { Colors } from '../cli/colors.js'
 import type { StartedAgent } from '../cli/start.js'
+import { recapLines } from './recap.js'
 
 /** `session <id> (new | resumed | forked from <parent>)` */
 export function describeStart(started: StartedAgent): string {
@@ -16,12 +17,23 @@ export function describeStart(started: StartedAgent): string {
   return `session ${toTerminalId(started.agent.id)} (${how})`
 }
 
-/** The chat's first two lines: version, model and folder; the session and the keys. */
+/**
+ * The chat's first two lines: version, model and folder; the session and the keys. A
+ * resumed or forked session adds its recap (the last turns, the restored settings).
+ */
 export function welcomeLines(started: StartedAgent, model: string, colors: Colors): string[] {
   const cwd = toTerminalText(started.agent.cwd, { keepTabs: false })
-  return [
+  const lines = [
     colors.bold(`dsh ${packageVersion()}`) + colors.dim(` · ${model} · ${cwd}`),
     colors.dim(`${describeStart(started)} · /help for commands · Ctrl-C interrupts · Ctrl-D exits`),
+  ]
+  if (started.how === 'new') return lines
+  return [
+    ...lines,
+    ...recapLines(started.agent.session.events, colors, {
+      cwd: started.agent.cwd,
+      ...(started.restored ? { restored: started.restored } : {}),
+    }),
   ]
 }
 

@@ -7,6 +7,7 @@ import { toTerminalText } from '../../core/terminal-text.js'
 import { HistoryErrorCode } from '../../history/errors.js'
 import { LlmErrorCode } from '../../llm/errors.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
+import { SessionErrorCode } from '../../session/errors.js'
 
 export const ExitCode = {
   Ok: 0,
@@ -56,6 +57,7 @@ const USAGE_ERROR_CODES: ReadonlySet<string> = new Set([
   HistoryErrorCode.AmbiguousId,
   HistoryErrorCode.InvalidTitle,
   ConfigErrorCode.NotFound,
+  SessionErrorCode.BadTurn,
 ])
 
 /** The exit code of a user-facing error under the rule above. */

@@ -19,6 +19,8 @@ export interface AgentOptions {
   resume?: string
   continue?: boolean
   fork?: string
+  /** `--at-turn N`: with `--fork`, cut the history after turn N. */
+  atTurn?: string
   agent?: string
   /** `--no-project-config`: commander's negation sets it false. */
   projectConfig?: boolean
@@ -153,6 +155,7 @@ export function addAgentOptions(command: Command): Command {
     .option('-r, --resume <id>', 'resume a stored session')
     .option('-c, --continue', 'resume the most recent session of this folder')
     .option('--fork <id>', "start a new session seeded with a stored session's completed turns")
+    .option('--at-turn <n>', 'with --fork: seed only the turns up to turn n (counting from 1)')
     .option('--agent <label>', 'use the agents[] row with this id from the config')
     .option('--no-project-config', 'load nothing the project folder brings (its hooks), and ask nothing')
     .option(TRUST_PROJECT_FLAG, TRUST_PROJECT_HELP)
@@ -190,6 +193,19 @@ export function checkSessionFlags(options: AgentOptions): void {
   ] as const) {
     if (value !== undefined && value.trim() === '') throw usageError(`${flag} needs a non-empty session id`)
   }
+  if (options.atTurn !== undefined) {
+    if (options.fork === undefined) throw usageError('--at-turn goes with --fork ID')
+    parseTurn(options.atTurn)
+  }
+}
+
+/** `--at-turn N` / `/fork N`: a whole number from 1 (the end of the log is checked by the fork). */
+export function parseTurn(value: string, where = '--at-turn'): number {
+  const turn = Number(value)
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(turn) || turn < 1) {
+    throw usageError(`${where} ${JSON.stringify(value)}: expected a turn number from 1`)
+  }
+  return turn
 }
 
 /**

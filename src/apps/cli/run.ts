@@ -9,6 +9,7 @@ import { isDshError } from '../../core/errors.js'
 import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
 import { progressLine } from '../../mcp/status-lines.js'
+import { describeSettings } from '../../session/index.js'
 import {
   costLimitPlugin,
   ESTIMATED_NOTE,
@@ -79,6 +80,7 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
       cwd: agent.cwd,
       transcriptPath: location?.path ?? null,
       ...(started.parent !== undefined ? { parentSession: started.parent } : {}),
+      ...(started.restored !== undefined ? { restored: started.restored } : {}),
     })
     if (!options.json) noticeStart(started, plan.cwdGiven && plan.cwd !== agent.cwd ? plan.cwd : undefined)
     if (interrupt.signal.aborted) return termination.exitCode ?? ExitCode.Interrupted
@@ -157,6 +159,8 @@ function noticeStart(started: StartedAgent, ignoredCwd: string | undefined): voi
         ? 'resumed'
         : 'new'
   process.stderr.write(colors.dim(`session ${toTerminalId(started.agent.id)} (${how})\n`))
+  const restored = started.restored ? describeSettings(started.restored) : ''
+  if (restored !== '') process.stderr.write(colors.dim(`restored: ${toTerminalText(restored)}\n`))
   if (ignoredCwd !== undefined) {
     process.stderr.write(colors.dim(`note: the session keeps its own folder ${started.agent.cwd}\n`))
   }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { dirname } from 'node:path'
 import { mintSessionId, startConfiguredAgent } from '../../agent/configured.js'
+import { currentSettings } from '../../agent/index.js'
 import type { AgentHandle } from '../../agent/types.js'
 import { readApiKeyFile } from '../../config/api-key-file.js'
 import type { ResolvedConfig } from '../../config/load.js'
@@ -18,11 +19,19 @@ import { parseEffort } from '../../llm/deepseek/effort.js'
 import { LlmErrorCode } from '../../llm/errors.js'
 import { requireApiKey, resolveOpenAiConfig } from '../../llm/openai/config.js'
 import type { PermissionMode } from '../../permissions/index.js'
-import type { SessionId } from '../../session/types.js'
+import { SETTING_NAMES, sessionSettings } from '../../session/index.js'
+import type { SessionId, SessionSettings } from '../../session/types.js'
 import { orphanedCommandLines } from '../../shell/index.js'
 import { CliError, CliErrorCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
-import { type AgentOptions, checkSessionFlags, permissionFlags, resolveCwd, sandboxFlags } from './options.js'
+import {
+  type AgentOptions,
+  checkSessionFlags,
+  parseTurn,
+  permissionFlags,
+  resolveCwd,
+  sandboxFlags,
+} from './options.js'
 
 /** Everything a command needs before it composes a harness. */
 export interface AgentPlan {
@@ -32,6 +41,8 @@ export interface AgentPlan {
   /** True when the user named the folder (`--cwd` or the agents[] row). */
   cwdGiven: boolean
   model: ModelChoice
+  /** The model and effort the command line (or agents[] row) chose, never changed by `/model`: they win over a restored session's. */
+  flagModel: ModelChoice
   row?: AgentRowConfig
   /** The permission flags, checked. */
   permissions: ReturnType<typeof permissionFlags>
@@ -60,11 +71,16 @@ export async function planAgent(
   const cwd = resolveCwd(cwdOption, options.cwd !== undefined ? '--cwd' : 'agents[].cwd')
   checkApiKey(config, env)
   const name = options.model ?? row?.model
+  const model: ModelChoice = {
+    ...(name !== undefined ? { model: name } : {}),
+    ...(effort !== undefined ? { effort } : {}),
+  }
   return {
     config,
     cwd,
     cwdGiven: cwdOption !== undefined,
-    model: { ...(name !== undefined ? { model: name } : {}), ...(effort !== undefined ? { effort } : {}) },
+    model,
+    flagModel: { ...model },
     row,
     permissions,
   }
@@ -142,6 +158,8 @@ export interface StartedAgent {
   how: 'new' | 'resumed' | 'forked'
   /** The session a fork was seeded from. */
   parent?: SessionId
+  /** The settings a resumed or forked session restored from its log (those no flag overrode). */
+  restored?: SessionSettings
 }
 
 /**
@@ -155,21 +173,25 @@ export async function startAgent(
 ): Promise<StartedAgent> {
   const { agents, sessions } = harness
   const model = plan.model
+  const restoring = (agent: AgentHandle) => restoredSettings(harness, agent, plan)
   if (options.resume !== undefined) {
     const id = await resolveSessionId(sessions, options.resume)
-    return { agent: await agents.resume({ resumeSessionId: id, model }), how: 'resumed' }
+    const agent = await agents.resume({ resumeSessionId: id, model })
+    return { agent, how: 'resumed', restored: restoring(agent) }
   }
   if (options.continue) {
     const latest = await latestSessionIn(harness, plan.cwd)
     if (latest === undefined) {
       throw new CliError(`no session with a prompt to continue in ${plan.cwd}`, CliErrorCode.NoSession)
     }
-    return { agent: await agents.resume({ resumeSessionId: latest, model }), how: 'resumed' }
+    const agent = await agents.resume({ resumeSessionId: latest, model })
+    return { agent, how: 'resumed', restored: restoring(agent) }
   }
   if (options.fork !== undefined) {
     const parent = await resolveSessionId(sessions, options.fork)
-    const agent = await forkStored(harness, parent, model)
-    return { agent, how: 'forked', parent }
+    const atTurn = options.atTurn === undefined ? undefined : parseTurn(options.atTurn)
+    const agent = await forkStored(harness, parent, model, atTurn)
+    return { agent, how: 'forked', parent, restored: restoring(agent) }
   }
   // Resume-or-create for an exact id, resume-only for a row's resumeSessionId, else a fresh id.
   const label = plan.row?.id
@@ -191,9 +213,45 @@ export async function latestSessionIn(harness: Harness, cwd: string): Promise<Se
   return latestResumable(await harness.sessions.listStored(), cwd)
 }
 
-/** Forks a live or stored session into a new agent; the source is left unchanged. */
-export function forkStored(harness: Harness, sourceId: SessionId, model: ModelChoice): Promise<AgentHandle> {
-  return harness.agents.fork({ sourceSessionId: sourceId, model })
+/**
+ * Forks a live or stored session into a new agent, after turn `atTurn` when given (else
+ * after its last completed turn); the source is left unchanged.
+ */
+export function forkStored(
+  harness: Harness,
+  sourceId: SessionId,
+  model: ModelChoice,
+  atTurn?: number,
+): Promise<AgentHandle> {
+  return harness.agents.fork({
+    sourceSessionId: sourceId,
+    model,
+    ...(atTurn !== undefined ? { atTurn } : {}),
+  })
+}
+
+/**
+ * The settings a resumed or forked agent took from its log: those the log recorded that it
+ * runs with now and that no flag chose (`-m`, `--effort`, `--permission-mode`).
+ */
+export function restoredSettings(
+  harness: Harness,
+  agent: AgentHandle,
+  plan: Pick<AgentPlan, 'flagModel' | 'permissions'>,
+): SessionSettings {
+  const recorded = sessionSettings(agent.session)
+  const current = currentSettings(harness.ctx, agent)
+  const flags: SessionSettings = {
+    ...(plan.flagModel.model !== undefined ? { model: plan.flagModel.model } : {}),
+    ...(plan.flagModel.effort !== undefined ? { effort: plan.flagModel.effort } : {}),
+    ...(plan.permissions.mode !== undefined ? { mode: plan.permissions.mode } : {}),
+  }
+  const restored: Record<string, string> = {}
+  for (const name of SETTING_NAMES) {
+    const value = recorded[name]
+    if (value !== undefined && flags[name] === undefined && current[name] === value) restored[name] = value
+  }
+  return restored as SessionSettings
 }
 
 function freshId(label: string | undefined): SessionId {

@@ -39,6 +39,8 @@ const trustBody = z.object({ trust: z.boolean() })
 /** The user's words for the summary, like `/compact focus on the tests`. */
 const renameBody = z.object({ title: z.string().max(10_000) })
 const compactBody = z.object({ instructions: z.string().max(10_000).optional() })
+/** `atTurn`: "fork from here" on a turn (the history up to its end); none: after the last completed turn. */
+const forkBody = z.object({ atTurn: z.number().int().min(1).optional() })
 
 export async function routeApi(
   api: ApiContext,
@@ -146,9 +148,12 @@ export async function routeApi(
       await api.host.release(id)
       sendJson(res, 200, { state: api.host.state(id) })
       return
-    case 'fork':
-      sendJson(res, 201, { id: await api.host.fork(id) })
+    case 'fork': {
+      // A body is optional: a bare POST forks after the last completed turn.
+      const { atTurn } = req.headers['content-type'] === undefined ? {} : await readBody(req, forkBody)
+      sendJson(res, 201, { id: await api.host.fork(id, atTurn) })
       return
+    }
     case 'model':
       api.host.setModel(id, choice(await readBody(req, modelChoice)))
       sendJson(res, 200, { state: api.host.state(id) })

@@ -15,6 +15,7 @@ import { renameStored, titleData } from '../../history/index.js'
 import type { ModelChoice } from '../../llm/adapter.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
 import { notFound } from '../../persistence/persistence.js'
+import { SessionErrorCode } from '../../session/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { SPILL_FOLDER } from '../../spill/index.js'
 import { sessionLineage } from '../cli/session-lineage.js'
@@ -140,9 +141,11 @@ export class WebHost {
     }
   }
 
-  async fork(id: SessionId): Promise<SessionId> {
-    const agent = await this.harness.agents.fork({ sourceSessionId: id }).catch((error: unknown) => {
+  async fork(id: SessionId, atTurn?: number): Promise<SessionId> {
+    const options = { sourceSessionId: id, ...(atTurn !== undefined ? { atTurn } : {}) }
+    const agent = await this.harness.agents.fork(options).catch((error: unknown) => {
       if (isDshError(error, PersistenceErrorCode.NotFound)) throw new HttpError(404, errorMessage(error))
+      if (isDshError(error, SessionErrorCode.BadTurn)) throw new HttpError(400, errorMessage(error))
       throw error
     })
     this.adopt(agent)

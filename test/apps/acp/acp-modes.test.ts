@@ -10,6 +10,7 @@ import {
   PERMISSION_MODE_DESCRIPTIONS,
   PERMISSION_MODE_NAMES,
   PERMISSION_MODES,
+  type PermissionMode,
 } from '../../../src/permissions/index.js'
 import { startTestHarness, type TestHarness } from '../../support/harness.js'
 import type { Script } from '../../support/loopback-model.js'
@@ -25,12 +26,13 @@ afterEach(async () => {
 })
 
 /** A harness as `dsh acp` composes it (an editor can be asked), its mode from the config. */
-async function start(mode: string, script: Script, home?: string) {
+/** `flagMode`: the mode as `--permission-mode` gives it, which wins over a resumed session's own. */
+async function start(mode: string, script: Script, home?: string, flagMode?: PermissionMode) {
   const test = await startTestHarness({
     script,
     ...(home ? { home } : {}),
     config: { permissions: { mode } },
-    permissions: { canAsk: true, frontEnd: 'interactive' },
+    permissions: { canAsk: true, frontEnd: 'interactive', ...(flagMode ? { mode: flagMode } : {}) },
   })
   open.push(test)
   return test
@@ -187,7 +189,7 @@ it('set_mode refuses an unknown mode (invalid params naming it) and an unknown s
   expect(hasListeners(test.harness.ctx, 'permissions/mode-changed')).toBe(false)
 })
 
-it('session/load answers the modes of the resumed session, in the mode this run was started with', async () => {
+it('session/load answers the modes of the resumed session: the mode it recorded, unless the run has a --permission-mode', async () => {
   const home = realpathSync(tempDir())
   const cwd = project()
   const first = await start('auto', [{ text: 'hello' }], home)
@@ -197,9 +199,17 @@ it('session/load answers the modes of the resumed session, in the mode this run 
   await clients.pop()!.close()
   await open.pop()!.close()
 
+  // The config's mode is for new sessions: the resumed one restores the mode it recorded.
   const second = await start('acceptEdits', [], home)
   const again = await connect(second)
-  const loaded = await again.agent.request('session/load', { sessionId, cwd, mcpServers: [] })
+  const restored = await again.agent.request('session/load', { sessionId, cwd, mcpServers: [] })
+  expect(restored.modes?.currentModeId).toBe('auto')
+  await clients.pop()!.close()
+  await open.pop()!.close()
+
+  const third = await start('auto', [], home, 'acceptEdits')
+  const flagged = await connect(third)
+  const loaded = await flagged.agent.request('session/load', { sessionId, cwd, mcpServers: [] })
   expect(loaded.modes?.currentModeId).toBe('acceptEdits')
   expect(loaded.modes?.availableModes.map((mode) => mode.id)).toEqual([...PERMISSION_MODES])
 })

@@ -43,6 +43,7 @@ describe('dsh stdio', () => {
     expect(events.every((message) => client.messages.indexOf(message) < answerIndex)).toBe(true)
     expect(events.map((message) => message.params.event.seq)).toEqual([...events.keys()])
     expect(events.map((message) => message.params.event.type)).toEqual([
+      'session/settings',
       'turn/start',
       'user/message',
       'step/start',
@@ -93,7 +94,7 @@ describe('dsh stdio', () => {
     expect(texts).toContain('echo hi please')
     expect(texts).toContain('echo: hi')
     // The resumed session continues the seq numbering.
-    expect(again.notifications('session/event')[0]!.params.event.seq).toBe(12)
+    expect(again.notifications('session/event')[0]!.params.event.seq).toBe(13)
     again.end()
     await again.done
     expect(second.harness.agents.list()).toEqual([])

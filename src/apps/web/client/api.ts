@@ -69,7 +69,8 @@ export const api = {
   release: (id: string) => call<{ state: SessionState }>('POST', `${session(id)}/release`, {}),
   remove: (id: string) => call<RemoveResponse>('DELETE', session(id)),
   rename: (id: string, title: string) => call<{ ok: true }>('POST', `${session(id)}/rename`, { title }),
-  fork: (id: string) => call<{ id: string }>('POST', `${session(id)}/fork`, {}),
+  fork: (id: string, atTurn?: number) =>
+    call<{ id: string }>('POST', `${session(id)}/fork`, atTurn !== undefined ? { atTurn } : {}),
   setModel: (id: string, model: string, effort: string) =>
     call<{ state: SessionState }>('POST', `${session(id)}/model`, { model, effort }),
   answer: (approvalId: string, allow: boolean) =>

@@ -29,7 +29,12 @@ function markdown(text: string): string {
   return cached
 }
 
-export function renderItem(item: Item): VNode {
+/** What an item's buttons do: `forkAt(n)` starts a new session from the history up to turn n. */
+export interface ItemActions {
+  forkAt?: (turn: number) => void
+}
+
+export function renderItem(item: Item, actions: ItemActions = {}): VNode {
   switch (item.kind) {
     case 'user':
       return html`<div class="msg user"><div class="who">${item.origin === 'hook' ? 'hook' : 'you'}</div><div class="text">${item.text}</div></div>`
@@ -40,7 +45,7 @@ export function renderItem(item: Item): VNode {
     case 'hook':
       return hook(item.hook)
     case 'turn-end':
-      return turnEnd(item.turn, item.reason, item.error, item.usage, item.currency)
+      return turnEnd(item.turn, item.reason, item.error, item.usage, item.currency, actions.forkAt)
     case 'notice':
       return html`<div class="notice">${item.text}</div>`
     case 'compaction':
@@ -142,10 +147,12 @@ function turnEnd(
   error: string | undefined,
   usage: UsageTotals,
   currency: string,
+  forkAt: ((turn: number) => void) | undefined,
 ): VNode {
   const cache = usage.inputTokens > 0 ? ` · cache ${cacheHitPercent(usage)}` : ''
   return html`<div class=${`turn-end reason-${reason}`}>
     turn ${turn} · ${reason}${error ? ` — ${error}` : ''} · ${formatTokens(usage.inputTokens)} in / ${formatTokens(usage.outputTokens)} out${cache} · <span class="turn-cost" title="estimated from the price table">${formatCost(usage.cost, currency)}</span>
+    ${forkAt ? html` <button class="fork-here" title=${`a new session with turns 1 to ${turn}`} onClick=${() => forkAt(turn)}>fork from here</button>` : null}
   </div>`
 }
 

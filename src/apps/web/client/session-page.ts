@@ -104,9 +104,9 @@ export function SessionPage(props: { id: string }): VNode {
       setNotice(failure instanceof ApiError ? failure.message : String(failure)),
     )
   }
-  const fork = () =>
+  const fork = (atTurn?: number) =>
     act(async () => {
-      const { id: child } = await api.fork(id)
+      const { id: child } = await api.fork(id, atTurn)
       location.hash = `#/session/${encodeURIComponent(child)}`
     })
 
@@ -136,14 +136,14 @@ export function SessionPage(props: { id: string }): VNode {
       ${state.hosted ? null : html`<button class="resume" onClick=${() => act(() => api.resume(id))}>Resume here</button>`}
       ${state.hosted && !state.busy ? html`<button class="release" onClick=${() => act(() => api.release(id))}>Release</button>` : null}
       <button class="rename" onClick=${rename}>Rename</button>
-      <button class="fork" onClick=${fork}>Fork</button>
+      <button class="fork" onClick=${() => fork()}>Fork</button>
     </div>
     <${ContextBar} id=${id} state=${state} act=${act} />
     ${notice !== undefined ? html`<div class="notice-bar" role="alert">${notice}</div>` : null}
     <${VirtualList}
       items=${model.items}
       keyOf=${(item: Item) => item.key}
-      render=${renderItem}
+      render=${(item: Item) => renderItem(item, { forkAt: fork })}
       estimatePx=${72}
       footer=${footer}
       itemsVersion=${model.version}
