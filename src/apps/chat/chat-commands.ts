@@ -17,6 +17,10 @@ import { changeModelChoice } from '../cli/model-choice.js'
 import { forkStored, startAgent } from '../cli/start.js'
 import { formatAge } from '../cli/transcript.js'
 import { type ChatHost, safe } from './chat-host.js'
+import { describeConfigCommand } from './commands/config.js'
+import { doctor } from './commands/doctor.js'
+import { addNote, describeMemory, isMemoryNote } from './commands/memory.js'
+import { describeStatus } from './commands/status.js'
 import { closestCommand, findCommand, helpText } from './commands.js'
 import { contextLines } from './context-view.js'
 import { describeLsp } from './lsp-view.js'
@@ -30,6 +34,10 @@ export async function runChatCommand(chat: ChatHost, line: string): Promise<void
   const argument = rest.join(' ').trim()
   const command = findCommand(typed)
   const { colors } = chat
+  if (isMemoryNote(line)) {
+    addNote(chat, line)
+    return
+  }
   if (typed.startsWith('mcp__')) {
     await mcpPrompt(chat, line)
     return
@@ -101,6 +109,18 @@ export async function runChatCommand(chat: ChatHost, line: string): Promise<void
     }
     case 'hooks':
       describeHooks(chat)
+      return
+    case 'status':
+      describeStatus(chat)
+      return
+    case 'config':
+      describeConfigCommand(chat, argument)
+      return
+    case 'doctor':
+      await doctor(chat)
+      return
+    case 'memory':
+      describeMemory(chat)
       return
     case 'mcp':
       await describeMcp(chat)

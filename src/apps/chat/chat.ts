@@ -15,7 +15,7 @@ import { handleTermination } from '../cli/termination.js'
 import { attachFiles } from './attachments.js'
 import { runChatCommand } from './chat-commands.js'
 import { type ChatHost, safe } from './chat-host.js'
-import { commandNames } from './commands.js'
+import { commandNames, isCommandLine } from './commands.js'
 import type { PromptHistory } from './history.js'
 import { chatImages } from './images.js'
 import { InputBox, type KeyPress } from './input.js'
@@ -244,7 +244,7 @@ export class TerminalChat implements ChatHost {
       while (this.queue.length > 0 && this.keys !== undefined) {
         const { text: next, persist } = this.queue.shift()!
         this.screen.schedule()
-        if (next.trimStart().startsWith('/')) {
+        if (isCommandLine(next)) {
           persist()
           await this.command(next.trim())
         } else await this.turn(next, persist)
