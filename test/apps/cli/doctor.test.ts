@@ -44,7 +44,11 @@ it('says the base URL is unreachable in one problem line and exits 1', async () 
   const result = await runCli(['doctor'], { env })
   expect(result.stdout).toMatch(/^ok +API key +none needed \(the model server is on loopback\)$/m)
   const line = result.stdout.split('\n').find((text) => text.includes('base URL'))
-  expect(line).toMatch(new RegExp(`^problem +base URL +${url.replace(/\./g, '\\.')} unreachable: .* — fix: check model\\.baseUrl`))
+  expect(line).toMatch(
+    new RegExp(
+      `^problem +base URL +${url.replace(/\./g, '\\.')} unreachable: .* — fix: check model\\.baseUrl`,
+    ),
+  )
   expect(hasStack(result.stdout + result.stderr)).toBe(false)
   expect(result.code).toBe(1)
 })
