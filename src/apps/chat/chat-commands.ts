@@ -20,6 +20,7 @@ import { type ChatHost, safe } from './chat-host.js'
 import { describeConfigCommand } from './commands/config.js'
 import { doctor } from './commands/doctor.js'
 import { addNote, describeMemory, isMemoryNote } from './commands/memory.js'
+import { changeModel, listRewindable } from './commands/model.js'
 import { describeStatus } from './commands/status.js'
 import { closestCommand, findCommand, helpText } from './commands.js'
 import { contextLines } from './context-view.js'
@@ -87,6 +88,8 @@ export async function runChatCommand(chat: ChatHost, line: string): Promise<void
       )
       return
     case 'model':
+      await changeModel(chat, argument)
+      return
     case 'effort':
       chat.say(safe(changeModelChoice(chat.agent, chat.plan, command.name, argument)))
       chat.refresh()
@@ -337,8 +340,12 @@ function permissions(chat: ChatHost, argument: string): void {
 }
 
 async function rewind(chat: ChatHost, argument: string): Promise<void> {
+  if (argument === '') {
+    listRewindable(chat)
+    return
+  }
   const last = nextTurnNumber(chat.agent.session.events) - 1
-  const turn = argument === '' ? last : Number(argument)
+  const turn = Number(argument)
   if (!Number.isInteger(turn) || turn < 1 || turn > last) {
     chat.say(chat.colors.yellow(`/rewind <turn>: a turn from 1 to ${last}`))
     return

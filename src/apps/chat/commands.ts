@@ -33,7 +33,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   {
     name: 'model',
     usage: '/model [<name>]',
-    description: 'show or change the model from the next turn on (dsh models lists them)',
+    description: "show or change the model from the next turn on (checked against the server's list)",
   },
   {
     name: 'effort',
@@ -54,7 +54,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   {
     name: 'rewind',
     usage: '/rewind [<turn>]',
-    description: 'restore files the file tools changed in that turn and later',
+    description: 'list the turns that changed files; with a turn, restore what changed in it and later',
   },
   {
     name: 'compact',

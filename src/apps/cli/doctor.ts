@@ -46,16 +46,7 @@ export async function runDoctorChecks(
   const checks: DoctorCheck[] = []
   let endpoint: ResolvedOpenAiConfig | undefined
   try {
-    endpoint = resolveOpenAiConfig(
-      {
-        ...(config.model.apiKeyFile !== undefined ? { apiKey: readApiKeyFile(config.model.apiKeyFile) } : {}),
-        apiKeyEnv: config.model.apiKeyEnv,
-        noKey: config.model.apiKey === 'none',
-        baseUrl: config.model.baseUrl,
-        model: options.model ?? config.model.name,
-      },
-      env,
-    )
+    endpoint = modelEndpoint(config, options.model, env)
   } catch (error) {
     checks.push({
       name: 'model',
@@ -68,6 +59,24 @@ export async function runDoctorChecks(
   checks.push(bwrapCheck(config), ripgrepCheck(env), ...lspChecks(config, cwd), clipboardCheck(env))
   if (config.persistence.backend === 'postgres') checks.push(await postgresCheck(config))
   return checks
+}
+
+/** The configured model endpoint (throws a user-facing error for a bad base URL or key file). */
+export function modelEndpoint(
+  config: ResolvedConfig,
+  model: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedOpenAiConfig {
+  return resolveOpenAiConfig(
+    {
+      ...(config.model.apiKeyFile !== undefined ? { apiKey: readApiKeyFile(config.model.apiKeyFile) } : {}),
+      apiKeyEnv: config.model.apiKeyEnv,
+      noKey: config.model.apiKey === 'none',
+      baseUrl: config.model.baseUrl,
+      model: model ?? config.model.name,
+    },
+    env,
+  )
 }
 
 function keyCheck(endpoint: ResolvedOpenAiConfig, env: NodeJS.ProcessEnv): DoctorCheck {

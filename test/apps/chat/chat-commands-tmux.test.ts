@@ -104,3 +104,40 @@ it('/memory lists the instruction files; # note appends to AGENTS.md and reaches
   )
   expect(prompts).toHaveLength(1)
 })
+
+it('/model refuses a name the server does not list at once; bare /rewind lists the turns that changed files', async () => {
+  const write = (file_path: string, content: string) => ({ name: 'write', arguments: { file_path, content } })
+  const w = await startWorld([
+    { toolCalls: [write('notes.txt', 'one\n')] },
+    { text: 'Created the notes.' },
+    { text: 'Just talking.' },
+    { text: 'On the pro model.' },
+  ])
+  const t = await startChat(w)
+  t.type('create notes')
+  t.keys('Enter')
+  await t.waitFor('Created the notes.')
+  t.type('say something')
+  t.keys('Enter')
+  await t.waitFor('Just talking.')
+
+  t.type('/rewind')
+  t.keys('Enter')
+  const listed = await t.waitFor('/rewind <turn> restores the files changed in that turn and later')
+  expect(listed).toMatch(/ {3}1 {2}create notes\n {6}\S*notes\.txt/)
+  expect(listed).not.toMatch(/ {3}2 {2}say something/)
+  expect(readFileSync(join(w.project, 'notes.txt'), 'utf8')).toBe('one\n')
+
+  t.type('/model nosuch-model')
+  t.keys('Enter')
+  await t.waitFor(
+    /unknown model nosuch-model: the server offers deepseek-flash, .*; the model stays as it was/,
+  )
+  t.type('/model deepseek-v4-pro')
+  t.keys('Enter')
+  await t.waitFor('model deepseek-v4-pro from the next turn on')
+  t.type('go on')
+  t.keys('Enter')
+  await t.waitFor('On the pro model.')
+  expect(w.model.requests.at(-1)!.model).toBe('deepseek-v4-pro')
+})
