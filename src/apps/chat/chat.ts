@@ -214,10 +214,7 @@ export class TerminalChat implements ChatHost {
       submit: (text: string, persist: () => void) => this.submit(text, persist),
       interrupt: () => this.interrupt(),
       exit: () => this.exit(),
-      toggleReasoning: () => {
-        this.transcript.toggleReasoning()
-        this.say(this.colors.dim(`reasoning ${this.transcript.showReasoning ? 'shown' : 'hidden'} (Ctrl-O)`))
-      },
+      toggleReasoning: () => this.say(this.transcript.ctrlO()),
       changed: () => this.screen.schedule(),
       hint: (text: string | undefined) => {
         this.hint = text

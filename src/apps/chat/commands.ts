@@ -107,7 +107,7 @@ export const KEYS_HELP = `keys:
   Up/Down history (kept per project) · Ctrl-R searches it · Tab completes commands and paths
   @path attaches a file's content · typing during a reply queues the next prompt
   # note appends a line to the project's AGENTS.md (#~ note: to your own $DSH_HOME/AGENTS.md)
-  Ctrl-C (or Esc on an empty input) interrupts a reply · Ctrl-O shows/hides reasoning · Ctrl-D exits`
+  Ctrl-C (or Esc on an empty input) interrupts a reply · Ctrl-O shows a cut diff whole, else shows/hides reasoning · Ctrl-D exits`
 
 /** A line the chat handles itself: a `/command` or a `# note`. */
 export function isCommandLine(text: string): boolean {

@@ -141,3 +141,42 @@ it('/model refuses a name the server does not list at once; bare /rewind lists t
   await t.waitFor('On the pro model.')
   expect(w.model.requests.at(-1)!.model).toBe('deepseek-v4-pro')
 })
+
+it('an approved edit shows its changed lines, cut with a hint; Ctrl-O prints the whole diff', async () => {
+  const before = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`).join('\n')
+  const after = before.replace(/line (\d+)/g, 'LINE $1')
+  const edit = (old_string: string, new_string: string) => ({
+    name: 'edit',
+    arguments: { file_path: 'list.txt', old_string, new_string },
+  })
+  const w = await startWorld([
+    { toolCalls: [{ name: 'read', arguments: { file_path: 'list.txt' } }, edit('line 2\n', 'line two\n')] },
+    { text: 'Small edit done.' },
+    { toolCalls: [edit(before.replace('line 2\n', 'line two\n'), after)] },
+    { text: 'Big edit done.' },
+  ])
+  writeFileSync(join(w.project, 'list.txt'), `${before}\n`)
+  const t = await startChat(w, ['--permission-mode', 'default'])
+  t.type('small')
+  t.keys('Enter')
+  await t.waitFor('allow? [y/N]')
+  t.keys('1')
+  const small = await t.waitFor('Small edit done.')
+  expect(small).toMatch(/⎿ Edited list\.txt \(1 replacement\)/)
+  expect(small).toMatch(/^ {4}-line 2$/m)
+  expect(small).toMatch(/^ {4}\+line two$/m)
+  expect(small).not.toContain('+++ list.txt')
+
+  t.type('big')
+  t.keys('Enter')
+  await t.waitFor('allow? [y/N]')
+  t.keys('1')
+  const big = await t.waitFor('Big edit done.')
+  expect(big).toMatch(/… \+\d+ lines \(Ctrl-O shows all\)/)
+  expect(big).not.toMatch(/^ {4}\+LINE 30$/m)
+  t.keys('C-o')
+  const expanded = await t.waitFor('the whole diff; Ctrl-O again shows/hides reasoning')
+  expect(expanded).toMatch(/^ {4}\+LINE 30$/m)
+  t.keys('C-o')
+  await t.waitFor('reasoning hidden (Ctrl-O)')
+})
