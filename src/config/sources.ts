@@ -3,10 +3,16 @@
 // (DSH_HOME, DEEPSEEK_BASE_URL) or the schema's defaults.
 
 import { DEFAULT_BASE_URL, DEFAULT_MODEL } from '../llm/openai/config.js'
-import type { ResolvedConfig } from './load.js'
 
 /** Dotted config keys → a description of what set them (`user file …`, `flag --sandbox`). */
 export type ConfigSources = Readonly<Record<string, string>>
+
+/** What describeConfig reads of a resolved config (load.ts imports this file, not the reverse). */
+export interface DescribedConfig {
+  readonly home: string
+  readonly model: { readonly name?: string | undefined; readonly baseUrl?: string | undefined }
+  readonly sources?: ConfigSources
+}
 
 export interface ConfigRow {
   key: string
@@ -39,7 +45,7 @@ export function sourcesFor(fields: readonly string[], source: string): Record<st
  * values the session changed since it started (model, effort, permission mode).
  */
 export function describeConfig(
-  config: ResolvedConfig,
+  config: DescribedConfig,
   env: NodeJS.ProcessEnv,
   live: readonly ConfigRow[] = [],
 ): ConfigRow[] {
