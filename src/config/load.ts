@@ -12,6 +12,7 @@ import { parsePermissionRule } from '../permissions/rule-parser.js'
 import { assertStoragePath } from '../persistence/storage-path.js'
 import { ConfigErrorCode } from './errors.js'
 import { configSchema, type DshConfigFile } from './schema.js'
+import { type ConfigSources, fieldsSetIn, sourcesFor } from './sources.js'
 
 /**
  * Largest config file read (bytes). A hand-written config is a few kilobytes; a file far
@@ -28,6 +29,8 @@ export interface ResolvedConfig extends DshConfigFile {
   home: string
   /** The config file that was read, if any. */
   source?: string
+  /** What set each field the file or a flag set (`/config`); unlisted fields are defaults. */
+  sources?: ConfigSources
   persistence: DshConfigFile['persistence'] & { root: string; file: string }
 }
 
@@ -42,7 +45,10 @@ export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
   const path = configPath(options, env)
   const text = readConfigText(path, options.file !== undefined)
   const raw = text === undefined ? {} : parseYaml(path, text)
-  return resolveConfig(validateConfig(path, raw), env, text === undefined ? undefined : path)
+  const config = resolveConfig(validateConfig(path, raw), env, text === undefined ? undefined : path)
+  if (text === undefined) return config
+  const label = options.file !== undefined ? `--config ${path}` : `user file ${path}`
+  return { ...config, sources: sourcesFor(fieldsSetIn(raw), label) }
 }
 
 /**

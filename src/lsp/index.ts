@@ -17,6 +17,7 @@ export {
 } from './config.js'
 export { LSP_TOOL_NAMES, type LspPluginConfig, lspPlugin } from './plugin.js'
 export { LSP_PRESETS } from './presets.js'
+export { resolveCommand } from './roots.js'
 export { type LspAnswer, LspService, newOnes } from './service.js'
 export { formatStatusLines, installedPresets } from './status.js'
 export type { LspDiagnostic, LspLocation, LspServerSpec, LspServerStatus, LspSymbol } from './types.js'

@@ -16,6 +16,11 @@ import { changeModelChoice } from '../cli/model-choice.js'
 import { forkStored, restoredSettings, startAgent } from '../cli/start.js'
 import { formatAge } from '../cli/transcript.js'
 import { type ChatHost, safe } from './chat-host.js'
+import { describeConfigCommand } from './commands/config.js'
+import { doctor } from './commands/doctor.js'
+import { addNote, describeMemory, isMemoryNote } from './commands/memory.js'
+import { changeModel, listRewindable } from './commands/model.js'
+import { describeStatus } from './commands/status.js'
 import { closestCommand, findCommand, helpText } from './commands.js'
 import { contextLines } from './context-view.js'
 import { describeLsp } from './lsp-view.js'
@@ -27,6 +32,10 @@ export async function runChatCommand(chat: ChatHost, line: string): Promise<void
   const argument = rest.join(' ').trim()
   const command = findCommand(typed)
   const { colors } = chat
+  if (isMemoryNote(line)) {
+    addNote(chat, line)
+    return
+  }
   if (typed.startsWith('mcp__')) {
     await mcpPrompt(chat, line)
     return
@@ -70,6 +79,8 @@ export async function runChatCommand(chat: ChatHost, line: string): Promise<void
       )
       return
     case 'model':
+      await changeModel(chat, argument)
+      return
     case 'effort':
       chat.say(safe(changeModelChoice(chat.agent, chat.plan, command.name, argument)))
       chat.refresh()
@@ -92,6 +103,18 @@ export async function runChatCommand(chat: ChatHost, line: string): Promise<void
     }
     case 'hooks':
       describeHooks(chat)
+      return
+    case 'status':
+      describeStatus(chat)
+      return
+    case 'config':
+      describeConfigCommand(chat, argument)
+      return
+    case 'doctor':
+      await doctor(chat)
+      return
+    case 'memory':
+      describeMemory(chat)
       return
     case 'mcp':
       await describeMcp(chat)
@@ -299,8 +322,12 @@ function permissions(chat: ChatHost, argument: string): void {
 }
 
 async function rewind(chat: ChatHost, argument: string): Promise<void> {
+  if (argument === '') {
+    listRewindable(chat)
+    return
+  }
   const last = nextTurnNumber(chat.agent.session.events) - 1
-  const turn = argument === '' ? last : Number(argument)
+  const turn = Number(argument)
   if (!Number.isInteger(turn) || turn < 1 || turn > last) {
     chat.say(chat.colors.yellow(`/rewind <turn>: a turn from 1 to ${last}`))
     return

@@ -15,7 +15,7 @@ import { handleTermination } from '../cli/termination.js'
 import { attachFiles } from './attachments.js'
 import { runChatCommand } from './chat-commands.js'
 import { type ChatHost, safe } from './chat-host.js'
-import { commandNames } from './commands.js'
+import { commandNames, isCommandLine } from './commands.js'
 import type { PromptHistory } from './history.js'
 import { chatImages } from './images.js'
 import { InputBox, type KeyPress } from './input.js'
@@ -214,10 +214,7 @@ export class TerminalChat implements ChatHost {
       submit: (text: string, persist: () => void) => this.submit(text, persist),
       interrupt: () => this.interrupt(),
       exit: () => this.exit(),
-      toggleReasoning: () => {
-        this.transcript.toggleReasoning()
-        this.say(this.colors.dim(`reasoning ${this.transcript.showReasoning ? 'shown' : 'hidden'} (Ctrl-O)`))
-      },
+      toggleReasoning: () => this.say(this.transcript.ctrlO()),
       changed: () => this.screen.schedule(),
       hint: (text: string | undefined) => {
         this.hint = text
@@ -244,7 +241,7 @@ export class TerminalChat implements ChatHost {
       while (this.queue.length > 0 && this.keys !== undefined) {
         const { text: next, persist } = this.queue.shift()!
         this.screen.schedule()
-        if (next.trimStart().startsWith('/')) {
+        if (isCommandLine(next)) {
           persist()
           await this.command(next.trim())
         } else await this.turn(next, persist)

@@ -1,6 +1,8 @@
 // The chat's slash commands: their names and help lines, and the closest known name
 // for a mistyped one.
 
+import { isMemoryNote } from './commands/memory.js'
+
 export interface CommandInfo {
   name: string
   usage: string
@@ -31,7 +33,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   {
     name: 'model',
     usage: '/model [<name>]',
-    description: 'show or change the model from the next turn on (dsh models lists them)',
+    description: "show or change the model from the next turn on (checked against the server's list)",
   },
   {
     name: 'effort',
@@ -52,7 +54,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   {
     name: 'rewind',
     usage: '/rewind [<turn>]',
-    description: 'restore files the file tools changed in that turn and later',
+    description: 'list the turns that changed files; with a turn, restore what changed in it and later',
   },
   {
     name: 'compact',
@@ -65,6 +67,26 @@ export const COMMANDS: readonly CommandInfo[] = [
     description: 'what fills the context window: system prompt, tools, messages, tool outputs, …',
   },
   { name: 'cost', usage: '/cost', description: 'tokens used by this session so far' },
+  {
+    name: 'status',
+    usage: '/status',
+    description: 'model, effort, mode, session, context, cost, MCP servers, hooks, sandbox',
+  },
+  {
+    name: 'config',
+    usage: '/config [<text>]',
+    description: 'the effective config and where each value came from (file, env, flag, default)',
+  },
+  {
+    name: 'doctor',
+    usage: '/doctor',
+    description: 'check the API key, model server, models, bwrap, rg, language servers, clipboard',
+  },
+  {
+    name: 'memory',
+    usage: '/memory',
+    description: 'the instruction files the model gets (AGENTS.md, CLAUDE.md); reloads edited ones',
+  },
   { name: 'hooks', usage: '/hooks', description: 'the hook files in use' },
   { name: 'lsp', usage: '/lsp', description: 'language servers: root, state, last error' },
   {
@@ -84,7 +106,13 @@ export const KEYS_HELP = `keys:
   Enter submits · Ctrl-J, \\+Enter or Shift+Enter (where the terminal reports it) insert a newline
   Up/Down history (kept per project) · Ctrl-R searches it · Tab completes commands and paths
   @path attaches a file's content · typing during a reply queues the next prompt
-  Ctrl-C (or Esc on an empty input) interrupts a reply · Ctrl-O shows/hides reasoning · Ctrl-D exits`
+  # note appends a line to the project's AGENTS.md (#~ note: to your own $DSH_HOME/AGENTS.md)
+  Ctrl-C (or Esc on an empty input) interrupts a reply · Ctrl-O shows a cut diff whole, else shows/hides reasoning · Ctrl-D exits`
+
+/** A line the chat handles itself: a `/command` or a `# note`. */
+export function isCommandLine(text: string): boolean {
+  return text.trimStart().startsWith('/') || isMemoryNote(text)
+}
 
 /** Every name a command answers to, for Tab completion. */
 export function commandNames(): string[] {

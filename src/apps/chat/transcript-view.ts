@@ -4,6 +4,7 @@
 
 import type { AgentOutput } from '../../agent/types.js'
 import { formatCompactionLine } from '../../context/index.js'
+import { DIFF_TOOLS, renderDiffView } from '../cli/diff-view.js'
 import { type Colors, clip, describeToolCall } from '../cli/render.js'
 import { summarizeToolResult } from '../cli/tool-summary.js'
 import { safe } from './chat-host.js'
@@ -12,6 +13,9 @@ import { MarkdownStream } from './markdown.js'
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 /** Result lines shown under a finished tool call. */
 const TOOL_RESULT_LINES = 4
+/** Diff lines shown under an edit; Ctrl-O prints the rest (up to EXPANDED_DIFF_LINES). */
+const DIFF_LINES = 16
+const EXPANDED_DIFF_LINES = 2000
 
 interface RunningTool {
   header: string
@@ -27,6 +31,8 @@ export class TranscriptView {
   private busySince: number | undefined
   private waitingSince = 0
   private reasoningLines = 0
+  /** The latest edit result whose diff was cut, until Ctrl-O prints it whole. */
+  private cutDiff: string | undefined
   /** While a retry waits: when it will be sent. */
   private retryUntil = 0
   /** Set while a compaction runs (automatic in a turn, or /compact). */
@@ -79,7 +85,10 @@ export class TranscriptView {
         const header =
           running?.header ?? `${colors.cyan('●')} ${colors.bold(safe(describeToolCall(output.name, '{}')))}`
         const elapsed = running ? colors.dim(` (${seconds(this.now() - running.startedAt)})`) : ''
-        this.commit([header + elapsed, ...this.resultLines(output.content, output.isError)])
+        const diff = !output.isError && DIFF_TOOLS.has(output.name) ? this.diffLines(output.content) : []
+        const diffAt = output.content.indexOf('\n--- ')
+        const summary = diff.length > 0 && diffAt > 0 ? output.content.slice(0, diffAt) : output.content
+        this.commit([header + elapsed, ...this.resultLines(summary, output.isError), ...diff])
         this.waitingSince = this.now()
         return
       }
@@ -162,9 +171,30 @@ export class TranscriptView {
     this.compactingSince = undefined
   }
 
-  /** Shows or hides reasoning from now on. */
-  toggleReasoning(): void {
+  /**
+   * Ctrl-O: prints the latest cut diff whole when there is one, else shows or hides reasoning
+   * from now on. Returns the line saying which.
+   */
+  ctrlO(): string {
+    if (this.cutDiff !== undefined) {
+      const content = this.cutDiff
+      this.cutDiff = undefined
+      this.commit(splitLines(renderDiffView(content, this.colors, EXPANDED_DIFF_LINES)))
+      return this.colors.dim('(the whole diff; Ctrl-O again shows/hides reasoning)')
+    }
     this.showReasoning = !this.showReasoning
+    return this.colors.dim(`reasoning ${this.showReasoning ? 'shown' : 'hidden'} (Ctrl-O)`)
+  }
+
+  /** The coloured diff of an edit result, cut at DIFF_LINES (then Ctrl-O prints it whole). */
+  private diffLines(content: string): string[] {
+    const lines = splitLines(renderDiffView(content, this.colors, DIFF_LINES))
+    const cut = lines.length > DIFF_LINES
+    if (cut) {
+      this.cutDiff = content
+      lines[lines.length - 1] = `${lines.at(-1)}${this.colors.dim(' (Ctrl-O shows all)')}`
+    }
+    return lines
   }
 
   private switchTo(mode: 'idle' | 'text' | 'reasoning'): void {
@@ -196,6 +226,11 @@ export class TranscriptView {
     if (summary.status !== undefined) lines.push(`    ${colors.red(colors.bold(`✗ ${summary.status}`))}`)
     return lines
   }
+}
+
+/** A rendered block's lines, without the final newline's empty line. */
+function splitLines(block: string): string[] {
+  return block === '' ? [] : block.replace(/\n$/, '').split('\n')
 }
 
 function seconds(ms: number): string {

@@ -243,6 +243,16 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./models.js')).modelsCommand(options)))
 
+  program
+    .command('doctor')
+    .description(
+      'check the setup: API key, model server, models, bwrap, rg, language servers, clipboard, PostgreSQL',
+    )
+    .option('-m, --model <name>', 'check this model instead of the configured one')
+    .option('-C, --cwd <dir>', 'the project folder whose language servers are checked')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./doctor.js')).doctorCommand(options)))
+
   sessions
     .command('tail')
     .description("print a session's latest events; --follow streams new ones live, from any host")

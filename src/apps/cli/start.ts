@@ -60,9 +60,15 @@ export async function planAgent(
   const permissions = permissionFlags(options)
   const sandbox = sandboxFlags(options)
   const effort = options.effort === undefined ? undefined : parseEffort(options.effort)
+  const loaded = await readConfig({ ...(options.config !== undefined ? { file: options.config } : {}), env })
+  const flagged = Object.entries(sandbox).map(([key, value]) => [
+    key,
+    key === 'sandbox' ? '--sandbox' : value ? '--sandbox-network' : '--no-sandbox-network',
+  ])
   const config = {
-    ...(await readConfig({ ...(options.config !== undefined ? { file: options.config } : {}), env })),
+    ...loaded,
     ...sandbox,
+    sources: { ...loaded.sources, ...Object.fromEntries(flagged.map(([k, f]) => [k, `flag ${f}`])) },
   }
   const row = options.agent === undefined ? undefined : findRow(config, options.agent)
   // A row's relative cwd is relative to the config file, like every path in it.

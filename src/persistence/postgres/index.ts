@@ -4,7 +4,7 @@
 export { PostgresSessionBackend } from './backend.js'
 export type { PostgresBackendConfig, ResolvedPostgresConfig } from './config.js'
 export { describeTarget, resolvePostgresConfig } from './config.js'
-export { migrateDatabase } from './connection.js'
+export { createPool, migrateDatabase } from './connection.js'
 export type { FollowOptions } from './follow.js'
 export { followSession } from './follow.js'
 export type { PostgresSummary } from './list.js'
