@@ -119,6 +119,10 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
       'end the turn (reason max-cost) once its estimated cost reaches this (USD, or pricing.currency)',
       parseAmount,
     )
+    .option(
+      '--mcp <servers>',
+      'MCP servers for this run: `none`, or names separated by commas (default: all)',
+    )
     .action(
       act(async (prompt: string, options: RunOptions) =>
         (await import('./run.js')).runCommand(prompt, options),
