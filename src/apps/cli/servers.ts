@@ -1,6 +1,7 @@
 // `dsh stdio` and `dsh acp`: compose a harness and hand stdin/stdout to a protocol
 // server. Only protocol messages reach stdout; diagnostics go to stderr.
 
+import type { AgentHandle } from '../../agent/types.js'
 import { loadConfig } from '../../config/load.js'
 import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
 import { ExitCode, usageError } from './errors.js'
@@ -34,10 +35,11 @@ export async function stdioCommand(options: StdioOptions): Promise<number> {
     const problem = sessionIdProblem(options.sessionId)
     if (problem !== undefined) throw usageError(`--session-id: invalid session id: ${problem}`)
   }
-  const { runStdioServer } = await import('../stdio/index.js')
+  const { runStdioServer, stdioCanAsk } = await import('../stdio/index.js')
   // Headless: nobody to ask, so only trusted, unchanged project files (or --trust-project) load.
   const trust = trustFlags(options, 'headless')
-  return serve(options, false, trust, (harness) =>
+  // An `ask` reaches a client that said in `initialize` it answers permission requests; else it is denied.
+  return serve(options, stdioCanAsk, trust, (harness) =>
     runStdioServer({
       harness,
       input: process.stdin,
@@ -66,7 +68,7 @@ export async function acpCommand(
  */
 async function serve(
   options: { config?: string } & PermissionOptions,
-  canAsk: boolean,
+  canAsk: boolean | ((agent: AgentHandle) => boolean),
   trust: HarnessOptions['trust'],
   run: (harness: Harness) => Promise<void>,
 ): Promise<number> {
@@ -77,7 +79,7 @@ async function serve(
   warnIfBypassing(permissions.mode ?? config.permissions.mode)
   const harness = await createHarness({
     config,
-    permissions: { ...permissions, canAsk, frontEnd: canAsk ? 'interactive' : 'headless' },
+    permissions: { ...permissions, canAsk, frontEnd: canAsk === true ? 'interactive' : 'headless' },
     ...(trust ? { trust } : {}),
   })
   logToStderr(harness.ctx)
