@@ -73,6 +73,7 @@ export class StdioServer {
   private stopping = false
   private closed = false
   private outputBroken = false
+  private readonly deliveries = new Set<Promise<void>>()
   private readonly permissions = new StdioPermissions(
     (message) => this.write(message),
     (line) => this.options.harness.ctx.logger('stdio').warn('%s', line),
@@ -107,10 +108,12 @@ export class StdioServer {
     if (parsed.kind === 'blank') return
     if (parsed.kind !== 'batch') {
       const handled = await this.handle(parsed)
-      const delivered = handled.reply.then(async (message) => {
-        if (message) this.write(message)
-        await handled.after?.()
-      })
+      const delivered = this.deliver(
+        handled.reply.then(async (message) => {
+          if (message) this.write(message)
+          await handled.after?.()
+        }),
+      )
       if (!handled.long) await delivered
       return
     }
@@ -127,11 +130,13 @@ export class StdioServer {
     // while later lines are read (a prompt's answer waits for its turn; session/cancel reaches it).
     const handled: Handled[] = []
     for (const item of parsed.items) handled.push(await this.handle(parseMessage(item)))
-    void Promise.all(handled.map((one) => one.reply)).then(async (replies) => {
-      const answers = replies.filter((reply) => reply !== undefined)
-      if (answers.length > 0) this.write(answers)
-      for (const one of handled) await one.after?.()
-    })
+    void this.deliver(
+      Promise.all(handled.map((one) => one.reply)).then(async (replies) => {
+        const answers = replies.filter((reply) => reply !== undefined)
+        if (answers.length > 0) this.write(answers)
+        for (const one of handled) await one.after?.()
+      }),
+    )
   }
 
   /**
@@ -266,19 +271,24 @@ export class StdioServer {
     return response
   }
 
-  /** The running prompt or compaction, until its answer is written. */
+  /** The running prompt or compaction, until it settles (its answer is written by `deliver`). */
   private track(response: Promise<unknown>): void {
     const running: Promise<void> = response
       .then(
         () => {},
         () => {},
       )
-      // The answer is written in a later microtask than this settles; wait one turn for it.
-      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
       .finally(() => {
         if (this.inflight === running) this.inflight = undefined
       })
     this.inflight = running
+  }
+
+  /** Answers not yet written (a prompt's, a batch's), awaited before the server ends. */
+  private deliver(work: Promise<void>): Promise<void> {
+    const tracked = work.finally(() => this.deliveries.delete(tracked))
+    this.deliveries.add(tracked)
+    return tracked
   }
 
   /**
@@ -337,6 +347,7 @@ export class StdioServer {
     const agent = this.agent
     if (agent) await this.options.harness.agents.dispose(agent.id)
     await this.inflight
+    await Promise.all([...this.deliveries])
     for (const undo of this.detach.splice(0)) undo()
   }
 
