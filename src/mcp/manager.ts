@@ -14,7 +14,7 @@ import { McpConnection, type McpProgress } from './connection.js'
 import type { McpManagerConfig, McpServerStatus, ProjectScope } from './manager-types.js'
 import { normalizeName, serverOfToolName } from './naming.js'
 import { createResourceTools } from './resource-tools.js'
-import { startReport } from './status-lines.js'
+import { startingLine, startReport } from './status-lines.js'
 import { untilAborted } from './wait.js'
 
 export type { McpManagerConfig, McpServerStatus } from './manager-types.js'
@@ -122,6 +122,10 @@ export class McpManager extends Service {
     if (this.waited.has(agent) || signal?.aborted) return
     this.waited.add(agent)
     if (this.config.background) {
+      // One line for all servers not ready yet (a hundred would be a hundred lines otherwise).
+      const starting = connections.filter((connection) => connection.state === 'starting')
+      for (const connection of starting) this.reported.set(connection, 'starting:')
+      if (starting.length > 0) this.ctx.logger('mcp').warn('%s', startingLine(starting))
       for (const connection of connections) this.report(connection)
       return
     }

@@ -60,3 +60,13 @@ export function startReport(connection: McpConnection, background: boolean): str
   const seconds = Math.round(connection.startupTimeoutMs / 1000)
   return `MCP server ${connection.name} is still starting after ${seconds} s; its tools join when it is ready`
 }
+
+/** `dsh run`'s first step: the servers not ready yet, in one line. */
+export function startingLine(connections: readonly McpConnection[]): string {
+  const names = connections.map((connection) => connection.name)
+  const shown =
+    names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ')
+  return names.length === 1
+    ? `MCP server ${shown} is still starting; its tools join when it is ready`
+    : `MCP servers ${shown} are still starting; their tools join when each is ready`
+}

@@ -30,6 +30,15 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
+/**
+ * Signals the server's group, and the server itself while it has not exited: a child
+ * signalled right after spawn may not have made its group yet (setsid runs in the child).
+ */
+function stop(child: ChildProcess, pgid: number, signal: NodeJS.Signals): void {
+  signalGroup(pgid, signal)
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+}
+
 /** Resolves once `child` exited or `ms` passed. */
 function exited(child: ChildProcess, ms: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
@@ -117,9 +126,9 @@ export class StdioProcessTransport implements Transport {
       // Already closed.
     }
     if (this.initialized) await exited(child, GRACE_MS)
-    signalGroup(pgid, 'SIGTERM')
+    stop(child, pgid, 'SIGTERM')
     await exited(child, GRACE_MS)
-    signalGroup(pgid, 'SIGKILL')
+    stop(child, pgid, 'SIGKILL')
     child.unref()
   }
 
