@@ -17,6 +17,8 @@ export interface StdioOptions extends PermissionOptions {
   projectConfig?: boolean
   /** `--trust-project`. */
   trustProject?: boolean
+  /** `--max-turns`: model steps a turn may take (overrides agent.maxStepsPerTurn). */
+  maxTurns?: number
 }
 
 /** The permission and sandbox flags both servers take. */
@@ -67,7 +69,7 @@ export async function acpCommand(
  * 130/143/129. A closed stdin ends the server like `shutdown`: running turns are cancelled.
  */
 async function serve(
-  options: { config?: string } & PermissionOptions,
+  options: { config?: string; maxTurns?: number } & PermissionOptions,
   canAsk: boolean | ((agent: AgentHandle) => boolean),
   trust: HarnessOptions['trust'],
   run: (harness: Harness) => Promise<void>,
@@ -75,6 +77,7 @@ async function serve(
   const permissions = permissionFlags(options)
   const sandbox = sandboxFlags(options)
   const config = { ...loadConfig(options.config !== undefined ? { file: options.config } : {}), ...sandbox }
+  if (options.maxTurns !== undefined) config.agent = { ...config.agent, maxStepsPerTurn: options.maxTurns }
   checkApiKey(config)
   warnIfBypassing(permissions.mode ?? config.permissions.mode)
   const harness = await createHarness({

@@ -82,6 +82,32 @@ describe('dsh stdio with its input piped', () => {
     const answer = jsonLines(result.stdout).find((line) => line.id === 2)
     expect(answer?.result).toMatchObject({ reason: 'completed', text: 'the full answer' })
   }, 60_000)
+  it('--max-turns bounds the turn the end of input waits for', async () => {
+    const dir = makeDir()
+    const model = await startModel([
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo again' } }] },
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo again' } }] },
+      { text: 'not reached' },
+    ])
+    const w = makeWorld(dir, model.baseUrl)
+    const input = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { cwd: w.project } },
+      { jsonrpc: '2.0', id: 2, method: 'session/prompt', params: { text: 'loop' } },
+    ]
+      .map((message) => `${JSON.stringify(message)}\n`)
+      .join('')
+    const result = await spawnCli(['stdio', '--max-turns', '1', '--permission-mode', 'bypassPermissions'], {
+      env: w.env,
+      cwd: w.project,
+      input,
+      timeoutMs: 40_000,
+    }).done
+    expect(result.code, result.stderr).toBe(0)
+    expect(jsonLines(result.stdout).find((line) => line.id === 2)?.result).toMatchObject({
+      reason: 'max-steps',
+    })
+    expect(model.requests).toHaveLength(1)
+  }, 60_000)
 })
 
 describe.each(['stdio', 'acp'] as const)('dsh %s with stdin closed mid-turn', (server) => {
