@@ -59,6 +59,8 @@ export interface HarnessOptions {
    * One decision per folder and process, shared by hooks and MCP (`ctx.projectTrust`).
    */
   trust?: Omit<ProjectTrustConfig, 'home'>
+  /** MCP for this run: which servers (`dsh run --mcp`), and whether the first request waits for them. */
+  mcp?: { only?: readonly string[]; background?: boolean }
 }
 
 export interface Harness {
@@ -202,6 +204,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       home: config.home,
       secrets: config.secrets,
       ...(config.source !== undefined ? { configFile: config.source } : {}),
+      ...options.mcp,
     }),
     // Code intelligence: the plugin is light; servers and the LSP libraries load on first use.
     ...(config.lsp !== false

@@ -37,8 +37,8 @@ export class McpConnection {
   private restarts = 0
   private readonly refreshing = new Set<Promise<void>>()
   private closing = false
-  /** Stops tracking this server's process for the exit-time kill (src/mcp/exit-kill.ts). */
-  private forgetProcess: (() => void) | undefined
+  /** Stop tracking this server's process groups for the exit-time kill (src/mcp/exit-kill.ts). */
+  private forgets: (() => void)[] = []
   private toolList: readonly ProvidedTool[] = []
   private promptList: readonly McpPromptInfo[] = []
   private capabilities: { prompts?: unknown; resources?: unknown; tools?: unknown } = {}
@@ -220,9 +220,16 @@ export class McpConnection {
     await client?.close().catch(() => {
       // Already gone: nothing left to close.
     })
-    this.forgetProcess?.()
-    this.forgetProcess = undefined
+    this.forgetProcesses()
     this.log.close()
+  }
+
+  private trackProcess(forget: () => void): void {
+    this.forgets.push(forget)
+  }
+
+  private forgetProcesses(): void {
+    for (const forget of this.forgets.splice(0)) forget()
   }
 
   private async connect(): Promise<void> {
@@ -244,6 +251,8 @@ export class McpConnection {
         cwd: this.options.cwd,
         log: this.log,
       })
+      // Closed while the transport was made: nothing may be spawned any more.
+      if (this.closing) return
       const validator = new AjvJsonSchemaValidator()
       const created = new Client(
         { name: 'dsh', version: packageVersion() },
@@ -272,11 +281,12 @@ export class McpConnection {
       const connecting = created.connect(transport, {
         timeout: Math.max(MIN_CONNECT_TIMEOUT_MS, 2 * this.startupTimeoutMs),
       })
-      // connect() spawns a stdio server at once; its pid is known from here on.
-      this.forgetProcess?.()
+      // connect() spawns a stdio server at once; its pid (and group) is known from here on.
+      // An earlier, crashed attempt's group stays tracked until close().
       const pid = (transport as { pid?: number | null }).pid
-      this.forgetProcess = typeof pid === 'number' ? killOnExit(pid) : undefined
+      if (typeof pid === 'number') this.trackProcess(killOnExit(pid))
       await connecting
+      if ('initialized' in transport) transport.initialized = true
       if (this.closing) return
       this.capabilities = created.getServerCapabilities() ?? {}
       await this.refreshTools(created, validator)
@@ -291,8 +301,7 @@ export class McpConnection {
       await client?.close().catch(() => {
         // Failed before it was up: closing is best effort.
       })
-      this.forgetProcess?.()
-      this.forgetProcess = undefined
+      this.forgetProcesses()
     } finally {
       this.options.onChange?.()
     }
@@ -346,8 +355,6 @@ export class McpConnection {
   private handleClose(client: Client): void {
     if (this.client !== client || this.closing) return
     this.client = undefined
-    this.forgetProcess?.()
-    this.forgetProcess = undefined
     if (this.stateValue === 'starting') return // the connect attempt reports it
     const last = this.log.last
     this.stateValue = 'crashed'

@@ -1,8 +1,10 @@
 // Stdio MCP servers must not outlive dsh. Closing a server ends its stdin and gives it two
-// seconds before the SDK's SIGTERM; a dsh that exits first (a signal, an error) would leave
-// one that ignores end-of-input running. On exit, every server still running is killed —
-// only the very process that was started: a pid is checked against its start time, so a
-// pid the system has since given to another process is never signalled.
+// seconds before SIGTERM; a dsh that exits first (an error, an uncaught failure) would leave
+// one that ignores end-of-input running. On exit, every server still tracked is killed with
+// its process group (each server leads its own, stdio-transport.ts) — only the very group
+// that was started: its leader's pid is checked against its start time, so a pid the system
+// has since given to another process is never signalled. A leader already gone leaves its
+// pid reserved while members of its group live, so the group is still signalled then.
 
 import { readFileSync } from 'node:fs'
 
@@ -27,18 +29,20 @@ function startTimeOf(pid: number): string | undefined {
 
 function killAll(): void {
   for (const server of running) {
-    if (startTimeOf(server.pid) !== server.startTime) continue
+    const now = startTimeOf(server.pid)
+    if (now !== undefined && now !== server.startTime) continue
     try {
-      process.kill(server.pid, 'SIGKILL')
+      process.kill(-server.pid, 'SIGKILL')
     } catch {
-      // Gone meanwhile.
+      // The group is empty: nothing left to stop.
     }
   }
 }
 
 /**
- * Tracks a started stdio server until the returned `forget` runs (once it was closed or
- * exited); it is killed if dsh exits meanwhile. Without /proc nothing is tracked.
+ * Tracks a started stdio server (the leader of process group `pid`) until the returned
+ * `forget` runs (once it was closed); its group is killed if dsh exits meanwhile. Without
+ * /proc nothing is tracked.
  */
 export function killOnExit(pid: number): () => void {
   const startTime = startTimeOf(pid)

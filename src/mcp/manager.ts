@@ -7,43 +7,17 @@ import type { AgentHandle } from '../agent/types.js'
 import { errorMessage } from '../core/errors.js'
 import { findProjectRoot } from '../core/project-root.js'
 import type { SessionId } from '../session/types.js'
-import { createSecretFilter, type SecretFilter, type SecretPolicy } from '../shell/index.js'
+import { createSecretFilter, type SecretFilter } from '../shell/index.js'
 import type { ProvidedTool, ToolProvider } from '../tools/types.js'
 import { type McpServerConfig, type McpServerSource, readProjectServers } from './config.js'
 import { McpConnection, type McpProgress } from './connection.js'
+import type { McpManagerConfig, McpServerStatus, ProjectScope } from './manager-types.js'
 import { normalizeName, serverOfToolName } from './naming.js'
 import { createResourceTools } from './resource-tools.js'
+import { startingLine, startReport } from './status-lines.js'
+import { untilAborted } from './wait.js'
 
-export interface McpManagerConfig {
-  /** The user's servers (dsh's config file). */
-  servers?: Record<string, McpServerConfig>
-  /** The config file they came from, for `dsh mcp list`. */
-  configFile?: string
-  home: string
-  /** Read for `${VAR}` expansion and the servers' environment. Default: process.env. */
-  env?: NodeJS.ProcessEnv
-  /** The shell's secret policy (config `secrets`), applied to stdio servers' environment. */
-  secrets?: SecretPolicy
-}
-
-/** A server as `dsh mcp list` and `/mcp` show it. */
-export interface McpServerStatus {
-  name: string
-  source: McpServerSource
-  state: McpConnection['state'] | 'untrusted'
-  tools: number
-  error?: string
-  log?: string
-}
-
-interface ProjectScope {
-  root: string
-  file?: string
-  /** Set once the trust question is answered. */
-  decision: Promise<boolean>
-  connections: Map<string, McpConnection>
-  problems: string[]
-}
+export type { McpManagerConfig, McpServerStatus } from './manager-types.js'
 
 export class McpManager extends Service {
   private readonly user = new Map<string, McpConnection>()
@@ -73,6 +47,7 @@ export class McpManager extends Service {
     super(ctx, 'mcp')
     this.secrets = createSecretFilter(config.secrets)
     for (const [name, server] of Object.entries(config.servers ?? {})) {
+      if (!this.chosen(name)) continue
       this.user.set(
         name,
         this.connection(
@@ -146,6 +121,14 @@ export class McpManager extends Service {
     await untilAborted(Promise.all(connections.map((connection) => connection.settled())), signal)
     if (this.waited.has(agent) || signal?.aborted) return
     this.waited.add(agent)
+    if (this.config.background) {
+      // One line for all servers not ready yet (a hundred would be a hundred lines otherwise).
+      const starting = connections.filter((connection) => connection.state === 'starting')
+      for (const connection of starting) this.reported.set(connection, 'starting:')
+      if (starting.length > 0) this.ctx.logger('mcp').warn('%s', startingLine(starting))
+      for (const connection of connections) this.report(connection)
+      return
+    }
     // A cancelled turn (Ctrl-C, SIGTERM) stops waiting at once; the servers go on starting
     // until the harness closes them.
     await untilAborted(Promise.all(connections.map((connection) => connection.ready())), signal)
@@ -308,6 +291,7 @@ export class McpManager extends Service {
     const read = readProjectServers(root)
     const connections = new Map<string, McpConnection>()
     for (const [name, server] of Object.entries(read?.servers ?? {})) {
+      if (!this.chosen(name)) continue
       connections.set(name, this.connection(name, server, { kind: 'project', file: read!.file }, root))
     }
     const problems = read?.problems ?? []
@@ -350,7 +334,7 @@ export class McpManager extends Service {
     source: McpServerSource,
     cwd: string,
   ): McpConnection {
-    return new McpConnection({
+    const connection: McpConnection = new McpConnection({
       name,
       config,
       source,
@@ -360,26 +344,26 @@ export class McpManager extends Service {
       secrets: this.secrets,
       spill: () => this.ctx.get('spill'),
       onProgress: (progress: McpProgress) => this.ctx.emit('mcp/progress', progress),
-      onChange: () => this.ctx.emit('mcp/changed', name),
+      onChange: () => {
+        // In the background a failure is said when it happens, not at a first request.
+        if (this.config.background && connection.state === 'failed') this.report(connection)
+        this.ctx.emit('mcp/changed', name)
+      },
     })
+    return connection
   }
 
   /** One line per server whose start failed or is slow, once per state. */
   private report(connection: McpConnection): void {
-    const state = connection.state
-    const key = `${state}:${connection.error ?? ''}`
+    const key = `${connection.state}:${connection.error ?? ''}`
     if (this.reported.get(connection) === key) return
     this.reported.set(connection, key)
-    const logger = this.ctx.logger('mcp')
-    if (state === 'failed')
-      logger.warn('MCP server %s failed to start: %s', connection.name, connection.error)
-    else if (state === 'starting') {
-      logger.warn(
-        'MCP server %s is still starting after %d s; its tools join when it is ready',
-        connection.name,
-        Math.round(connection.startupTimeoutMs / 1000),
-      )
-    }
+    const line = startReport(connection, this.config.background === true)
+    if (line !== undefined) this.ctx.logger('mcp').warn('%s', line)
+  }
+
+  private chosen(name: string): boolean {
+    return this.config.only === undefined || this.config.only.includes(name)
   }
 
   private async closeSession(sessionId: SessionId): Promise<void> {
@@ -388,18 +372,4 @@ export class McpManager extends Service {
     this.sessionScopes.delete(sessionId)
     await Promise.allSettled([...scope.values()].map((connection) => connection.close()))
   }
-}
-
-/** Resolves when `work` settles or `signal` aborts, whichever comes first. */
-function untilAborted(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return work.then(() => {})
-  if (signal.aborted) return Promise.resolve()
-  return new Promise((resolve) => {
-    const done = () => {
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    signal.addEventListener('abort', done, { once: true })
-    work.then(done, done)
-  })
 }

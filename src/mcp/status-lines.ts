@@ -2,6 +2,7 @@
 
 import { toTerminalText } from '../core/terminal-text.js'
 import type { McpServerSource } from './config.js'
+import type { McpConnection } from './connection.js'
 import type { McpServerStatus } from './manager.js'
 
 export function describeSource(source: McpServerSource): string {
@@ -45,4 +46,27 @@ export function progressLine(progress: {
     progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`
   const text = progress.message ? `${progress.message} (${amount})` : amount
   return toTerminalText(`  ⋯ ${progress.server}: ${text}`.replace(/\s*\n\s*/g, ' '))
+}
+
+/**
+ * The warning for a server whose start failed or is not done yet (undefined: nothing to
+ * say). `background`: the first request did not wait for it (`dsh run`).
+ */
+export function startReport(connection: McpConnection, background: boolean): string | undefined {
+  if (connection.state === 'failed')
+    return `MCP server ${connection.name} failed to start: ${connection.error}`
+  if (connection.state !== 'starting') return undefined
+  if (background) return `MCP server ${connection.name} is still starting; its tools join when it is ready`
+  const seconds = Math.round(connection.startupTimeoutMs / 1000)
+  return `MCP server ${connection.name} is still starting after ${seconds} s; its tools join when it is ready`
+}
+
+/** `dsh run`'s first step: the servers not ready yet, in one line. */
+export function startingLine(connections: readonly McpConnection[]): string {
+  const names = connections.map((connection) => connection.name)
+  const shown =
+    names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ')
+  return names.length === 1
+    ? `MCP server ${shown} is still starting; its tools join when it is ready`
+    : `MCP servers ${shown} are still starting; their tools join when each is ready`
 }

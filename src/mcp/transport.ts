@@ -2,7 +2,6 @@
 // shell's scrubbed environment, Streamable HTTP or SSE through the proxy-aware fetch), the
 // start-up pacing, and the one-line reason a start failed. Split from connection.ts.
 
-import type { Readable } from 'node:stream'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { errorMessage } from '../core/errors.js'
 import { outboundFetch } from '../net/index.js'
@@ -17,18 +16,16 @@ export async function createTransport(
   options: { secrets?: SecretFilter; cwd?: string; log: ServerLog },
 ): Promise<Transport> {
   if (isStdio(config)) {
-    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
-    const transport = new StdioClientTransport({
+    const { StdioProcessTransport } = await import('./stdio-transport.js')
+    const cwd = config.cwd ?? options.cwd
+    const transport = new StdioProcessTransport({
       command: config.command,
       args: config.args,
       // The shell's scrubbing: no DSH_* and no credential-looking names, then the entry's env.
       env: buildChildEnv(env, config.env, {}, options.secrets ?? DEFAULT_SECRET_FILTER),
-      cwd: config.cwd ?? options.cwd,
-      stderr: 'pipe',
+      ...(cwd !== undefined ? { cwd } : {}),
     })
-    const stderr = transport.stderr
-    if (stderr)
-      options.log.attach(stderr as unknown as Readable, `${config.command} ${config.args.join(' ')}`)
+    options.log.attach(transport.stderr, `${config.command} ${config.args.join(' ')}`)
     return transport
   }
   const url = new URL(config.url)

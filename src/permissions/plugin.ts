@@ -36,8 +36,11 @@ export interface PermissionPolicyConfig {
   disallowedTools?: string[]
   /** Folders besides the project where edits need no approval. */
   additionalDirectories?: string[]
-  /** False where nobody can answer an `ask` (headless): it is denied with a message. Default false. */
-  canAsk?: boolean
+  /**
+   * False where nobody can answer an `ask` (headless): it is denied with a message. Default
+   * false. A function decides per agent (`dsh stdio`: whether its client answers permission requests).
+   */
+  canAsk?: boolean | ((agent: AgentHandle) => boolean)
   /** The harness home (its trust store decides whether project allow rules count). */
   home?: string
   /** Which kind of front end this is (the trust service decides project trust for both). */
@@ -116,7 +119,9 @@ export class PermissionPolicy extends Service {
       if (decision.behavior === 'deny') return { kind: 'deny', reason: decision.reason }
       const downstream = await next()
       if (decision.behavior === 'allow' || downstream.kind === 'deny') return downstream
-      if (this.config.canAsk) return { kind: 'ask', reason: decision.reason }
+      const canAsk = this.config.canAsk
+      if (typeof canAsk === 'function' ? canAsk(call.agent) : canAsk === true)
+        return { kind: 'ask', reason: decision.reason }
       const remedy =
         decision.configWrite === true
           ? 'only --permission-mode bypassPermissions writes it without asking'

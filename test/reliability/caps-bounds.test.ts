@@ -91,7 +91,8 @@ describe('SIGTERM during MCP start-up', () => {
     const exitMs: number[] = []
     for (let trial = 0; trial < trials; trial++) {
       const marker = `rel-mcp-start-${SEED}-${trial}`
-      const w = await world([{ text: 'never asked' }])
+      // `dsh run` does not wait for servers: the model holds its answer so the run is still on.
+      const w = await world([{ text: 'never asked', delayMs: 60_000 }])
       const servers = Object.fromEntries(
         // Never answers `initialize` (each stays starting for its 30 s timeout) and, like a
         // well-behaved stdio server, exits when its stdin closes; the marker is its $0.
@@ -129,7 +130,8 @@ describe('SIGTERM during MCP start-up', () => {
 describe('MCP servers at exit', () => {
   it('kills a starting server that ignores end-of-input and SIGTERM when dsh exits on SIGTERM', async () => {
     const marker = `rel-mcp-stubborn-${SEED}`
-    const w = await world([{ text: 'never asked' }])
+    // `dsh run` does not wait for servers: the model holds its answer so the run is still on.
+    const w = await world([{ text: 'never asked', delayMs: 60_000 }])
     const servers = Object.fromEntries(
       // Ignores its stdin closing and SIGTERM: only a kill ends it. The marker is its $0.
       Array.from({ length: 5 }, (_, i) => [

@@ -119,6 +119,10 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
       'end the turn (reason max-cost) once its estimated cost reaches this (USD, or pricing.currency)',
       parseAmount,
     )
+    .option(
+      '--mcp <servers>',
+      'MCP servers for this run: `none`, or names separated by commas (default: all)',
+    )
     .action(
       act(async (prompt: string, options: RunOptions) =>
         (await import('./run.js')).runCommand(prompt, options),
@@ -308,6 +312,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--session-id <id>', 'the exact session id initialize uses when it names none (resume-or-create)')
     .option('--no-project-config', 'load nothing the project folder brings (its hooks)')
     .option(TRUST_PROJECT_FLAG, TRUST_PROJECT_HELP)
+    .option('--max-turns <n>', 'end each turn (reason max-steps) after this many model steps', parseCount)
     .action(act(async (options) => (await import('./servers.js')).stdioCommand(options)))
 
   addSandboxOptions(addPermissionOptions(program.command('acp')))

@@ -6,8 +6,10 @@ import * as z from 'zod'
 import type { AgentOutput, TurnResult } from '../../agent/types.js'
 import { type PreparedImage, preparePromptImages, visionRefusal } from '../../attachments/index.js'
 import { isDshError } from '../../core/errors.js'
+import { findProjectRoot } from '../../core/project-root.js'
 import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
+import { readProjectServers } from '../../mcp/config.js'
 import { progressLine } from '../../mcp/status-lines.js'
 import { describeSettings } from '../../session/index.js'
 import {
@@ -33,6 +35,8 @@ export interface RunOptions extends AgentOptions {
   maxCost?: number
   /** `--image`, repeatable: images attached to the prompt. */
   image?: string[]
+  /** `--mcp none|<name,name>`: the MCP servers this run loads. */
+  mcp?: string
 }
 
 /** Runs one turn; resolves with the exit code (0 only when the turn completed). */
@@ -57,13 +61,20 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
     }
   }
 
+  const only = chosenServers(options.mcp, plan)
+
   const interrupt = new AbortController()
   const termination = handleTermination(() => interrupt.abort(), { brokenPipe: true })
   let harness: Awaited<ReturnType<typeof openHarness>>
   try {
     // Headless: nobody to ask, so only a folder trusted with its current configuration (or
     // `--trust-project`) brings its own; anything else is left out and said in one line.
-    harness = await openHarness(plan, { canAsk: false, trust: trustFlags(options, 'headless') })
+    // MCP servers start in the background: the first request does not wait for them.
+    harness = await openHarness(plan, {
+      canAsk: false,
+      trust: trustFlags(options, 'headless'),
+      mcp: { background: true, ...(only ? { only } : {}) },
+    })
   } catch (error) {
     termination.dispose()
     throw error
@@ -185,6 +196,28 @@ async function promptImages(prompt: string, plan: AgentPlan, options: RunOptions
     if (isDshError(error) && error.code.startsWith('ATTACHMENT_')) throw usageError(error.message)
     throw error
   }
+}
+
+/** `--mcp`: undefined (every server), [] (`none`) or the names given, each a configured server. */
+function chosenServers(flag: string | undefined, plan: AgentPlan): string[] | undefined {
+  if (flag === undefined) return undefined
+  if (flag.trim() === 'none') return []
+  const names = flag
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
+  if (names.length === 0) throw usageError('--mcp needs `none` or server names separated by commas')
+  // Servers of the config file and of the project's .mcp.json (trusted or not: the choice is by name).
+  const known = new Set([
+    ...Object.keys(plan.config.mcpServers),
+    ...Object.keys(readProjectServers(findProjectRoot(plan.cwd))?.servers ?? {}),
+  ])
+  const unknown = names.filter((name) => !known.has(name))
+  if (unknown.length > 0) {
+    const list = [...known].join(', ') || 'none are configured'
+    throw usageError(`--mcp: no MCP server named ${unknown.join(', ')} (servers: ${list})`)
+  }
+  return names
 }
 
 async function readStdin(): Promise<string> {

@@ -1,6 +1,7 @@
 // `dsh stdio` and `dsh acp`: compose a harness and hand stdin/stdout to a protocol
 // server. Only protocol messages reach stdout; diagnostics go to stderr.
 
+import type { AgentHandle } from '../../agent/types.js'
 import { loadConfig } from '../../config/load.js'
 import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
 import { ExitCode, usageError } from './errors.js'
@@ -16,6 +17,8 @@ export interface StdioOptions extends PermissionOptions {
   projectConfig?: boolean
   /** `--trust-project`. */
   trustProject?: boolean
+  /** `--max-turns`: model steps a turn may take (overrides agent.maxStepsPerTurn). */
+  maxTurns?: number
 }
 
 /** The permission and sandbox flags both servers take. */
@@ -34,10 +37,11 @@ export async function stdioCommand(options: StdioOptions): Promise<number> {
     const problem = sessionIdProblem(options.sessionId)
     if (problem !== undefined) throw usageError(`--session-id: invalid session id: ${problem}`)
   }
-  const { runStdioServer } = await import('../stdio/index.js')
+  const { runStdioServer, stdioCanAsk } = await import('../stdio/index.js')
   // Headless: nobody to ask, so only trusted, unchanged project files (or --trust-project) load.
   const trust = trustFlags(options, 'headless')
-  return serve(options, false, trust, (harness) =>
+  // An `ask` reaches a client that said in `initialize` it answers permission requests; else it is denied.
+  return serve(options, stdioCanAsk, trust, (harness) =>
     runStdioServer({
       harness,
       input: process.stdin,
@@ -65,19 +69,20 @@ export async function acpCommand(
  * 130/143/129. A closed stdin ends the server like `shutdown`: running turns are cancelled.
  */
 async function serve(
-  options: { config?: string } & PermissionOptions,
-  canAsk: boolean,
+  options: { config?: string; maxTurns?: number } & PermissionOptions,
+  canAsk: boolean | ((agent: AgentHandle) => boolean),
   trust: HarnessOptions['trust'],
   run: (harness: Harness) => Promise<void>,
 ): Promise<number> {
   const permissions = permissionFlags(options)
   const sandbox = sandboxFlags(options)
   const config = { ...loadConfig(options.config !== undefined ? { file: options.config } : {}), ...sandbox }
+  if (options.maxTurns !== undefined) config.agent = { ...config.agent, maxStepsPerTurn: options.maxTurns }
   checkApiKey(config)
   warnIfBypassing(permissions.mode ?? config.permissions.mode)
   const harness = await createHarness({
     config,
-    permissions: { ...permissions, canAsk, frontEnd: canAsk ? 'interactive' : 'headless' },
+    permissions: { ...permissions, canAsk, frontEnd: canAsk === true ? 'interactive' : 'headless' },
     ...(trust ? { trust } : {}),
   })
   logToStderr(harness.ctx)

@@ -129,7 +129,12 @@ export function checkApiKey(config: ResolvedConfig, env: NodeJS.ProcessEnv = pro
  */
 export async function openHarness(
   plan: AgentPlan,
-  front: { canAsk: boolean; trust?: HarnessOptions['trust']; log?: (line: string) => void },
+  front: {
+    canAsk: boolean
+    trust?: HarnessOptions['trust']
+    log?: (line: string) => void
+    mcp?: HarnessOptions['mcp']
+  },
 ): Promise<Harness> {
   warnIfBypassing(plan.permissions.mode ?? plan.config.permissions.mode)
   // Commands an earlier dsh left running when it was killed: one line each, before anything starts.
@@ -145,6 +150,7 @@ export async function openHarness(
       frontEnd: front.canAsk ? 'interactive' : 'headless',
     },
     ...(front.trust ? { trust: front.trust } : {}),
+    ...(front.mcp ? { mcp: front.mcp } : {}),
   })
   logToStderr(harness.ctx, process.env, front.log)
   return harness

@@ -38,12 +38,29 @@ const requestSchema = z.object({
   params: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
 })
 
-export type ParsedLine =
-  | { kind: 'request'; request: JsonRpcRequest }
-  | { kind: 'invalid'; id: JsonRpcId; error: JsonRpcErrorObject }
-  | { kind: 'blank' }
+/** A client's response to a request dsh sent (`session/requestPermission`). */
+export interface JsonRpcResponse {
+  id: string | number
+  result?: unknown
+  error?: JsonRpcErrorObject
+}
 
-/** Parses one line. Batches are not supported: an array is an invalid request. */
+/** One message: a request (or notification), a response to dsh, or something invalid. */
+export type ParsedMessage =
+  | { kind: 'request'; request: JsonRpcRequest }
+  | { kind: 'response'; response: JsonRpcResponse }
+  | { kind: 'invalid'; id: JsonRpcId; error: JsonRpcErrorObject }
+
+export type ParsedLine = ParsedMessage | { kind: 'batch'; items: unknown[] } | { kind: 'blank' }
+
+const responseSchema = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string(), z.number()]),
+  result: z.unknown().optional(),
+  error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
+})
+
+/** Parses one line: a message, a batch (a JSON array, its items parsed with `parseMessage`), or blank. */
 export function parseLine(line: string): ParsedLine {
   if (line.trim() === '') return { kind: 'blank' }
   let value: unknown
@@ -56,6 +73,23 @@ export function parseLine(line: string): ParsedLine {
       error: { code: JsonRpcErrorCode.ParseError, message: `Parse error: ${errorMessage(error)}` },
     }
   }
+  if (Array.isArray(value)) return { kind: 'batch', items: value }
+  return parseMessage(value)
+}
+
+/** Classifies one parsed JSON value. */
+export function parseMessage(value: unknown): ParsedMessage {
+  const isObject = typeof value === 'object' && value !== null
+  if (isObject && !('method' in value) && ('result' in value || 'error' in value)) {
+    const response = responseSchema.safeParse(value)
+    if (response.success) {
+      const { id, result, error } = response.data
+      return {
+        kind: 'response',
+        response: { id, ...('result' in value ? { result } : {}), ...(error ? { error } : {}) },
+      }
+    }
+  }
   const parsed = requestSchema.safeParse(value)
   if (!parsed.success) {
     return {
@@ -63,9 +97,7 @@ export function parseLine(line: string): ParsedLine {
       id: recoverId(value),
       error: {
         code: JsonRpcErrorCode.InvalidRequest,
-        message: Array.isArray(value)
-          ? 'Invalid Request: batches are not supported'
-          : `Invalid Request: ${summarize(parsed.error)}`,
+        message: `Invalid Request: ${summarize(parsed.error)}`,
       },
     }
   }

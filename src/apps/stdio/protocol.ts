@@ -18,6 +18,12 @@ export const StdioMethod = {
   Shutdown: 'shutdown',
 } as const
 
+/** Requests dsh sends to the client (each with an id; the client answers). */
+export const StdioRequest = {
+  /** An `ask` of the permission policy; sent only to a client that said it answers them. */
+  RequestPermission: 'session/requestPermission',
+} as const
+
 export const StdioNotification = {
   /** Every event appended to the attached session's log, in seq order. */
   Event: 'session/event',
@@ -36,6 +42,8 @@ export const initializeParams = z.object({
   model: z.string().min(1).optional(),
   /** The protocol version the client speaks; the answer names the server's. */
   protocolVersion: z.number().int().optional(),
+  /** What the client can do; `requestPermission`: it answers `session/requestPermission`. */
+  capabilities: z.object({ requestPermission: z.boolean().optional() }).optional(),
 })
 
 /** A prompt: its text, and images as base64 (`@shot.png` in the text also attaches; docs/images.md). */
@@ -71,6 +79,8 @@ export interface InitializeResult {
   protocolVersion: number
   /** True when an existing session was resumed, false when it was created. */
   resumed: boolean
+  /** True when an `ask` becomes `session/requestPermission` (the client said it answers them); false: it is denied. */
+  requestPermission: boolean
 }
 
 export interface PromptResult {

@@ -18,15 +18,16 @@ import { JsonRpcErrorCode, StdioErrorCode } from './errors.js'
 import {
   errorResponse,
   JsonRpcError,
-  type JsonRpcErrorObject,
-  type JsonRpcId,
   type JsonRpcRequest,
   notificationMessage,
+  type ParsedMessage,
   parseLine,
+  parseMessage,
   parseParams,
   resultMessage,
   toErrorObject,
 } from './json-rpc.js'
+import { askClient, StdioPermissions } from './permission.js'
 import {
   type CancelResult,
   type CompactResult,
@@ -51,6 +52,15 @@ export interface StdioServerOptions {
   sessionId?: SessionId
 }
 
+/** What handling one message gives: its response (none for a notification), and what follows writing it. */
+interface Handled {
+  reply: Promise<object | undefined>
+  /** Runs after the reply is written (`shutdown` closes). */
+  after?: () => Promise<void>
+  /** A prompt or compaction: answered when it ends, while later lines are read. */
+  long?: boolean
+}
+
 /** The label of agents this server mints ids for: `stdio-session-<uuid>`. */
 export const STDIO_AGENT_LABEL = 'stdio'
 
@@ -64,6 +74,11 @@ export class StdioServer {
   private stopping = false
   private closed = false
   private outputBroken = false
+  private readonly deliveries = new Set<Promise<void>>()
+  private readonly permissions = new StdioPermissions(
+    (message) => this.write(message),
+    (line) => this.options.harness.ctx.logger('stdio').warn('%s', line),
+  )
   private resolveEnded!: () => void
   private readonly ended = new Promise<void>((resolve) => {
     this.resolveEnded = resolve
@@ -92,28 +107,71 @@ export class StdioServer {
     if (this.closed) return
     const parsed = parseLine(line)
     if (parsed.kind === 'blank') return
-    if (parsed.kind === 'invalid') {
-      this.write(errorResponse(parsed.id, parsed.error))
+    if (parsed.kind !== 'batch') {
+      const handled = await this.handle(parsed)
+      const delivered = this.deliver(
+        handled.reply.then(async (message) => {
+          if (message) this.write(message)
+          await handled.after?.()
+        }),
+      )
+      if (!handled.long) await delivered
       return
     }
+    if (parsed.items.length === 0) {
+      this.write(
+        errorResponse(null, {
+          code: JsonRpcErrorCode.InvalidRequest,
+          message: 'Invalid Request: empty batch',
+        }),
+      )
+      return
+    }
+    // In order (a batch may initialize, then prompt); one array of the answers once all are in,
+    // while later lines are read (a prompt's answer waits for its turn; session/cancel reaches it).
+    const handled: Handled[] = []
+    for (const item of parsed.items) handled.push(await this.handle(parseMessage(item)))
+    void this.deliver(
+      Promise.all(handled.map((one) => one.reply)).then(async (replies) => {
+        const answers = replies.filter((reply) => reply !== undefined)
+        if (answers.length > 0) this.write(answers)
+        for (const one of handled) await one.after?.()
+      }),
+    )
+  }
+
+  /**
+   * One message: a client's response settles a question dsh asked; a request is dispatched
+   * (a prompt or compaction starts and is answered when it ends).
+   */
+  private async handle(parsed: ParsedMessage): Promise<Handled> {
+    if (parsed.kind === 'invalid') return { reply: Promise.resolve(errorResponse(parsed.id, parsed.error)) }
+    if (parsed.kind === 'response') {
+      // An answer to nothing dsh asked (late, or unknown) is dropped: there is nobody to tell.
+      this.permissions.receive(parsed.response)
+      return { reply: Promise.resolve(undefined) }
+    }
     const { request } = parsed
+    const reply = (work: Promise<unknown>) =>
+      work.then(
+        (result) => (request.id !== undefined ? resultMessage(request.id, result) : undefined),
+        (error) => (request.id !== undefined ? errorResponse(request.id, toErrorObject(error)) : undefined),
+      )
     try {
       if (this.stopping) {
         throw new DshError('the server is shutting down', StdioErrorCode.ShuttingDown)
       }
-      if (request.method === StdioMethod.Prompt) {
-        this.startPrompt(request)
-        return
-      }
-      if (request.method === StdioMethod.Compact) {
-        this.startCompaction(request)
-        return
-      }
+      if (request.method === StdioMethod.Prompt)
+        return { reply: reply(this.startPrompt(request)), long: true }
+      if (request.method === StdioMethod.Compact)
+        return { reply: reply(this.startCompaction(request)), long: true }
       const result = await this.dispatch(request)
-      this.answer(request, result)
-      if (request.method === StdioMethod.Shutdown) await this.close()
+      return {
+        reply: reply(Promise.resolve(result)),
+        ...(request.method === StdioMethod.Shutdown ? { after: () => this.close() } : {}),
+      }
     } catch (error) {
-      this.fail(request, toErrorObject(error))
+      return { reply: reply(Promise.reject(error)) }
     }
   }
 
@@ -173,12 +231,15 @@ export class StdioServer {
       },
     )
     this.attach(agent)
+    const requestPermission = params.capabilities?.requestPermission === true
+    if (requestPermission) this.detach.push(askClient(this.options.harness.ctx, agent, this.permissions))
     const location = harness.ctx.get('sessionPersistence')?.locate(agent.session.header)
     return {
       sessionId: agent.id,
       transcriptPath: location?.path ?? null,
       protocolVersion: STDIO_PROTOCOL_VERSION,
       resumed,
+      requestPermission,
     }
   }
 
@@ -200,7 +261,7 @@ export class StdioServer {
    * Starts a turn and answers when it ends. A prompt while a turn runs is rejected with
    * STDIO_TURN_RUNNING (not queued): the client decides whether to wait, cancel or drop it.
    */
-  private startPrompt(request: JsonRpcRequest): void {
+  private startPrompt(request: JsonRpcRequest): Promise<PromptResult> {
     const agent = this.requireAgent()
     const { text, images } = parseParams(promptParams, request.params)
     if (this.inflight) {
@@ -212,24 +273,39 @@ export class StdioServer {
     // Images are checked before the turn starts: a bad one fails the request, nothing is logged.
     const response = prepareClientImages(text, images ?? [], agent.cwd)
       .then((prepared) => agent.prompt(text, prepared.length > 0 ? { images: prepared } : {}))
+      .then((result) => {
+        const table = resolvePriceTable(this.options.harness.config.pricing)
+        return toPromptResult(result, usageReport(agent.session.events, result.turn, table))
+      })
+    this.track(response)
+    return response
+  }
+
+  /** The running prompt or compaction, until it settles (its answer is written by `deliver`). */
+  private track(response: Promise<unknown>): void {
+    const running: Promise<void> = response
       .then(
-        (result): void => {
-          const table = resolvePriceTable(this.options.harness.config.pricing)
-          const report = usageReport(agent.session.events, result.turn, table)
-          this.answer(request, toPromptResult(result, report) satisfies PromptResult)
-        },
-        (error): void => this.fail(request, toErrorObject(error)),
+        () => {},
+        () => {},
       )
-    this.inflight = response.finally(() => {
-      this.inflight = undefined
-    })
+      .finally(() => {
+        if (this.inflight === running) this.inflight = undefined
+      })
+    this.inflight = running
+  }
+
+  /** Answers not yet written (a prompt's, a batch's), awaited before the server ends. */
+  private deliver(work: Promise<void>): Promise<void> {
+    const tracked = work.finally(() => this.deliveries.delete(tracked))
+    this.deliveries.add(tracked)
+    return tracked
   }
 
   /**
    * Compacts the context and answers when it is done; like a prompt it runs while later
    * requests are read (so `session/cancel` reaches it), and only one at a time.
    */
-  private startCompaction(request: JsonRpcRequest): void {
+  private startCompaction(request: JsonRpcRequest): Promise<CompactResult> {
     const agent = this.requireAgent()
     const { instructions } = parseParams(compactParams, request.params)
     if (this.inflight) {
@@ -238,14 +314,11 @@ export class StdioServer {
         StdioErrorCode.TurnRunning,
       )
     }
-    const response = agent.compact(instructions !== undefined ? { instructions } : {}).then(
-      (result): void =>
-        this.answer(request, { ...result, line: formatCompactionLine(result) } satisfies CompactResult),
-      (error): void => this.fail(request, toErrorObject(error)),
-    )
-    this.inflight = response.finally(() => {
-      this.inflight = undefined
-    })
+    const response = agent
+      .compact(instructions !== undefined ? { instructions } : {})
+      .then((result) => ({ ...result, line: formatCompactionLine(result) }) satisfies CompactResult)
+    this.track(response)
+    return response
   }
 
   private cancel(raw: unknown): CancelResult {
@@ -263,15 +336,17 @@ export class StdioServer {
   }
 
   /**
-   * Input ended without `shutdown`: the client is gone, handled like Ctrl-C — the running
-   * turn is cancelled (its commands killed) and answered `aborted`, then the agent is
-   * disposed (flushed, lock released).
+   * Input ended without `shutdown`: the running turn is finished (bounded by the step, cost
+   * and time limits; a `session/cancel` sent before the end still cancels it) and answered,
+   * then the agent is disposed (flushed, lock released). Permission questions left open, and
+   * any asked later, are denied: nobody can answer them any more.
    */
   private async finish(): Promise<void> {
     if (this.closed) return
     this.stopping = true
-    this.agent?.cancel()
-    if (!this.outputBroken) await this.inflight
+    this.permissions.endInput()
+    if (this.outputBroken) this.agent?.cancel()
+    else await this.inflight
     await this.release()
     await this.close()
   }
@@ -282,6 +357,7 @@ export class StdioServer {
     const agent = this.agent
     if (agent) await this.options.harness.agents.dispose(agent.id)
     await this.inflight
+    await Promise.all([...this.deliveries])
     for (const undo of this.detach.splice(0)) undo()
   }
 
@@ -307,17 +383,11 @@ export class StdioServer {
     return this.agent
   }
 
-  private answer(request: JsonRpcRequest, result: unknown): void {
-    if (request.id !== undefined) this.write(resultMessage(request.id, result))
-  }
-
-  private fail(request: JsonRpcRequest, error: JsonRpcErrorObject): void {
-    if (request.id !== undefined) this.write(errorResponse(request.id as JsonRpcId, error))
-  }
-
-  private write(message: object): void {
-    if (this.closed || this.outputBroken) return
+  /** Writes one line; false when nothing can be written any more. */
+  private write(message: object): boolean {
+    if (this.closed || this.outputBroken) return false
     this.options.output.write(`${JSON.stringify(message)}\n`)
+    return true
   }
 }
 

@@ -1,7 +1,7 @@
 // SIGTERM and SIGHUP end `dsh run` like Ctrl-C: the turn is cancelled (`aborted`),
 // the running command and background jobs are killed with their process groups, the
-// session is flushed and its lock released; exit 143/129. A closed stdin ends `dsh
-// stdio` and `dsh acp` the same way.
+// session is flushed and its lock released; exit 143/129. A closed stdin ends `dsh acp`
+// the same way, and `dsh stdio` after a `session/cancel` (without one it finishes the turn).
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -66,6 +66,50 @@ describe.each([
   }, 60_000)
 })
 
+describe('dsh stdio with its input piped', () => {
+  it('answers the whole turn: the end of input waits for it', async () => {
+    const dir = makeDir()
+    const model = await startModel([{ text: 'the full answer', delayMs: 200 }])
+    const w = makeWorld(dir, model.baseUrl)
+    const input = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { cwd: w.project } },
+      { jsonrpc: '2.0', id: 2, method: 'session/prompt', params: { text: 'hello' } },
+    ]
+      .map((message) => `${JSON.stringify(message)}\n`)
+      .join('')
+    const result = await spawnCli(['stdio'], { env: w.env, cwd: w.project, input, timeoutMs: 40_000 }).done
+    expect(result.code, result.stderr).toBe(0)
+    const answer = jsonLines(result.stdout).find((line) => line.id === 2)
+    expect(answer?.result).toMatchObject({ reason: 'completed', text: 'the full answer' })
+  }, 60_000)
+  it('--max-turns bounds the turn the end of input waits for', async () => {
+    const dir = makeDir()
+    const model = await startModel([
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo again' } }] },
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo again' } }] },
+      { text: 'not reached' },
+    ])
+    const w = makeWorld(dir, model.baseUrl)
+    const input = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { cwd: w.project } },
+      { jsonrpc: '2.0', id: 2, method: 'session/prompt', params: { text: 'loop' } },
+    ]
+      .map((message) => `${JSON.stringify(message)}\n`)
+      .join('')
+    const result = await spawnCli(['stdio', '--max-turns', '1', '--permission-mode', 'bypassPermissions'], {
+      env: w.env,
+      cwd: w.project,
+      input,
+      timeoutMs: 40_000,
+    }).done
+    expect(result.code, result.stderr).toBe(0)
+    expect(jsonLines(result.stdout).find((line) => line.id === 2)?.result).toMatchObject({
+      reason: 'max-steps',
+    })
+    expect(model.requests).toHaveLength(1)
+  }, 60_000)
+})
+
 describe.each(['stdio', 'acp'] as const)('dsh %s with stdin closed mid-turn', (server) => {
   it('cancels the turn, kills the command and its job, flushes, exits 0', async () => {
     const dir = makeDir()
@@ -96,6 +140,8 @@ describe.each(['stdio', 'acp'] as const)('dsh %s with stdin closed mid-turn', (s
     }
     await until(() => existsSync(plan.marker), 20_000, 'the foreground command')
     await until(() => plan.sleeps.every((sleep) => processesWith(sleep).length > 0), 20_000, 'both sleeps')
+    // stdio finishes a running turn at the end of its input unless it was cancelled first.
+    if (server === 'stdio') send({ method: 'session/cancel' })
     child.child.stdin!.end()
     const result = await child.done
     expect(result.code, result.stderr).toBe(0)

@@ -218,20 +218,38 @@ describe('dsh stdio', () => {
     }
   })
 
-  it('cancels the running turn when the input ends (like Ctrl-C), answers it, then disposes the agent', async () => {
+  it('finishes the running turn when the input ends, answers it, then disposes the agent', async () => {
     const { harness, model } = await start({
-      script: [{ text: 'one two three four five six', delayMs: 1000 }],
+      script: [{ text: 'one two three four five six', delayMs: 300 }],
     })
     const client = startStdioClient(harness)
     await client.request('initialize', { sessionId: 'eof' })
     const answer = client.request('session/prompt', { text: 'hello' })
-    // The turn runs (the model was asked; its reply takes 6 s) when the input ends.
+    // The turn runs (the model was asked) when the input ends: it is not cut short.
     await expect.poll(() => model.requests.length, { timeout: 15_000 }).toBe(1)
     client.end()
     await client.done
-    expect((await answer).result).toMatchObject({ turn: 1, reason: 'aborted' })
+    expect((await answer).result).toMatchObject({
+      turn: 1,
+      reason: 'completed',
+      text: 'one two three four five six',
+    })
     expect(harness.agents.get('eof')).toBeUndefined()
     const reloaded = await harness.agents.resume({ resumeSessionId: 'eof' })
-    expect(reloaded.session.events.at(-1)?.data).toEqual({ turn: 1, reason: 'aborted' })
+    expect(reloaded.session.events.at(-1)?.data).toEqual({ turn: 1, reason: 'completed' })
+  })
+
+  it('a session/cancel sent before the input ends still cancels the turn', async () => {
+    const { harness, model } = await start({
+      script: [{ text: 'one two three four five six', delayMs: 1000 }],
+    })
+    const client = startStdioClient(harness)
+    await client.request('initialize', { sessionId: 'eof-cancel' })
+    const answer = client.request('session/prompt', { text: 'hello' })
+    await expect.poll(() => model.requests.length, { timeout: 15_000 }).toBe(1)
+    client.notify('session/cancel')
+    client.end()
+    await client.done
+    expect((await answer).result).toMatchObject({ turn: 1, reason: 'aborted' })
   })
 })
