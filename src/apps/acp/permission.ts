@@ -1,6 +1,6 @@
 // Tool approval over ACP: a plugin whose `tools/approve` listener asks the client with
 // `session/request_permission` when a policy or hook answers `ask` for a tool call of a
-// session this connection owns. Loaded on the harness context; unloading removes it.
+// session this connection owns, and tells it when an allowed call starts running. Loaded on the harness context; unloading removes it.
 
 import type { PermissionOption, RequestPermissionResponse } from '@agentclientprotocol/sdk'
 import type { Context } from 'cordis'
@@ -20,6 +20,8 @@ export interface PermissionAsker {
   owns(sessionId: SessionId): boolean
   /** Asks the client; resolves true to allow. */
   ask(call: ToolCallInfo, reason: string): Promise<boolean>
+  /** The call was allowed and runs now (its `pending` announcement becomes `in_progress`). */
+  running(call: ToolCallInfo): void
 }
 
 export function acpPermissionPlugin(asker: PermissionAsker) {
@@ -30,6 +32,9 @@ export function acpPermissionPlugin(asker: PermissionAsker) {
       ctx.on('tools/approve', (call, reason) =>
         asker.owns(call.agent.id) ? asker.ask(call, reason) : undefined,
       )
+      ctx.on('tools/running', (call) => {
+        if (asker.owns(call.agent.id)) asker.running(call)
+      })
     },
   }
 }

@@ -37,7 +37,7 @@ import type { SessionId } from '../../session/types.js'
 import { resolvePriceTable, usageReport } from '../../usage/index.js'
 import { availableCommandsUpdate, parseCompactCommand } from './commands.js'
 import { AcpErrorCode } from './errors.js'
-import { planUpdate } from './file-updates.js'
+import { planUpdate, toolLocations } from './file-updates.js'
 import { acpModePlugin, modeUpdate, parseModeId, sessionModeState } from './modes.js'
 import { acpPermissionPlugin, decidePermission, PERMISSION_OPTIONS } from './permission.js'
 import { promptImages, promptText } from './prompt-text.js'
@@ -49,6 +49,7 @@ import {
   parseArguments,
   replayUpdates,
   textContent,
+  toolCallRunning,
   toolKind,
   toolTitle,
   usageUpdate,
@@ -93,7 +94,11 @@ export class AcpServer {
     const owns = (id: SessionId) => this.sessions.has(id)
     this.fibers = [
       harness.ctx.plugin(
-        acpPermissionPlugin({ owns, ask: (call, reason) => this.askPermission(call, reason) }),
+        acpPermissionPlugin({
+          owns,
+          ask: (call, reason) => this.askPermission(call, reason),
+          running: (call) => this.send(call.agent.id, toolCallRunning(call.turn, call.callId)),
+        }),
       ),
       harness.ctx.plugin(
         acpModePlugin({ owns, changed: (agent, mode) => this.send(agent.id, modeUpdate(mode)) }),
@@ -322,6 +327,7 @@ export class AcpServer {
             kind: toolKind(call.name),
             status: 'pending',
             rawInput: input,
+            ...locationsOf(call.name, input, served.agent.cwd),
             content: [textContent(reason)],
           },
           options: PERMISSION_OPTIONS,
@@ -372,4 +378,9 @@ async function assertDirectory(cwd: string): Promise<void> {
   if (!info?.isDirectory()) {
     throw new DshError(`cwd ${cwd} does not exist or is not a directory`, AcpErrorCode.BadCwd)
   }
+}
+
+function locationsOf(name: string, input: unknown, cwd: string) {
+  const locations = toolLocations(name, input, cwd)
+  return locations.length > 0 ? { locations } : {}
 }

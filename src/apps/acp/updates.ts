@@ -7,7 +7,7 @@ import { formatCompactionLine } from '../../context/index.js'
 import { DEEPSEEK_CONTEXT_TOKENS } from '../../llm/deepseek/models.js'
 import type { SessionEvent, SessionEventMap } from '../../session/types.js'
 import type { UsageReport } from '../../usage/index.js'
-import { diffContent, fileToolKind, planUpdate } from './file-updates.js'
+import { diffContent, fileToolKind, planUpdate, toolLocations } from './file-updates.js'
 
 const TITLE_MAX_CHARS = 80
 
@@ -64,15 +64,24 @@ export function toolCallStart(
 ): SessionUpdate {
   const input = parseArguments(argumentsText)
   const diffs = diffContent(name, input, cwd)
+  const locations = toolLocations(name, input, cwd)
+  // `pending` until the call is allowed (a permission question may come first); the
+  // `tools/running` event then moves it to `in_progress` (toolCallRunning).
   return {
     sessionUpdate: 'tool_call',
     toolCallId: acpToolCallId(turn, callId),
     title: toolTitle(name, input),
     kind: toolKind(name),
-    status: 'in_progress',
+    status: 'pending',
     rawInput: input,
     ...(diffs.length > 0 ? { content: diffs } : {}),
+    ...(locations.length > 0 ? { locations } : {}),
   }
+}
+
+/** The call was allowed and runs now. */
+export function toolCallRunning(turn: number, callId: string): SessionUpdate {
+  return { sessionUpdate: 'tool_call_update', toolCallId: acpToolCallId(turn, callId), status: 'in_progress' }
 }
 
 export function toolCallEnd(turn: number, callId: string, content: string, isError: boolean): SessionUpdate {
