@@ -2,10 +2,16 @@
 // `session/request_permission` when a policy or hook answers `ask` for a tool call of a
 // session this connection owns, and tells it when an allowed call starts running. Loaded on the harness context; unloading removes it.
 
-import type { PermissionOption, RequestPermissionResponse } from '@agentclientprotocol/sdk'
+import type {
+  PermissionOption,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+} from '@agentclientprotocol/sdk'
 import type { Context } from 'cordis'
 import type { ToolCallInfo } from '../../agent/pipeline.js'
 import type { SessionId } from '../../session/types.js'
+import { locationsOf } from './checks.js'
+import { acpToolCallId, parseArguments, textContent, toolKind, toolTitle } from './updates.js'
 
 export const PERMISSION_OPTIONS: PermissionOption[] = [
   { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },
@@ -59,5 +65,23 @@ export function decidePermission(
       return false
     default:
       return false
+  }
+}
+
+/** The question for one tool call: the call as announced (`pending`), with the reason and its locations. */
+export function permissionRequest(call: ToolCallInfo, reason: string): RequestPermissionRequest {
+  const input = parseArguments(call.arguments)
+  return {
+    sessionId: call.agent.id,
+    toolCall: {
+      toolCallId: acpToolCallId(call.turn, call.callId),
+      title: toolTitle(call.name, input),
+      kind: toolKind(call.name),
+      status: 'pending',
+      rawInput: input,
+      ...locationsOf(call.name, input, call.agent.cwd),
+      content: [textContent(reason)],
+    },
+    options: PERMISSION_OPTIONS,
   }
 }

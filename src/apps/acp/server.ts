@@ -1,8 +1,6 @@
 // The `dsh acp` agent: serves the Agent Client Protocol over one connection. Each ACP
 // session is one dsh agent whose session id IS the ACP sessionId.
 
-import { stat } from 'node:fs/promises'
-import { isAbsolute } from 'node:path'
 import {
   type AgentConnection,
   type AgentContext,
@@ -35,23 +33,22 @@ import { PersistenceErrorCode } from '../../persistence/errors.js'
 import { SessionErrorCode } from '../../session/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { resolvePriceTable, usageReport } from '../../usage/index.js'
+import { assertDirectory, guard } from './checks.js'
 import { availableCommandsUpdate, parseCompactCommand } from './commands.js'
 import { AcpErrorCode } from './errors.js'
-import { planUpdate, toolLocations } from './file-updates.js'
+import { planUpdate } from './file-updates.js'
 import { acpModePlugin, modeUpdate, parseModeId, sessionModeState } from './modes.js'
-import { acpPermissionPlugin, decidePermission, PERMISSION_OPTIONS } from './permission.js'
+import { acpPermissionPlugin, decidePermission, permissionRequest } from './permission.js'
 import { promptImages, promptText } from './prompt-text.js'
 import { toStopReason } from './stop-reason.js'
 import { nodeNdJsonStream } from './streams.js'
+import { AcpTrust, agentMessage, reportFailedStart } from './trust.js'
 import {
-  acpToolCallId,
   outputUpdate,
   parseArguments,
+  replayImages,
   replayUpdates,
-  textContent,
   toolCallRunning,
-  toolKind,
-  toolTitle,
   usageUpdate,
 } from './updates.js'
 
@@ -85,6 +82,9 @@ export class AcpServer {
   private fibers: Fiber[] = []
   /** Updates are sent one after another, so they reach the client in order and before the answer. */
   private updates: Promise<void> = Promise.resolve()
+  private readonly trust = new AcpTrust(() => this.client())
+  /** Updates for sessions being set up, sent once the client has the session/new (load) answer. */
+  private readonly held = new Map<SessionId, SessionUpdate[]>()
 
   constructor(private readonly options: AcpServerOptions) {}
 
@@ -103,6 +103,16 @@ export class AcpServer {
       harness.ctx.plugin(
         acpModePlugin({ owns, changed: (agent, mode) => this.send(agent.id, modeUpdate(mode)) }),
       ),
+      harness.ctx.plugin({
+        name: 'acp-trust-and-notices',
+        apply: (ctx) => {
+          ctx.get('projectTrust')?.askWith(this.trust.ask)
+          // Hook `systemMessage`s and the like reach the editor as agent messages.
+          ctx.on('hooks/notice', (sessionId, message) =>
+            this.tell(sessionId, agentMessage(message, { hookNotice: true })),
+          )
+        },
+      }),
     ]
     await Promise.all(this.fibers.map((fiber) => fiber.await()))
     const app = agentApp({ name: 'dsh' })
@@ -139,12 +149,24 @@ export class AcpServer {
   private async newSession(params: NewSessionRequest): Promise<NewSessionResponse> {
     await assertDirectory(params.cwd)
     const sessionId = mintSessionId(ACP_AGENT_LABEL)
-    await this.useMcpServers(sessionId, params)
-    const agent = await this.options.harness.agents.create({ sessionId, meta: { cwd: params.cwd } })
-    this.sessions.set(agent.id, { agent, remembered: new Map() })
-    // After the answer, so the client knows the session the commands belong to.
-    setTimeout(() => this.send(agent.id, availableCommandsUpdate()), 0)
-    return { sessionId: agent.id, ...this.modes(agent) }
+    this.held.set(sessionId, [])
+    try {
+      await this.useMcpServers(sessionId, params)
+      // Before the agent is built: hooks, MCP, rules and skills all read this one decision.
+      const trusted = await this.trust.decide(this.options.harness.ctx, sessionId, params.cwd)
+      const agent = await this.options.harness.agents.create({ sessionId, meta: { cwd: params.cwd } })
+      this.sessions.set(agent.id, { agent, remembered: new Map() })
+      if (trusted) this.tell(sessionId, trusted)
+    } catch (error) {
+      this.held.delete(sessionId)
+      throw error
+    } finally {
+      this.trust.done()
+    }
+    // After the answer, so the client knows the session the updates belong to.
+    setTimeout(() => this.release(sessionId), 0)
+    const agent = this.sessions.get(sessionId)!.agent
+    return { sessionId, ...this.modes(agent) }
   }
 
   /**
@@ -155,7 +177,10 @@ export class AcpServer {
     await assertDirectory(params.cwd)
     let served = this.sessions.get(params.sessionId)
     await this.useMcpServers(params.sessionId, params)
+    let trusted: SessionUpdate | undefined
     if (!served) {
+      // The client named this session: the trust question may be asked in it right away.
+      trusted = await this.trust.decide(this.options.harness.ctx, params.sessionId, params.cwd)
       const agent = await this.options.harness.agents
         .resume({ resumeSessionId: params.sessionId })
         .catch(async (error) => {
@@ -168,13 +193,19 @@ export class AcpServer {
           }
           throw error
         })
+        .finally(() => this.trust.done())
       served = { agent, remembered: new Map() }
       this.sessions.set(agent.id, served)
     }
-    for (const update of replayUpdates(served.agent.session.events, served.agent.cwd))
-      this.send(params.sessionId, update)
+    const { events } = served.agent.session
+    const images = await replayImages(events, (sha) =>
+      this.options.harness.sessions.getImage(params.sessionId, sha),
+    )
+    for (const update of replayUpdates(events, served.agent.cwd, images)) this.send(params.sessionId, update)
+    if (trusted) this.send(params.sessionId, trusted)
     this.send(params.sessionId, availableCommandsUpdate())
     await this.updates
+    setTimeout(() => this.watchMcpServers(params.sessionId), 0)
     return this.modes(served.agent)
   }
 
@@ -242,6 +273,11 @@ export class AcpServer {
         },
       }
       if (running.cancelled && result.reason !== 'completed') return { stopReason: 'cancelled', _meta: meta }
+      // A hook blocked the prompt (or stopped the agent): the user sees why, not only `_meta`.
+      if (result.reason === 'blocked') {
+        this.send(params.sessionId, agentMessage(`Blocked by a hook: ${result.error ?? 'no reason given'}`))
+        await this.updates
+      }
       if (result.reason === 'error') {
         throw new RequestError(-32000, `the turn failed: ${result.error ?? 'unknown error'}`, {
           code: AcpErrorCode.TurnFailed,
@@ -315,30 +351,38 @@ export class AcpServer {
     const remembered = served.remembered.get(call.name)
     if (remembered !== undefined) return remembered
     await this.updates
-    const input = parseArguments(call.arguments)
     try {
-      const response = await client.request(
-        'session/request_permission',
-        {
-          sessionId: call.agent.id,
-          toolCall: {
-            toolCallId: acpToolCallId(call.turn, call.callId),
-            title: toolTitle(call.name, input),
-            kind: toolKind(call.name),
-            status: 'pending',
-            rawInput: input,
-            ...locationsOf(call.name, input, served.agent.cwd),
-            content: [textContent(reason)],
-          },
-          options: PERMISSION_OPTIONS,
-        },
-        { cancellationSignal: call.signal, stopWaitingOnCancel: true },
-      )
+      const response = await client.request('session/request_permission', permissionRequest(call, reason), {
+        cancellationSignal: call.signal,
+        stopWaitingOnCancel: true,
+      })
       return decidePermission(response, (allow) => served.remembered.set(call.name, allow))
     } catch {
       // Cancelled, or the connection closed: no answer denies.
       return false
     }
+  }
+
+  /** Sends now to a served session, later to one being set up, nowhere otherwise. */
+  private tell(sessionId: SessionId, update: SessionUpdate): void {
+    const held = this.held.get(sessionId)
+    if (held) held.push(update)
+    else if (this.sessions.has(sessionId)) this.send(sessionId, update)
+  }
+
+  /** The client has the session: what was held for it goes out, then the commands, then MCP start reports. */
+  private release(sessionId: SessionId): void {
+    const held = this.held.get(sessionId) ?? []
+    this.held.delete(sessionId)
+    for (const update of held) this.send(sessionId, update)
+    this.send(sessionId, availableCommandsUpdate())
+    this.watchMcpServers(sessionId)
+  }
+
+  /** The client's MCP servers start now; one that fails is reported to the user (item: stderr alone is invisible in an editor). */
+  private watchMcpServers(sessionId: SessionId): void {
+    for (const server of this.options.harness.ctx.get('mcp')?.sessionServers(sessionId) ?? [])
+      void reportFailedStart(server).then((update) => update && this.tell(sessionId, update))
   }
 
   private send(sessionId: SessionId, update: SessionUpdate): void {
@@ -360,27 +404,4 @@ export class AcpServer {
     if (!served) throw RequestError.sessionNotFound(sessionId)
     return served
   }
-}
-
-/** DshError → -32000 with `data.code`; everything else as the SDK maps it. */
-async function guard<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (error) {
-    if (error instanceof DshError) throw new RequestError(-32000, error.message, { code: error.code })
-    throw error
-  }
-}
-
-async function assertDirectory(cwd: string): Promise<void> {
-  if (!isAbsolute(cwd)) throw new DshError(`cwd must be an absolute path: ${cwd}`, AcpErrorCode.BadCwd)
-  const info = await stat(cwd).catch(() => undefined)
-  if (!info?.isDirectory()) {
-    throw new DshError(`cwd ${cwd} does not exist or is not a directory`, AcpErrorCode.BadCwd)
-  }
-}
-
-function locationsOf(name: string, input: unknown, cwd: string) {
-  const locations = toolLocations(name, input, cwd)
-  return locations.length > 0 ? { locations } : {}
 }

@@ -3,6 +3,7 @@
 
 import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk'
 import type { AgentOutput } from '../../agent/types.js'
+import type { ImageRef } from '../../attachments/index.js'
 import { formatCompactionLine } from '../../context/index.js'
 import { DEEPSEEK_CONTEXT_TOKENS } from '../../llm/deepseek/models.js'
 import type { SessionEvent, SessionEventMap } from '../../session/types.js'
@@ -131,7 +132,11 @@ function thought(text: string): SessionUpdate {
  * their results, and compaction boundaries, oldest first. Hook continuations, context and bookkeeping are not replayed
  * (a live client never saw them either).
  */
-export function replayUpdates(events: readonly SessionEvent[], cwd?: string): SessionUpdate[] {
+export function replayUpdates(
+  events: readonly SessionEvent[],
+  cwd?: string,
+  images: ReadonlyMap<string, string> = new Map(),
+): SessionUpdate[] {
   const updates: SessionUpdate[] = []
   let turn = 0
   for (const event of events) {
@@ -143,6 +148,7 @@ export function replayUpdates(events: readonly SessionEvent[], cwd?: string): Se
         const data = event.data as SessionEventMap['user/message']
         if (data.origin !== 'hook') {
           updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: data.text } })
+          for (const ref of data.images ?? []) updates.push(replayedImage(ref, images.get(ref.sha256)))
         }
         break
       }
@@ -185,6 +191,38 @@ export function replayUpdates(events: readonly SessionEvent[], cwd?: string): Se
     }
   }
   return updates
+}
+
+/**
+ * A prompt's image as the client sent it: an `image` block (base64 of the stored bytes,
+ * which may be the downscaled copy); a text line naming it when the store lost the bytes.
+ */
+function replayedImage(ref: ImageRef, base64: string | undefined): SessionUpdate {
+  return {
+    sessionUpdate: 'user_message_chunk',
+    content:
+      base64 !== undefined
+        ? { type: 'image', mimeType: ref.mediaType, data: base64 }
+        : { type: 'text', text: `[image ${ref.name} is no longer in the session's store]` },
+    _meta: { dsh: { image: { sha256: ref.sha256, name: ref.name, width: ref.width, height: ref.height } } },
+  }
+}
+
+/** The base64 of every image the stored prompts carry, by hash, for `replayUpdates`. */
+export async function replayImages(
+  events: readonly SessionEvent[],
+  load: (sha256: string) => Promise<Buffer | undefined>,
+): Promise<Map<string, string>> {
+  const images = new Map<string, string>()
+  for (const event of events) {
+    if (event.type !== 'user/message') continue
+    for (const ref of (event.data as SessionEventMap['user/message']).images ?? []) {
+      if (images.has(ref.sha256)) continue
+      const data = await load(ref.sha256).catch(() => undefined)
+      if (data) images.set(ref.sha256, data.toString('base64'))
+    }
+  }
+  return images
 }
 
 export function textContent(text: string): ToolCallContent {
