@@ -93,6 +93,14 @@ describe('ACP project trust', () => {
     expect(existsSync(marker)).toBe(true)
     expect(isTrustedNow(new ProjectTrustStore(test.home), root)).toBe(true)
     expect(messages(client).join('')).toContain(`Project ${root} is trusted (remembered)`)
+
+    // The asker goes with the connection: afterwards nobody can be asked.
+    await clients.pop()!.close()
+    const other = hookProject()
+    expect(await test.harness.ctx.get('projectTrust')!.decide(other.root)).toMatchObject({
+      trusted: false,
+      reason: 'cannot-ask',
+    })
   })
 
   it('"once" runs the hooks for this run without remembering the folder', async () => {
