@@ -27,7 +27,7 @@ export type TrustReason =
   | 'declined'
   /** `--no-project-config`. */
   | 'disabled'
-  /** An interactive front end with nobody to ask (ACP before a client asks). */
+  /** An interactive front end with nobody to ask (ACP outside a session being set up). */
   | 'cannot-ask'
   /** Headless, and the folder was never trusted. */
   | 'untrusted'
