@@ -161,7 +161,7 @@ export class AcpServer {
       this.held.delete(sessionId)
       throw error
     } finally {
-      this.trust.done()
+      this.trust.done(sessionId)
     }
     // After the answer, so the client knows the session the updates belong to.
     setTimeout(() => this.release(sessionId), 0)
@@ -193,7 +193,7 @@ export class AcpServer {
           }
           throw error
         })
-        .finally(() => this.trust.done())
+        .finally(() => this.trust.done(params.sessionId))
       served = { agent, remembered: new Map() }
       this.sessions.set(agent.id, served)
     }

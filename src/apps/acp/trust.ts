@@ -78,21 +78,22 @@ export async function reportFailedStart(server: McpConnection): Promise<SessionU
 }
 
 /**
- * Asks the trust question for the one session being set up. Registered as the trust
- * service's asker for the life of the connection; a question while no session is being set
- * up (an agent built some other way) throws, which leaves the folder untrusted.
+ * Asks the trust question in the session being set up in that folder. Registered as the
+ * trust service's asker for the life of the connection; a question about a folder no session
+ * is being set up in (an agent built some other way) throws, which leaves it untrusted.
  */
 export class AcpTrust {
-  private current: SessionId | undefined
+  /** Project roots of sessions being set up, and the session a question about each goes to. */
+  private readonly setting = new Map<string, SessionId>()
   private seq = 0
-  /** Folders whose question failed while setting up the current session: not asked twice. */
+  /** Roots whose question failed while their session is set up: not asked twice. */
   private readonly failed = new Set<string>()
 
   constructor(private readonly client: () => AgentContext | undefined) {}
 
   readonly ask = async (folder: string, brings: readonly string[]): Promise<boolean | 'once'> => {
     const client = this.client()
-    const sessionId = this.current
+    const sessionId = this.setting.get(folder)
     if (!client || sessionId === undefined) throw new Error('no ACP session is being set up to ask in')
     if (this.failed.has(folder)) throw new Error('the client could not answer the trust question')
     try {
@@ -130,8 +131,8 @@ export class AcpTrust {
     const brings: string[] = []
     ctx.emit('trust/brings', root, brings)
     if (brings.length === 0) return undefined
-    this.current = sessionId
-    this.failed.clear()
+    this.setting.set(root, sessionId)
+    this.failed.delete(root)
     try {
       const decision = await service.decide(root)
       const line = trustOutcomeLine(root, decision, brings)
@@ -142,8 +143,12 @@ export class AcpTrust {
     }
   }
 
-  /** The session is set up: later questions have nobody to go to until the next one. */
-  done(): void {
-    this.current = undefined
+  /** The session is set up: later questions about its folder have nobody to go to. */
+  done(sessionId: SessionId): void {
+    for (const [root, id] of this.setting) {
+      if (id !== sessionId) continue
+      this.setting.delete(root)
+      this.failed.delete(root)
+    }
   }
 }
