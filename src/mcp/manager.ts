@@ -117,11 +117,6 @@ export class McpManager extends Service {
     this.sessionScopes.set(sessionId, scope)
   }
 
-  /** The servers an ACP client brought for one session (none when it brought none). */
-  sessionServers(sessionId: SessionId): McpConnection[] {
-    return [...(this.sessionScopes.get(sessionId)?.values() ?? [])]
-  }
-
   /** Records whose servers a new agent sees (a sub-agent: its parent's). */
   adopt(agent: AgentHandle): void {
     const { parentSession, origin } = agent.session.header

@@ -28,12 +28,12 @@ import { formatCompactionLine } from '../../context/index.js'
 import { DshError, isDshError } from '../../core/errors.js'
 import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
-import { ACP_MCP_CAPABILITIES, fromAcpServers } from '../../mcp/index.js'
+import { ACP_MCP_CAPABILITIES } from '../../mcp/index.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
 import { SessionErrorCode } from '../../session/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { resolvePriceTable, usageReport } from '../../usage/index.js'
-import { assertDirectory, guard } from './checks.js'
+import { assertDirectory, guard, useMcpServers, watchSessionServers } from './checks.js'
 import { availableCommandsUpdate, parseCompactCommand } from './commands.js'
 import { AcpErrorCode } from './errors.js'
 import { planUpdate } from './file-updates.js'
@@ -42,7 +42,7 @@ import { acpPermissionPlugin, decidePermission, permissionRequest } from './perm
 import { promptImages, promptText } from './prompt-text.js'
 import { toStopReason } from './stop-reason.js'
 import { nodeNdJsonStream } from './streams.js'
-import { AcpTrust, agentMessage, reportFailedStart } from './trust.js'
+import { AcpTrust, agentMessage } from './trust.js'
 import {
   outputUpdate,
   parseArguments,
@@ -151,7 +151,7 @@ export class AcpServer {
     const sessionId = mintSessionId(ACP_AGENT_LABEL)
     this.held.set(sessionId, [])
     try {
-      await this.useMcpServers(sessionId, params)
+      await useMcpServers(this.options.harness, sessionId, params)
       // Before the agent is built: hooks, MCP, rules and skills all read this one decision.
       const trusted = await this.trust.decide(this.options.harness.ctx, sessionId, params.cwd)
       const agent = await this.options.harness.agents.create({ sessionId, meta: { cwd: params.cwd } })
@@ -176,7 +176,7 @@ export class AcpServer {
   private async loadSession(params: LoadSessionRequest): Promise<LoadSessionResponse> {
     await assertDirectory(params.cwd)
     let served = this.sessions.get(params.sessionId)
-    await this.useMcpServers(params.sessionId, params)
+    await useMcpServers(this.options.harness, params.sessionId, params)
     let trusted: SessionUpdate | undefined
     if (!served) {
       // The client named this session: the trust question may be asked in it right away.
@@ -327,15 +327,6 @@ export class AcpServer {
     }
   }
 
-  private async useMcpServers(
-    sessionId: SessionId,
-    params: NewSessionRequest | LoadSessionRequest,
-  ): Promise<void> {
-    const mcp = this.options.harness.ctx.get('mcp')
-    if (!mcp) return
-    await mcp.setSessionServers(sessionId, fromAcpServers(params.mcpServers ?? []), params.cwd)
-  }
-
   private cancel(sessionId: SessionId): void {
     const served = this.sessions.get(sessionId)
     if (!served) return
@@ -379,10 +370,12 @@ export class AcpServer {
     this.watchMcpServers(sessionId)
   }
 
-  /** The client's MCP servers start now; one that fails is reported to the user (item: stderr alone is invisible in an editor). */
+  /** The client's MCP servers start now; one that fails is told to the user (stderr is invisible in an editor). */
   private watchMcpServers(sessionId: SessionId): void {
-    for (const server of this.options.harness.ctx.get('mcp')?.sessionServers(sessionId) ?? [])
-      void reportFailedStart(server).then((update) => update && this.tell(sessionId, update))
+    const agent = this.sessions.get(sessionId)?.agent
+    if (!agent) return
+    // A failure here (a trust question nobody can answer now) only means no report.
+    watchSessionServers(this.options.harness, agent, (update) => this.tell(sessionId, update)).catch(() => {})
   }
 
   private send(sessionId: SessionId, update: SessionUpdate): void {
