@@ -108,5 +108,7 @@ export interface AgentPipelineEvents {
    * `{ feedback }` denies and tells the model what the user wants instead.
    */
   'tools/approve'(call: ToolCallInfo, reason: string): Promise<ApprovalAnswer> | ApprovalAnswer
+  /** The call was allowed (by policy, hook or the user) and its body starts now. */
+  'tools/running'(call: ToolCallInfo): void
   'tools/post-execute'(state: PostExecuteState): Promise<void> | void
 }

@@ -87,6 +87,8 @@ async function executeOne(
   if (decision.kind === 'deny') {
     return { output: { content: `Tool call denied: ${decision.reason}`, isError: true }, executed: false }
   }
+  // Front ends that show approval (ACP's `pending` → `in_progress`) learn the call now runs.
+  ctx.emit('tools/running', info)
   const tools = services.tools()
   if (!tools) {
     return {

@@ -18,14 +18,16 @@ export type TrustFrontEnd = 'interactive' | 'headless'
 export type TrustReason =
   /** Trusted before, and its configuration files are as they were then. */
   | 'remembered'
-  /** The user said yes just now. */
+  /** The user said yes just now (remembered). */
   | 'accepted'
+  /** The user said yes for this run only (ACP's allow once): nothing is remembered. */
+  | 'accepted-once'
   /** `--trust-project` or config `trustProjects`: trusted for this run without asking. */
   | 'granted'
   | 'declined'
   /** `--no-project-config`. */
   | 'disabled'
-  /** An interactive front end with nobody to ask (ACP before a client asks). */
+  /** An interactive front end with nobody to ask (ACP outside a session being set up). */
   | 'cannot-ask'
   /** Headless, and the folder was never trusted. */
   | 'untrusted'
@@ -50,9 +52,10 @@ export interface DecideProjectTrustOptions {
   /**
    * Asks the user; `brings` lists what the project would add ("2 hooks", "MCP server db"),
    * led by what changed when it was trusted before. Without it an interactive front end
-   * cannot ask, and the folder stays untrusted.
+   * cannot ask, and the folder stays untrusted. `'once'` trusts for this process without
+   * remembering it.
    */
-  readonly ask?: (folder: string, brings: readonly string[]) => Promise<boolean>
+  readonly ask?: (folder: string, brings: readonly string[]) => Promise<boolean | 'once'>
   readonly brings?: readonly string[]
 }
 
@@ -78,6 +81,7 @@ export async function decideProjectTrust(
   ]
   const accepted = await options.ask(folder, brings)
   if (!accepted) return { trusted: false, reason: 'declined', ...because }
+  if (accepted === 'once') return { trusted: true, reason: 'accepted-once' }
   store.trust(folder, Date.now(), current)
   return { trusted: true, reason: 'accepted' }
 }

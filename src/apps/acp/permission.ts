@@ -1,11 +1,17 @@
 // Tool approval over ACP: a plugin whose `tools/approve` listener asks the client with
 // `session/request_permission` when a policy or hook answers `ask` for a tool call of a
-// session this connection owns. Loaded on the harness context; unloading removes it.
+// session this connection owns, and tells it when an allowed call starts running. Loaded on the harness context; unloading removes it.
 
-import type { PermissionOption, RequestPermissionResponse } from '@agentclientprotocol/sdk'
+import type {
+  PermissionOption,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+} from '@agentclientprotocol/sdk'
 import type { Context } from 'cordis'
 import type { ToolCallInfo } from '../../agent/pipeline.js'
 import type { SessionId } from '../../session/types.js'
+import { locationsOf } from './checks.js'
+import { acpToolCallId, parseArguments, textContent, toolKind, toolTitle } from './updates.js'
 
 export const PERMISSION_OPTIONS: PermissionOption[] = [
   { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },
@@ -20,6 +26,8 @@ export interface PermissionAsker {
   owns(sessionId: SessionId): boolean
   /** Asks the client; resolves true to allow. */
   ask(call: ToolCallInfo, reason: string): Promise<boolean>
+  /** The call was allowed and runs now (its `pending` announcement becomes `in_progress`). */
+  running(call: ToolCallInfo): void
 }
 
 export function acpPermissionPlugin(asker: PermissionAsker) {
@@ -30,6 +38,9 @@ export function acpPermissionPlugin(asker: PermissionAsker) {
       ctx.on('tools/approve', (call, reason) =>
         asker.owns(call.agent.id) ? asker.ask(call, reason) : undefined,
       )
+      ctx.on('tools/running', (call) => {
+        if (asker.owns(call.agent.id)) asker.running(call)
+      })
     },
   }
 }
@@ -54,5 +65,23 @@ export function decidePermission(
       return false
     default:
       return false
+  }
+}
+
+/** The question for one tool call: the call as announced (`pending`), with the reason and its locations. */
+export function permissionRequest(call: ToolCallInfo, reason: string): RequestPermissionRequest {
+  const input = parseArguments(call.arguments)
+  return {
+    sessionId: call.agent.id,
+    toolCall: {
+      toolCallId: acpToolCallId(call.turn, call.callId),
+      title: toolTitle(call.name, input),
+      kind: toolKind(call.name),
+      status: 'pending',
+      rawInput: input,
+      ...locationsOf(call.name, input, call.agent.cwd),
+      content: [textContent(reason)],
+    },
+    options: PERMISSION_OPTIONS,
   }
 }

@@ -1,8 +1,6 @@
 // The `dsh acp` agent: serves the Agent Client Protocol over one connection. Each ACP
 // session is one dsh agent whose session id IS the ACP sessionId.
 
-import { stat } from 'node:fs/promises'
-import { isAbsolute } from 'node:path'
 import {
   type AgentConnection,
   type AgentContext,
@@ -31,27 +29,27 @@ import { DshError, isDshError } from '../../core/errors.js'
 import { packageVersion } from '../../core/version.js'
 import type { Harness } from '../../harness/compose.js'
 import { resolveSessionId } from '../../history/index.js'
-import { ACP_MCP_CAPABILITIES, fromAcpServers } from '../../mcp/index.js'
+import { ACP_MCP_CAPABILITIES } from '../../mcp/index.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
 import { SessionErrorCode } from '../../session/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { resolvePriceTable, usageReport } from '../../usage/index.js'
+import { assertDirectory, guard, useMcpServers, watchSessionServers } from './checks.js'
 import { availableCommandsUpdate, parseCompactCommand } from './commands.js'
 import { AcpErrorCode } from './errors.js'
 import { planUpdate } from './file-updates.js'
 import { acpModePlugin, modeUpdate, parseModeId, sessionModeState } from './modes.js'
-import { acpPermissionPlugin, decidePermission, PERMISSION_OPTIONS } from './permission.js'
+import { acpPermissionPlugin, decidePermission, permissionRequest } from './permission.js'
 import { promptImages, promptText } from './prompt-text.js'
 import { toStopReason } from './stop-reason.js'
 import { nodeNdJsonStream } from './streams.js'
+import { AcpTrust, agentMessage } from './trust.js'
 import {
-  acpToolCallId,
   outputUpdate,
   parseArguments,
+  replayImages,
   replayUpdates,
-  textContent,
-  toolKind,
-  toolTitle,
+  toolCallRunning,
   usageUpdate,
 } from './updates.js'
 
@@ -85,6 +83,9 @@ export class AcpServer {
   private fibers: Fiber[] = []
   /** Updates are sent one after another, so they reach the client in order and before the answer. */
   private updates: Promise<void> = Promise.resolve()
+  private readonly trust = new AcpTrust(() => this.client())
+  /** Updates for sessions being set up, sent once the client has the session/new (load) answer. */
+  private readonly held = new Map<SessionId, SessionUpdate[]>()
 
   constructor(private readonly options: AcpServerOptions) {}
 
@@ -94,11 +95,25 @@ export class AcpServer {
     const owns = (id: SessionId) => this.sessions.has(id)
     this.fibers = [
       harness.ctx.plugin(
-        acpPermissionPlugin({ owns, ask: (call, reason) => this.askPermission(call, reason) }),
+        acpPermissionPlugin({
+          owns,
+          ask: (call, reason) => this.askPermission(call, reason),
+          running: (call) => this.send(call.agent.id, toolCallRunning(call.turn, call.callId)),
+        }),
       ),
       harness.ctx.plugin(
         acpModePlugin({ owns, changed: (agent, mode) => this.send(agent.id, modeUpdate(mode)) }),
       ),
+      harness.ctx.plugin({
+        name: 'acp-trust-and-notices',
+        apply: (ctx) => {
+          ctx.get('projectTrust')?.askWith(this.trust.ask)
+          // Hook `systemMessage`s and the like reach the editor as agent messages.
+          ctx.on('hooks/notice', (sessionId, message) =>
+            this.tell(sessionId, agentMessage(message, { hookNotice: true })),
+          )
+        },
+      }),
     ]
     await Promise.all(this.fibers.map((fiber) => fiber.await()))
     const app = agentApp({ name: 'dsh' })
@@ -139,12 +154,24 @@ export class AcpServer {
   private async newSession(params: NewSessionRequest): Promise<NewSessionResponse> {
     await assertDirectory(params.cwd)
     const sessionId = mintSessionId(ACP_AGENT_LABEL)
-    await this.useMcpServers(sessionId, params)
-    const agent = await this.options.harness.agents.create({ sessionId, meta: { cwd: params.cwd } })
-    this.sessions.set(agent.id, { agent, remembered: new Map() })
-    // After the answer, so the client knows the session the commands belong to.
-    setTimeout(() => this.send(agent.id, availableCommandsUpdate()), 0)
-    return { sessionId: agent.id, ...this.modes(agent) }
+    this.held.set(sessionId, [])
+    try {
+      await useMcpServers(this.options.harness, sessionId, params)
+      // Before the agent is built: hooks, MCP, rules and skills all read this one decision.
+      const trusted = await this.trust.decide(this.options.harness.ctx, sessionId, params.cwd)
+      const agent = await this.options.harness.agents.create({ sessionId, meta: { cwd: params.cwd } })
+      this.sessions.set(agent.id, { agent, remembered: new Map() })
+      if (trusted) this.tell(sessionId, trusted)
+    } catch (error) {
+      this.held.delete(sessionId)
+      throw error
+    } finally {
+      this.trust.done(sessionId)
+    }
+    // After the answer, so the client knows the session the updates belong to.
+    setTimeout(() => this.release(sessionId), 0)
+    const agent = this.sessions.get(sessionId)!.agent
+    return { sessionId, ...this.modes(agent) }
   }
 
   /**
@@ -162,8 +189,11 @@ export class AcpServer {
     })
     params = { ...params, sessionId: full }
     let served = this.sessions.get(params.sessionId)
-    await this.useMcpServers(params.sessionId, params)
+    await useMcpServers(this.options.harness, params.sessionId, params)
+    let trusted: SessionUpdate | undefined
     if (!served) {
+      // The client named this session: the trust question may be asked in it right away.
+      trusted = await this.trust.decide(this.options.harness.ctx, params.sessionId, params.cwd)
       const agent = await this.options.harness.agents
         .resume({ resumeSessionId: params.sessionId })
         .catch(async (error) => {
@@ -176,14 +206,18 @@ export class AcpServer {
           }
           throw error
         })
+        .finally(() => this.trust.done(params.sessionId))
       served = { agent, remembered: new Map() }
       this.sessions.set(agent.id, served)
     }
     if (named !== full) this.sessions.set(named, served)
-    for (const update of replayUpdates(served.agent.session.events, served.agent.cwd))
-      this.send(named, update)
+    const { events } = served.agent.session
+    const images = await replayImages(events, (sha) => this.options.harness.sessions.getImage(full, sha))
+    for (const update of replayUpdates(events, served.agent.cwd, images)) this.send(named, update)
+    if (trusted) this.send(named, trusted)
     this.send(named, availableCommandsUpdate())
     await this.updates
+    setTimeout(() => this.watchMcpServers(named), 0)
     return this.modes(served.agent)
   }
 
@@ -251,6 +285,11 @@ export class AcpServer {
         },
       }
       if (running.cancelled && result.reason !== 'completed') return { stopReason: 'cancelled', _meta: meta }
+      // A hook blocked the prompt (or stopped the agent): the user sees why, not only `_meta`.
+      if (result.reason === 'blocked') {
+        this.send(params.sessionId, agentMessage(`Blocked by a hook: ${result.error ?? 'no reason given'}`))
+        await this.updates
+      }
       if (result.reason === 'error') {
         throw new RequestError(-32000, `the turn failed: ${result.error ?? 'unknown error'}`, {
           code: AcpErrorCode.TurnFailed,
@@ -300,15 +339,6 @@ export class AcpServer {
     }
   }
 
-  private async useMcpServers(
-    sessionId: SessionId,
-    params: NewSessionRequest | LoadSessionRequest,
-  ): Promise<void> {
-    const mcp = this.options.harness.ctx.get('mcp')
-    if (!mcp) return
-    await mcp.setSessionServers(sessionId, fromAcpServers(params.mcpServers ?? []), params.cwd)
-  }
-
   private cancel(sessionId: SessionId): void {
     const served = this.sessions.get(sessionId)
     if (!served) return
@@ -324,29 +354,40 @@ export class AcpServer {
     const remembered = served.remembered.get(call.name)
     if (remembered !== undefined) return remembered
     await this.updates
-    const input = parseArguments(call.arguments)
     try {
-      const response = await client.request(
-        'session/request_permission',
-        {
-          sessionId: call.agent.id,
-          toolCall: {
-            toolCallId: acpToolCallId(call.turn, call.callId),
-            title: toolTitle(call.name, input),
-            kind: toolKind(call.name),
-            status: 'pending',
-            rawInput: input,
-            content: [textContent(reason)],
-          },
-          options: PERMISSION_OPTIONS,
-        },
-        { cancellationSignal: call.signal, stopWaitingOnCancel: true },
-      )
+      const response = await client.request('session/request_permission', permissionRequest(call, reason), {
+        cancellationSignal: call.signal,
+        stopWaitingOnCancel: true,
+      })
       return decidePermission(response, (allow) => served.remembered.set(call.name, allow))
     } catch {
       // Cancelled, or the connection closed: no answer denies.
       return false
     }
+  }
+
+  /** Sends now to a served session, later to one being set up, nowhere otherwise. */
+  private tell(sessionId: SessionId, update: SessionUpdate): void {
+    const held = this.held.get(sessionId)
+    if (held) held.push(update)
+    else if (this.sessions.has(sessionId)) this.send(sessionId, update)
+  }
+
+  /** The client has the session: what was held for it goes out, then the commands, then MCP start reports. */
+  private release(sessionId: SessionId): void {
+    const held = this.held.get(sessionId) ?? []
+    this.held.delete(sessionId)
+    for (const update of held) this.send(sessionId, update)
+    this.send(sessionId, availableCommandsUpdate())
+    this.watchMcpServers(sessionId)
+  }
+
+  /** The client's MCP servers start now; one that fails is told to the user (stderr is invisible in an editor). */
+  private watchMcpServers(sessionId: SessionId): void {
+    const agent = this.sessions.get(sessionId)?.agent
+    if (!agent) return
+    // A failure here (a trust question nobody can answer now) only means no report.
+    watchSessionServers(this.options.harness, agent, (update) => this.tell(sessionId, update)).catch(() => {})
   }
 
   private send(sessionId: SessionId, update: SessionUpdate): void {
@@ -367,23 +408,5 @@ export class AcpServer {
     const served = this.sessions.get(sessionId)
     if (!served) throw RequestError.sessionNotFound(sessionId)
     return served
-  }
-}
-
-/** DshError → -32000 with `data.code`; everything else as the SDK maps it. */
-async function guard<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (error) {
-    if (error instanceof DshError) throw new RequestError(-32000, error.message, { code: error.code })
-    throw error
-  }
-}
-
-async function assertDirectory(cwd: string): Promise<void> {
-  if (!isAbsolute(cwd)) throw new DshError(`cwd must be an absolute path: ${cwd}`, AcpErrorCode.BadCwd)
-  const info = await stat(cwd).catch(() => undefined)
-  if (!info?.isDirectory()) {
-    throw new DshError(`cwd ${cwd} does not exist or is not a directory`, AcpErrorCode.BadCwd)
   }
 }

@@ -3,11 +3,12 @@
 
 import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk'
 import type { AgentOutput } from '../../agent/types.js'
+import type { ImageRef } from '../../attachments/index.js'
 import { formatCompactionLine } from '../../context/index.js'
 import { DEEPSEEK_CONTEXT_TOKENS } from '../../llm/deepseek/models.js'
 import type { SessionEvent, SessionEventMap } from '../../session/types.js'
 import type { UsageReport } from '../../usage/index.js'
-import { diffContent, fileToolKind, planUpdate } from './file-updates.js'
+import { diffContent, fileToolKind, planUpdate, toolLocations } from './file-updates.js'
 
 const TITLE_MAX_CHARS = 80
 
@@ -64,15 +65,24 @@ export function toolCallStart(
 ): SessionUpdate {
   const input = parseArguments(argumentsText)
   const diffs = diffContent(name, input, cwd)
+  const locations = toolLocations(name, input, cwd)
+  // `pending` until the call is allowed (a permission question may come first); the
+  // `tools/running` event then moves it to `in_progress` (toolCallRunning).
   return {
     sessionUpdate: 'tool_call',
     toolCallId: acpToolCallId(turn, callId),
     title: toolTitle(name, input),
     kind: toolKind(name),
-    status: 'in_progress',
+    status: 'pending',
     rawInput: input,
     ...(diffs.length > 0 ? { content: diffs } : {}),
+    ...(locations.length > 0 ? { locations } : {}),
   }
+}
+
+/** The call was allowed and runs now. */
+export function toolCallRunning(turn: number, callId: string): SessionUpdate {
+  return { sessionUpdate: 'tool_call_update', toolCallId: acpToolCallId(turn, callId), status: 'in_progress' }
 }
 
 export function toolCallEnd(turn: number, callId: string, content: string, isError: boolean): SessionUpdate {
@@ -122,7 +132,11 @@ function thought(text: string): SessionUpdate {
  * their results, and compaction boundaries, oldest first. Hook continuations, context and bookkeeping are not replayed
  * (a live client never saw them either).
  */
-export function replayUpdates(events: readonly SessionEvent[], cwd?: string): SessionUpdate[] {
+export function replayUpdates(
+  events: readonly SessionEvent[],
+  cwd?: string,
+  images: ReadonlyMap<string, string> = new Map(),
+): SessionUpdate[] {
   const updates: SessionUpdate[] = []
   let turn = 0
   for (const event of events) {
@@ -134,6 +148,7 @@ export function replayUpdates(events: readonly SessionEvent[], cwd?: string): Se
         const data = event.data as SessionEventMap['user/message']
         if (data.origin !== 'hook') {
           updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: data.text } })
+          for (const ref of data.images ?? []) updates.push(replayedImage(ref, images.get(ref.sha256)))
         }
         break
       }
@@ -176,6 +191,38 @@ export function replayUpdates(events: readonly SessionEvent[], cwd?: string): Se
     }
   }
   return updates
+}
+
+/**
+ * A prompt's image as the client sent it: an `image` block (base64 of the stored bytes,
+ * which may be the downscaled copy); a text line naming it when the store lost the bytes.
+ */
+function replayedImage(ref: ImageRef, base64: string | undefined): SessionUpdate {
+  return {
+    sessionUpdate: 'user_message_chunk',
+    content:
+      base64 !== undefined
+        ? { type: 'image', mimeType: ref.mediaType, data: base64 }
+        : { type: 'text', text: `[image ${ref.name} is no longer in the session's store]` },
+    _meta: { dsh: { image: { sha256: ref.sha256, name: ref.name, width: ref.width, height: ref.height } } },
+  }
+}
+
+/** The base64 of every image the stored prompts carry, by hash, for `replayUpdates`. */
+export async function replayImages(
+  events: readonly SessionEvent[],
+  load: (sha256: string) => Promise<Buffer | undefined>,
+): Promise<Map<string, string>> {
+  const images = new Map<string, string>()
+  for (const event of events) {
+    if (event.type !== 'user/message') continue
+    for (const ref of (event.data as SessionEventMap['user/message']).images ?? []) {
+      if (images.has(ref.sha256)) continue
+      const data = await load(ref.sha256).catch(() => undefined)
+      if (data) images.set(ref.sha256, data.toString('base64'))
+    }
+  }
+  return images
 }
 
 export function textContent(text: string): ToolCallContent {

@@ -55,8 +55,8 @@ export async function acpCommand(
   options: { config?: string; projectConfig?: boolean; trustProject?: boolean } & PermissionOptions,
 ): Promise<number> {
   const { runAcpServer } = await import('../acp/index.js')
-  // An editor cannot be asked before its first session exists: only folders trusted before
-  // (in chat) bring their own configuration.
+  // The editor is asked about an untrusted project with session/request_permission when a
+  // session opens there (src/apps/acp/trust.ts).
   const trust = trustFlags(options, 'interactive')
   return serve(options, true, trust, (harness) =>
     runAcpServer({ harness, input: process.stdin, output: process.stdout }),

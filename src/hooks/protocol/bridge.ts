@@ -42,6 +42,17 @@ export const HOOK_FILE_LOCATIONS = {
   codex: { project: ['.codex/hooks.json'], user: '.codex/hooks.json' },
 } as const
 
+declare module 'cordis' {
+  interface Events {
+    /**
+     * A line a hook wants the user of `sessionId` to see (a `systemMessage`, a hook that
+     * could not start, a hook that stopped the agent), for front ends that show it in that
+     * session (ACP); the line also goes to the log as before.
+     */
+    'hooks/notice'(sessionId: SessionId, message: string): void
+  }
+}
+
 /** Builds the Cordis plugin of one dialect (name `hooks-<dialect>`). */
 export function createHookBridgePlugin(dialect: HookDialect) {
   return {
@@ -171,7 +182,10 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
         signal: facts.signal ? AbortSignal.any([controller.signal, facts.signal]) : controller.signal,
         plainStdoutIsContext: dialect.plainStdoutContext.includes(event),
         warn,
-        notify,
+        notify: (message) => {
+          notify(message)
+          ctx.emit('hooks/notice', facts.agent.id, toTerminalText(message))
+        },
         showSystemMessage: !dialect.discardsSystemMessage.includes(event),
         once: (key) => {
           const id = `${owner.id}\0${key}`
@@ -185,6 +199,7 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
       if (!outcome.stop) return
       const reason = outcome.stop.reason || `stopped by a ${dialect.name} hook`
       notify(`${dialect.name} hook stopped the agent: ${reason}`)
+      ctx.emit('hooks/notice', agent.id, toTerminalText(`${dialect.name} hook stopped the agent: ${reason}`))
       stopRequests.set(agent.id, reason)
     },
   }

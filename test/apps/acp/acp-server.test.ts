@@ -61,16 +61,20 @@ const toolTurn = [
   { text: 'echoed it' },
 ]
 
-const expectedTurn = (turn: number) => [
+/** A live turn moves the call `pending` → `in_progress` → `completed`; a replay has no `in_progress` (it cannot know a call ran). */
+const expectedTurn = (turn: number, live = true) => [
   { sessionUpdate: 'agent_thought_chunk', text: 'I should echo' },
   {
     sessionUpdate: 'tool_call',
     toolCallId: `${turn}/call_1`,
     title: 'echo',
     kind: 'other',
-    status: 'in_progress',
+    status: 'pending',
     rawInput: { text: 'hi' },
   },
+  ...(live
+    ? [{ sessionUpdate: 'tool_call_update', toolCallId: `${turn}/call_1`, status: 'in_progress' }]
+    : []),
   {
     sessionUpdate: 'tool_call_update',
     toolCallId: `${turn}/call_1`,
@@ -139,7 +143,7 @@ describe('dsh acp', () => {
     // Everything was replayed before the answer arrived.
     expect(merged(again.updates.map((notification) => notification.update))).toEqual([
       { sessionUpdate: 'user_message_chunk', text: 'echo hi' },
-      ...expectedTurn(1),
+      ...expectedTurn(1, false),
     ])
     expect(second.harness.agents.get(sessionId)?.session.id).toBe(sessionId)
 
@@ -215,10 +219,21 @@ describe('dsh acp', () => {
       toolCall: { toolCallId: '1/call_1', status: 'pending', rawInput: { text: 'one' } },
     })
     expect(client.permissionRequests[0]!.options.map((option) => option.kind)).toContain('allow_once')
+    // Announced `pending`; the approved call runs (`in_progress`) and completes; the rejected one never runs.
+    const statuses = client.updates
+      .map((notification) => notification.update)
+      .filter((update) => update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update')
+      .map((update) => `${update.toolCallId} ${update.status}`)
+    expect(statuses).toEqual([
+      '1/call_1 pending',
+      '1/call_1 in_progress',
+      '1/call_1 completed',
+      '1/call_2 pending',
+      '1/call_2 failed',
+    ])
     const ends = client.updates
       .map((notification) => notification.update)
-      .filter((update) => update.sessionUpdate === 'tool_call_update')
-    expect(ends.map((update) => update.status)).toEqual(['completed', 'failed'])
+      .filter((update) => update.sessionUpdate === 'tool_call_update' && update.status !== 'in_progress')
     expect(JSON.stringify(ends[1])).toContain('Tool call denied')
 
     // While connected, the listener answers for this connection's sessions only.
