@@ -34,7 +34,11 @@ it('a prompt a hook blocked stays out of the history file; the next clean prompt
   const w = makeWorld(makeDir(), model.baseUrl)
   projectHooks(
     w.project,
-    { UserPromptSubmit: [{ hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/scan.sh' }] }] },
+    {
+      UserPromptSubmit: [
+        { hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/scan.sh' }] },
+      ],
+    },
     {
       'scan.sh': `#!/bin/bash\nif grep -q 'AKIA[0-9A-Z]\\{16\\}'; then echo 'an AWS access key in the prompt' >&2; exit 2; fi\nexit 0\n`,
     },
