@@ -132,7 +132,7 @@ export function SessionPage(props: { id: string }): VNode {
     <${VirtualList}
       items=${model.items}
       keyOf=${(item: Item) => item.key}
-      render=${renderItem}
+      render=${(item: Item) => renderItem(item, id)}
       estimatePx=${72}
       footer=${footer}
       itemsVersion=${model.version}
