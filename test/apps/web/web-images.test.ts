@@ -125,7 +125,7 @@ describe('images in dsh web', () => {
     await page.context().close()
   })
 
-  it('an image the server refuses, or a model without images, is one line; nothing is sent', async () => {
+  it('an image the server refuses, too many, or a model without images is one line; nothing is sent', async () => {
     const folder = tempDir()
     const { server, test } = await start({ script: [] })
     const { page, errors } = await openPage(browser(), server.url)
@@ -147,6 +147,21 @@ describe('images in dsh web', () => {
     // Given back for another try.
     expect(await page.inputValue('textarea.prompt')).toBe('look')
     await page.click('button.remove-attachment')
+
+    // More than a request may carry: one line naming the limit, none attached.
+    const tiny = await pngImage(2, 2)
+    await page.setInputFiles(
+      'input.attach-input',
+      Array.from({ length: 601 }, (_, index) => ({
+        name: `${index}.png`,
+        mimeType: 'image/png',
+        buffer: tiny,
+      })),
+    )
+    await page
+      .locator('.notice-bar', { hasText: '601 images attached; a request carries at most 600' })
+      .waitFor()
+    expect(await page.locator('.attachments .attachment').count()).toBe(0)
 
     await page.selectOption('select.model-picker', 'deepseek-v4-pro')
     await expect.poll(() => page.locator('select.model-picker').inputValue()).toBe('deepseek-v4-pro')
