@@ -224,9 +224,13 @@ export class InputBox {
    * above the input (and a pasted path stays as text).
    */
   private attach(prepare: () => Promise<string>, fallback?: string): void {
+    this.actions.hint('attaching the image…')
     prepare()
       .then(
-        (token) => this.buffer.insertToken(`${token} `),
+        (token) => {
+          this.buffer.insertToken(`${token} `)
+          this.actions.hint(undefined)
+        },
         (error: unknown) => {
           if (fallback !== undefined) this.buffer.paste(fallback)
           this.actions.hint(error instanceof Error ? error.message : String(error))

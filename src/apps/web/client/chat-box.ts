@@ -55,12 +55,27 @@ export function ChatBox(props: {
     event.preventDefault()
     attachments.add(files)
   }
-  const onDrop = (event: DragEvent) => {
-    const files = filesOf(event.dataTransfer)
-    if (files.length === 0) return
-    event.preventDefault()
-    attachments.add(files)
-  }
+  // A file dropped anywhere on the page is attached (the browser would otherwise open it
+  // in place of the session).
+  const add = useRef(attachments.add)
+  add.current = attachments.add
+  useEffect(() => {
+    const over = (event: DragEvent) => {
+      if (event.dataTransfer?.types.includes('Files')) event.preventDefault()
+    }
+    const drop = (event: DragEvent) => {
+      const files = filesOf(event.dataTransfer)
+      if (files.length === 0) return
+      event.preventDefault()
+      add.current(files)
+    }
+    window.addEventListener('dragover', over)
+    window.addEventListener('drop', drop)
+    return () => {
+      window.removeEventListener('dragover', over)
+      window.removeEventListener('drop', drop)
+    }
+  }, [])
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault()
@@ -72,7 +87,7 @@ export function ChatBox(props: {
   const effort = state.effort ?? choices?.defaultEffort ?? ''
   const modelNames = choices ? [...new Set([...(model ? [model] : []), ...choices.models])] : []
 
-  return html`<div class="chat-box" onDragOver=${(event: DragEvent) => event.preventDefault()} onDrop=${onDrop}>
+  return html`<div class="chat-box">
     <${Thumbnails} attachments=${attachments} />
     <textarea
       class="prompt"
