@@ -119,6 +119,12 @@ describe('images in dsh web', () => {
       href!,
     )
     expect(elsewhere).toBe(404)
+    // Only a hash names an image (the name becomes a file name in the JSONL store).
+    const notHash = await page.evaluate(
+      async (url) => (await fetch(url.replace(/[0-9a-f]{64}$/, 'not-a-hash'))).status,
+      href!,
+    )
+    expect(notHash).toBe(404)
 
     expect(dialogs).toEqual([])
     expect(errors).toEqual([])
