@@ -277,7 +277,7 @@ export class TerminalChat implements ChatHost {
     )
     for (const path of attached) this.say(this.colors.dim(`  attached ${safe(path)}`))
     for (const note of skipped) this.say(this.colors.yellow(`  not attached: ${safe(note)}`))
-    const images = await chatImages(text, agent.cwd, this.harness.config.permissions.mode).catch((error) => {
+    const images = await chatImages(text, agent.cwd, this.harness, this.input.images).catch((error) => {
       this.say(this.colors.red(safe(errorLine(error))))
       return undefined
     })

@@ -105,7 +105,8 @@ export const COMMANDS: readonly CommandInfo[] = [
 export const KEYS_HELP = `keys:
   Enter submits · Ctrl-J, \\+Enter or Shift+Enter (where the terminal reports it) insert a newline
   Up/Down history (kept per project) · Ctrl-R searches it · Tab completes commands and paths
-  @path attaches a file's content · typing during a reply queues the next prompt
+  @path attaches a file's content · a pasted image path or Ctrl-V attaches an image
+  typing during a reply queues the next prompt
   # note appends a line to the project's AGENTS.md (#~ note: to your own $DSH_HOME/AGENTS.md)
   Ctrl-C (or Esc on an empty input) interrupts a reply · Ctrl-O shows a cut diff whole, else shows/hides reasoning · Ctrl-D exits`
 

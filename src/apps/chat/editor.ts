@@ -41,6 +41,12 @@ export class EditorBuffer {
     this.insert(placeholder)
   }
 
+  /** Inserts a token (a pasted image's `[image: …]`) that Backspace removes whole. */
+  insertToken(token: string): void {
+    this.pastes.set(token, token)
+    this.insert(token)
+  }
+
   /** The text to send: placeholders replaced by what was pasted. */
   expanded(): string {
     let out = this.text

@@ -7,6 +7,7 @@ import type { Colors } from '../cli/render.js'
 import { commonPrefix, complete } from './completion.js'
 import { EditorBuffer } from './editor.js'
 import type { PromptHistory } from './history.js'
+import { PastedImages, pastedImagePaths } from './paste.js'
 import { displayWidth } from './width.js'
 
 /** A decoded key press (Node's keypress shape) or a whole bracketed paste. */
@@ -48,6 +49,8 @@ const CONTINUATION = '  '
 
 export class InputBox {
   readonly buffer = new EditorBuffer()
+  /** Images pasted as files or from the clipboard, by their `[image: …]` token. */
+  readonly images = new PastedImages()
   /** Position while browsing history with Up/Down; `entries.length` = the draft. */
   private historyIndex: number
   private draft = ''
@@ -83,12 +86,17 @@ export class InputBox {
   private editKey(key: KeyPress): void {
     const buffer = this.buffer
     if (key.paste !== undefined) {
-      buffer.paste(key.paste)
+      const paths = pastedImagePaths(key.paste, this.cwd())
+      if (paths === undefined) buffer.paste(key.paste)
+      else this.attach(() => this.images.fromFiles(paths), key.paste)
       return
     }
     const name = key.name
     if (key.ctrl) {
       switch (name) {
+        case 'v':
+          this.attach(() => this.images.fromClipboard())
+          return
         case 'c':
           this.actions.interrupt()
           return
@@ -209,6 +217,26 @@ export class InputBox {
       default:
         if (key.sequence !== undefined && isPrintable(key.sequence)) buffer.insert(key.sequence)
     }
+  }
+
+  /**
+   * Inserts the token of an image being prepared once it is ready; a failure is one line
+   * above the input (and a pasted path stays as text).
+   */
+  private attach(prepare: () => Promise<string>, fallback?: string): void {
+    this.actions.hint('attaching the image…')
+    prepare()
+      .then(
+        (token) => {
+          this.buffer.insertToken(`${token} `)
+          this.actions.hint(undefined)
+        },
+        (error: unknown) => {
+          if (fallback !== undefined) this.buffer.paste(fallback)
+          this.actions.hint(error instanceof Error ? error.message : String(error))
+        },
+      )
+      .finally(() => this.actions.changed())
   }
 
   private escape(): void {

@@ -34,7 +34,7 @@ export async function pipedChat(plan: AgentPlan, options: AgentOptions): Promise
       process.stdout.write(`${colors.bold('> ')}${toTerminalText(line, { keepTabs: false })}\n`)
       let images: Awaited<ReturnType<typeof chatImages>>
       try {
-        images = await chatImages(line, agent.cwd, harness.config.permissions.mode)
+        images = await chatImages(line, agent.cwd, harness)
       } catch (error) {
         // A bad image is one line; the line is not sent and the next one is read.
         process.stdout.write(`${colors.red(toTerminalText((error as Error).message))}\n`)

@@ -3,6 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import * as z from 'zod'
+import { sniffImageType } from '../../attachments/index.js'
 import type { Harness } from '../../harness/compose.js'
 import { resolveSessionId } from '../../history/index.js'
 import type { ModelChoice } from '../../llm/adapter.js'
@@ -33,7 +34,14 @@ const modelChoice = z.object({
   effort: z.enum(EFFORTS).optional(),
 })
 const createBody = modelChoice.extend({ cwd: z.string().min(1).max(4096) })
-const promptBody = z.object({ text: z.string().min(1).max(MAX_BODY_BYTES) })
+/** A prompt may carry images (base64): up to the 48 MiB a DeepSeek request body may be. */
+const MAX_PROMPT_BODY_BYTES = 48 * 1024 * 1024
+const promptBody = z.object({
+  text: z.string().min(1).max(MAX_BODY_BYTES),
+  // The count is checked with the images (one line naming the limit), not here.
+  images: z.array(z.object({ data: z.string().min(1), name: z.string().max(1000).optional() })).optional(),
+})
+const SHA256 = /^[0-9a-f]{64}$/
 const answerBody = z.object({ allow: z.boolean() })
 const trustBody = z.object({ trust: z.boolean() })
 /** The user's words for the summary, like `/compact focus on the tests`. */
@@ -50,8 +58,9 @@ export async function routeApi(
 ): Promise<void> {
   const parts = url.pathname.slice('/api/'.length).split('/')
   const method = req.method ?? 'GET'
-  const [area, rawId, action] = parts
-  if (parts.length > 3 || area === undefined) throw new HttpError(404, 'no such endpoint')
+  const [area, rawId, action, item] = parts
+  const deep = parts.length === 4 && area === 'sessions' && action === 'images'
+  if ((parts.length > 3 && !deep) || area === undefined) throw new HttpError(404, 'no such endpoint')
 
   if (area === 'models' && method === 'GET' && rawId === undefined) {
     sendJson(res, 200, models(api.harness))
@@ -102,6 +111,10 @@ export async function routeApi(
     } satisfies SessionResponse)
     return
   }
+  if (method === 'GET' && deep) {
+    await sendImage(api, res, id, item ?? '')
+    return
+  }
   if (method === 'GET' && action === 'live') {
     const from = Number(url.searchParams.get('from') ?? '0')
     if (!Number.isSafeInteger(from) || from < 0) throw new HttpError(400, 'from must be a whole number')
@@ -120,8 +133,8 @@ export async function routeApi(
   if (method !== 'POST') throw new HttpError(405, 'method not allowed')
   switch (action) {
     case 'prompt': {
-      const { text } = await readBody(req, promptBody)
-      await api.host.prompt(id, text)
+      const { text, images } = await readBody(req, promptBody, MAX_PROMPT_BODY_BYTES)
+      await api.host.prompt(id, text, images ?? [])
       sendJson(res, 202, { ok: true })
       return
     }
@@ -194,14 +207,32 @@ function decode(segment: string): string {
   }
 }
 
-async function readBody<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
+/**
+ * An image a session stored (a prompt's attachment), for the transcript's thumbnails. Only
+ * from that session's own store, behind the same access token as every API call; the type
+ * comes from the bytes, and the content-addressed bytes never change, so the page may cache them.
+ */
+async function sendImage(api: ApiContext, res: ServerResponse, id: string, sha256: string): Promise<void> {
+  if (!SHA256.test(sha256)) throw new HttpError(404, 'no such image')
+  const data = await api.harness.sessions.getImage(id, sha256)
+  const type = data && sniffImageType(data)
+  if (!data || !type) throw new HttpError(404, 'no such image')
+  res.writeHead(200, {
+    'Content-Type': type,
+    'Content-Length': data.length,
+    'Cache-Control': 'private, max-age=86400, immutable',
+  })
+  res.end(data)
+}
+
+async function readBody<T>(req: IncomingMessage, schema: z.ZodType<T>, limit = MAX_BODY_BYTES): Promise<T> {
   if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
     throw new HttpError(415, 'send application/json')
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'request body too large')
+    if (size > limit) throw new HttpError(413, 'request body too large')
     chunks.push(chunk)
   }
   let parsed: unknown

@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http'
 import { isAbsolute, join } from 'node:path'
 import { mintSessionId } from '../../agent/configured.js'
 import type { AgentHandle } from '../../agent/types.js'
+import { type ClientImage, prepareClientImages, visionRefusal } from '../../attachments/index.js'
 import { type CompactionResult, ContextErrorCode } from '../../context/index.js'
 import { DshError, errorMessage, isDshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
@@ -153,15 +154,21 @@ export class WebHost {
   }
 
   /** Starts a turn; resolves once it started (its outcome arrives on the live stream). */
-  async prompt(id: SessionId, text: string): Promise<void> {
+  async prompt(id: SessionId, text: string, images: readonly ClientImage[] = []): Promise<void> {
     const agent = await this.host(id)
     const hosted = this.hosted.get(id)!
     if (hosted.compacting) throw new HttpError(409, 'a compaction is running: wait for it or stop it')
     if (agent.busy || hosted.running) throw new HttpError(409, 'a turn is running: wait for it or stop it')
+    // Bad images, too many, or a model without images: one line back to the page, nothing sent.
+    const prepared = await prepareClientImages(text, images, agent.cwd)
+    const model = agent.model.model ?? this.harness.config.model.name
+    const refusal = model === undefined ? undefined : visionRefusal(model, prepared.length)
+    if (refusal) throw refusal
+    if (agent.busy || hosted.running) throw new HttpError(409, 'a turn is running: wait for it or stop it')
     const controller = new AbortController()
     hosted.running = controller
     void agent
-      .prompt(text, { signal: controller.signal })
+      .prompt(text, { signal: controller.signal, ...(prepared.length ? { images: prepared } : {}) })
       .catch((error: unknown) => this.send(id, { kind: 'error', message: errorMessage(error) }))
       .finally(() => {
         hosted.running = undefined

@@ -59,7 +59,8 @@ export const api = {
       ...(model ? { model } : {}),
       ...(effort ? { effort } : {}),
     }),
-  prompt: (id: string, text: string) => call<{ ok: true }>('POST', `${session(id)}/prompt`, { text }),
+  prompt: (id: string, text: string, images: { data: string; name: string }[] = []) =>
+    call<{ ok: true }>('POST', `${session(id)}/prompt`, { text, ...(images.length ? { images } : {}) }),
   compact: (id: string, instructions: string) =>
     call<CompactResponse>('POST', `${session(id)}/compact`, {
       ...(instructions.trim() !== '' ? { instructions } : {}),

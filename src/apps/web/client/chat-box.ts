@@ -1,11 +1,13 @@
 // The prompt box: multi-line (Enter sends, Shift+Enter adds a line), a stop button while
-// a turn runs, and the model and effort pickers of the hosted agent.
+// a turn runs, the model and effort pickers of the hosted agent, and images (paste, drop,
+// or the file button) shown as thumbnails until they go out with the prompt.
 
 import { html } from 'htm/preact'
 import type { VNode } from 'preact'
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import type { ModelsResponse, SessionState } from '../types.js'
 import { ApiError, api } from './api.js'
+import { ACCEPTED_TYPES, filesOf, Thumbnails, useAttachments } from './attachments.js'
 
 let modelsOnce: Promise<ModelsResponse> | undefined
 export function models(): Promise<ModelsResponse> {
@@ -28,16 +30,52 @@ export function ChatBox(props: {
   }, [])
 
   const fail = (failure: unknown) => onError(failure instanceof ApiError ? failure.message : String(failure))
+  const attachments = useAttachments(onError)
+  const fileInput = useRef<HTMLInputElement>(null)
   const send = () => {
     const prompt = text
+    const images = attachments.list
     if (prompt.trim() === '' || state.busy) return
     setText('')
+    attachments.clear()
     onSend()
-    api.prompt(id, prompt).catch((failure: unknown) => {
-      setText(prompt)
-      fail(failure)
-    })
+    attachments
+      .encode(images)
+      .then((encoded) => api.prompt(id, prompt, encoded))
+      .catch((failure: unknown) => {
+        // Nothing was sent: the text and the images come back for another try.
+        setText(prompt)
+        attachments.add(images.map((image) => image.file))
+        fail(failure)
+      })
   }
+  const onPaste = (event: ClipboardEvent) => {
+    const files = filesOf(event.clipboardData)
+    if (files.length === 0) return // text: the textarea takes it
+    event.preventDefault()
+    attachments.add(files)
+  }
+  // A file dropped anywhere on the page is attached (the browser would otherwise open it
+  // in place of the session).
+  const add = useRef(attachments.add)
+  add.current = attachments.add
+  useEffect(() => {
+    const over = (event: DragEvent) => {
+      if (event.dataTransfer?.types.includes('Files')) event.preventDefault()
+    }
+    const drop = (event: DragEvent) => {
+      const files = filesOf(event.dataTransfer)
+      if (files.length === 0) return
+      event.preventDefault()
+      add.current(files)
+    }
+    window.addEventListener('dragover', over)
+    window.addEventListener('drop', drop)
+    return () => {
+      window.removeEventListener('dragover', over)
+      window.removeEventListener('drop', drop)
+    }
+  }, [])
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault()
@@ -50,6 +88,7 @@ export function ChatBox(props: {
   const modelNames = choices ? [...new Set([...(model ? [model] : []), ...choices.models])] : []
 
   return html`<div class="chat-box">
+    <${Thumbnails} attachments=${attachments} />
     <textarea
       class="prompt"
       rows="3"
@@ -57,8 +96,16 @@ export function ChatBox(props: {
       value=${text}
       onInput=${(event: Event) => setText((event.target as HTMLTextAreaElement).value)}
       onKeyDown=${onKeyDown}
+      onPaste=${onPaste}
     ></textarea>
     <div class="chat-actions">
+      <input class="attach-input" type="file" hidden multiple accept=${ACCEPTED_TYPES.join(',')} ref=${fileInput}
+        onChange=${(event: Event) => {
+          const input = event.target as HTMLInputElement
+          attachments.add([...(input.files ?? [])])
+          input.value = ''
+        }} />
+      <button class="attach" title="Attach images (or paste or drop them)" onClick=${() => fileInput.current?.click()}>Image…</button>
       ${
         state.hosted && choices
           ? html`<label>model <select class="model-picker" value=${model} onChange=${(event: Event) => pick((event.target as HTMLSelectElement).value, effort)}>

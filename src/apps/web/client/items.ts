@@ -7,6 +7,7 @@
 import { html } from 'htm/preact'
 import type { VNode } from 'preact'
 import { formatCompactionLine } from '../../../context/format.js'
+import type { ImageRef } from '../../../llm/types.js'
 import type { ContextCompactedData, HookResultData } from '../../../session/types.js'
 import { cacheHitPercent, formatCost } from '../../../usage/format.js'
 import type { UsageTotals } from '../../../usage/totals.js'
@@ -34,10 +35,23 @@ export interface ItemActions {
   forkAt?: (turn: number) => void
 }
 
-export function renderItem(item: Item, actions: ItemActions = {}): VNode {
+/** A prompt's images as thumbnails, each a link to the full image (served to this page only). */
+function promptImages(images: readonly ImageRef[], sessionId: string): VNode | null {
+  if (images.length === 0) return null
+  return html`<div class="prompt-images">
+    ${images.map((image) => {
+      const url = `/api/sessions/${encodeURIComponent(sessionId)}/images/${image.sha256}`
+      const label = `${image.name} ${image.width}×${image.height}`
+      return html`<a class="prompt-image" href=${url} target="_blank" rel="noopener" title=${label}><img class="thumb" src=${url} alt=${label} /></a>`
+    })}
+  </div>`
+}
+
+/** `sessionId`: whose stored images a prompt's thumbnails come from. */
+export function renderItem(item: Item, sessionId = '', actions: ItemActions = {}): VNode {
   switch (item.kind) {
     case 'user':
-      return html`<div class="msg user"><div class="who">${item.origin === 'hook' ? 'hook' : 'you'}</div><div class="text">${item.text}</div></div>`
+      return html`<div class="msg user"><div class="who">${item.origin === 'hook' ? 'hook' : 'you'}</div><div class="text">${item.text}</div>${promptImages(item.images, sessionId)}</div>`
     case 'assistant':
       return assistant(item.text, item.reasoning)
     case 'tool':

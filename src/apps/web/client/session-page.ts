@@ -143,7 +143,7 @@ export function SessionPage(props: { id: string }): VNode {
     <${VirtualList}
       items=${model.items}
       keyOf=${(item: Item) => item.key}
-      render=${(item: Item) => renderItem(item, { forkAt: fork })}
+      render=${(item: Item) => renderItem(item, id, { forkAt: fork })}
       estimatePx=${72}
       footer=${footer}
       itemsVersion=${model.version}

@@ -4,6 +4,7 @@
 
 import type { AgentOutput } from '../../../agent/types.js'
 import type { CompactionNotice } from '../../../context/types.js'
+import type { ImageRef } from '../../../llm/types.js'
 import type {
   ContextCompactedData,
   HookResultData,
@@ -16,7 +17,7 @@ import type { PriceTable } from '../../../usage/price-table.js'
 import type { UsageTotals } from '../../../usage/totals.js'
 
 export type Item =
-  | { kind: 'user'; key: string; text: string; origin: string | undefined }
+  | { kind: 'user'; key: string; text: string; origin: string | undefined; images: ImageRef[] }
   | { kind: 'assistant'; key: string; text: string; reasoning: string }
   | { kind: 'tool'; key: string; tool: ToolCard }
   | { kind: 'hook'; key: string; hook: HookResultData }
@@ -78,7 +79,13 @@ export class TranscriptModel {
         return true
       case 'user/message': {
         const data = event.data as SessionEventMap['user/message']
-        this.items.push({ kind: 'user', key, text: data.text, origin: data.origin })
+        this.items.push({
+          kind: 'user',
+          key,
+          text: data.text,
+          origin: data.origin,
+          images: data.images ?? [],
+        })
         return true
       }
       case 'assistant/message': {
