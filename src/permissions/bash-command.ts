@@ -4,21 +4,19 @@
 
 import { parse } from 'shell-quote'
 
-// Wrappers a rule looks through, with how many leading arguments they take.
+// Wrappers a rule looks through, with how many leading arguments they take. An option
+// that takes a value as the next word (`-u NAME`, `--signal KILL`) takes that word too:
+// otherwise `env -u HOME rm x` would read as the command `HOME rm x`. A short-option
+// cluster takes the next word only when it ends in such an option and holds nothing but
+// option letters (`-vs KILL`; `-k1s` carries its value).
 const WRAPPERS: Readonly<Record<string, (args: string[]) => number>> = {
+  // Stryker disable next-line ArrowFunction: slice(undefined) is slice(0), the same words
   nohup: () => 0,
+  // Stryker disable next-line ArrowFunction: slice(undefined) is slice(0), the same words
   time: () => 0,
-  nice: (args) => (args[0] === '-n' ? 2 : args[0]?.startsWith('-') ? 1 : 0),
-  timeout: (args) => {
-    let index = 0
-    while (args[index]?.startsWith('-')) index += args[index] === '-s' || args[index] === '-k' ? 2 : 1
-    return index + 1 // the duration
-  },
-  stdbuf: (args) => {
-    let index = 0
-    while (args[index]?.startsWith('-')) index += 1
-    return index
-  },
+  nice: (args) => optionWords(args, /^(-n|--adjustment)$/),
+  timeout: (args) => optionWords(args, /^(-[pv]*[sk]|--signal|--kill-after)$/) + 1, // + the duration
+  stdbuf: (args) => optionWords(args, /^(-[ioe]|--input|--output|--error)$/),
 }
 
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
@@ -29,14 +27,29 @@ const RESERVED_WORDS = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'un
 
 // Builtins that run their arguments as the command (`command rm x`, `exec rm x`, `env rm x`).
 const TRANSPARENT_BUILTINS: Readonly<Record<string, (args: string[]) => number>> = {
-  command: (args) => (args[0]?.startsWith('-') ? 1 : 0),
+  command: (args) => optionWords(args),
+  // Stryker disable next-line ArrowFunction: slice(undefined) is slice(0), the same words
   builtin: () => 0,
-  exec: (args) => (args[0]?.startsWith('-') ? 1 : 0),
+  exec: (args) => optionWords(args, /^-[cl]*a$/),
   env: (args) => {
+    // Options and assignments, in any order; env takes every word holding `=` before the
+    // command for an assignment, whatever the name (`env 1x=y rm x` runs rm).
     let index = 0
-    while (args[index]?.startsWith('-') || ENV_ASSIGNMENT.test(args[index] ?? '')) index += 1
-    return index
+    for (;;) {
+      index += optionWords(args.slice(index), /^(-[i0v]*[uC]|--unset|--chdir)$/)
+      if (!args[index]?.includes('=')) return index
+      index += 1
+    }
   },
+}
+
+/** How many leading words are options (`--` is one); an option matching `valued` takes the next word. */
+function optionWords(args: string[], valued?: RegExp): number {
+  let index = 0
+  for (let word = args[0]; word?.startsWith('-'); word = args[index]) {
+    index += valued?.test(word) ? 2 : 1
+  }
+  return index
 }
 
 /** Command substitution and process substitution run commands no prefix rule can see. */
@@ -83,15 +96,18 @@ export function splitCommand(command: string): SimpleCommand[] {
   for (const token of tokens) {
     if (typeof token === 'string') words.push(token)
     else if ('op' in token && token.op === 'glob') words.push(token.pattern)
+    // Stryker disable next-line LogicalOperator: a token without `op` is a comment, and the test of `undefined` fails too
     else if ('op' in token && /^(&&|\|\||;|\||\|&|&|;;|\(|\))$/.test(token.op)) finish()
     else if ('op' in token)
       words.push(token.op) // redirections stay part of the command
-    else if ('comment' in token) {
+    else {
+      // The only token kind left is a comment.
+      const { comment } = token as { comment: string }
       finish()
       // shell-quote's comment runs to the end of the input, over the ` ; ` that stood for
       // a newline: the lines after the comment still run, so they are split too.
-      const next = token.comment.indexOf(' ; ')
-      if (next >= 0) commands.push(...splitCommand(token.comment.slice(next + 3)))
+      const next = comment.indexOf(' ; ')
+      if (next >= 0) commands.push(...splitCommand(comment.slice(next + 3)))
     }
   }
   finish()
@@ -112,10 +128,12 @@ function stripWrappers(words: string[]): string[] {
   let current = words
   for (;;) {
     const head = current[0]
+    // Stryker disable next-line ConditionalExpression: the Set never has undefined; the length check is pinned by a test of `{`
     if (head !== undefined && RESERVED_WORDS.has(head) && current.length > 1) {
       current = current.slice(1)
       continue
     }
+    // Stryker disable next-line ConditionalExpression: neither table has a key `undefined`
     const arity = head === undefined ? undefined : (WRAPPERS[head] ?? TRANSPARENT_BUILTINS[head])
     if (arity === undefined || current.length < 2) return current
     const rest = current.slice(1)

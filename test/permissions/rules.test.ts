@@ -2,6 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { substitutedCommands } from '../../src/permissions/bash-command.js'
 import {
   evaluateRules,
   matchesRule,
@@ -123,9 +124,57 @@ describe('Bash rules', () => {
     expect(matchesRule(rule('Bash(git *)'), bash('git add . && git commit -m "x y"'), 'every')).toBe(true)
   })
 
+  it('deny sees the command behind wrapper options that take a value (each ran rm, unseen)', () => {
+    // Protects against deny escapes: every line below runs `rm x` in bash (checked by hand
+    // with `echo`), and before the fix the option's value was taken for the command.
+    const denyRm = rule('Bash(rm *)')
+    for (const command of [
+      'stdbuf -o L rm x',
+      'stdbuf --output L rm x',
+      'timeout --signal KILL 5 rm x',
+      'timeout --kill-after 1 5 rm x',
+      'timeout -vs KILL 5 rm x',
+      'timeout -k1s 5 rm x',
+      'timeout -k 1s -s KILL 5 rm x',
+      'stdbuf -oL -e 0 rm x',
+      'nice --adjustment 5 rm x',
+      'nice -n 5 -- rm x',
+      'command -p -- rm x',
+      'env -u HOME rm x',
+      'env --unset HOME rm x',
+      'env -iu HOME rm x',
+      'env -C / rm x',
+      'env --chdir / rm x',
+      'env 1x=y rm x',
+      'env -- FOO=1 rm x',
+      'exec -a y rm x',
+      'exec -ca y rm x',
+      // A value joined to its option takes no further word.
+      'nice -n5 rm x',
+      'nice --adjustment=5 rm x',
+      'timeout -sKILL 5 rm x',
+      'timeout --signal=KILL 5 rm x',
+      'env -uHOME rm x',
+      'env --unset=HOME rm x',
+      'exec -ay rm x',
+    ]) {
+      expect(matchesRule(denyRm, bash(command), 'any'), command).toBe(true)
+    }
+    // A wrapper's own option values are still not the command.
+    for (const command of [
+      'env -u rm ls',
+      'env -C rm ls',
+      'timeout -s rm 5 ls',
+      'stdbuf -o rm ls',
+      'exec -a rm ls',
+    ]) {
+      expect(matchesRule(denyRm, bash(command), 'any'), command).toBe(false)
+    }
+  })
+
   it('known limits, documented in docs/permissions.md: a deny prefix matches text, not what runs', () => {
     const denyRm = rule('Bash(rm *)')
-    for (const command of ['eval rm x', '/bin/rm x', 'bash -c "rm x"', 'exec -a y rm x', 'sudo rm x']) {
+    for (const command of ['eval rm x', '/bin/rm x', 'bash -c "rm x"', 'sudo rm x', "env -S'rm x'"]) {
       expect(matchesRule(denyRm, bash(command), 'any'), command).toBe(false)
     }
   })
@@ -140,6 +189,76 @@ describe('Bash rules', () => {
     expect(matchesRule(denyPush, bash('_x1=1 git push'), 'any')).toBe(true)
     expect(matchesRule(denyPush, bash('touch x'), 'any')).toBe(false)
     expect(matchesRule(denyPush, bash('echo "git push"'), 'any')).toBe(false)
+  })
+
+  it('deny sees the command a compound word opens and a wrapper with nothing after it', () => {
+    // Protects: `if`, `elif`, `while` and `until` each open a command that runs.
+    const denyRm = rule('Bash(rm *)')
+    for (const command of [
+      'if rm x; then :; fi',
+      'if false; then :; elif rm x; then :; fi',
+      'while rm x; do :; done',
+      'until rm x; do :; done',
+    ]) {
+      expect(matchesRule(denyRm, bash(command), 'any'), command).toBe(true)
+    }
+    // A wrapper around a bare command: `nohup reboot` runs reboot.
+    const denyReboot = rule('Bash(reboot)')
+    for (const command of ['nohup reboot', 'time reboot', 'command reboot', 'env reboot']) {
+      expect(matchesRule(denyReboot, bash(command), 'any'), command).toBe(true)
+    }
+    // A lone wrapper is itself the command: `Bash(env)` allows printing the environment.
+    expect(matchesRule(rule('Bash(env)'), bash('env'), 'every')).toBe(true)
+    expect(matchesRule(rule('Bash(time)'), bash('time'), 'every')).toBe(true)
+  })
+
+  it('keeps a command as written: redirections, globs, variables, a bare assignment', () => {
+    // Protects what a rule is matched against: the text the user wrote, no more, no less.
+    const texts = (line: string) => splitCommand(line).map((part) => part.text)
+    expect(texts('echo hi > out.txt')).toEqual(['echo hi > out.txt'])
+    expect(texts('rm *.txt')).toEqual(['rm *.txt'])
+    expect(texts('rm -rf $HOME/x')).toEqual(['rm -rf $HOME/x'])
+    // Redirections such as `2>&1` and `&>` are not command separators.
+    expect(texts('npm test 2>&1 >| log &> all')).toEqual(['npm test 2 >& 1 >| log &> all'])
+    expect(matchesRule(rule('Bash(npm test *)'), bash('npm test 2>&1'), 'every')).toBe(true)
+    expect(matchesRule(rule('Bash(npm test *)'), bash('npm test &> log.txt'), 'every')).toBe(true)
+    // A separator at the end adds no empty command (`ls;` is allowed by `Bash(ls *)`).
+    expect(texts('ls;')).toEqual(['ls'])
+    expect(texts('ls &')).toEqual(['ls'])
+    expect(matchesRule(rule('Bash(ls *)'), bash('ls;'), 'every')).toBe(true)
+    // A bare assignment is the whole command, not stripped to nothing.
+    expect(splitCommand('FOO=1')).toEqual([{ text: 'FOO=1', withoutAssignments: 'FOO=1' }])
+    expect(splitCommand('FOO=1 BAR=2')).toEqual([{ text: 'FOO=1 BAR=2', withoutAssignments: 'BAR=2' }])
+    // Only a valid name makes an assignment: bash runs `9x=1` as the command.
+    expect(splitCommand('9x=1 ls')[0]?.withoutAssignments).toBe('9x=1 ls')
+    // A lone compound word stays a word (bash reports the syntax error).
+    expect(texts('ls; !')).toEqual(['ls', '!'])
+    expect(texts('{')).toEqual(['{'])
+  })
+
+  it('a comment hides only the rest of its own line', () => {
+    // Protects against the comment bug found by mutation testing: `#` hid later lines.
+    const texts = (line: string) => splitCommand(line).map((part) => part.text)
+    expect(texts('ls # note')).toEqual(['ls'])
+    expect(texts('ls # note\nrm x')).toEqual(['ls', 'rm x'])
+    expect(texts('ls #\nrm x')).toEqual(['ls', 'rm x'])
+    expect(texts('ls # a\n# b\npwd')).toEqual(['ls', 'pwd'])
+    expect(matchesRule(rule('Bash(rm *)'), bash('ls #\nrm -rf x'), 'any')).toBe(true)
+    expect(matchesRule(rule('Bash(ls *)'), bash('ls #\nrm -rf ~'), 'every')).toBe(false)
+  })
+
+  it('reads an unparsable line as one raw command', () => {
+    // shell-quote throws on `${`: the line, trimmed, is then matched whole.
+    expect(splitCommand(' rm -rf ${ ')).toEqual([{ text: 'rm -rf ${', withoutAssignments: 'rm -rf ${' }])
+    expect(matchesRule(rule('Bash(rm *)'), bash('rm -rf ${'), 'any')).toBe(true)
+  })
+
+  it('finds the commands inside substitutions, and none in an empty one', () => {
+    // Protects deny rules' view inside `…`, $(…), <(…), >(…); an empty one holds no command.
+    expect(substitutedCommands('ls')).toEqual([])
+    expect(substitutedCommands('echo `` $() $( ) <( ) ` `')).toEqual([])
+    expect(substitutedCommands('echo `a` $(b) <(c) >(d)')).toEqual(['a', 'b', 'c', 'd'])
+    expect(substitutedCommands('echo $( rm x )')).toEqual([' rm x '])
   })
 
   it('splits at every shell operator and newline', () => {

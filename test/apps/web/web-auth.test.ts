@@ -1,8 +1,10 @@
 // Access control of `dsh web` over plain HTTP: the token, the cookie, CSRF, headers.
 
 import { mkdirSync, writeFileSync } from 'node:fs'
+import type { IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { checkAccess } from '../../../src/apps/web/auth.js'
 import { CSRF_HEADER, TOKEN_COOKIE } from '../../../src/apps/web/index.js'
 import { fingerprintProjectConfig } from '../../../src/trust/index.js'
 import { useWebServers } from './web-fixture.js'
@@ -128,6 +130,74 @@ describe('dsh web access', () => {
     const { id } = (await good.json()) as { id: string }
     expect(id).toMatch(/^web-session-/)
     expect(test.harness.agents.get(id)?.cwd).toBe(test.home)
+  })
+
+  it('reads the token from ?token= and from its cookie among the others a browser sends', async () => {
+    // Protects the documented URL form and real browsers' Cookie headers (several cookies,
+    // spaces around them): a parser taking the first cookie or keeping spaces locks users out.
+    const { server } = await start()
+    const { token } = server.secrets
+    const first = await fetch(`${server.origin}/?token=${encodeURIComponent(token)}`, { redirect: 'manual' })
+    expect(first.status).toBe(303)
+    for (const cookie of [
+      `theme=dark; ${TOKEN_COOKIE}=${token}`,
+      `${TOKEN_COOKIE}=${token} ; lang=en`,
+      `a=1;${TOKEN_COOKIE}=${token}`,
+    ]) {
+      const page = await fetch(`${server.origin}/`, { headers: { cookie } })
+      expect(page.status, cookie).toBe(200)
+    }
+    for (const cookie of [`theme=${token}`, `x${TOKEN_COOKIE}=${token}`, `${TOKEN_COOKIE}x=${token}`]) {
+      const page = await fetch(`${server.origin}/`, { headers: { cookie } })
+      expect(page.status, cookie).toBe(401)
+    }
+    // Another scheme of the same length as `Bearer ` is no bearer token.
+    for (const authorization of [`Digest ${token}`, `Bearer:${token}`]) {
+      const response = await fetch(`${server.origin}/api/sessions`, { headers: { authorization } })
+      expect(response.status, authorization).toBe(401)
+    }
+  })
+
+  it('names the credential that matched', () => {
+    // Protects the contract the server relies on: only a `?token=` visit gets a new cookie.
+    const secrets = { token: 'tok', csrf: 'csrf' }
+    const access = (headers: Record<string, string>, url = 'http://h/') =>
+      checkAccess({ headers } as unknown as IncomingMessage, new URL(url), secrets)
+    expect(access({ cookie: `${TOKEN_COOKIE}=tok` })).toBe('cookie')
+    expect(access({}, 'http://h/?token=tok')).toBe('query')
+    expect(access({ authorization: 'Bearer tok' })).toBe('bearer')
+    expect(access({ authorization: 'Bearer no' })).toBe('none')
+  })
+
+  it('lets the front end mutate from its own origin, and HEAD read without the CSRF header', async () => {
+    // Protects the browser front end (it sends Origin on every POST) and plain reads.
+    const { server, test } = await start()
+    const cookie = `${TOKEN_COOKIE}=${server.secrets.token}`
+    const sameOrigin = await fetch(`${server.origin}/api/sessions`, {
+      method: 'POST',
+      headers: {
+        cookie,
+        'content-type': 'application/json',
+        [CSRF_HEADER]: server.secrets.csrf,
+        origin: server.origin,
+      },
+      body: JSON.stringify({ cwd: test.home }),
+    })
+    expect(sameOrigin.status).toBe(201)
+    const foreign = await fetch(`${server.origin}/api/sessions`, {
+      method: 'POST',
+      headers: {
+        cookie,
+        'content-type': 'application/json',
+        [CSRF_HEADER]: server.secrets.csrf,
+        origin: server.origin.replace(/:(\d+)$/, (_, port: string) => `:${Number(port) + 1}`),
+      },
+      body: JSON.stringify({ cwd: test.home }),
+    })
+    expect(foreign.status).toBe(403)
+    expect(await foreign.json()).toEqual({ error: 'cross-origin request' })
+    const head = await fetch(`${server.origin}/`, { method: 'HEAD', headers: { cookie } })
+    expect(head.status).toBe(200)
   })
 
   it('serves only the built front end and the API: no path reaches other files', async () => {

@@ -7,7 +7,12 @@
 import type { LookupAddress } from 'node:dns'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { isWebError, type WebError } from '../../../src/tools/web/errors.js'
-import { guardedLookup, PrivateHostPolicy } from '../../../src/tools/web/http/address-guard.js'
+import {
+  checkLiteralHost,
+  guardedLookup,
+  isPublicAddress,
+  PrivateHostPolicy,
+} from '../../../src/tools/web/http/address-guard.js'
 import { HttpFetchProvider } from '../../../src/tools/web/http/http-fetch-provider.js'
 import { page, redirect, startTestSite, type TestSite } from '../../support/web-site.js'
 
@@ -106,5 +111,64 @@ describe('address guard at connect time', () => {
       address: [{ address: '93.184.215.14', family: 4 }],
     })
     expect((await ask('loop.rebind.test', false, ['loop.rebind.test'])).address).toBe('127.0.0.1')
+  })
+})
+
+describe('address guard before connecting: literal hosts and allowed private hosts', () => {
+  // Protects what a proxy cannot check for us (it resolves names itself): literal private
+  // IPs and localhost names are refused up front, and an allowPrivateHosts entry opens
+  // exactly the host and port it names.
+  const refuses = (url: string, allowed: string[] = []) => {
+    try {
+      checkLiteralHost(new URL(url), new PrivateHostPolicy(allowed))
+      return false
+    } catch (error) {
+      expect(isWebError(error), url).toBe(true)
+      return true
+    }
+  }
+
+  it('refuses loopback and private literal addresses and localhost names, nothing else', () => {
+    for (const url of [
+      'http://localhost/',
+      'http://LOCALHOST./',
+      'http://app.localhost:3000/',
+      'http://127.0.0.1/',
+      'http://10.1.2.3/',
+      'http://[::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[fe80::1]/',
+    ]) {
+      expect(refuses(url), url).toBe(true)
+    }
+    for (const url of [
+      'http://93.184.215.14/',
+      'http://[2606:4700::1111]/',
+      'http://localhost.example/',
+      'http://mylocalhost/',
+      'https://example.com/',
+    ]) {
+      expect(refuses(url), url).toBe(false)
+    }
+  })
+
+  it('judges IPv4-mapped IPv6 as IPv4 and a non-address as not public', () => {
+    expect(isPublicAddress('93.184.215.14')).toBe(true)
+    expect(isPublicAddress('::ffff:93.184.215.14')).toBe(true)
+    expect(isPublicAddress('::ffff:10.0.0.1')).toBe(false)
+    expect(isPublicAddress('not-an-address')).toBe(false)
+  })
+
+  it('opens an allowed host on the port named, the scheme default when none is given', () => {
+    expect(refuses('https://localhost/', ['localhost:443'])).toBe(false)
+    expect(refuses('https://localhost:443/', ['localhost:443'])).toBe(false)
+    expect(refuses('http://localhost/', ['localhost:443'])).toBe(true)
+    expect(refuses('http://localhost/', ['localhost:80'])).toBe(false)
+    expect(refuses('https://localhost/', ['localhost:80'])).toBe(true)
+    expect(refuses('http://localhost:8080/', ['LocalHost'])).toBe(false)
+    expect(refuses('http://[::1]:8080/', ['[::1]:8080'])).toBe(false)
+    expect(refuses('http://[::1]:8081/', ['[::1]:8080'])).toBe(true)
+    expect(refuses('http://10.0.0.1/', ['*'])).toBe(false)
+    expect(refuses('http://10.0.0.1/', ['10.0.0.2'])).toBe(true)
   })
 })
