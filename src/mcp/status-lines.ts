@@ -3,7 +3,7 @@
 import { toTerminalText } from '../core/terminal-text.js'
 import type { McpServerSource } from './config.js'
 import type { McpConnection } from './connection.js'
-import type { McpServerStatus } from './manager.js'
+import type { McpServerStatus } from './manager-types.js'
 
 export function describeSource(source: McpServerSource): string {
   switch (source.kind) {

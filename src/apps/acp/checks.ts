@@ -10,9 +10,12 @@ import {
   type SessionUpdate,
 } from '@agentclientprotocol/sdk'
 import type { AgentHandle } from '../../agent/types.js'
-import { DshError } from '../../core/errors.js'
+import { DshError, isDshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
+import { resolveSessionId } from '../../history/index.js'
 import { fromAcpServers } from '../../mcp/index.js'
+import { PersistenceErrorCode } from '../../persistence/errors.js'
+import { SessionErrorCode } from '../../session/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { AcpErrorCode } from './errors.js'
 import { toolLocations } from './file-updates.js'
@@ -66,4 +69,27 @@ export async function watchSessionServers(
     if (server.source.kind !== 'session') continue
     void reportFailedStart(server).then((update) => update && tell(update))
   }
+}
+
+/** The stored session `session/load` names (an id or a unique prefix of 6+ characters); ACP's "not found" when none. */
+export async function resolveLoadedId(harness: Harness, named: SessionId): Promise<SessionId> {
+  return resolveSessionId(harness.sessions, named).catch((error: unknown) => {
+    if (isDshError(error, PersistenceErrorCode.NotFound)) throw RequestError.sessionNotFound(named)
+    throw error
+  })
+}
+
+/** Resumes a stored session for `session/load`; on failure its MCP servers stop, and a missing one is "not found". */
+export async function resumeForLoad(
+  harness: Harness,
+  sessionId: SessionId,
+  cwd: string,
+): Promise<AgentHandle> {
+  return harness.agents.resume({ resumeSessionId: sessionId }).catch(async (error: unknown) => {
+    await harness.ctx.get('mcp')?.setSessionServers(sessionId, {}, cwd)
+    if (isDshError(error, PersistenceErrorCode.NotFound) || isDshError(error, SessionErrorCode.NotFound)) {
+      throw RequestError.sessionNotFound(sessionId)
+    }
+    throw error
+  })
 }

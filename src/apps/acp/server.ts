@@ -5,12 +5,10 @@ import {
   type AgentConnection,
   type AgentContext,
   agent as agentApp,
-  type InitializeResponse,
   type LoadSessionRequest,
   type LoadSessionResponse,
   type NewSessionRequest,
   type NewSessionResponse,
-  PROTOCOL_VERSION,
   type PromptRequest,
   type PromptResponse,
   RequestError,
@@ -25,19 +23,22 @@ import type { ToolCallInfo } from '../../agent/pipeline.js'
 import type { AgentHandle } from '../../agent/types.js'
 import { prepareClientImages } from '../../attachments/index.js'
 import { formatCompactionLine } from '../../context/index.js'
-import { DshError, isDshError } from '../../core/errors.js'
-import { packageVersion } from '../../core/version.js'
+import { DshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
-import { resolveSessionId } from '../../history/index.js'
-import { ACP_MCP_CAPABILITIES } from '../../mcp/index.js'
-import { PersistenceErrorCode } from '../../persistence/errors.js'
-import { SessionErrorCode } from '../../session/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { resolvePriceTable, usageReport } from '../../usage/index.js'
-import { assertDirectory, guard, useMcpServers, watchSessionServers } from './checks.js'
+import {
+  assertDirectory,
+  guard,
+  resolveLoadedId,
+  resumeForLoad,
+  useMcpServers,
+  watchSessionServers,
+} from './checks.js'
 import { availableCommandsUpdate, parseCompactCommand } from './commands.js'
 import { AcpErrorCode } from './errors.js'
 import { planUpdate } from './file-updates.js'
+import { initializeResponse } from './initialize.js'
 import { acpModePlugin, modeUpdate, parseModeId, sessionModeState } from './modes.js'
 import { acpPermissionPlugin, decidePermission, permissionRequest } from './permission.js'
 import { promptImages, promptText } from './prompt-text.js'
@@ -117,7 +118,7 @@ export class AcpServer {
     ]
     await Promise.all(this.fibers.map((fiber) => fiber.await()))
     const app = agentApp({ name: 'dsh' })
-      .onRequest('initialize', () => this.initialize())
+      .onRequest('initialize', () => initializeResponse())
       .onRequest('session/new', ({ params }) => guard(() => this.newSession(params)))
       .onRequest('session/load', ({ params }) => guard(() => this.loadSession(params)))
       .onRequest('session/prompt', ({ params }) => guard(() => this.prompt(params)))
@@ -134,19 +135,6 @@ export class AcpServer {
       )
       this.sessions.clear()
       await Promise.all(this.fibers.map((fiber) => fiber.dispose()))
-    }
-  }
-
-  private initialize(): InitializeResponse {
-    return {
-      protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, audio: false, embeddedContext: true },
-        mcpCapabilities: { ...ACP_MCP_CAPABILITIES },
-      },
-      agentInfo: { name: 'dsh', title: 'dsh', version: packageVersion() },
-      authMethods: [],
     }
   }
 
@@ -183,10 +171,7 @@ export class AcpServer {
     // A unique prefix of 6+ characters names the session too (the one id resolver): the client
     // keeps using what it sent, so the session is served under that name as well.
     const named = params.sessionId
-    const full = await resolveSessionId(this.options.harness.sessions, named).catch((error: unknown) => {
-      if (isDshError(error, PersistenceErrorCode.NotFound)) throw RequestError.sessionNotFound(named)
-      throw error
-    })
+    const full = await resolveLoadedId(this.options.harness, named)
     params = { ...params, sessionId: full }
     let served = this.sessions.get(params.sessionId)
     await useMcpServers(this.options.harness, params.sessionId, params)
@@ -194,19 +179,9 @@ export class AcpServer {
     if (!served) {
       // The client named this session: the trust question may be asked in it right away.
       trusted = await this.trust.decide(this.options.harness.ctx, params.sessionId, params.cwd)
-      const agent = await this.options.harness.agents
-        .resume({ resumeSessionId: params.sessionId })
-        .catch(async (error) => {
-          await this.options.harness.ctx.get('mcp')?.setSessionServers(params.sessionId, {}, params.cwd)
-          if (
-            isDshError(error, PersistenceErrorCode.NotFound) ||
-            isDshError(error, SessionErrorCode.NotFound)
-          ) {
-            throw RequestError.sessionNotFound(params.sessionId)
-          }
-          throw error
-        })
-        .finally(() => this.trust.done(params.sessionId))
+      const agent = await resumeForLoad(this.options.harness, params.sessionId, params.cwd).finally(() =>
+        this.trust.done(params.sessionId),
+      )
       served = { agent, remembered: new Map() }
       this.sessions.set(agent.id, served)
     }

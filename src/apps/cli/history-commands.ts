@@ -1,4 +1,4 @@
-// The history subcommands of `dsh sessions` (search), kept out of main.ts; each loads
+// The history subcommands of `dsh sessions` (search, tail, migrate), kept out of main.ts; each loads
 // its module only when it runs, so start-up stays fast.
 
 import type { Command } from 'commander'
@@ -26,4 +26,23 @@ export function addHistoryCommands(sessions: Command, act: Act): void {
         (await import('./sessions-search.js')).searchCommand(query, options),
       ),
     )
+
+  sessions
+    .command('tail')
+    .description("print a session's latest events; --follow streams new ones live, from any host")
+    .argument('<id>', 'session id')
+    .option('-f, --follow', 'keep printing events as they are committed (Ctrl-C stops)')
+    .option('-n, --lines <count>', 'how many of the latest events to print first, or "all"', '20')
+    .option('--json', 'print events as JSON lines')
+    .option('--config <file>', 'config file')
+    .action(act(async (id: string, options) => (await import('./sessions-tail.js')).tailCommand(id, options)))
+
+  sessions
+    .command('migrate')
+    .description('copy every session from one backend to another, keeping ids (safe to run again)')
+    .requiredOption('--from <backend>', 'jsonl, sqlite or postgres (locations from the config)')
+    .requiredOption('--to <backend>', 'jsonl, sqlite or postgres')
+    .option('--dry-run', 'say what would be copied, copy nothing')
+    .option('--config <file>', 'config file')
+    .action(act(async (options) => (await import('./sessions-migrate.js')).migrateCommand(options)))
 }

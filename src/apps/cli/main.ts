@@ -257,25 +257,6 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     .option('--config <file>', 'config file')
     .action(act(async (options) => (await import('./doctor.js')).doctorCommand(options)))
 
-  sessions
-    .command('tail')
-    .description("print a session's latest events; --follow streams new ones live, from any host")
-    .argument('<id>', 'session id')
-    .option('-f, --follow', 'keep printing events as they are committed (Ctrl-C stops)')
-    .option('-n, --lines <count>', 'how many of the latest events to print first, or "all"', '20')
-    .option('--json', 'print events as JSON lines')
-    .option('--config <file>', 'config file')
-    .action(act(async (id: string, options) => (await import('./sessions-tail.js')).tailCommand(id, options)))
-
-  sessions
-    .command('migrate')
-    .description('copy every session from one backend to another, keeping ids (safe to run again)')
-    .requiredOption('--from <backend>', 'jsonl, sqlite or postgres (locations from the config)')
-    .requiredOption('--to <backend>', 'jsonl, sqlite or postgres')
-    .option('--dry-run', 'say what would be copied, copy nothing')
-    .option('--config <file>', 'config file')
-    .action(act(async (options) => (await import('./sessions-migrate.js')).migrateCommand(options)))
-
   const db = program
     .command('db')
     .description('the PostgreSQL session store: schema migrations')

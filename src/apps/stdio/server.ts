@@ -1,7 +1,6 @@
 // The `dsh stdio` server: one attached agent driven by JSON-RPC 2.0 requests read as
 // newline-delimited JSON, with the session's events streamed back as notifications.
 
-import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { createInterface, type Interface } from 'node:readline'
 import { startConfiguredAgent } from '../../agent/configured.js'
@@ -14,7 +13,7 @@ import { resolveSessionId } from '../../history/index.js'
 import { validateSessionId } from '../../session/session.js'
 import type { SessionId } from '../../session/types.js'
 import { resolvePriceTable, usageReport } from '../../usage/index.js'
-import { JsonRpcErrorCode, StdioErrorCode } from './errors.js'
+import { assertDirectory, JsonRpcErrorCode, StdioErrorCode } from './errors.js'
 import {
   errorResponse,
   JsonRpcError,
@@ -388,18 +387,5 @@ export class StdioServer {
     if (this.closed || this.outputBroken) return false
     this.options.output.write(`${JSON.stringify(message)}\n`)
     return true
-  }
-}
-
-async function assertDirectory(path: string): Promise<void> {
-  const info = await stat(path).catch(() => undefined)
-  if (!info?.isDirectory()) {
-    throw new DshError(
-      `working directory ${path} does not exist or is not a directory`,
-      StdioErrorCode.BadCwd,
-      {
-        userFacing: true,
-      },
-    )
   }
 }
