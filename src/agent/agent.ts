@@ -12,6 +12,7 @@ import type { Session } from '../session/session.js'
 import type { SessionId } from '../session/types.js'
 import { TurnCancellation } from './cancellation.js'
 import { AgentErrorCode } from './errors.js'
+import { refuseImagesWithoutVision } from './images.js'
 import { buildModelRequest } from './request.js'
 import type { LoopServices } from './services.js'
 import { recordSettings } from './settings.js'
@@ -99,6 +100,8 @@ export class Agent implements AgentHandle {
     const cancellation = new TurnCancellation(options.signal)
     this.running = cancellation
     try {
+      // A refused prompt logs nothing, not even the settings it would have run with.
+      refuseImagesWithoutVision(this.services, this.settings, options.images?.length ?? 0)
       // Before `turn/start`: a resume or fork of this log gets what this turn ran with.
       recordSettings(this.ctx, this)
       const result = await runTurn({

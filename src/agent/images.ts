@@ -11,6 +11,18 @@ import type { Session } from '../session/session.js'
 import type { LoopServices } from './services.js'
 import type { TurnSettings } from './types.js'
 
+/** Throws when the turn's model does not take images (one line naming the model that does). */
+export function refuseImagesWithoutVision(
+  services: LoopServices,
+  settings: TurnSettings,
+  count: number,
+): void {
+  if (count === 0) return
+  const model = settings.model.model ?? services.llm()?.defaultModel
+  const refusal = model === undefined ? undefined : visionRefusal(model, count)
+  if (refusal) throw refusal
+}
+
 /**
  * Refuses images for a model that does not take them (naming the one that does), then
  * stores them in the session's image store. Rejects before anything is logged.
@@ -21,9 +33,7 @@ export async function storePromptImages(
   settings: TurnSettings,
   images: readonly PreparedImage[],
 ): Promise<void> {
-  const model = settings.model.model ?? services.llm()?.defaultModel
-  const refusal = model === undefined ? undefined : visionRefusal(model, images.length)
-  if (refusal) throw refusal
+  refuseImagesWithoutVision(services, settings, images.length)
   const sessions = services.sessions()
   if (!sessions)
     throw attachmentError('images need a session store; none is loaded', AttachmentErrorCode.Missing)

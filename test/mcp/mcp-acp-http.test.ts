@@ -57,7 +57,10 @@ describe('ACP mcpServers', () => {
       expect(offered(test.model.requests[0]!)).toContain('mcp__everything_server__echo')
       expect(lastTool(test.model.requests[1]!)).toContain('Echo: over acp')
       const update = client.updates.find(
-        (note) => note.update.sessionUpdate === 'tool_call_update' && note.sessionId === sessionId,
+        (note) =>
+          note.update.sessionUpdate === 'tool_call_update' &&
+          note.update.status === 'completed' &&
+          note.sessionId === sessionId,
       )
       expect(JSON.stringify(update)).toContain('Echo: over acp')
 
