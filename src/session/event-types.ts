@@ -22,6 +22,7 @@ const CORE_EVENT_TYPES: Record<CoreEventType, true> = {
   'instructions/loaded': true,
   'session/title': true,
   'session/settings': true,
+  'session/forked': true,
   'usage/charge': true,
   'context/compacted': true,
 }

@@ -273,7 +273,17 @@ export function completedPrefixLength(events: readonly SessionEvent[]): number {
 export function forkSeed(session: Session, boundary?: number): SessionEvent[] {
   const seedLength = boundary ?? completedPrefixLength(session.events)
   assertForkBoundary(session, seedLength)
-  return session.events.slice(0, seedLength)
+  const seed = session.events.slice(0, seedLength)
+  if (seed.length === 0) return seed
+  // The copied turns' usage stays the parent's: the ledger moves it aside at this marker.
+  const marker: SessionEvent = {
+    seq: seed.length,
+    type: 'session/forked',
+    time: Date.now(),
+    data: { parentSession: session.id },
+    ignorable: true,
+  }
+  return [...seed, marker]
 }
 
 function assertForkBoundary(session: Session, boundary: number): void {

@@ -132,6 +132,11 @@ export interface SessionEventMap {
    * from the log's, and at once when they change (`/model`, `/effort`, a mode switch).
    */
   'session/settings': SessionSettings
+  /**
+   * Ends a fork's seed: the events before it were copied from `parentSession`, so their usage
+   * is the parent's (shown as inherited), not the fork's own. Written `ignorable`.
+   */
+  'session/forked': { parentSession: SessionId }
   /** Project instructions (AGENTS.md / CLAUDE.md) the model is given as its first context message. */
   'instructions/loaded': { files: string[]; text: string }
 }

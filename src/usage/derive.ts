@@ -25,8 +25,11 @@ export function stepTotals(
 
 /** Usage of the whole log, and of each turn by number. */
 export interface SessionUsage {
+  /** What this session's own requests used: a fork's copied turns are not in it. */
   session: UsageTotals
   turns: Map<number, UsageTotals>
+  /** A fork's: what its copied turns used, in its parent. */
+  inherited?: UsageTotals
 }
 
 /**
@@ -38,7 +41,9 @@ export class UsageMeter {
   private readonly ledger = emptyLedger()
   private readonly turnLedgers = new Map<number, UsageLedger>()
   /** Steps and charges summed in log order, for a table that cannot price a ledger. */
-  private readonly summed = emptyTotals()
+  private summed = emptyTotals()
+  /** At a fork's marker, what was summed so far: the parent's usage. */
+  private summedInherited: UsageTotals | undefined
   private readonly summedTurns = new Map<number, UsageTotals>()
   private turn = 0
 
@@ -55,6 +60,15 @@ export class UsageMeter {
    */
   get session(): UsageTotals {
     return priceLedger(this.ledger, this.table) ?? addTotals(emptyTotals(), this.summed)
+  }
+
+  /** A fork's: the usage that came with its parent's turns (not in `session`); undefined for others. */
+  get inherited(): UsageTotals | undefined {
+    const { inherited } = this.ledger
+    if (inherited === undefined) return undefined
+    return (
+      priceLedger(inherited, this.table) ?? addTotals(emptyTotals(), this.summedInherited ?? emptyTotals())
+    )
   }
 
   /** Each turn's totals so far, by turn number; turns that used nothing are absent. */
@@ -75,6 +89,10 @@ export class UsageMeter {
     switch (effect?.kind) {
       case 'turn':
         this.turn = effect.turn
+        break
+      case 'fork':
+        this.summedInherited = addTotals(this.summedInherited ?? emptyTotals(), this.summed)
+        this.summed = emptyTotals()
         break
       case 'step':
         this.count(event, stepTotals(effect.usage, this.ledger.model, effect.time, this.table))
@@ -118,7 +136,8 @@ export class UsageMeter {
 export function deriveUsage(events: readonly SessionEvent[], table: PriceTable): SessionUsage {
   const meter = new UsageMeter(table)
   for (const event of events) meter.add(event)
-  return { session: meter.session, turns: meter.turns }
+  const { inherited } = meter
+  return { session: meter.session, turns: meter.turns, ...(inherited ? { inherited } : {}) }
 }
 
 /** Totals of one turn (all zeros when it used nothing). */

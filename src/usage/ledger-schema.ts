@@ -5,25 +5,28 @@ import { z } from 'zod'
 import { LEDGER_SLOTS, type UsageLedger } from './ledger.js'
 
 const count = z.number().int().nonnegative()
+const stepsSchema = z.array(
+  z.tuple([
+    z.string().nullable(),
+    z
+      .number()
+      .int()
+      .min(0)
+      .max(LEDGER_SLOTS - 1),
+    count,
+    count,
+    count,
+    count,
+    count,
+  ]),
+)
+const chargesSchema = z.array(z.tuple([z.string(), z.number()]))
 const ledgerSchema = z
   .object({
     model: z.string().optional(),
-    steps: z.array(
-      z.tuple([
-        z.string().nullable(),
-        z
-          .number()
-          .int()
-          .min(0)
-          .max(LEDGER_SLOTS - 1),
-        count,
-        count,
-        count,
-        count,
-        count,
-      ]),
-    ),
-    charges: z.array(z.tuple([z.string(), z.number()])),
+    steps: stepsSchema,
+    charges: chargesSchema,
+    inherited: z.object({ steps: stepsSchema, charges: chargesSchema }).strict().optional(),
   })
   .strict()
 
@@ -33,5 +36,6 @@ export function parseLedger(value: unknown): UsageLedger | undefined {
   if (!parsed.success) return undefined
   const ledger: UsageLedger = { steps: parsed.data.steps, charges: parsed.data.charges }
   if (parsed.data.model !== undefined) ledger.model = parsed.data.model
+  if (parsed.data.inherited !== undefined) ledger.inherited = parsed.data.inherited
   return ledger
 }

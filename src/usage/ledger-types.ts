@@ -23,4 +23,9 @@ export interface UsageLedger {
   steps: LedgerStep[]
   /** Paid tool charges summed per currency. */
   charges: [currency: string, amount: number][]
+  /**
+   * A fork's usage copied with its parent's turns (up to its `session/forked` marker): shown
+   * apart, never added to the fork's own, so summing a listing counts each request once.
+   */
+  inherited?: { steps: LedgerStep[]; charges: [currency: string, amount: number][] }
 }

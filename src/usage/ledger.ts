@@ -25,6 +25,12 @@ export function copyLedger(ledger: UsageLedger): UsageLedger {
     charges: ledger.charges.map(([currency, amount]) => [currency, amount]),
   }
   if (ledger.model !== undefined) copy.model = ledger.model
+  if (ledger.inherited) {
+    copy.inherited = {
+      steps: ledger.inherited.steps.map((step) => [...step] as LedgerStep),
+      charges: ledger.inherited.charges.map(([currency, amount]) => [currency, amount]),
+    }
+  }
   return copy
 }
 
@@ -33,6 +39,7 @@ export function foldUsage(ledger: UsageLedger, events: readonly SessionEvent[]):
   for (const event of events) {
     const effect = usageEffect(event)
     if (effect?.kind === 'model') ledger.model = effect.model
+    else if (effect?.kind === 'fork') inherit(ledger)
     else if (effect?.kind === 'step') {
       const model = ledger.model ?? null
       const slot = Math.floor((effect.time % WEEK_MS) / SLOT_MS)
@@ -54,6 +61,27 @@ export function foldUsage(ledger: UsageLedger, events: readonly SessionEvent[]):
     }
   }
   return ledger
+}
+
+/**
+ * At a fork's marker: everything counted so far came with the parent's turns, so it moves to
+ * `inherited` (added to what an earlier fork marker moved there) and the fork's own starts at 0.
+ */
+function inherit(ledger: UsageLedger): void {
+  const inherited = ledger.inherited ?? { steps: [], charges: [] }
+  for (const step of ledger.steps) {
+    const same = inherited.steps.find(([m, s]) => m === step[0] && s === step[1])
+    if (!same) inherited.steps.push([...step] as LedgerStep)
+    else for (let i = 2; i < step.length; i++) (same[i] as number) += step[i] as number
+  }
+  for (const [currency, amount] of ledger.charges) {
+    const same = inherited.charges.find(([c]) => c === currency)
+    if (same) same[1] += amount
+    else inherited.charges.push([currency, amount])
+  }
+  ledger.inherited = inherited
+  ledger.steps = []
+  ledger.charges = []
 }
 
 /** The ledger of a whole log. */
@@ -79,7 +107,10 @@ export function pricesLedgerExactly(table: PriceTable): boolean {
  * gives them for the log it was folded from (costs may differ in the last binary digits:
  * they are summed per slot, not per step). Undefined when `pricesLedgerExactly` is false.
  */
-export function priceLedger(ledger: UsageLedger, table: PriceTable): UsageTotals | undefined {
+export function priceLedger(
+  ledger: Pick<UsageLedger, 'steps' | 'charges'>,
+  table: PriceTable,
+): UsageTotals | undefined {
   if (!pricesLedgerExactly(table)) return undefined
   const totals = emptyTotals()
   for (const [

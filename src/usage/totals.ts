@@ -71,6 +71,8 @@ export type UsageEffect =
   | { kind: 'model'; model: string }
   | { kind: 'step'; usage: Usage; time: number }
   | { kind: 'charge'; amount: number; currency: string }
+  /** A fork's seed ends here: what was counted so far is the parent's. */
+  | { kind: 'fork' }
 
 export function usageEffect(event: SessionEvent): UsageEffect | undefined {
   switch (event.type) {
@@ -89,6 +91,8 @@ export function usageEffect(event: SessionEvent): UsageEffect | undefined {
       const { usage } = event.data as SessionEventMap['context/compacted']
       return usage ? { kind: 'step', usage, time: event.time } : undefined
     }
+    case 'session/forked':
+      return { kind: 'fork' }
     case 'usage/charge': {
       const { amount, currency } = event.data as SessionEventMap['usage/charge']
       return { kind: 'charge', amount, currency }

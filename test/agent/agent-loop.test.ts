@@ -312,7 +312,8 @@ describe('agent loop', () => {
     expect(fromLive.session.header).toMatchObject({
       parentSession: 'fork-source',
       cwd: home,
-      seedLength: source.session.length,
+      // The source's log and the marker that ends the seed.
+      seedLength: source.session.length + 1,
     })
     expect(persistence.locate(fromLive.session.header)!.path).not.toBe(
       persistence.locate(source.session.header)!.path,

@@ -87,15 +87,16 @@ describe('SessionStore', () => {
     expect(child.id).toMatch(/^[0-9a-f-]{36}$/)
     expect(child.header).toMatchObject({
       parentSession: 'parent',
-      seedLength: 18,
+      seedLength: 19,
       cwd: '/p',
       delegationDepth: 1,
     })
-    expect(plain(child.events)).toEqual(plain(parent.events.slice(0, 18)))
+    expect(plain(child.events.slice(0, 18))).toEqual(plain(parent.events.slice(0, 18)))
+    expect(child.events[18]).toMatchObject({ type: 'session/forked', ignorable: true })
 
     const named = await store().fork('parent', 9, 'named')
     expect(named.id).toBe('named')
-    expect(named.length).toBe(9)
+    expect(named.length).toBe(10)
     const empty = await store().fork(parent, 0, 'empty')
     expect(empty.length).toBe(0)
     expect(empty.header.seedLength).toBeUndefined()
@@ -121,8 +122,10 @@ describe('SessionStore', () => {
     })
     expect(completedPrefixLength(parent.events)).toBe(20)
     const child = await store().fork(parent, undefined, 'after-compact')
-    expect(plain(child.events)).toEqual(plain(parent.events))
-    expect(child.header.seedLength).toBe(20)
+    // The seed is the parent's log and the marker that ends it (the copied usage is the parent's).
+    expect(plain(child.events.slice(0, 20))).toEqual(plain(parent.events))
+    expect(child.events[20]).toMatchObject({ type: 'session/forked', data: { parentSession: 'parent' } })
+    expect(child.header.seedLength).toBe(21)
 
     // An automatic compaction inside the turn still open stays out.
     parent.append('turn/start', { turn: 2 })
@@ -130,7 +133,7 @@ describe('SessionStore', () => {
     parent.append('context/compacted', { trigger: 'auto', pruned: ['c0'], tokensBefore: 90, tokensAfter: 80 })
     expect(completedPrefixLength(parent.events)).toBe(20)
     const again = await store().fork(parent, undefined, 'open-turn')
-    expect(again.length).toBe(20)
+    expect(again.length).toBe(21)
     // With no compaction after the last turn, the prefix ends at its turn/end.
     expect(completedPrefixLength(parent.events.slice(0, 18))).toBe(18)
   })

@@ -11,12 +11,19 @@ import {
   usageEffect,
 } from '../../src/usage/index.js'
 
-export function pricedStepByStep(events: readonly SessionEvent[], table: PriceTable): UsageTotals {
+export function pricedStepByStep(
+  events: readonly SessionEvent[],
+  table: PriceTable,
+  range: { from?: number; to?: number } = {},
+): UsageTotals {
   const totals = emptyTotals()
   let model: string | undefined
-  for (const event of events) {
+  const { from = 0, to = events.length } = range
+  for (const [index, event] of events.entries()) {
     const effect = usageEffect(event)
     if (effect?.kind === 'model') model = effect.model
+    // Outside the range only the model is followed: a step is priced with the model before it.
+    if (index < from || index >= to) continue
     if (effect?.kind === 'step') addTotals(totals, stepTotals(effect.usage, model, effect.time, table))
     if (effect?.kind === 'charge')
       addTotals(totals, { ...emptyTotals(), cost: effect.currency === table.currency ? effect.amount : null })

@@ -140,6 +140,42 @@ describe('usage ledger', () => {
     )
   })
 
+  it("a fork's marker moves what was counted before it to inherited, also a fork of a fork", () => {
+    const withForks = fc
+      .tuple(logs, fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 2 }))
+      .map(([events, cuts]) => {
+        const out = [...events]
+        for (const cut of [...cuts].sort((a, b) => b - a))
+          out.splice(Math.min(cut, out.length), 0, {
+            seq: 0,
+            type: 'session/forked',
+            time: DEC_2,
+            data: { parentSession: 'parent' },
+            ignorable: true,
+          })
+        return out.map((event, seq) => ({ ...event, seq }))
+      })
+    const tokens = ({ cost: _cost, ...rest }: UsageTotals) => rest
+    fc.assert(
+      fc.property(withForks, fc.integer({ min: 0, max: 32 }), (events, cut) => {
+        const ledger = ledgerOf(events)
+        const last = events.map((event) => event.type).lastIndexOf('session/forked')
+        const own = priceLedger(ledger, DEFAULT_PRICE_TABLE)!
+        expect(tokens(own)).toEqual(tokens(pricedStepByStep(events, DEFAULT_PRICE_TABLE, { from: last + 1 })))
+        if (last < 0) expect(ledger.inherited).toBeUndefined()
+        else {
+          const inherited = priceLedger(ledger.inherited!, DEFAULT_PRICE_TABLE)!
+          expect(tokens(inherited)).toEqual(
+            tokens(pricedStepByStep(events, DEFAULT_PRICE_TABLE, { to: last })),
+          )
+        }
+        expect(tokens(deriveUsage(events, DEFAULT_PRICE_TABLE).session)).toEqual(tokens(own))
+        expect(foldUsage(ledgerOf(events.slice(0, cut)), events.slice(cut))).toEqual(ledger)
+        expect(parseLedger(JSON.parse(JSON.stringify(ledger)))).toEqual(ledger)
+      }),
+    )
+  })
+
   it('prices peak and off-peak steps of one model apart, and unknown models and foreign charges as unknown', () => {
     // Wednesday 2026-12-02: Beijing 10:00 = 02:00 UTC (peak), Beijing 13:00 = 05:00 UTC (off-peak).
     const step = (time: number) => ({

@@ -86,13 +86,12 @@ export async function listCommand(options: ListOptions): Promise<number> {
     const rows: SessionRow[] = []
     for (let i = 0; i < listed.length; i += USAGE_READS_AT_ONCE) {
       const batch = listed.slice(i, i + USAGE_READS_AT_ONCE)
-      const usages = await Promise.all(
-        batch.map(
-          ({ summary }) => priceLedger(summary.usage, table) ?? sessionUsage(persistence, summary, table),
-        ),
-      )
+      const usages = await Promise.all(batch.map(({ summary }) => ledgerUsage(summary, table, persistence)))
       batch.forEach(({ summary, depth, subagents }, index) => {
-        rows.push(describe(summary, persistence.locate(summary.header), usages[index]!, depth, subagents))
+        const { own, inherited } = usages[index]!
+        const row = describe(summary, persistence.locate(summary.header), own, depth, subagents)
+        if (inherited) row.inheritedUsage = inherited
+        rows.push(row)
       })
     }
     if (options.json) {
@@ -293,24 +292,39 @@ interface SessionRow {
   /** Nesting under the listed parent: 0 at the top (not in --json). */
   depth: number
   path: string | null
-  /** Tokens and estimated cost of the whole session; null when its log could not be read. */
+  /** Tokens and estimated cost of the session's own requests; null when its log could not be read. */
   usage: UsageTotals | null
+  /** A fork's: what its copied turns used in the parent (not in `usage`, so rows add up). */
+  inheritedUsage?: UsageTotals
   /** Backends shared by hosts only (PostgreSQL). */
   host?: string
   status?: string
 }
 
-/** The session's usage derived from its whole log (read-only); null when the log cannot be read. */
-async function sessionUsage(
-  persistence: SessionPersistence,
+interface ListedUsage {
+  own: UsageTotals | null
+  inherited?: UsageTotals
+}
+
+/** The usage of a listed session from the ledger its summary carries, else from its whole log. */
+async function ledgerUsage(
   summary: SessionSummary,
   table: PriceTable,
-): Promise<UsageTotals | null> {
+  persistence: SessionPersistence,
+): Promise<ListedUsage> {
+  const own = priceLedger(summary.usage, table)
+  if (own) {
+    const inherited = summary.usage.inherited && priceLedger(summary.usage.inherited, table)
+    return inherited ? { own, inherited } : { own }
+  }
   try {
-    return deriveUsage((await persistence.load(summary.header.id)).events, table).session
+    const derived = deriveUsage((await persistence.load(summary.header.id)).events, table)
+    return derived.inherited
+      ? { own: derived.session, inherited: derived.inherited }
+      : { own: derived.session }
   } catch {
     // A damaged or locked log still lists; its usage shows as unknown.
-    return null
+    return { own: null }
   }
 }
 

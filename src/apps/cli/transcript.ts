@@ -55,6 +55,11 @@ export function formatTranscript(
   }
   out.push(colors.dim(`  log      ${safe(location)}`))
   out.push(colors.dim(`  usage    ${formatUsageLine(usage.session, table.currency)}`))
+  // A fork's copied turns were paid for in its parent: shown apart, not in the line above.
+  if (usage.inherited)
+    out.push(
+      colors.dim(`  inherited from the parent's turns: ${formatUsageLine(usage.inherited, table.currency)}`),
+    )
   for (const event of events) {
     const line = formatEvent(event, colors)
     if (line !== undefined) out.push(line)

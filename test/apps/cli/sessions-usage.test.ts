@@ -8,7 +8,12 @@ import { afterEach, beforeAll, expect, it } from 'vitest'
 import { eventLines, headerLine } from '../../../src/persistence/jsonl/codec.js'
 import { bucketFor, encodeSessionId } from '../../../src/persistence/jsonl/layout.js'
 import type { SessionEvent } from '../../../src/session/types.js'
-import { DEFAULT_PRICE_TABLE, formatUsageCell, type UsageTotals } from '../../../src/usage/index.js'
+import {
+  DEFAULT_PRICE_TABLE,
+  formatUsageCell,
+  formatUsageLine,
+  type UsageTotals,
+} from '../../../src/usage/index.js'
 import { type LoopbackModel, startLoopbackModel } from '../../support/loopback-model.js'
 import { pricedStepByStep } from '../../support/priced-step-by-step.js'
 import { useTempDirs } from '../../support/temp-dir.js'
@@ -24,7 +29,8 @@ afterEach(async () => {
 })
 
 /** What the column showed before ledgers: every step priced on its own, in log order. */
-const pricedBefore = (events: readonly SessionEvent[]) => pricedStepByStep(events, DEFAULT_PRICE_TABLE)
+const pricedBefore = (events: readonly SessionEvent[], range: { from?: number; to?: number } = {}) =>
+  pricedStepByStep(events, DEFAULT_PRICE_TABLE, range)
 
 /** A log from before ledgers: two turns with two models, a tool charge, no ledger on its turn/end lines. */
 function oldLog(): SessionEvent[] {
@@ -89,14 +95,26 @@ it('shows the same tokens and cost as pricing each whole log: turns, models, a f
 
   const listed = await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })
   expect(listed.code, listed.stderr).toBe(0)
-  const rows = JSON.parse(listed.stdout) as { id: string; path: string | null; usage: UsageTotals }[]
+  const rows = JSON.parse(listed.stdout) as {
+    id: string
+    path: string | null
+    usage: UsageTotals
+    inheritedUsage?: UsageTotals
+  }[]
   expect(rows.map((row) => row.id).sort()).toEqual([forkId, 'multi', 'old-format'].sort())
   const table = (await runCli(['sessions', 'list'], { env: w.env, cwd: w.project })).stdout
   const expected = new Map<string, UsageTotals>()
-  for (const { id, usage } of rows) {
+  for (const { id, usage, inheritedUsage } of rows) {
     const shown = await runCli(['sessions', 'show', '--json', id], { env: w.env, cwd: w.project })
-    const events = jsonLines(shown.stdout).slice(1) as unknown as SessionEvent[]
-    const before = pricedBefore(events)
+    const [header, ...lines] = jsonLines(shown.stdout) as [{ seedLength?: number }, ...SessionEvent[]]
+    const events = lines as SessionEvent[]
+    // A fork's own usage is what came after its seed; the seed's is listed apart as inherited.
+    const seedLength = header.seedLength ?? 0
+    const before = pricedBefore(events, { from: seedLength })
+    if (seedLength > 0) {
+      const inherited = pricedBefore(events, { to: seedLength })
+      expect({ ...inheritedUsage, cost: null }, id).toEqual({ ...inherited, cost: null })
+    } else expect(inheritedUsage, id).toBeUndefined()
     if (id === 'multi') {
       const models = events
         .filter((event) => event.type === 'request/config')
@@ -109,7 +127,7 @@ it('shows the same tokens and cost as pricing each whole log: turns, models, a f
     const line = table.split('\n').find((text) => text.startsWith(`${id} `))
     expect(line, id).toContain(` ${formatUsageCell(before, 'USD')} `)
   }
-  // Both models were priced, the fork counts the turn it copied, the old log has both turns.
+  // Both models were priced, the fork counts its own turn, the old log has both turns.
   const multi = expected.get('multi')!
   expect(multi.inputTokens).toBeGreaterThan(0)
   expect(expected.get(forkId)!.inputTokens).toBeGreaterThan(0)
@@ -127,9 +145,12 @@ it('shows the same tokens and cost as pricing each whole log: turns, models, a f
   const forkEvents = forkLines as unknown as SessionEvent[]
   expect(seedLength).toBeGreaterThan(0)
   expect(pricedBefore(forkEvents.slice(0, seedLength)).inputTokens).toBeGreaterThan(0)
-  // Listed: the seed's tokens and the fork's own, as deriving from its whole log counts them.
-  expect(forkRow.usage.inputTokens).toBe(
-    pricedBefore(forkEvents.slice(0, seedLength)).inputTokens +
-      pricedBefore(forkEvents.slice(seedLength)).inputTokens,
+  // Listed: only the fork's own requests, so adding up the rows counts each request once;
+  // the copied turn's tokens are the parent's, listed apart.
+  expect(forkRow.usage.inputTokens).toBe(pricedBefore(forkEvents, { from: seedLength }).inputTokens)
+  expect(forkRow.inheritedUsage!.inputTokens).toBe(pricedBefore(forkEvents, { to: seedLength }).inputTokens)
+  const shownFork = await runCli(['sessions', 'show', forkId], { env: w.env, cwd: w.project })
+  expect(shownFork.stdout).toContain(
+    `inherited from the parent's turns: ${formatUsageLine(forkRow.inheritedUsage!, 'USD')}`,
   )
 })
