@@ -26,6 +26,7 @@ import { contextLines } from './context-view.js'
 import { describeLsp } from './lsp-view.js'
 import { recapLines } from './recap.js'
 import { formatTokens } from './status-line.js'
+import { describeTerminals } from './terminals-view.js'
 
 export async function runChatCommand(chat: ChatHost, line: string): Promise<void> {
   const [typed = '', ...rest] = line.slice(1).split(/\s+/)
@@ -121,6 +122,9 @@ export async function runChatCommand(chat: ChatHost, line: string): Promise<void
       return
     case 'lsp':
       describeLsp(chat)
+      return
+    case 'terminals':
+      describeTerminals(chat, argument)
       return
     case 'exit':
       chat.exit()

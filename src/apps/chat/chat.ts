@@ -24,6 +24,7 @@ import { goodbyeLine, welcomeLines } from './notices.js'
 import { ChatQuestions } from './questions.js'
 import { type LiveFrame, Screen } from './screen.js'
 import { contextCell, renderStatusLine, type SessionTokens, tokensFrom } from './status-line.js'
+import { terminalTail } from './terminals-view.js'
 import { TranscriptView } from './transcript-view.js'
 
 /** What the chat needs once the harness and the agent exist. */
@@ -71,6 +72,7 @@ export class TerminalChat implements ChatHost {
       () => this.screen.columns,
       (lines) => this.screen.commit(lines),
     )
+    this.transcript.terminalTail = terminalTail(this)
     this.questions = new ChatQuestions({
       colors: this.colors,
       say: (text) => this.say(text),

@@ -90,6 +90,11 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'hooks', usage: '/hooks', description: 'the hook files in use' },
   { name: 'lsp', usage: '/lsp', description: 'language servers: root, state, last error' },
   {
+    name: 'terminals',
+    usage: '/terminals [<id>]',
+    description: "the model's terminals (state, size, command); with an id, that screen now",
+  },
+  {
     name: 'mcp',
     usage: '/mcp',
     description: 'MCP servers: state, tools, where each came from; their prompts as /mcp__<server>__<prompt>',

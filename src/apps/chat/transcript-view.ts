@@ -20,6 +20,21 @@ const EXPANDED_DIFF_LINES = 2000
 interface RunningTool {
   header: string
   startedAt: number
+  /** A `terminal_*` call: the terminal it drives (undefined id: the one it is starting). */
+  terminal?: { id: string | undefined }
+}
+
+/** Calls that drive a terminal, and so show its screen while they run. */
+const TERMINAL_CALLS = new Set(['terminal_start', 'terminal_send', 'terminal_read', 'terminal_resize'])
+
+function terminalOf(name: string, argumentsJson: string): RunningTool['terminal'] {
+  if (!TERMINAL_CALLS.has(name)) return undefined
+  try {
+    const { id } = JSON.parse(argumentsJson) as { id?: unknown }
+    return { id: typeof id === 'string' ? id : undefined }
+  } catch {
+    return { id: undefined }
+  }
 }
 
 export class TranscriptView {
@@ -38,6 +53,8 @@ export class TranscriptView {
   /** Set while a compaction runs (automatic in a turn, or /compact). */
   private compactingSince: number | undefined
   showReasoning = true
+  /** The last lines of a terminal's screen (see terminals-view.ts); unset: none are shown. */
+  terminalTail: ((id: string | undefined) => string[]) | undefined
 
   constructor(
     private readonly colors: Colors,
@@ -77,6 +94,7 @@ export class TranscriptView {
         this.tools.set(output.callId, {
           header: `${colors.cyan('●')} ${colors.bold(safe(describeToolCall(output.name, output.arguments)))}`,
           startedAt: this.now(),
+          terminal: terminalOf(output.name, output.arguments),
         })
         return
       case 'tool-end': {
@@ -143,6 +161,10 @@ export class TranscriptView {
     if (this.busySince === undefined) return lines
     for (const tool of this.tools.values()) {
       lines.push(`${tool.header} ${colors.dim(`${frame} ${seconds(this.now() - tool.startedAt)}`)}`)
+      if (tool.terminal && this.terminalTail) {
+        for (const line of this.terminalTail(tool.terminal.id))
+          lines.push(colors.dim(`  │ ${clip(line, Math.max(10, this.width() - 4))}`))
+      }
     }
     if (this.tools.size === 0 && this.mode === 'idle') {
       const waiting =
