@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ToolCallInfo } from '../../agent/pipeline.js'
 import type { SessionId } from '../../session/types.js'
+import { proposedDiff } from './approval-diff.js'
 import type { LiveMessage, PendingApproval } from './types.js'
 
 interface Waiting {
@@ -33,6 +34,8 @@ export class Approvals {
       command: whatRuns(call),
       reason,
     }
+    const diff = proposedDiff(call.name, call.input)
+    if (diff) approval.diff = diff
     return new Promise<boolean>((resolve) => {
       const answer = (allowed: boolean) => {
         if (!this.waiting.delete(approval.id)) return

@@ -49,6 +49,8 @@ export interface PendingApproval {
   /** The command for bash, else the arguments as the model sent them. */
   command: string
   reason: string
+  /** A file edit's proposed change as diff lines (`-` out, `+` in), bounded. */
+  diff?: string[]
 }
 
 /** The project-trust question: may `folder` bring its own configuration (`brings`)? */

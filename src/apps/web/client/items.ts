@@ -81,15 +81,17 @@ function assistant(text: string, reasoning: string): VNode {
 
 export function toolCard(tool: ToolCard, running: boolean): VNode {
   const result = tool.result
-  const status = running
-    ? html`<span class="badge running">running</span>`
-    : result === undefined
-      ? html`<span class="badge">no result</span>`
-      : result.isError
-        ? html`<span class="badge error">error</span>`
-        : tool.exitCode !== undefined
-          ? html`<span class=${`badge ${tool.exitCode === 0 ? 'ok' : 'error'}`}>exit ${tool.exitCode}</span>`
-          : html`<span class="badge ok">done</span>`
+  // A call whose turn is still open and has no result yet is running or awaiting approval.
+  const status =
+    running || (tool.open && result === undefined)
+      ? html`<span class="badge running">running</span>`
+      : result === undefined
+        ? html`<span class="badge">no result</span>`
+        : result.isError
+          ? html`<span class="badge error">error</span>`
+          : tool.exitCode !== undefined
+            ? html`<span class=${`badge ${tool.exitCode === 0 ? 'ok' : 'error'}`}>exit ${tool.exitCode}</span>`
+            : html`<span class="badge ok">done</span>`
   return html`<div class="tool" data-tool=${tool.name}>
     <div class="tool-head"><span class="tool-name">${tool.name}</span>${status}${
       tool.subSession !== undefined
@@ -105,9 +107,7 @@ function toolOutput(name: string, content: string): VNode {
   const diff = DIFF_TOOLS.has(name) ? diffLines(content) : []
   if (diff.length > 0) {
     const { diagnostics } = splitDiagnostics(content)
-    return html`<pre class="diff">${diff.map(
-      (line) => html`<span class=${diffClass(line)}>${line}\n</span>`,
-    )}</pre>${diagnostics ? html`<pre class="lsp-diagnostics">${diagnostics}</pre>` : null}`
+    return html`${diffView(diff)}${diagnostics ? html`<pre class="lsp-diagnostics">${diagnostics}</pre>` : null}`
   }
   const lines = content.split('\n')
   if (lines.length <= OUTPUT_LINES) return html`<pre class="tool-output">${content}</pre>`
@@ -117,6 +117,20 @@ function toolOutput(name: string, content: string): VNode {
       .slice(OUTPUT_LINES)
       .join('\n')}</pre></details>
   </div>`
+}
+
+/**
+ * Diff lines as rows: a gutter with the sign (+, -, or blank for context) and the text, each
+ * its own block, so no line runs into the next (template text around an expression is trimmed).
+ */
+export function diffView(lines: readonly string[]): VNode {
+  return html`<div class="diff" role="figure">${lines.map((line) => {
+    const kind = diffClass(line)
+    const marked = kind === 'd-add' || kind === 'd-del' || kind === 'd-ctx'
+    const sign = marked ? line.slice(0, 1).trim() : ''
+    const text = marked ? line.slice(1) : line
+    return html`<div class=${`d-line ${kind}`}><span class="d-sign">${sign}</span><span class="d-text">${text}</span></div>`
+  })}</div>`
 }
 
 function diffClass(line: string): string {

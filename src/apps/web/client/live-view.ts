@@ -8,7 +8,7 @@ import type { VNode } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { PendingApproval } from '../types.js'
 import { api } from './api.js'
-import { toolCard } from './items.js'
+import { diffView, toolCard } from './items.js'
 import { renderMarkdown } from './markdown.js'
 import type { LiveTurn } from './transcript.js'
 
@@ -98,7 +98,7 @@ function approvalCard(approval: PendingApproval, act: Act): VNode {
     <div class="approval-head">Allow <b>${approval.tool}</b> to run?${
       approval.callerSessionId !== approval.sessionId ? html` <span class="dim">(sub-agent)</span>` : null
     }</div>
-    <pre class="approval-command">${approval.command}</pre>
+    ${approval.diff ? diffView(approval.diff) : html`<pre class="approval-command">${approval.command}</pre>`}
     <div class="approval-reason">${approval.reason}</div>
     <div class="approval-actions">
       <button class="approve" onClick=${() => act(() => api.answer(approval.id, true))}>Approve</button>

@@ -47,6 +47,8 @@ export interface ToolCard {
   exitCode: number | undefined
   /** The session a `subagent` call ran in. */
   subSession: string | undefined
+  /** Its turn has not ended: with no result yet, it is running (or awaiting approval). */
+  open: boolean
 }
 
 /** Tools whose result ends with a unified diff. */
@@ -57,6 +59,19 @@ export class TranscriptModel {
   readonly items: Item[] = []
   /** Where each tool call's card is in `items`, by call id. */
   private readonly tools = new Map<string, number>()
+  /** Calls of the turn still open. */
+  private openCalls: string[] = []
+
+  /** The turn ended: its calls that never got a result show "no result", not "running". */
+  private closeOpenCalls(): void {
+    for (const callId of this.openCalls) {
+      const index = this.tools.get(callId)
+      const item = index === undefined ? undefined : this.items[index]
+      if (index === undefined || item?.kind !== 'tool' || !item.tool.open) continue
+      this.items[index] = { ...item, tool: { ...item.tool, open: false } }
+    }
+    this.openCalls = []
+  }
   private readonly usage: UsageMeter
   /** The next seq expected; events before it are repeats (two sources overlapped). */
   nextSeq = 0
@@ -101,8 +116,10 @@ export class TranscriptModel {
       }
       case 'tool/call': {
         const data = event.data as SessionEventMap['tool/call']
-        const item = { kind: 'tool' as const, key, tool: toolCard(data.callId, data.name, data.arguments) }
+        const tool = { ...toolCard(data.callId, data.name, data.arguments), open: true }
+        const item = { kind: 'tool' as const, key, tool }
         this.tools.set(data.callId, this.items.length)
+        this.openCalls.push(data.callId)
         this.items.push(item)
         return true
       }
@@ -120,6 +137,7 @@ export class TranscriptModel {
         return true
       case 'turn/end': {
         const data = event.data as SessionEventMap['turn/end']
+        this.closeOpenCalls()
         this.items.push({
           kind: 'turn-end',
           key,
@@ -161,6 +179,8 @@ export class LiveTurn {
   readonly tools = new Map<string, ToolCard>()
   version = 0
   private readonly listeners = new Set<() => void>()
+  /** Calls of this turn the log already holds (their cards are the transcript's). */
+  private readonly committedCalls = new Set<string>()
 
   /** Calls `listener` after every change; returns the unsubscribe. */
   subscribe(listener: () => void): () => void {
@@ -195,7 +215,9 @@ export class LiveTurn {
         this.reasoning += output.text
         return
       case 'tool-start':
-        this.tools.set(output.callId, toolCard(output.callId, output.name, output.arguments))
+        // The log's tool/call came first: the transcript's card shows the call running already.
+        if (!this.committedCalls.has(output.callId))
+          this.tools.set(output.callId, toolCard(output.callId, output.name, output.arguments))
         return
       case 'tool-end':
         this.tools.delete(output.callId)
@@ -227,9 +249,12 @@ export class LiveTurn {
       this.changed()
     }
     if (event.type === 'tool/call') {
-      this.tools.delete((event.data as SessionEventMap['tool/call']).callId)
+      const { callId } = event.data as SessionEventMap['tool/call']
+      this.committedCalls.add(callId)
+      this.tools.delete(callId)
       this.changed()
     }
+    if (event.type === 'turn/end') this.committedCalls.clear()
   }
 }
 
@@ -249,6 +274,7 @@ export function toolCard(callId: string, name: string, args: string): ToolCard {
     result: undefined,
     exitCode: undefined,
     subSession: undefined,
+    open: false,
   }
 }
 
