@@ -194,7 +194,7 @@ export interface SessionSummary {
   /**
    * The token counts and charges of every stored event, as `ledgerOf(events)` folds them:
    * what a listing prices its usage column from without reading the whole log. A fork's
-   * counts include the seed it copied, as deriving from its log does.
+   * seed (up to its `session/forked` marker) is in `usage.inherited`, not in its own counts.
    */
   usage: UsageLedger
 }

@@ -24,6 +24,7 @@ import { describeStatus } from './commands/status.js'
 import { closestCommand, findCommand, helpText } from './commands.js'
 import { contextLines } from './context-view.js'
 import { describeLsp } from './lsp-view.js'
+import { pickerSource } from './picker-source.js'
 import { recapLines } from './recap.js'
 import { formatTokens } from './status-line.js'
 import { describeTerminals } from './terminals-view.js'
@@ -66,7 +67,7 @@ export async function runChatCommand(chat: ChatHost, line: string): Promise<void
       await listRecent(chat)
       return
     case 'resume':
-      if (argument === '') await listRecent(chat)
+      if (argument === '') await pickAndResume(chat)
       else await resume(chat, argument)
       return
     case 'fork':
@@ -216,6 +217,21 @@ async function recentSessions(chat: ChatHost) {
   return stored
     .filter((summary) => summary.header.cwd === chat.agent.cwd && summary.header.origin !== 'subagent')
     .slice(0, 20)
+}
+
+/**
+ * The resume picker; Enter resumes the chosen session (with its recap). `atStart` (`dsh -r`
+ * with no id): Esc leaves the chat, since nothing was asked for but a past session.
+ */
+export async function pickAndResume(chat: ChatHost, atStart = false): Promise<void> {
+  const source = await pickerSource(chat)
+  if (source.rows.length === 0) {
+    chat.say(chat.colors.dim('no stored sessions in this folder to resume'))
+    return
+  }
+  const id = await chat.questions.pickSession(source)
+  if (id !== undefined) await resume(chat, id)
+  else if (atStart) chat.exit(0)
 }
 
 async function listRecent(chat: ChatHost): Promise<void> {

@@ -7,6 +7,7 @@ import { expandTabs, toTerminalText } from '../../core/terminal-text.js'
 import type { Harness } from '../../harness/compose.js'
 import type { Colors } from '../cli/render.js'
 import type { AgentPlan } from '../cli/start.js'
+import type { PickerSource } from './picker-types.js'
 import type { SessionTokens } from './status-line.js'
 
 export interface ChatHost {
@@ -30,6 +31,8 @@ export interface ChatHost {
   compact(instructions: string): Promise<void>
   /** Leaves the chat. */
   exit(code?: number): void
+  /** The questions drawn in place of the input (the resume picker opens there). */
+  readonly questions: { pickSession(source: PickerSource): Promise<string | undefined> }
 }
 
 /** Model and tool text as the terminal may show it: escape sequences shown escaped, tabs expanded. */

@@ -45,7 +45,7 @@ export class TerminalChat implements ChatHost {
   /** Typed prompts and commands waiting their turn, with what writes each to the history file. */
   private readonly queue: { text: string; persist: () => void }[] = []
   private running: AbortController | undefined
-  private readonly questions: ChatQuestions
+  readonly questions: ChatQuestions
   private hint: string | undefined
   private tokens: SessionTokens = tokensFrom([])
   /** The status line's `ctx` cell: measured after each step and compaction, not per frame. */

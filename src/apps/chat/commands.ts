@@ -21,7 +21,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   {
     name: 'resume',
     usage: '/resume [<n>|<id>]',
-    description: "list this folder's sessions, or switch to one (with a recap)",
+    description: "pick one of this folder's sessions (type to search), or switch to one (with a recap)",
   },
   { name: 'sessions', usage: '/sessions', description: "this folder's stored sessions" },
   {

@@ -11,6 +11,7 @@ import type { Colors } from '../cli/render.js'
 import { approvalLines } from './approval-view.js'
 import { safe } from './chat-host.js'
 import type { KeyPress } from './input.js'
+import { type PickerSource, ResumePicker } from './resume-picker.js'
 
 interface Approval {
   call: ToolCallInfo
@@ -41,15 +42,32 @@ export interface QuestionHooks {
 export class ChatQuestions {
   private approval: Approval | undefined
   private trust: TrustQuestion | undefined
+  private picker: ResumePicker | undefined
 
   constructor(private readonly hooks: QuestionHooks) {}
 
   get pending(): boolean {
-    return this.approval !== undefined || this.trust !== undefined
+    return this.approval !== undefined || this.trust !== undefined || this.picker !== undefined
+  }
+
+  /** Opens the resume picker in place of the input; resolves with the chosen id, or undefined on Esc. */
+  pickSession(source: PickerSource): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      const picker: ResumePicker = new ResumePicker(source, this.hooks.colors, this.hooks.schedule, (id) => {
+        if (this.picker !== picker) return
+        this.picker = undefined
+        this.hooks.schedule()
+        resolve(id)
+      })
+      this.picker?.key({ name: 'escape' })
+      this.picker = picker
+      this.hooks.schedule()
+    })
   }
 
   /** Denies and drops every open question (the chat is leaving). */
   cancel(): void {
+    this.picker?.key({ name: 'escape' })
     this.approval?.answer(false)
     this.trust?.answer(false)
   }
@@ -110,7 +128,7 @@ export class ChatQuestions {
       return true
     }
     const approval = this.approval
-    if (!approval) return false
+    if (!approval) return this.picker?.key(key) ?? false
     if (key.ctrl && key.name === 'c') {
       approval.answer(false)
       this.hooks.interrupt()
@@ -148,6 +166,7 @@ export class ChatQuestions {
   /** The question's lines and the cursor row (an index into them) and column; undefined when none. */
   frame(): { lines: string[]; row: number; column: number } | undefined {
     const { colors } = this.hooks
+    if (this.picker && !this.trust && !this.approval) return this.picker.frame()
     if (this.trust) {
       const { folder, brings } = this.trust
       const lines = [

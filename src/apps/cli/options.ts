@@ -16,7 +16,8 @@ export interface AgentOptions {
   effort?: string
   cwd?: string
   sessionId?: string
-  resume?: string
+  /** `true`: `-r` with no id, the chat's picker. */
+  resume?: string | true
   continue?: boolean
   fork?: string
   /** `--at-turn N`: with `--fork`, cut the history after turn N. */
@@ -152,7 +153,7 @@ export function addAgentOptions(command: Command): Command {
     .option('--effort <level>', 'thinking effort: off, low, high or max (default: model.effort, else high)')
     .option('-C, --cwd <dir>', 'working folder of a new session (default: the current folder)')
     .option('--session-id <id>', 'use this exact session id: resume it when stored, create it otherwise')
-    .option('-r, --resume <id>', 'resume a stored session')
+    .option('-r, --resume [id]', 'resume a stored session (in the chat, no id opens a picker)')
     .option('-c, --continue', 'resume the most recent session of this folder')
     .option('--fork <id>', "start a new session seeded with a stored session's completed turns")
     .option('--at-turn <n>', 'with --fork: seed only the turns up to turn n (counting from 1)')
@@ -186,12 +187,17 @@ export function checkSessionFlags(options: AgentOptions): void {
     options.fork !== undefined && '--fork',
   ].filter((flag): flag is string => flag !== false)
   if (given.length > 1) throw usageError(`${given.join(' and ')} cannot be combined`)
+  if (options.resume === true)
+    throw usageError(
+      '--resume needs a session id here (the picker opens only in the interactive chat: dsh -r)',
+    )
   for (const [flag, value] of [
     ['--session-id', options.sessionId],
     ['--resume', options.resume],
     ['--fork', options.fork],
   ] as const) {
-    if (value !== undefined && value.trim() === '') throw usageError(`${flag} needs a non-empty session id`)
+    if (typeof value === 'string' && value.trim() === '')
+      throw usageError(`${flag} needs a non-empty session id`)
   }
   if (options.atTurn !== undefined) {
     if (options.fork === undefined) throw usageError('--at-turn goes with --fork ID')

@@ -186,7 +186,8 @@ export async function startAgent(
   const { agents, sessions } = harness
   const model = plan.model
   const restoring = (agent: AgentHandle) => restoredSettings(harness, agent, plan)
-  if (options.resume !== undefined) {
+  // `true` (the chat's picker) never gets here: checkSessionFlags refuses it.
+  if (typeof options.resume === 'string') {
     const id = await resolveSessionId(sessions, options.resume)
     const agent = await agents.resume({ resumeSessionId: id, model })
     return { agent, how: 'resumed', restored: restoring(agent) }

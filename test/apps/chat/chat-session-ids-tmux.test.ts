@@ -30,7 +30,7 @@ it('/resume lists renamed titles and takes a unique id prefix; an ambiguous one 
   expect(renamed.code, renamed.stderr).toBe(0)
 
   const t = await startChat(w)
-  t.type('/resume')
+  t.type('/sessions')
   t.keys('Enter')
   await t.waitFor(/nutnut-walnut .*Walnut research/)
   t.type('/resume nutnut')

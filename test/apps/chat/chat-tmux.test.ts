@@ -307,7 +307,7 @@ it('bare dsh takes chat options: -m and --continue; /resume shows a recap; /fork
 
   t = await startChat(w, ['--continue'])
   await t.waitFor('(resumed)')
-  t.type('/resume')
+  t.type('/sessions')
   t.keys('Enter')
   await t.waitFor('/resume <n> or /resume <id>')
   t.type('and now?')
