@@ -55,7 +55,7 @@ export function renderItem(item: Item, sessionId = '', actions: ItemActions = {}
     case 'assistant':
       return assistant(item.text, item.reasoning)
     case 'tool':
-      return toolCard(item.tool, false)
+      return toolCard(item.tool, false, sessionId)
     case 'hook':
       return hook(item.hook)
     case 'turn-end':
@@ -79,7 +79,8 @@ function assistant(text: string, reasoning: string): VNode {
   </div>`
 }
 
-export function toolCard(tool: ToolCard, running: boolean): VNode {
+/** `sessionId`: whose stored images a result's thumbnails come from. */
+export function toolCard(tool: ToolCard, running: boolean, sessionId = ''): VNode {
   const result = tool.result
   // A call whose turn is still open and has no result yet is running or awaiting approval.
   const status =
@@ -100,6 +101,7 @@ export function toolCard(tool: ToolCard, running: boolean): VNode {
     }</div>
     <pre class="tool-command">${tool.command ?? prettyArguments(tool.arguments)}</pre>
     ${result !== undefined ? toolOutput(tool.name, result.content) : null}
+    ${result !== undefined && sessionId !== '' ? promptImages(result.images, sessionId) : null}
   </div>`
 }
 

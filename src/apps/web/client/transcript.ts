@@ -42,7 +42,8 @@ export interface ToolCard {
   arguments: string
   /** The command of a bash call. */
   command: string | undefined
-  result: { content: string; isError: boolean } | undefined
+  /** `images`: what the tool returned to the model (the `read` tool on an image file). */
+  result: { content: string; isError: boolean; images: readonly ImageRef[] } | undefined
   /** Parsed from bash's `[exit code: N]` marker; 0 when a finished bash call shows none. */
   exitCode: number | undefined
   /** The session a `subagent` call ran in. */
@@ -129,7 +130,10 @@ export class TranscriptModel {
         const item = index === undefined ? undefined : this.items[index]
         if (index === undefined || item?.kind !== 'tool') return true
         // A new object, so a view that memoizes by identity re-renders the card.
-        this.items[index] = { ...item, tool: withResult(item.tool, data.content, data.isError === true) }
+        this.items[index] = {
+          ...item,
+          tool: withResult(item.tool, data.content, data.isError === true, data.images ?? []),
+        }
         return true
       }
       case 'hook/result':
@@ -278,12 +282,17 @@ export function toolCard(callId: string, name: string, args: string): ToolCard {
   }
 }
 
-function withResult(card: ToolCard, content: string, isError: boolean): ToolCard {
+function withResult(
+  card: ToolCard,
+  content: string,
+  isError: boolean,
+  images: readonly ImageRef[],
+): ToolCard {
   const exit = /\[exit code: (-?\d+)\]/.exec(content)
   const sub = /^\[sub-agent session ([^\]\n]+)\]/.exec(content)
   return {
     ...card,
-    result: { content, isError },
+    result: { content, isError, images },
     exitCode: exit ? Number(exit[1]) : card.name === 'bash' && !isError ? 0 : undefined,
     subSession: sub?.[1],
   }
