@@ -24,6 +24,7 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'terminal', load: () => import('./terminal.bench.js') },
   { name: 'lsp', load: () => import('./lsp.bench.js') },
   { name: 'images', load: () => import('./images.bench.js') },
+  { name: 'history', load: () => import('./history.bench.js') },
 ]
 
 function table(rows: BenchRow[]): string {
