@@ -191,10 +191,15 @@ function basePayload(
 
 /**
  * Claude Code's Bash response is `{stdout, stderr, interrupted, isImage}`; dsh adds `exit_code`.
- * Tools without structured details send their text as `content`.
+ * File tools hand their result in Claude Code's shape (`details.hookResponse`: Write's
+ * `{type, filePath, content, structuredPatch, originalFile}`, Edit's, MultiEdit's, Read's
+ * `{type: "text", file}`), sent as it is. Other tools send their text as `content`.
  */
 function toolResponse(output: ToolOutput): Record<string, unknown> {
   const details = output.details
+  const shaped = details?.hookResponse
+  if (shaped !== null && typeof shaped === 'object' && !Array.isArray(shaped))
+    return { ...(shaped as Record<string, unknown>) }
   if (details && typeof details.stdout === 'string') {
     return {
       stdout: details.stdout,
