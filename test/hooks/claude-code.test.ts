@@ -73,6 +73,13 @@ describe('claude-code payloads', () => {
     expect(post).toMatchObject({ tool_name: 'Bash', tool_use_id: 'call_1' })
     expect((post!.tool_response as { stdout: string }).stdout).toContain('hello-from-bash')
     expect(stop).toMatchObject({ stop_hook_active: false, last_assistant_message: 'done' })
+    // Common fields of the current reference: `effort` everywhere, `prompt_id` from the first
+    // prompt on (the same id for every event of that prompt), absent before it.
+    for (const run of runs) expect(run.payload.effort).toBe('high')
+    expect(start).not.toHaveProperty('prompt_id')
+    const promptId = prompt!.prompt_id
+    expect(promptId).toEqual(expect.any(String))
+    for (const payload of [pre, post, stop]) expect(payload!.prompt_id).toBe(promptId)
   })
 
   it('never make a session that runs no turn write a file, and log SessionStart in the first turn', async () => {
