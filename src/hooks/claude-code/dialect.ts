@@ -2,7 +2,6 @@
 // `transcript_path` a string ('' without a dedicated file), CLAUDE_PROJECT_DIR in the env.
 
 import { isAbsolute, resolve } from 'node:path'
-import type { AgentHandle } from '../../agent/types.js'
 import type { ToolOutput } from '../../tools/types.js'
 import type { HookDialect, HookFacts, PayloadServices } from '../protocol/dialect.js'
 import { toHookInput, toolCandidates } from '../protocol/tool-shape.js'
