@@ -230,6 +230,7 @@ describe('claude-code sub-agent and end events', () => {
         ...oneHook('SessionStart', recorder),
         ...oneHook('SubagentStart', recorder),
         ...oneHook('SubagentStop', subagentStop),
+        ...oneHook('PostToolUse', recorder, { matcher: 'Agent' }),
         ...oneHook('SessionEnd', recorder),
       },
     })
@@ -246,6 +247,7 @@ describe('claude-code sub-agent and end events', () => {
       'SubagentStart',
       'SubagentStop',
       'SubagentStop',
+      'PostToolUse',
       'SessionEnd',
     ])
     const childId = runs[1]!.agent_id as string
@@ -267,6 +269,17 @@ describe('claude-code sub-agent and end events', () => {
       last_assistant_message: 'child first try',
     })
     expect(runs[3]).toMatchObject({ stop_hook_active: true, last_assistant_message: 'child final answer' })
-    expect(runs[4]).toMatchObject({ session_id: 'parent', reason: 'other' })
+    // Claude Code's Agent result: status, prompt, agentId, content blocks, duration, tool uses.
+    const response = runs[4]!.tool_response as Record<string, unknown>
+    expect(runs[4]).toMatchObject({ tool_name: 'Agent' })
+    expect(response).toMatchObject({
+      status: 'completed',
+      prompt: 'find the answer',
+      agentId: childId,
+      content: [{ type: 'text', text: 'child final answer' }],
+      totalToolUseCount: 0,
+    })
+    expect(response.totalDurationMs).toEqual(expect.any(Number))
+    expect(runs[5]).toMatchObject({ session_id: 'parent', reason: 'other' })
   })
 })
