@@ -29,7 +29,8 @@ export interface ToolOutput {
   costUsd?: number
   /**
    * Structured facts about the result for hooks and front ends, never sent to the model
-   * (bash: `stdout`, `stderr`, `exitCode`, `interrupted`, `timedOut`). A non-zero `exitCode`
+   * (bash: `stdout`, `stderr`, `exitCode`, `interrupted`, `timedOut`; read/write/edit/multi_edit:
+   * `hookResponse`, their result in Claude Code's `tool_response` shape). A non-zero `exitCode`
    * or `interrupted` makes hooks see the call as failed (PostToolUseFailure).
    */
   details?: Readonly<Record<string, unknown>>

@@ -73,6 +73,13 @@ describe('claude-code payloads', () => {
     expect(post).toMatchObject({ tool_name: 'Bash', tool_use_id: 'call_1' })
     expect((post!.tool_response as { stdout: string }).stdout).toContain('hello-from-bash')
     expect(stop).toMatchObject({ stop_hook_active: false, last_assistant_message: 'done' })
+    // Common fields of the current reference: `effort` everywhere, `prompt_id` from the first
+    // prompt on (the same id for every event of that prompt), absent before it.
+    for (const run of runs) expect(run.payload.effort).toBe('high')
+    expect(start).not.toHaveProperty('prompt_id')
+    const promptId = prompt!.prompt_id
+    expect(promptId).toEqual(expect.any(String))
+    for (const payload of [pre, post, stop]) expect(payload!.prompt_id).toBe(promptId)
   })
 
   it('never make a session that runs no turn write a file, and log SessionStart in the first turn', async () => {
@@ -223,6 +230,7 @@ describe('claude-code sub-agent and end events', () => {
         ...oneHook('SessionStart', recorder),
         ...oneHook('SubagentStart', recorder),
         ...oneHook('SubagentStop', subagentStop),
+        ...oneHook('PostToolUse', recorder, { matcher: 'Agent' }),
         ...oneHook('SessionEnd', recorder),
       },
     })
@@ -239,6 +247,7 @@ describe('claude-code sub-agent and end events', () => {
       'SubagentStart',
       'SubagentStop',
       'SubagentStop',
+      'PostToolUse',
       'SessionEnd',
     ])
     const childId = runs[1]!.agent_id as string
@@ -260,6 +269,17 @@ describe('claude-code sub-agent and end events', () => {
       last_assistant_message: 'child first try',
     })
     expect(runs[3]).toMatchObject({ stop_hook_active: true, last_assistant_message: 'child final answer' })
-    expect(runs[4]).toMatchObject({ session_id: 'parent', reason: 'other' })
+    // Claude Code's Agent result: status, prompt, agentId, content blocks, duration, tool uses.
+    const response = runs[4]!.tool_response as Record<string, unknown>
+    expect(runs[4]).toMatchObject({ tool_name: 'Agent' })
+    expect(response).toMatchObject({
+      status: 'completed',
+      prompt: 'find the answer',
+      agentId: childId,
+      content: [{ type: 'text', text: 'child final answer' }],
+      totalToolUseCount: 0,
+    })
+    expect(response.totalDurationMs).toEqual(expect.any(Number))
+    expect(runs[5]).toMatchObject({ session_id: 'parent', reason: 'other' })
   })
 })

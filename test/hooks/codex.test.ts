@@ -1,7 +1,7 @@
 // The Codex dialect: transcript_path string | null from `locate`, model, permission_mode,
 // turn_id, `tool_input.command` for bash, and always-regex matchers.
 
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../support/temp-dir.js'
@@ -69,6 +69,57 @@ describe('codex payloads', () => {
     expect(payloads[2]!.tool_input).toEqual({ command: 'echo codex-out' })
     expect(payloads[3]!.tool_response).toContain('codex-out')
     expect(payloads[4]).toMatchObject({ stop_hook_active: false, last_assistant_message: 'done' })
+  })
+
+  it('name file changes apply_patch with the patch text in tool_input.command, as Codex does', async () => {
+    const dir = tempDir()
+    const out = join(dir, 'runs.jsonl')
+    const recorder = writeRecorder(dir, 'rec.sh', out)
+    const r = await rig({
+      dir,
+      fsTools: true,
+      script: [
+        { toolCalls: [{ name: 'write', arguments: { file_path: 'a.txt', content: 'one\ntwo\n' } }] },
+        {
+          toolCalls: [
+            { name: 'edit', arguments: { file_path: 'a.txt', old_string: 'two', new_string: 'TWO' } },
+          ],
+        },
+        {
+          toolCalls: [
+            {
+              name: 'multi_edit',
+              arguments: {
+                file_path: 'a.txt',
+                edits: [
+                  { old_string: 'one', new_string: 'ONE' },
+                  { old_string: 'TWO', new_string: '2' },
+                ],
+              },
+            },
+          ],
+        },
+        { text: 'done' },
+      ],
+      // Codex's documented matcher for file changes.
+      hooks: oneHook('PreToolUse', recorder, { matcher: '^apply_patch$' }),
+    })
+    const agent = await r.agents.create({ sessionId: 'codex-patch', meta: { cwd: r.cwd } })
+    await agent.prompt('change it')
+    const payloads = readRecords(out).map((run) => run.payload)
+    expect(payloads.map((payload) => payload.tool_name)).toEqual([
+      'apply_patch',
+      'apply_patch',
+      'apply_patch',
+    ])
+    expect(payloads.map((payload) => payload.tool_input)).toEqual([
+      { command: '*** Begin Patch\n*** Add File: a.txt\n+one\n+two\n*** End Patch' },
+      { command: '*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+TWO\n*** End Patch' },
+      {
+        command: '*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n@@\n-TWO\n+2\n*** End Patch',
+      },
+    ])
+    expect(readFileSync(join(r.cwd, 'a.txt'), 'utf8')).toBe('ONE\n2\n')
   })
 
   it('send transcript_path null with SQLite', async () => {

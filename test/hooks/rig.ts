@@ -14,6 +14,7 @@ import { PostgresSessionBackend } from '../../src/persistence/postgres/index.js'
 import { SessionStore } from '../../src/session/index.js'
 import { LocalShellExecutor, ShellEnvRegistry } from '../../src/shell/index.js'
 import { BashToolPlugin } from '../../src/tools/bash/index.js'
+import { FsToolsPlugin } from '../../src/tools/fs/index.js'
 import { ToolRegistry } from '../../src/tools/index.js'
 import { subagentToolPlugin } from '../../src/tools/subagent/index.js'
 import { type LoopbackModel, type Script, startLoopbackModel } from '../support/loopback-model.js'
@@ -39,6 +40,8 @@ export interface RigOptions {
   postgres?: { url: string; schema: string }
   /** The front end can ask the user (PermissionRequest and permission Notifications fire). */
   interactive?: boolean
+  /** Also register the file tools (read, write, edit, multi_edit, …). */
+  fsTools?: boolean
 }
 
 export interface Rig {
@@ -86,6 +89,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     root.plugin(ShellEnvRegistry, { home: dir }),
     root.plugin(BashToolPlugin),
     root.plugin(subagentToolPlugin, { maxDepth: 1 }),
+    ...(options.fsTools ? [root.plugin(FsToolsPlugin, { home: dir })] : []),
     root.plugin(AgentRegistry, {}),
   ]
   await Promise.all(fibers.map((fiber) => fiber.await()))

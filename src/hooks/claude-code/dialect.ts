@@ -2,9 +2,8 @@
 // `transcript_path` a string ('' without a dedicated file), CLAUDE_PROJECT_DIR in the env.
 
 import { isAbsolute, resolve } from 'node:path'
-import type { AgentHandle } from '../../agent/types.js'
 import type { ToolOutput } from '../../tools/types.js'
-import type { HookDialect, PayloadServices } from '../protocol/dialect.js'
+import type { HookDialect, HookFacts, PayloadServices } from '../protocol/dialect.js'
 import { toHookInput, toolCandidates } from '../protocol/tool-shape.js'
 import type { HookEventName } from '../protocol/types.js'
 import { CLAUDE_CODE_TOOL_NAMES } from './tool-names.js'
@@ -73,7 +72,7 @@ export const claudeCodeDialect: HookDialect = {
     outcome.decision === 'deny' ? (outcome.reason ?? 'blocked by a PreCompact hook') : undefined,
 
   payload(event, facts, services) {
-    const base = basePayload(event, facts.agent, services)
+    const base = basePayload(event, facts, services)
     switch (event) {
       case 'SessionStart':
         return { ...base, source: facts.source ?? 'startup', model: services.modelOf(facts.agent) }
@@ -166,17 +165,22 @@ function absoluteFilePath(input: Record<string, unknown>, cwd: string): Record<s
 
 function basePayload(
   event: HookEventName,
-  agent: AgentHandle,
+  facts: HookFacts,
   services: PayloadServices,
 ): Record<string, unknown> {
+  const agent = facts.agent
   const transcript = services.locate(agent.session.header)?.path ?? ''
   const payload: Record<string, unknown> = {
     session_id: agent.id,
     transcript_path: transcript,
     cwd: agent.cwd,
     permission_mode: services.permissionMode(agent),
+    effort: services.effortOf(agent),
     hook_event_name: event,
   }
+  // Claude Code's `prompt_id` names the user prompt being handled and is absent before the
+  // first one; dsh's is the turn, as Codex's `turn_id`.
+  if (facts.turn !== undefined) payload.prompt_id = `${agent.id}:turn-${facts.turn}`
   // Hooks fired inside a sub-agent's own session: `session_id` and `transcript_path` are the
   // sub-agent's (dsh's rule); Claude Code's sub-agent fields say which sub-agent and whose child.
   const header = agent.session.header
@@ -191,10 +195,15 @@ function basePayload(
 
 /**
  * Claude Code's Bash response is `{stdout, stderr, interrupted, isImage}`; dsh adds `exit_code`.
- * Tools without structured details send their text as `content`.
+ * File tools hand their result in Claude Code's shape (`details.hookResponse`: Write's
+ * `{type, filePath, content, structuredPatch, originalFile}`, Edit's, MultiEdit's, Read's
+ * `{type: "text", file}`), sent as it is. Other tools send their text as `content`.
  */
 function toolResponse(output: ToolOutput): Record<string, unknown> {
   const details = output.details
+  const shaped = details?.hookResponse
+  if (shaped !== null && typeof shaped === 'object' && !Array.isArray(shaped))
+    return { ...(shaped as Record<string, unknown>) }
   if (details && typeof details.stdout === 'string') {
     return {
       stdout: details.stdout,

@@ -7,8 +7,17 @@
 import type { HookDialect, HookFacts } from '../protocol/dialect.js'
 import { toHookInput, toolCandidates } from '../protocol/tool-shape.js'
 
-/** `tool_name` of dsh tools that declare no Codex shape; others keep their dsh name. */
-export const CODEX_TOOL_NAMES: Readonly<Record<string, string>> = { bash: 'Bash' }
+/**
+ * `tool_name` of dsh tools that declare no Codex shape; others keep their dsh name. Codex
+ * changes files with one tool, `apply_patch`, whose hooks get the patch text as
+ * `tool_input.command`; dsh's file-changing tools are shown to Codex hooks that way.
+ */
+export const CODEX_TOOL_NAMES: Readonly<Record<string, string>> = {
+  bash: 'Bash',
+  write: 'apply_patch',
+  edit: 'apply_patch',
+  multi_edit: 'apply_patch',
+}
 
 export const codexDialect: HookDialect = {
   name: 'codex',
@@ -131,5 +140,32 @@ function toolInput(
   const tool = facts.tool!
   const input = toHookInput(services.toolShape(tool.name), tool.input)
   if (tool.name === 'bash') return { command: typeof input.command === 'string' ? input.command : '' }
+  if (services.toolShape(tool.name).name === 'apply_patch') return { command: patchText(tool.name, input) }
   return input
+}
+
+/**
+ * A dsh file change as Codex's patch text (`*** Begin Patch` … `*** End Patch`): a write is
+ * an `Add File` with every line, an edit an `Update File` with one `@@` section per
+ * replacement. The path is the one the model gave (Codex resolves it against `cwd`).
+ */
+function patchText(dshName: string, input: Record<string, unknown>): string {
+  const path = typeof input.file_path === 'string' ? input.file_path : ''
+  const lines = (text: unknown, mark: string) =>
+    typeof text === 'string' && text !== ''
+      ? text
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((line) => mark + line)
+      : []
+  const body: string[] = []
+  if (dshName === 'write') {
+    body.push(`*** Add File: ${path}`, ...lines(input.content, '+'))
+  } else {
+    const edits = dshName === 'multi_edit' && Array.isArray(input.edits) ? input.edits : [input]
+    body.push(`*** Update File: ${path}`)
+    for (const edit of edits as Record<string, unknown>[])
+      body.push('@@', ...lines(edit.old_string, '-'), ...lines(edit.new_string, '+'))
+  }
+  return ['*** Begin Patch', ...body, '*** End Patch'].join('\n')
 }

@@ -133,6 +133,7 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
       }
     },
     modelOf: (agent) => agent.model.model ?? ctx.get('llm')?.defaultModel ?? '',
+    effortOf: (agent) => agent.model.effort ?? ctx.get('llm')?.defaultEffort ?? '',
     toolShape: (name) => resolveToolShape(dialect.name, name, ctx.get('tools'), dialect.fallbackToolNames),
     // The policy's mode in Claude Code's names (dsh's own `auto` is reported as `default`).
     permissionMode: (agent) => ctx.get('permissions')?.hookModeOf(agent) ?? 'default',

@@ -48,6 +48,8 @@ export interface PayloadServices {
   locate(header: Readonly<SessionHeader>): SessionLocation | undefined
   /** The model name the agent talks to. */
   modelOf(agent: AgentHandle): string
+  /** The thinking effort the agent's requests use (dsh's names: off, low, high, max). */
+  effortOf(agent: AgentHandle): string
   /** How this dialect's hooks see a dsh tool (name, aliases, field names). */
   toolShape(name: string): HookToolShape
   /** The agent's permission mode in the dialect's words (`default` until modes exist). */

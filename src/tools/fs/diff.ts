@@ -20,12 +20,20 @@ function lineOffset(text: string, line: number): number {
   return offset
 }
 
+/** One hunk as Claude Code's `structuredPatch` carries it: lines prefixed ' ', '-' or '+'. */
+export interface PatchHunk {
+  oldStart: number
+  oldLines: number
+  newStart: number
+  newLines: number
+  lines: string[]
+}
+
 /**
- * A unified diff of two LF texts with 3 lines of context, cut after MAX_DIFF_LINES lines.
- * Only the region between the common prefix and suffix is diffed, so a small edit of a
- * large file costs little.
+ * The hunks between two LF texts with 3 lines of context. Only the region between the
+ * common prefix and suffix is diffed, so a small edit of a large file costs little.
  */
-export function unifiedDiff(display: string, before: string, after: string): string {
+export function patchHunks(before: string, after: string): PatchHunk[] {
   let prefix = 0
   const shorter = Math.min(before.length, after.length)
   while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix += 1
@@ -48,15 +56,27 @@ export function unifiedDiff(display: string, before: string, after: string): str
   }
   const windowBefore = before.slice(start, Math.min(before.length, endOf(before, tailBefore)))
   const windowAfter = after.slice(start, Math.min(after.length, endOf(after, tailAfter)))
-  const patch = structuredPatch(display, display, windowBefore, windowAfter, '', '', {
-    context: CONTEXT_LINES,
-  })
+  const patch = structuredPatch('', '', windowBefore, windowAfter, '', '', { context: CONTEXT_LINES })
+  return patch.hunks.map((hunk) => ({
+    oldStart: hunk.oldStart + skipped,
+    oldLines: hunk.oldLines,
+    newStart: hunk.newStart + skipped,
+    newLines: hunk.newLines,
+    lines: hunk.lines.filter((line) => !line.startsWith('\\')),
+  }))
+}
+
+/** A unified diff of two LF texts with 3 lines of context, cut after MAX_DIFF_LINES lines. */
+export function unifiedDiff(display: string, before: string, after: string): string {
+  return formatDiff(display, patchHunks(before, after))
+}
+
+/** {@link unifiedDiff} of hunks already computed. */
+export function formatDiff(display: string, hunks: readonly PatchHunk[]): string {
   const lines: string[] = [`--- ${display}`, `+++ ${display}`]
-  for (const hunk of patch.hunks) {
-    const oldStart = hunk.oldStart + skipped
-    const newStart = hunk.newStart + skipped
-    lines.push(`@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@`)
-    for (const line of hunk.lines) if (!line.startsWith('\\')) lines.push(line)
+  for (const hunk of hunks) {
+    lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`)
+    lines.push(...hunk.lines)
   }
   if (lines.length <= MAX_DIFF_LINES + 2) return lines.join('\n')
   const shown = lines.slice(0, MAX_DIFF_LINES + 2)

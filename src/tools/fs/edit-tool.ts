@@ -7,7 +7,7 @@ import { dirname } from 'node:path'
 import * as z from 'zod'
 import type { ToolDefinition, ToolExecution, ToolOutput } from '../types.js'
 import { applyEdits, type EditSpec } from './apply-edits.js'
-import { unifiedDiff } from './diff.js'
+import { formatDiff, type PatchHunk, patchHunks } from './diff.js'
 import { outsideNote, realOrSelf } from './paths.js'
 import { EDIT_DESCRIPTION, MULTI_EDIT_DESCRIPTION } from './prompts.js'
 import {
@@ -44,7 +44,7 @@ export function createEditTool(services: FsToolServices): ToolDefinition<typeof 
     name: 'edit',
     description: EDIT_DESCRIPTION,
     parameters: editParameters,
-    execute: (args, execution) => editFile(services, execution, args.file_path, [args]),
+    execute: (args, execution) => editFile(services, execution, args.file_path, [args], 'edit'),
   }
 }
 
@@ -53,7 +53,7 @@ export function createMultiEditTool(services: FsToolServices): ToolDefinition<ty
     name: 'multi_edit',
     description: MULTI_EDIT_DESCRIPTION,
     parameters: multiEditParameters,
-    execute: (args, execution) => editFile(services, execution, args.file_path, args.edits),
+    execute: (args, execution) => editFile(services, execution, args.file_path, args.edits, 'multi_edit'),
   }
 }
 
@@ -62,6 +62,7 @@ async function editFile(
   execution: ToolExecution,
   filePath: string,
   edits: readonly EditSpec[],
+  tool: 'edit' | 'multi_edit',
 ): Promise<ToolOutput> {
   const target = checkedToolPath(services, execution, filePath, 'write')
   if (isRefusal(target)) return target
@@ -76,7 +77,7 @@ async function editFile(
       edits.length === 1 &&
       edits[0]!.old_string === ''
     ) {
-      return createWithEdit(services, execution, filePath, edits[0]!.new_string)
+      return createWithEdit(services, execution, filePath, edits, tool)
     }
     return failure(describeFsError(error, target.display))
   }
@@ -99,8 +100,10 @@ async function editFile(
     return failure(describeFsError(error, target.display))
   }
   const count = `${outcome.replacements} replacement${outcome.replacements === 1 ? '' : 's'}`
+  const hunks = patchHunks(text, outcome.text)
   return {
-    content: `Edited ${target.display} (${count})${outsideNote(target)}\n${unifiedDiff(target.display, text, outcome.text)}`,
+    content: `Edited ${target.display} (${count})${outsideNote(target)}\n${formatDiff(target.display, hunks)}`,
+    details: editResponse(tool, target.absolute, edits, text, hunks),
   }
 }
 
@@ -108,8 +111,10 @@ async function createWithEdit(
   services: FsToolServices,
   execution: ToolExecution,
   filePath: string,
-  content: string,
+  edits: readonly EditSpec[],
+  tool: 'edit' | 'multi_edit',
 ): Promise<ToolOutput> {
+  const content = edits[0]!.new_string
   const target = checkedToolPath(services, execution, filePath, 'write')
   if (isRefusal(target)) return target
   try {
@@ -118,7 +123,47 @@ async function createWithEdit(
   } catch (error) {
     return failure(describeFsError(error, target.display))
   }
+  const hunks = patchHunks('', content)
   return {
-    content: `Created ${target.display}${outsideNote(target)}\n${unifiedDiff(target.display, '', content)}`,
+    content: `Created ${target.display}${outsideNote(target)}\n${formatDiff(target.display, hunks)}`,
+    details: editResponse(tool, target.absolute, edits, '', hunks),
+  }
+}
+
+/**
+ * Claude Code's Edit result (`filePath`, `oldString`, `newString`, `originalFile`,
+ * `structuredPatch`, `userModified`, `replaceAll`) or MultiEdit result (`filePath`, `edits`,
+ * `originalFileContents`, `structuredPatch`, `userModified`), which its PostToolUse hooks get
+ * as `tool_response`. Kept in memory for hooks only, never logged or sent to the model.
+ */
+function editResponse(
+  tool: 'edit' | 'multi_edit',
+  filePath: string,
+  edits: readonly EditSpec[],
+  original: string,
+  structuredPatch: readonly PatchHunk[],
+) {
+  if (tool === 'multi_edit') {
+    return {
+      hookResponse: {
+        filePath,
+        edits: edits.map((edit) => ({ ...edit })),
+        originalFileContents: original,
+        structuredPatch,
+        userModified: false,
+      },
+    }
+  }
+  const edit = edits[0]!
+  return {
+    hookResponse: {
+      filePath,
+      oldString: edit.old_string,
+      newString: edit.new_string,
+      originalFile: original,
+      structuredPatch,
+      userModified: false,
+      replaceAll: edit.replace_all === true,
+    },
   }
 }

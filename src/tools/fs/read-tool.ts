@@ -75,12 +75,14 @@ export function createReadTool(services: FsToolServices): ToolDefinition<typeof 
         )
       }
       services.reads.record(execution, stampOf(realOrSelf(target.absolute), bytes, mtimeMs))
-      if (bytes.length === 0) return { content: `(${target.display} is empty)${outsideNote(target)}` }
-      return {
-        content:
-          renderPage(toModelText(decodeText(bytes)), args.offset ?? 1, args.limit, target.display) +
-          outsideNote(target),
+      if (bytes.length === 0) {
+        return {
+          content: `(${target.display} is empty)${outsideNote(target)}`,
+          details: readResponse(target.absolute, { text: '', lines: [], startLine: 1, totalLines: 0 }),
+        }
       }
+      const page = readPage(toModelText(decodeText(bytes)), args.offset ?? 1, args.limit, target.display)
+      return { content: page.text + outsideNote(target), details: readResponse(target.absolute, page) }
     },
   }
 }
@@ -108,10 +110,45 @@ async function readImage(bytes: Buffer, display: string, takesImages: boolean): 
 
 /** Lines `offset`.. as `cat -n` would number them, with notes for cut lines and what is left. */
 export function renderPage(text: string, offset: number, limit: number | undefined, display: string): string {
+  return readPage(text, offset, limit, display).text
+}
+
+interface Page {
+  /** What the model sees: numbered lines and notes. */
+  text: string
+  /** The lines shown, without numbers (long ones uncut). */
+  lines: string[]
+  startLine: number
+  totalLines: number
+}
+
+/**
+ * Claude Code's Read result for a text file, which its PostToolUse hooks get as
+ * `tool_response`: `{type: "text", file: {filePath, content, numLines, startLine, totalLines}}`.
+ */
+function readResponse(filePath: string, page: Page) {
+  return {
+    hookResponse: {
+      type: 'text',
+      file: {
+        filePath,
+        content: page.lines.join('\n'),
+        numLines: page.lines.length,
+        startLine: page.startLine,
+        totalLines: page.totalLines,
+      },
+    },
+  }
+}
+
+function readPage(text: string, offset: number, limit: number | undefined, display: string): Page {
   const lines = text.split('\n')
   if (text.endsWith('\n')) lines.pop()
   const total = lines.length
-  if (offset > total) return `(${display} has ${total} lines; offset ${offset} is past the end)`
+  if (offset > total) {
+    const note = `(${display} has ${total} lines; offset ${offset} is past the end)`
+    return { text: note, lines: [], startLine: offset, totalLines: total }
+  }
   const want = limit ?? DEFAULT_READ_LINES
   const out: string[] = []
   let chars = 0
@@ -134,7 +171,9 @@ export function renderPage(text: string, offset: number, limit: number | undefin
   if (index < total) {
     notes.push(`showing lines ${offset}-${index} of ${total}; read on with offset=${index + 1}`)
   }
-  return notes.length > 0 ? `${out.join('\n')}\n[${notes.join('; ')}]` : out.join('\n')
+  const shown = lines.slice(offset - 1, offset - 1 + out.length)
+  const rendered = notes.length > 0 ? `${out.join('\n')}\n[${notes.join('; ')}]` : out.join('\n')
+  return { text: rendered, lines: shown, startLine: offset, totalLines: total }
 }
 
 export function formatBytes(size: number): string {

@@ -5,7 +5,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import * as z from 'zod'
 import type { ToolDefinition } from '../types.js'
-import { unifiedDiff } from './diff.js'
+import { formatDiff, patchHunks } from './diff.js'
 import { outsideNote, realOrSelf } from './paths.js'
 import { WRITE_DESCRIPTION } from './prompts.js'
 import {
@@ -52,6 +52,7 @@ export function createWriteTool(services: FsToolServices): ToolDefinition<typeof
             args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0)
           return {
             content: `Created ${target.display} (${lines} line${lines === 1 ? '' : 's'})${outsideNote(target)}`,
+            details: writeResponse('create', target.absolute, args.content, null),
           }
         }
         const fresh = await services.reads.checkFresh(execution, real, target.display, before)
@@ -62,13 +63,38 @@ export function createWriteTool(services: FsToolServices): ToolDefinition<typeof
           ? encodeText(fromModelText(args.content, old.eol), old.encoding)
           : Buffer.from(args.content, 'utf8')
         await commitChange(services, execution, target, before, bytes)
-        const diff = old
-          ? unifiedDiff(target.display, toModelText(old), args.content)
-          : '(binary file replaced)'
-        return { content: `Wrote ${target.display}${outsideNote(target)}\n${diff}` }
+        const original = old ? toModelText(old) : null
+        const response = writeResponse('update', target.absolute, args.content, original)
+        const diff =
+          original === null
+            ? '(binary file replaced)'
+            : formatDiff(target.display, response.hookResponse.structuredPatch)
+        return { content: `Wrote ${target.display}${outsideNote(target)}\n${diff}`, details: response }
       } catch (error) {
         return failure(describeFsError(error, target.display))
       }
+    },
+  }
+}
+
+/**
+ * Claude Code's Write result, which its PostToolUse hooks get as `tool_response`:
+ * `type` create or update, the absolute `filePath`, the new `content`, the hunks, and the
+ * text before (`null` for a new file; also for a replaced binary file, which has no text).
+ */
+function writeResponse(
+  type: 'create' | 'update',
+  filePath: string,
+  content: string,
+  original: string | null,
+) {
+  return {
+    hookResponse: {
+      type,
+      filePath,
+      content,
+      structuredPatch: patchHunks(original ?? '', content),
+      originalFile: original,
     },
   }
 }

@@ -58,6 +58,8 @@ export const subagentToolPlugin = {
           signal: execution.signal,
         })
         let result: TurnResult | undefined
+        const started = Date.now()
+        const seeded = child.session.events.length
         try {
           await ctx.parallel('subagent/start', parent, child, { description: args.description })
           result = await child.prompt(args.prompt, { signal: execution.signal, origin: 'subagent' })
@@ -65,7 +67,21 @@ export const subagentToolPlugin = {
         } finally {
           await agents.dispose(child.id)
         }
-        return renderResult(child, result)
+        const output = renderResult(child, result)
+        if (output.isError) return output
+        const toolUses = child.session.events
+          .slice(seeded)
+          .filter((event) => event.type === 'tool/call').length
+        // Claude Code's Agent result, which its PostToolUse hooks get as `tool_response`.
+        const hookResponse = {
+          status: 'completed',
+          prompt: args.prompt,
+          agentId: child.id,
+          content: [{ type: 'text', text: result.text }],
+          totalDurationMs: Date.now() - started,
+          totalToolUseCount: toolUses,
+        }
+        return { ...output, details: { hookResponse } }
       },
     })
   },
