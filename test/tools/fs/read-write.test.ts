@@ -38,6 +38,7 @@ describe('read', () => {
     writeFileSync(join(cwd, 'crlf.txt'), 'one\r\ntwo\r\n')
     const u = await run('read', { file_path: 'u.txt' })
     expect(u.content).toBe('     1\théllo wörld 👋\n     2\t日本語')
+    expect(u.isError).toBeUndefined()
     const crlf = await run('read', { file_path: join(cwd, 'crlf.txt') })
     expect(crlf.content).toBe('     1\tone\n     2\ttwo')
   })
@@ -135,6 +136,7 @@ describe('write', () => {
     const { cwd, run } = await rig()
     const result = await run('write', { file_path: 'deep/er/new.txt', content: 'ünï\ncode\n' })
     expect(result.content).toBe('Created deep/er/new.txt (2 lines)')
+    expect(result.isError).toBeUndefined()
     expect(readFileSync(join(cwd, 'deep/er/new.txt'), 'utf8')).toBe('ünï\ncode\n')
   })
 
@@ -246,6 +248,7 @@ describe('write', () => {
     expect(child.stderr).toBe('')
     const [read, overwrite, create, allowed] = JSON.parse(child.stdout)
     expect(read.content).toBe('     1\tro (outside the working folder)')
+    expect(read.isError).toBeUndefined()
     expect(overwrite).toEqual({ content: `permission denied: ${locked}/ro.txt`, isError: true })
     expect(create).toEqual({ content: `permission denied: ${locked}/new.txt`, isError: true })
     expect(allowed.isError).toBeUndefined()
