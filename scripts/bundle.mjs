@@ -7,6 +7,22 @@
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs'
 import { build } from 'esbuild'
 
+// zod's classic API and core re-export all 60-odd message locales as `z.locales`; dsh uses none
+// but the English default (which zod's core imports itself): bundle only `en`, so start-up
+// does not load 400 KB of translations. See bench/RESULTS.md (start-up, issue #31).
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/.test(args.importer) ? { path: 'zod-locales', namespace: 'dsh' } : undefined,
+    )
+    b.onLoad({ filter: /^zod-locales$/, namespace: 'dsh' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js'",
+      resolveDir: process.cwd(),
+    }))
+  },
+}
+
 // esbuild names chunks by content hash and never removes old ones: start empty, so the
 // packed tarball carries only this build's chunks.
 rmSync('dist/bundle', { recursive: true, force: true })
@@ -21,6 +37,7 @@ await build({
   external: ['better-sqlite3', 'pg', 'pg-native', '@lydell/node-pty'],
   // Bundled CommonJS dependencies call require(): give the ES module one.
   banner: { js: "import { createRequire as __dshRequire } from 'node:module'; const require = __dshRequire(import.meta.url);" },
+  plugins: [zodEnglishOnly],
   logLevel: 'warning',
 })
 

@@ -21,15 +21,23 @@ await build({
   banner: { js: `const __dshUrl = require('node:url').pathToFileURL(${JSON.stringify(resolve('dist/bundle/main.js'))}).href;` },
   logLevel: 'error',
 })
+// V8 drops a script's dynamic-import callback from functions restored from cachedData
+// (Node 20): route the run path's three real import() calls (pg, node:http(s), node:crypto)
+// through a function defined outside the cached script instead.
+const cjsFile = `${OUT}/main.cjs`
+writeFileSync(cjsFile, readFileSync(cjsFile, 'utf8').replace(/\bimport\("(pg|node:[a-z]+)"\)/g, '__dshImport("$1")'))
 writeFileSync(`${OUT}/dsh.cjs`, `
 const fs = require('node:fs'), vm = require('node:vm'), Module = require('node:module'), path = require('node:path')
+globalThis.__dshImport = (s) => import(s)
 const file = path.join(__dirname, 'main.cjs')
 const cacheFile = file + '.cache'
 const source = fs.readFileSync(file, 'utf8').replace(/^#!.*/, '')
 let cachedData
 if (!process.env.NO_CACHE) try { cachedData = fs.readFileSync(cacheFile) } catch {}
-const script = new vm.Script(Module.wrap(source), { filename: file, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER })
+const script = new vm.Script(Module.wrap(source), { filename: file, cachedData })
 if (process.env.REPORT_CACHE) process.stderr.write('cache rejected: ' + script.cachedDataRejected + '\\n')
+// EARLY_CACHE: what a build could write without running the CLI (only eagerly compiled code).
+if (process.env.EARLY_CACHE) { fs.writeFileSync(cacheFile, script.createCachedData()); process.exit(0) }
 if (process.env.WRITE_CACHE) process.on('exit', () => fs.writeFileSync(cacheFile, script.createCachedData()))
 const mod = { exports: {} }
 script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(file), mod, file, __dirname)

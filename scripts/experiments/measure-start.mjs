@@ -22,8 +22,8 @@ const variants = {
   'cjs+cache': [join(process.cwd(), 'dist/experiments/code-cache/dsh.cjs')],
 }
 const variantEnv = { cjs: { NO_CACHE: '1' } }
-// Train the cache: one run writes what it compiled.
-await new Promise((r) =>
+// Train the cache: one run writes what it compiled (EARLY=1 keeps the cache written at build time).
+if (!process.env.EARLY) await new Promise((r) =>
   spawn(process.execPath, [join(process.cwd(), 'dist/experiments/code-cache/dsh.cjs'), 'run', 'hi'], { env: { ...env, WRITE_CACHE: '1' }, cwd: root, stdio: 'ignore' }).on('close', r),
 )
 const cpu = (pid) => {
