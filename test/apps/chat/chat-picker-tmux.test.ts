@@ -30,6 +30,8 @@ it('dsh -r: type to filter, Enter resumes with the recap', async () => {
   await t.waitFor('resume a session')
   await t.waitFor('explain the repo')
   expect(t.screen()).toContain('fix the slug bug')
+  // Each row ends with its folder (the last two parts of the path).
+  expect(t.screen()).toMatch(/fix the slug bug {2}…\/\S+\/\S+/)
   // The newest is selected, and its last exchange previewed.
   await t.waitFor('< Repo answer.')
   t.type('slug')
