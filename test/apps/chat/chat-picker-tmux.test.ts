@@ -69,10 +69,19 @@ it('/resume opens the picker and Esc returns to the prompt; Esc in dsh -r leaves
   await t.waitFor('dsh-exit=0')
   t.kill()
 
+  const listed = async () =>
+    (
+      JSON.parse(
+        (await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })).stdout,
+      ) as unknown[]
+    ).length
+  const before = await listed()
   t = await startChat(w, ['-r'])
   await t.waitFor('resume a session')
   t.keys('Escape')
   await t.waitFor('dsh-exit=0')
+  // Esc after `dsh -r` started nothing: no new session is listed.
+  expect(await listed()).toBe(before)
 })
 
 it('without a terminal, dsh -r with no id is a usage error; dsh run -r too', async () => {
