@@ -26,6 +26,7 @@ export async function pickerSource(chat: ChatHost): Promise<PickerSource> {
     .map((summary) => ({
       id: summary.header.id,
       title: summary.title ?? '(no prompt yet)',
+      folder: agent.cwd,
       lastActivity: summary.lastActivity,
       turns: summary.turns,
       cost: formatCost(priceLedger(summary.usage, table)?.cost ?? null, table.currency),

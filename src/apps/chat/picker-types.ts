@@ -4,6 +4,8 @@
 export interface PickerRow {
   id: string
   title: string
+  /** The session's folder, as stored. */
+  folder: string
   lastActivity: number
   turns: number
   /** Formatted, e.g. `$0.0123`. */

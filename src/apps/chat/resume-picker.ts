@@ -1,5 +1,5 @@
 // The resume picker (`/resume` with no id, `dsh -r` with no id): the folder's sessions,
-// newest first, with title, age, turns and cost. Typing filters — by title and id at once,
+// newest first, with title, folder, age, turns and cost. Typing filters — by title and id at once,
 // and by the history search service (prompts, answers, tool output) when it answers —
 // Up/Down move, Enter resumes, Esc cancels; below the list, the selected session's last
 // exchange.
@@ -87,7 +87,7 @@ export class ResumePicker {
     rows.slice(first, first + PICKER_ROWS).forEach((row, index) => {
       const chosen = first + index === this.selected
       const turns = `${row.turns} turn${row.turns === 1 ? '' : 's'}`
-      const text = `${formatAge(row.lastActivity, now).padEnd(4)} ${turns.padEnd(9)} ${row.cost.padEnd(9)} ${safe(row.title)}`
+      const text = `${formatAge(row.lastActivity, now).padEnd(4)} ${turns.padEnd(9)} ${row.cost.padEnd(9)} ${safe(row.title)}  ${colors.dim(safe(shortFolder(row.folder)))}`
       lines.push(chosen ? `${colors.cyan('›')} ${colors.bold(text)}` : `  ${text}`)
     })
     if (rows.length > PICKER_ROWS) lines.push(colors.dim(`  (${rows.length} sessions; ↑↓ scrolls)`))
@@ -136,6 +136,12 @@ export class ResumePicker {
       () => this.previews.set(row.id, ['(the log could not be read)']),
     )
   }
+}
+
+/** The folder's last two parts: the list is this folder's, so the tail is enough to tell. */
+export function shortFolder(folder: string): string {
+  const parts = folder.split(/[\\/]/).filter((part) => part !== '')
+  return parts.length <= 2 ? folder : `…/${parts.slice(-2).join('/')}`
 }
 
 function isPrintable(text: string): boolean {

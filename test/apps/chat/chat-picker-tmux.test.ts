@@ -30,6 +30,8 @@ it('dsh -r: type to filter, Enter resumes with the recap', async () => {
   await t.waitFor('resume a session')
   await t.waitFor('explain the repo')
   expect(t.screen()).toContain('fix the slug bug')
+  // Each row ends with its folder (the last two parts of the path).
+  expect(t.screen()).toMatch(/fix the slug bug {2}…\/\S+\/\S+/)
   // The newest is selected, and its last exchange previewed.
   await t.waitFor('< Repo answer.')
   t.type('slug')
@@ -67,10 +69,19 @@ it('/resume opens the picker and Esc returns to the prompt; Esc in dsh -r leaves
   await t.waitFor('dsh-exit=0')
   t.kill()
 
+  const listed = async () =>
+    (
+      JSON.parse(
+        (await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })).stdout,
+      ) as unknown[]
+    ).length
+  const before = await listed()
   t = await startChat(w, ['-r'])
   await t.waitFor('resume a session')
   t.keys('Escape')
   await t.waitFor('dsh-exit=0')
+  // Esc after `dsh -r` started nothing: no new session is listed.
+  expect(await listed()).toBe(before)
 })
 
 it('without a terminal, dsh -r with no id is a usage error; dsh run -r too', async () => {

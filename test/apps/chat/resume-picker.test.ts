@@ -4,7 +4,12 @@
 
 import { describe, expect, it } from 'vitest'
 import { lastExchange } from '../../../src/apps/chat/picker-source.js'
-import { type PickerRow, type PickerSource, ResumePicker } from '../../../src/apps/chat/resume-picker.js'
+import {
+  type PickerRow,
+  type PickerSource,
+  ResumePicker,
+  shortFolder,
+} from '../../../src/apps/chat/resume-picker.js'
 import type { Colors } from '../../../src/apps/cli/colors.js'
 import { until } from '../../support/until.js'
 
@@ -25,9 +30,30 @@ const PLAIN: Colors = {
 
 const now = Date.now()
 const ROWS: PickerRow[] = [
-  { id: 'aaaa1111', title: 'fix the slug bug', lastActivity: now - 60_000, turns: 3, cost: '$0.0012' },
-  { id: 'bbbb2222', title: 'explain the repo', lastActivity: now - 3_600_000, turns: 1, cost: '$0.0003' },
-  { id: 'cccc3333', title: 'write release notes', lastActivity: now - 86_400_000, turns: 2, cost: '$0.0020' },
+  {
+    id: 'aaaa1111',
+    title: 'fix the slug bug',
+    folder: '/home/ana/code/shop',
+    lastActivity: now - 60_000,
+    turns: 3,
+    cost: '$0.0012',
+  },
+  {
+    id: 'bbbb2222',
+    title: 'explain the repo',
+    folder: '/home/ana/code/shop',
+    lastActivity: now - 3_600_000,
+    turns: 1,
+    cost: '$0.0003',
+  },
+  {
+    id: 'cccc3333',
+    title: 'write release notes',
+    folder: '/home/ana/code/shop',
+    lastActivity: now - 86_400_000,
+    turns: 2,
+    cost: '$0.0020',
+  },
 ]
 
 function open(search: PickerSource['search'] = async () => []) {
@@ -95,11 +121,17 @@ describe('the resume picker', () => {
     const frame = picker.frame()
     expect(frame.lines[1]).toBe('  search: slug')
     expect(frame).toMatchObject({ row: 1, column: 14 })
-    expect(frame.lines.some((line) => line.startsWith('› 1m ') && line.includes('fix the slug bug'))).toBe(
-      true,
-    )
+    expect(
+      frame.lines.some((line) => line.startsWith('› 1m ') && line.includes('fix the slug bug  …/code/shop')),
+    ).toBe(true)
     picker.key({ name: 'escape' })
     expect(chosen()).toBeUndefined()
+  })
+
+  it('a row names its folder by its last two parts', () => {
+    expect(shortFolder('/home/ana/code/shop')).toBe('…/code/shop')
+    expect(shortFolder('/srv')).toBe('/srv')
+    expect(shortFolder('C:\\work\\a\\b')).toBe('…/a/b')
   })
 
   it('a preview is the last prompt and the first line of its answer', () => {
