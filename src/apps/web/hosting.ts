@@ -24,6 +24,7 @@ import { type RemovalOutcome, removeSessionTree } from '../cli/session-removal.j
 import { BrowserQuestions } from './browser-questions.js'
 import { LiveChannelRegistry } from './channels.js'
 import { HttpError } from './errors.js'
+import { forwardTerminals, terminalViews } from './terminal-views.js'
 import type { TrustQuestions } from './trust-questions.js'
 import type { ContextFill, LiveMessage, SessionResponse, SessionState } from './types.js'
 
@@ -46,8 +47,16 @@ export class WebHost {
   private readonly channels = new LiveChannelRegistry()
   private readonly questions: BrowserQuestions
 
+  /** Stops forwarding terminal changes to the tabs. */
+  private readonly stopTerminals: () => void
+
   constructor(private readonly harness: Harness) {
     this.questions = new BrowserQuestions(harness, this.channels, (id) => this.hosted.has(id))
+    this.stopTerminals = forwardTerminals(
+      harness.ctx,
+      (id) => this.hosted.has(id),
+      (id, message) => this.send(id, message),
+    )
   }
 
   /** The project-trust questions waiting for the browser. */
@@ -96,6 +105,8 @@ export class WebHost {
     for (const event of events.slice(from)) client.send({ kind: 'event', event })
     client.send({ kind: 'state', state: this.state(id) })
     for (const question of this.trust.pending()) client.send({ kind: 'trust', question })
+    if (hosted)
+      for (const terminal of terminalViews(this.harness.ctx, id)) client.send({ kind: 'terminal', terminal })
     if (!this.hosted.has(id)) channel.startTail(persistence, id, events.length)
   }
 
@@ -273,6 +284,7 @@ export class WebHost {
   }
 
   async dispose(): Promise<void> {
+    this.stopTerminals()
     this.questions.cancelAll()
     for (const hosted of this.hosted.values()) {
       hosted.running?.abort()

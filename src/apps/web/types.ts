@@ -120,3 +120,18 @@ export type LiveMessage =
   | { kind: 'error'; message: string }
   | { kind: 'trust'; question: TrustQuestion }
   | { kind: 'trust-done'; id: string }
+  /** A terminal the model drives changed (its screen now), or closed. */
+  | { kind: 'terminal'; terminal: TerminalView }
+  | { kind: 'terminal-closed'; id: string }
+
+/** A terminal of the session as the page shows it: read-only, the screen as text. */
+export interface TerminalView {
+  id: string
+  command: string
+  status: 'running' | 'exited'
+  exitCode: number | null
+  cols: number
+  rows: number
+  foreground: string
+  screen: string[]
+}

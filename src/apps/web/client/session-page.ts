@@ -6,12 +6,13 @@ import { html } from 'htm/preact'
 import type { VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { toTerminalId } from '../../../core/terminal-text.js'
-import type { LiveMessage, PendingApproval, SessionResponse, SessionState } from '../types.js'
+import type { LiveMessage, PendingApproval, SessionResponse, SessionState, TerminalView } from '../types.js'
 import { ApiError, api } from './api.js'
 import { ChatBox } from './chat-box.js'
 import { ContextBar } from './context-bar.js'
 import { renderItem } from './items.js'
 import { LiveView } from './live-view.js'
+import { TerminalsPanel } from './terminals-panel.js'
 import { type Item, LiveTurn, TranscriptModel } from './transcript.js'
 import { takeTrustMessage } from './trust.js'
 import { VirtualList } from './virtual-list.js'
@@ -27,6 +28,7 @@ export function SessionPage(props: { id: string }): VNode {
   const [loaded, setLoaded] = useState<Loaded | undefined>(undefined)
   const [state, setState] = useState<SessionState | undefined>(undefined)
   const [approvals, setApprovals] = useState<PendingApproval[]>([])
+  const [terminals, setTerminals] = useState<TerminalView[]>([])
   const [error, setError] = useState<string | undefined>(undefined)
   const [notice, setNotice] = useState<string | undefined>(undefined)
   const [, setVersion] = useState(0)
@@ -80,6 +82,12 @@ export function SessionPage(props: { id: string }): VNode {
               break
             case 'error':
               setNotice(data.message)
+              break
+            case 'terminal':
+              setTerminals((list) => upsertTerminal(list, data.terminal))
+              break
+            case 'terminal-closed':
+              setTerminals((list) => list.filter((view) => view.id !== data.id))
               break
           }
           redraw()
@@ -139,6 +147,7 @@ export function SessionPage(props: { id: string }): VNode {
       <button class="fork" onClick=${() => fork()}>Fork</button>
     </div>
     <${ContextBar} id=${id} state=${state} act=${act} />
+    <${TerminalsPanel} terminals=${terminals} />
     ${notice !== undefined ? html`<div class="notice-bar" role="alert">${notice}</div>` : null}
     <${VirtualList}
       items=${model.items}
@@ -150,4 +159,11 @@ export function SessionPage(props: { id: string }): VNode {
     />
     <${ChatBox} id=${id} state=${state} onSend=${() => setNotice(undefined)} onError=${setNotice} />
   </div>`
+}
+
+/** The list with `view` replacing the terminal of its id, or added at the end. */
+function upsertTerminal(list: readonly TerminalView[], view: TerminalView): TerminalView[] {
+  const index = list.findIndex((known) => known.id === view.id)
+  if (index < 0) return [...list, view]
+  return list.map((known, at) => (at === index ? view : known))
 }
