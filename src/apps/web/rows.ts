@@ -1,9 +1,12 @@
 // The sessions page's rows: every stored session of the configured backend with its
-// usage (priced from the ledger its summary carries) and, for a search, its message text
-// (read from its log, read-only), cached per log length.
+// usage (priced from the ledger its summary carries). A search keeps the rows whose id,
+// title or folder contain it, and those the history service finds (prompts, answers,
+// tool calls and outputs, given titles: the same search as `dsh sessions search` and the
+// chat's resume picker).
 
 import type { Harness } from '../../harness/compose.js'
-import type { SessionEvent, SessionEventMap, SessionSummary } from '../../session/types.js'
+import { searchSessions } from '../../history/index.js'
+import type { SessionSummary } from '../../session/types.js'
 import {
   deriveUsage,
   type PriceTable,
@@ -13,16 +16,14 @@ import {
 } from '../../usage/index.js'
 import type { SessionRow } from './types.js'
 
-/** The most text of one session kept for search, in characters. */
-const MAX_SEARCH_CHARS = 200_000
+/** Sessions a search of the sessions page considers from the history service, at most. */
+const SEARCH_LIMIT = 1000
 
 interface CachedLog {
   eventCount: number
   lastActivity: number
   /** Derived from the whole log: needed only when the price table cannot price a ledger. */
   usage: UsageTotals
-  /** Lower-cased message text, for search. */
-  text: string
 }
 
 /** Reads rows for the API; one instance per server, its cache lives as long as it. */
@@ -43,18 +44,29 @@ export class SessionRows {
     return this.table
   }
 
-  /** Every stored session, newest first; `query` keeps those whose title, id, folder or messages contain it. */
+  /** Every stored session, newest first; `query` keeps those whose id, title or folder contain it, or whose text matches it. */
   async list(query = '', hosted: (id: string) => 'running' | 'hosted' | undefined): Promise<SessionRow[]> {
     const needle = query.trim().toLowerCase()
+    const found = needle === '' ? new Set<string>() : await this.search(query.trim())
     const rows: SessionRow[] = []
     for (const summary of await this.harness.sessions.listStored()) {
       const usage = priceLedger(summary.usage, this.table) ?? (await this.read(summary))?.usage
       const row = toRow(summary, usage, hosted(summary.header.id))
-      // Message text only for a search that the row's own fields do not answer.
-      if (needle === '' || rowMatches(row, needle) || (await this.read(summary))?.text.includes(needle))
-        rows.push(row)
+      if (needle === '' || rowMatches(row, needle) || found.has(row.id)) rows.push(row)
     }
     return rows
+  }
+
+  /** The history service's matches; a query it cannot take (only punctuation) matches no text. */
+  private async search(query: string): Promise<Set<string>> {
+    const persistence = this.harness.ctx.get('sessionPersistence')
+    if (!persistence) return new Set()
+    try {
+      const results = await searchSessions(persistence, { query, limit: SEARCH_LIMIT })
+      return new Set(results.map((result) => result.sessionId))
+    } catch {
+      return new Set()
+    }
   }
 
   private async read(summary: SessionSummary): Promise<CachedLog | undefined> {
@@ -69,7 +81,6 @@ export class SessionRows {
         eventCount: summary.eventCount,
         lastActivity: summary.lastActivity,
         usage: deriveUsage(events, this.table).session,
-        text: searchText(events),
       }
       this.cache.set(id, log)
       return log
@@ -109,20 +120,4 @@ function rowMatches(row: SessionRow, needle: string): boolean {
     (row.title ?? '').toLowerCase().includes(needle) ||
     (row.cwd ?? '').toLowerCase().includes(needle)
   )
-}
-
-function searchText(events: readonly SessionEvent[]): string {
-  const parts: string[] = []
-  let size = 0
-  for (const event of events) {
-    let text: string | undefined
-    if (event.type === 'user/message') text = (event.data as SessionEventMap['user/message']).text
-    if (event.type === 'assistant/message')
-      text = (event.data as SessionEventMap['assistant/message']).message.content
-    if (text === undefined) continue
-    parts.push(text.toLowerCase())
-    size += text.length
-    if (size > MAX_SEARCH_CHARS) break
-  }
-  return parts.join('\n')
 }
