@@ -191,8 +191,10 @@ export function compactionContract({ start, restart }: ContractHooks): void {
     harness = await restart(harness)
     const source = await harness.store().read('hand-compacted')
     const child = await harness.store().fork(source, undefined, 'hand-compacted-fork')
-    expect(child.header.seedLength).toBe(log.events.length)
-    expect(child.events.at(-1)!.type).toBe('context/compacted')
+    // The source's log and the marker that ends a fork's seed.
+    expect(child.header.seedLength).toBe(log.events.length + 1)
+    expect(child.events.at(-2)!.type).toBe('context/compacted')
+    expect(child.events.at(-1)!.type).toBe('session/forked')
     const history = plain(deriveHistory(child.events))
     expect(history[0]).toEqual({ role: 'user', content: summaryMessage(manual.summary!) })
     expect(history).toEqual(plain(deriveHistory(source.events)))
@@ -200,7 +202,8 @@ export function compactionContract({ start, restart }: ContractHooks): void {
 
     harness = await restart(harness)
     const stored = await harness.backend().load('hand-compacted-fork')
-    expect(plain(stored.events)).toEqual(log.events)
+    expect(plain(stored.events.slice(0, -1))).toEqual(log.events)
+    expect(stored.events.at(-1)).toMatchObject({ type: 'session/forked', ignorable: true })
     expect(plain(deriveHistory(stored.events))).toEqual(history)
   })
 

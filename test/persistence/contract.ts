@@ -468,7 +468,9 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       const source = await harness.store().read('source')
       expect(harness.store().get('source')).toBeUndefined()
       const child = await harness.store().fork(source, undefined, 'forked')
-      expect(child.length).toBe(9)
+      // The completed turn, and the marker that ends a fork's seed.
+      expect(child.length).toBe(9 + 1)
+      expect(child.events.at(-1)!.type).toBe('session/forked')
       expect(plain((await harness.backend().load('source')).events)).toEqual(log.events)
     })
 
@@ -543,7 +545,8 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
       }
       parent.append('turn/start', { turn: 1 })
       const child = await harness.store().fork(parent, undefined, 'child')
-      expect(child.header).toMatchObject({ parentSession: 'parent', seedLength: 9, cwd: '/work/fork' })
+      // The completed turn and the `session/forked` marker.
+      expect(child.header).toMatchObject({ parentSession: 'parent', seedLength: 10, cwd: '/work/fork' })
       const parentLocation = harness.backend().locate(parent.header)
       const childLocation = harness.backend().locate(child.header)
       if (parentLocation || childLocation) expect(childLocation).not.toEqual(parentLocation)
@@ -556,8 +559,9 @@ export function runPersistenceContract<C>(name: string, makeBackend: () => Backe
 
       harness = await restart(harness)
       const storedChild = await harness.backend().load('child')
-      expect(storedChild.header).toMatchObject({ parentSession: 'parent', seedLength: 9 })
-      expect(storedChild.events).toHaveLength(11)
+      expect(storedChild.header).toMatchObject({ parentSession: 'parent', seedLength: 10 })
+      expect(storedChild.events).toHaveLength(12)
+      expect(storedChild.events[9]).toMatchObject({ type: 'session/forked', ignorable: true })
       const storedParent = await harness.backend().load('parent')
       expect(storedParent.events.slice(0, 10).map((event) => event.type)).toEqual([
         ...new LogBuilder().completedTurn(0, 'q').events.map((event) => event.type),
