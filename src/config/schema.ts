@@ -12,6 +12,9 @@ import { sessionIdProblem } from '../session/id.js'
 import { DEFAULT_BWRAP_PATH, SANDBOX_MODES } from '../shell/sandbox/bwrap.js'
 import { DEFAULT_MAX_TERMINALS_PER_SESSION, DEFAULT_SCROLLBACK_LINES } from '../terminal/limits.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
+/** Who titles a session: `model` (a side call), `prompt` (its first prompt), `auto` (src/history/model-title.ts). */
+export const TITLE_SOURCES = ['auto', 'model', 'prompt'] as const
+export type TitleSource = (typeof TITLE_SOURCES)[number]
 
 const sessionId = z.string().superRefine((id, context) => {
   const problem = sessionIdProblem(id)
@@ -266,6 +269,13 @@ export const configSchema = z
      * every run. Default false.
      */
     trustProjects: z.boolean().default(false),
+    /**
+     * Who titles a new session: `model` (a short side call on the first prompt), `prompt` (the
+     * first prompt itself), `auto` (default: the model on DeepSeek's own API, else the prompt).
+     */
+    titles: z
+      .enum(TITLE_SOURCES, { error: () => `titles must be one of ${TITLE_SOURCES.join(', ')}` })
+      .default('auto'),
     /** The bubblewrap program a sandbox runs (relative to the config file). Default /usr/bin/bwrap. */
     sandboxBwrapPath: z.string().min(1).default(DEFAULT_BWRAP_PATH),
     /** Commands still running from a dsh that was killed (SIGKILL), found at the next start: report (default) or kill. */

@@ -8,6 +8,7 @@ import { AgentRegistry } from '../agent/registry.js'
 import { readApiKeyFile } from '../config/api-key-file.js'
 import type { ResolvedConfig } from '../config/load.js'
 import { ContextService } from '../context/index.js'
+import { modelTitlePlugin, modelWritesTitles } from '../history/index.js'
 import { claudeCodeHooksPlugin, codexHooksPlugin, HOOK_FILE_LOCATIONS } from '../hooks/index.js'
 import { InstructionsPlugin } from '../instructions/index.js'
 import { DEFAULT_MAX_TOKENS, resolveOpenAiConfig } from '../llm/openai/config.js'
@@ -225,6 +226,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
           }),
         ]
       : []),
+    // Before the agents: their disposal waits for a title call still under way.
+    ...(modelWritesTitles(config.titles, endpoint.endpoint) ? [ctx.plugin(modelTitlePlugin)] : []),
     ctx.plugin(AgentRegistry, {
       systemPrompt: config.agent.systemPrompt,
       maxStepsPerTurn: config.agent.maxStepsPerTurn,

@@ -125,7 +125,13 @@ export interface SessionEventMap {
    * title call; the latest wins over the first prompt. Written `ignorable`, so an older dsh
    * that does not know it still loads the log.
    */
-  'session/title': { title: string; source: 'user' | 'model' }
+  'session/title': {
+    title: string
+    source: 'user' | 'model'
+    /** A model's title: the model that wrote it and the side call's usage (priced like a step). */
+    model?: string
+    usage?: Usage
+  }
   /**
    * The session's settings that a resume or fork restores, a whole snapshot (a field left
    * out was not chosen: the config's default applies). Logged before a turn when they differ

@@ -74,6 +74,19 @@ export type UsageEffect =
   /** A fork's seed ends here: what was counted so far is the parent's. */
   | { kind: 'fork' }
 
+/** The event types `usageEffect` reads: a store catching a ledger up fetches only these. */
+export const USAGE_EVENT_TYPES = [
+  'request/config',
+  'assistant/message',
+  'context/compacted',
+  'session/title',
+  'session/forked',
+  'usage/charge',
+] as const
+
+/** USAGE_EVENT_TYPES as an SQL list of string literals: `('request/config', …)`. */
+export const USAGE_EVENT_TYPES_SQL = `(${USAGE_EVENT_TYPES.map((type) => `'${type}'`).join(', ')})`
+
 export function usageEffect(event: SessionEvent): UsageEffect | undefined {
   switch (event.type) {
     case 'turn/start':
@@ -89,6 +102,11 @@ export function usageEffect(event: SessionEvent): UsageEffect | undefined {
     case 'context/compacted': {
       // The summary call is a model request like any step, and is priced so.
       const { usage } = event.data as SessionEventMap['context/compacted']
+      return usage ? { kind: 'step', usage, time: event.time } : undefined
+    }
+    case 'session/title': {
+      // A title the model wrote is a model request too (src/history/model-title.ts).
+      const { usage } = event.data as SessionEventMap['session/title']
       return usage ? { kind: 'step', usage, time: event.time } : undefined
     }
     case 'session/forked':

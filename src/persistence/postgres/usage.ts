@@ -6,6 +6,7 @@ import type { Pool } from 'pg'
 import type { SessionId } from '../../session/types.js'
 import { emptyLedger, foldUsage, type UsageLedger } from '../../usage/ledger.js'
 import { parseLedger } from '../../usage/ledger-schema.js'
+import { USAGE_EVENT_TYPES_SQL } from '../../usage/totals.js'
 import { notFound } from '../persistence.js'
 
 export interface UsageRow {
@@ -46,7 +47,7 @@ export async function caughtUpLedger(
   const { rows } = await pool.query<{ seq: number; type: string; time: number; data: unknown }>(
     `SELECT seq, type, time, data FROM ${schema}.events
       WHERE session_key = $1 AND seq >= $2 AND seq < $3
-        AND type IN ('request/config', 'assistant/message', 'usage/charge', 'context/compacted') ORDER BY seq`,
+        AND type IN ${USAGE_EVENT_TYPES_SQL} ORDER BY seq`,
     [key, from, row.event_count],
   )
   return foldUsage(stored ?? emptyLedger(), rows)

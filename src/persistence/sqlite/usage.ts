@@ -7,9 +7,7 @@ import type Database from 'better-sqlite3'
 import type { SessionEvent } from '../../session/types.js'
 import { foldUsage, ledgerOf, type UsageLedger } from '../../usage/ledger.js'
 import { parseLedger } from '../../usage/ledger-schema.js'
-
-/** The event types the fold reads; the others need not be read at all. */
-const USAGE_EVENT_TYPES = "('request/config', 'assistant/message', 'usage/charge', 'context/compacted')"
+import { USAGE_EVENT_TYPES_SQL } from '../../usage/totals.js'
 
 export interface UsageRow {
   usage: string | null
@@ -27,7 +25,7 @@ export function prepareUsageStatements(db: Database.Database): UsageStatements {
   return {
     row: db.prepare('SELECT usage, usage_events, event_count FROM sessions WHERE id = ?'),
     events: db.prepare(
-      `SELECT seq, type, time, data FROM events WHERE session_id = ? AND seq >= ? AND type IN ${USAGE_EVENT_TYPES} ORDER BY seq`,
+      `SELECT seq, type, time, data FROM events WHERE session_id = ? AND seq >= ? AND type IN ${USAGE_EVENT_TYPES_SQL} ORDER BY seq`,
     ),
     update: db.prepare('UPDATE sessions SET usage = ?, usage_events = ? WHERE id = ?'),
   }
