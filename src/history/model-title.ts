@@ -12,7 +12,7 @@ import type { Usage } from '../llm/types.js'
 import type { SessionEventMap, SessionId } from '../session/types.js'
 import { titleFromReply, titleRequest } from './title-request.js'
 
-/** How long closing a session waits for a title call still under way before cancelling it. */
+/** How long a turn's end, or closing a session, waits for a title call still under way. */
 export const TITLE_CLOSE_WAIT_MS = 10_000
 
 /**
@@ -74,16 +74,18 @@ export const modelTitlePlugin = {
       pending.set(agent.id, { done, controller })
     })
 
-    // The session closes after this: a title still on its way is waited for, within reason.
+    // The first turn ends with its title, so the turn's usage (the `dsh run` usage line, the
+    // chat's cost) includes the side call; it usually finished long before the answer did.
+    ctx.on('agent/turn-stopping', async (state) => {
+      const job = pending.get(state.agent.id)
+      if (job) await settled(job, false)
+    })
+
+    // A turn that ended otherwise (an error, Ctrl-C): the session closes after this, so a title
+    // still on its way is waited for, within reason, then cancelled.
     ctx.on('agent/disposed', async (agent) => {
       const job = pending.get(agent.id)
-      if (!job) return
-      const timer = setTimeout(() => job.controller.abort(), TITLE_CLOSE_WAIT_MS)
-      try {
-        await job.done
-      } finally {
-        clearTimeout(timer)
-      }
+      if (job) await settled(job, true)
     })
 
     ctx.effect(
@@ -93,6 +95,22 @@ export const modelTitlePlugin = {
       'model-title: cancel title calls',
     )
   },
+}
+
+/** Waits for a title call, at most TITLE_CLOSE_WAIT_MS; then cancels it when `cancel`. */
+async function settled(job: PendingTitle, cancel: boolean): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      if (cancel) job.controller.abort()
+      resolve()
+    }, TITLE_CLOSE_WAIT_MS)
+  })
+  try {
+    await Promise.race([job.done, late])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 /** A top-level session with no title given past its seed. Sub-agents keep their task as the title. */

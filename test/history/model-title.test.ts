@@ -3,10 +3,12 @@
 // call leaving the first prompt, and `auto` asking the model only on DeepSeek's own API.
 
 import { describe, expect, it } from 'vitest'
+import type { AgentHandle } from '../../src/agent/index.js'
 import { TITLE_SOURCES } from '../../src/config/index.js'
 import { modelWritesTitles, TITLE_SYSTEM_PROMPT, titleData, titleFromReply } from '../../src/history/index.js'
 import type { ScriptRequest, ScriptStep } from '../../src/llm/index.js'
 import type { SessionEventMap } from '../../src/session/types.js'
+import { DEFAULT_PRICE_TABLE, deriveUsage } from '../../src/usage/index.js'
 import { ledgerOf } from '../../src/usage/ledger.js'
 import { useTestHarnesses } from '../support/harness.js'
 import { useTempDirs } from '../support/temp-dir.js'
@@ -70,15 +72,15 @@ describe('modelWritesTitles', () => {
 })
 
 describe.each(['jsonl', 'sqlite'] as const)('model-written titles (%s)', (backend) => {
-  it('titles a new session from a side call that may finish after the turn; listed, priced, logged', async () => {
-    const turnDone = deferred()
+  it('titles a new session from a side call made beside the first step; listed, priced in turn 1', async () => {
+    const answered = deferred()
     const test = await startTestHarness({
       backend,
       config: { titles: 'model' },
       script: [
         titleOrAnswer(async () => {
-          // Answer only once the turn has ended: closing the session must wait for the title.
-          await turnDone.promise
+          // Answer after the turn's answer: the turn's end must wait for the title.
+          await answered.promise
           return '"Fix the slug bug."'
         }, 'Fixed.'),
         titleOrAnswer('"Fix the slug bug."', 'Fixed.'),
@@ -88,9 +90,14 @@ describe.each(['jsonl', 'sqlite'] as const)('model-written titles (%s)', (backen
       sessionId: `title-${backend}`,
       meta: { cwd: tempDir() },
     })
+    agent.onOutput((output) => {
+      if (output.type === 'text-delta') answered.resolve()
+    })
     const result = await agent.prompt('the slug helper drops dashes in utils/slug.ts, please fix it')
     expect(result.reason).toBe('completed')
-    turnDone.resolve()
+    const types = agent.session.events.map((event) => event.type)
+    expect(types.indexOf('session/title')).toBeGreaterThan(-1)
+    expect(types.indexOf('session/title')).toBeLessThan(types.indexOf('turn/end'))
     await test.harness.agents.dispose(agent.id)
 
     const titleRequests = test.model.requests.filter(
@@ -114,34 +121,61 @@ describe.each(['jsonl', 'sqlite'] as const)('model-written titles (%s)', (backen
 
     const summary = (await persistence.list()).find((s) => s.header.id === agent.id)!
     expect(summary.title).toBe('Fix the slug bug')
-    // The side call is paid for: the ledger counts its tokens beside the turn's.
-    const turnOnly = ledgerOf(events.filter((event) => event.type !== 'session/title'))
+    // The side call is paid for: the ledger and turn 1 count its tokens beside the answer's.
+    const withoutTitle = events.filter((event) => event.type !== 'session/title')
+    const turnOnly = ledgerOf(withoutTitle)
     const sum = (ledger: typeof turnOnly) =>
       ledger.steps.reduce((total, step) => total + step[2] + step[5], 0)
-    expect(sum(summary.usage)).toBe(sum(turnOnly) + data.usage!.promptTokens + data.usage!.completionTokens)
+    const titleTokens = data.usage!.promptTokens + data.usage!.completionTokens
+    expect(sum(summary.usage)).toBe(sum(turnOnly) + titleTokens)
+    const turn = (list: typeof events) => deriveUsage(list, DEFAULT_PRICE_TABLE).turns.get(1)!
+    expect(turn(events).inputTokens + turn(events).outputTokens).toBe(
+      turn(withoutTitle).inputTokens + turn(withoutTitle).outputTokens + titleTokens,
+    )
   })
 
-  it('never replaces a title a person gave while the call was under way', async () => {
-    const renamed = deferred()
+  it('closing the session waits for a title still under way after a failed turn', async () => {
+    const turnDone = deferred()
+    const waitForTurn = async () => {
+      await turnDone.promise
+      return 'Port the parser'
+    }
     const test = await startTestHarness({
       backend,
       config: { titles: 'model' },
       script: [
-        titleOrAnswer(async () => {
-          await renamed.promise
-          return 'Model title'
-        }, 'Done.'),
-        titleOrAnswer(async () => {
-          await renamed.promise
-          return 'Model title'
-        }, 'Done.'),
+        (request) => (isTitleCall(request) ? waitForTurn().then((text) => ({ text })) : { status: 400 }),
+        (request) => (isTitleCall(request) ? waitForTurn().then((text) => ({ text })) : { status: 400 }),
       ],
     })
-    const agent = await test.harness.agents.create({ sessionId: `mine-${backend}`, meta: { cwd: tempDir() } })
-    await agent.prompt('write the changelog')
-    agent.session.append('session/title', titleData('Changelog for 2.0'), { ignorable: true })
-    renamed.resolve()
+    const agent = await test.harness.agents.create({ sessionId: `late-${backend}`, meta: { cwd: tempDir() } })
+    const result = await agent.prompt('port the parser to TypeScript')
+    expect(result.reason).toBe('error')
+    turnDone.resolve()
     await test.harness.agents.dispose(agent.id)
+    const persistence = test.harness.ctx.get('sessionPersistence')!
+    expect((await persistence.list()).find((s) => s.header.id === agent.id)?.title).toBe('Port the parser')
+  })
+
+  it('never replaces a title a person gave while the call was under way', async () => {
+    const renamed = deferred()
+    let session: AgentHandle['session'] | undefined
+    const step: ScriptStep = async (request) => {
+      if (isTitleCall(request)) {
+        await renamed.promise
+        return { text: 'Model title' }
+      }
+      // While the turn runs, a person renames the session (the web UI's Rename does this).
+      session!.append('session/title', titleData('Changelog for 2.0'), { ignorable: true })
+      renamed.resolve()
+      return { text: 'Done.' }
+    }
+    const test = await startTestHarness({ backend, config: { titles: 'model' }, script: [step, step] })
+    const agent = await test.harness.agents.create({ sessionId: `mine-${backend}`, meta: { cwd: tempDir() } })
+    session = agent.session
+    await agent.prompt('write the changelog')
+    await test.harness.agents.dispose(agent.id)
+    expect(test.model.requests).toHaveLength(2)
     const persistence = test.harness.ctx.get('sessionPersistence')!
     const { events } = await persistence.load(agent.id)
     const titles = events.filter((event) => event.type === 'session/title').map((event) => event.data)
