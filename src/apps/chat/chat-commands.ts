@@ -5,10 +5,11 @@ import { existsSync } from 'node:fs'
 import { nextTurnNumber } from '../../agent/turn-runner.js'
 import type { AgentHandle } from '../../agent/types.js'
 import { toTerminalId } from '../../core/terminal-text.js'
-import { resolveSessionId } from '../../history/index.js'
+import { resolveSessionId, titleData } from '../../history/index.js'
 import { INIT_PROMPT } from '../../instructions/index.js'
 import { expandPromptCommand, promptCommands, statusLine } from '../../mcp/index.js'
 import { describePermissions, isPermissionMode, PERMISSION_MODES } from '../../permissions/index.js'
+import { givenTitle, sessionTitle } from '../../persistence/index.js'
 import { type CustomCommand, discoverCommands, expandCommand } from '../../skills/index.js'
 import { describeRewind, FileHistoryStore, rewindSession } from '../../tools/fs/index.js'
 import { formatCost } from '../../usage/index.js'
@@ -62,6 +63,9 @@ export async function runChatCommand(chat: ChatHost, line: string): Promise<void
       return
     case 'session':
       describeSession(chat)
+      return
+    case 'rename':
+      rename(chat, argument)
       return
     case 'sessions':
       await listRecent(chat)
@@ -257,6 +261,7 @@ function describeSession(chat: ChatHost): void {
   const header = agent.session.header
   const location = chat.harness.ctx.get('sessionPersistence')?.locate(header)
   chat.say(`session  ${toTerminalId(agent.id)}`)
+  chat.say(`title    ${describeTitle(agent)}`)
   chat.say(`folder   ${safe(agent.cwd)}`)
   if (header.parentSession !== undefined) chat.say(`parent   ${toTerminalId(header.parentSession)}`)
   if (!location) {
@@ -267,6 +272,26 @@ function describeSession(chat: ChatHost): void {
     ? ''
     : chat.colors.dim(' (not written yet: the first turn creates it)')
   chat.say(`log      ${safe(location.path)}${pending}`)
+}
+
+/** `/rename TITLE` appends a person's `session/title` to the live log; `/rename` shows the title. */
+function rename(chat: ChatHost, argument: string): void {
+  if (argument === '') {
+    chat.say(`title  ${describeTitle(chat.agent)}`)
+    return
+  }
+  // One line, at most 200 characters, no control characters: refused in one line otherwise.
+  const data = titleData(argument)
+  chat.agent.session.append('session/title', data, { ignorable: true })
+  chat.say(`renamed to ${safe(data.title)}`)
+}
+
+function describeTitle(agent: AgentHandle): string {
+  const { events, header } = agent.session
+  const given = givenTitle(events, header.seedLength ?? 0)
+  if (given !== undefined) return safe(given)
+  const first = sessionTitle(events, header.seedLength ?? 0)
+  return first !== undefined ? `${safe(first)} (its first prompt)` : '(none yet: the first prompt becomes it)'
 }
 
 function describeHooks(chat: ChatHost): void {

@@ -29,7 +29,12 @@ export const COMMANDS: readonly CommandInfo[] = [
     usage: '/fork [<turn>]',
     description: "continue in a new session seeded with this one's turns (up to <turn>)",
   },
-  { name: 'session', usage: '/session', description: 'the session id, folder and log file' },
+  { name: 'session', usage: '/session', description: 'the session id, title, folder and log file' },
+  {
+    name: 'rename',
+    usage: '/rename [<title>]',
+    description: "show or change this session's title (listings, search and the pickers show it)",
+  },
   {
     name: 'model',
     usage: '/model [<name>]',
