@@ -2,7 +2,14 @@
 // or full (on demand). Each trial count has one value per size; figures go to stdout so
 // RELIABILITY.md can quote them.
 
+import { vi } from 'vitest'
+
 export type ReliabilitySize = 'ci' | 'full'
+
+// Every reliability file imports this. Their tests are loops of trials (5 `dsh run`s under a
+// fault, 100 MCP servers starting): the main suite's 30 s per test is a deadline such a loop
+// misses on a busy machine though nothing is wrong. The trials' own waits stay conditions.
+vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 })
 
 function readSize(): ReliabilitySize {
   const raw = process.env.RELIABILITY_SIZE ?? 'ci'
