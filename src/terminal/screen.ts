@@ -52,6 +52,15 @@ export class Screen {
     this.droppedSinceRead = true
   }
 
+  /**
+   * The user typed `data` (it goes to the program separately): like xterm front ends, this
+   * lets the emulator parse the program's next output, the echo, at once instead of on its
+   * next timer tick. Nothing listens to the emulator's own input events, so nothing is sent.
+   */
+  typed(data: string): void {
+    this.term.input(data, true)
+  }
+
   /** Parses `data`; `done` runs once it is on the screen. */
   write(data: string, done: () => void): void {
     this.term.write(data, done)
@@ -84,13 +93,17 @@ export class Screen {
       else from = Math.min(this.mark.line, base)
     }
     const scrolled = joinWrapped(buffer, from, base)
-    this.mark?.dispose()
+    const cursor = { row: buffer.cursorY, col: buffer.cursorX }
     // The marker sits at the screen's top row: the next read starts where this screen began.
-    this.mark = this.term.registerMarker(-buffer.cursorY)
+    // Nothing scrolled and the marker still there: it already sits at the top row.
+    if (this.mark === undefined || this.mark.isDisposed || this.mark.line !== base) {
+      this.mark?.dispose()
+      this.mark = this.term.registerMarker(-cursor.row)
+    }
     this.marked = true
     return {
       lines: this.screenLines(),
-      cursor: { row: buffer.cursorY, col: buffer.cursorX },
+      cursor,
       cols: this.term.cols,
       rows: this.term.rows,
       scrolled,
@@ -105,10 +118,11 @@ export class Screen {
 
   private screenLines(): string[] {
     const buffer = this.term.buffer.active
+    // Each property read through xterm's API builds a wrapper: read them once.
+    const base = buffer.baseY
+    const rows = this.term.rows
     const lines: string[] = []
-    for (let row = 0; row < this.term.rows; row++) {
-      lines.push(buffer.getLine(buffer.baseY + row)?.translateToString(true) ?? '')
-    }
+    for (let row = 0; row < rows; row++) lines.push(buffer.getLine(base + row)?.translateToString(true) ?? '')
     while (lines.length > 0 && lines.at(-1) === '') lines.pop()
     return lines
   }

@@ -4,23 +4,22 @@
 
 import { constants } from 'node:os'
 import type { IPty } from '@lydell/node-pty'
-import type { OutputCapture, ShellLaunch } from '../shell/index.js'
+import type { ShellLaunch } from '../shell/index.js'
+import { keepLastOutput } from './pty-drain.js'
+import { RecentText } from './recent.js'
 import type { Screen } from './screen.js'
 import { stripControls } from './strip.js'
+import type { Transcript } from './transcript.js'
 import { typeInto } from './typed-line.js'
 import type { ReadOutcome, TerminalInfo, TerminalReading, TerminalReadOptions } from './types.js'
 
 /**
- * Unparsed output beyond this waits in a backlog that keeps only its newest part (bounded
- * memory; the transcript has everything). The program is never paused: node-pty loses the
- * last output of a program that exits while its terminal is paused.
+ * Output that arrives while the screen parses earlier output waits, and goes to it in one
+ * write once that is done. Past twice this, only the newest part waits (bounded memory;
+ * the transcript has everything). The program is never paused: node-pty loses the last
+ * output of a program that exits while its terminal is paused.
  */
-const HIGH_WATER_CHARS = 200_000
 const BACKLOG_CHARS = 256_000
-/** Output kept for `wait_for` since the last read; patterns are looked for in its tail. */
-const SINCE_READ_CHARS = 64_000
-/** A new chunk is matched together with this much of what came before it. */
-const MATCH_OVERLAP_CHARS = 2_000
 
 export interface TerminalParts {
   id: string
@@ -29,7 +28,7 @@ export interface TerminalParts {
   launch: ShellLaunch
   pty: IPty
   screen: Screen
-  transcript: OutputCapture
+  transcript: Transcript
   killGraceMs: number
   /** Most new scrollback lines a reading carries. */
   maxReadLines: number
@@ -53,10 +52,12 @@ export class TerminalSession {
   private status: 'running' | 'exited' = 'running'
   private exitCode: number | null = null
   private exitSignal: NodeJS.Signals | null = null
-  private pending = 0
-  private backlog = ''
-  private sinceRead = ''
-  private matchedUpTo = 0
+  /** Writes handed to the screen and not parsed yet. */
+  private parsing = 0
+  /** Output waiting for the screen while it parses. */
+  private backlog: string[] = []
+  private backlogChars = 0
+  private readonly recent = new RecentText()
   private lastActivity = Date.now()
   private readonly waiters = new Set<Waiter>()
   /** Text typed on the current line since the last Enter; undefined when unknown (history, completion). */
@@ -71,9 +72,10 @@ export class TerminalSession {
     this.pid = parts.pty.pid
     parts.launch.attach(this.pid)
     parts.pty.onData((data) => this.output(data))
+    keepLastOutput(parts.pty, (data) => this.output(data))
     this.exited = new Promise((resolve) => {
       parts.pty.onExit(({ exitCode, signal }) => {
-        void parts.screen.flush().then(() => {
+        void this.settle().then(() => {
           this.ended(exitCode, signal)
           resolve()
         })
@@ -128,6 +130,7 @@ export class TerminalSession {
   write(data: string): void {
     this.lastActivity = Date.now()
     this.typedLine = typeInto(this.typedLine, data).line
+    this.parts.screen.typed(data)
     this.parts.pty.write(data)
   }
 
@@ -142,10 +145,9 @@ export class TerminalSession {
     const started = Date.now()
     const outcome = await this.wait(options)
     // Settled or matched means parsed already; a timeout or an exit may leave some in flight.
-    if (!this.settledScreen()) await this.parts.screen.flush()
+    if (!this.settledScreen()) await this.settle()
     const screen = this.parts.screen.read()
-    this.sinceRead = ''
-    this.matchedUpTo = 0
+    this.recent.clear()
     const max = this.parts.maxReadLines
     const omittedLines = Math.max(0, screen.scrolled.length - max)
     if (omittedLines > 0) screen.scrolled = screen.scrolled.slice(-max)
@@ -189,40 +191,50 @@ export class TerminalSession {
   private output(data: string): void {
     const text = stripControls(data)
     this.parts.transcript.push(text)
-    this.sinceRead += text
-    if (this.sinceRead.length > SINCE_READ_CHARS * 2) {
-      const cut = this.sinceRead.length - SINCE_READ_CHARS
-      this.sinceRead = this.sinceRead.slice(cut)
-      this.matchedUpTo = Math.max(0, this.matchedUpTo - cut)
-    }
+    this.recent.append(text)
     this.lastActivity = Date.now()
-    if (this.pending > HIGH_WATER_CHARS) {
-      // The screen is behind: keep the newest output, cut at a line start so no escape
-      // sequence is split; lines cut here are only in the transcript.
-      this.backlog += data
-      if (this.backlog.length > BACKLOG_CHARS * 2) {
-        const from = this.backlog.indexOf('\n', this.backlog.length - BACKLOG_CHARS)
-        this.backlog = from < 0 ? this.backlog.slice(-BACKLOG_CHARS) : this.backlog.slice(from + 1)
-        this.parts.screen.markDropped()
-      }
+    if (this.parsing === 0) {
+      this.feed(data)
       return
     }
-    this.feed(data)
+    this.backlog.push(data)
+    this.backlogChars += data.length
+    if (this.backlogChars > BACKLOG_CHARS * 2) {
+      // The screen is behind: keep the newest output, cut at a line start so no escape
+      // sequence is split; lines cut here are only in the transcript.
+      const waiting = this.backlog.join('')
+      const from = waiting.indexOf('\n', waiting.length - BACKLOG_CHARS)
+      const kept = from < 0 ? waiting.slice(-BACKLOG_CHARS) : waiting.slice(from + 1)
+      this.backlog = [kept]
+      this.backlogChars = kept.length
+      this.parts.screen.markDropped()
+    }
   }
 
   private feed(data: string): void {
-    this.pending += data.length
+    this.parsing++
     this.parts.screen.write(data, () => {
-      this.pending -= data.length
+      this.parsing--
       this.lastActivity = Date.now()
-      if (this.backlog !== '' && this.pending <= HIGH_WATER_CHARS) {
-        const next = this.backlog
-        this.backlog = ''
-        this.feed(next)
-      }
+      if (this.parsing === 0) this.feedBacklog()
       this.notify()
       this.parts.changed()
     })
+  }
+
+  /** Hands what waits to the screen in one write. */
+  private feedBacklog(): void {
+    if (this.backlogChars === 0) return
+    const next = this.backlog.length === 1 ? this.backlog[0]! : this.backlog.join('')
+    this.backlog = []
+    this.backlogChars = 0
+    this.feed(next)
+  }
+
+  /** Resolves once everything received so far is on the screen. */
+  private settle(): Promise<void> {
+    this.feedBacklog()
+    return this.parts.screen.flush()
   }
 
   private ended(exitCode: number, signal: number | undefined): void {
@@ -286,15 +298,12 @@ export class TerminalSession {
   }
 
   private matches(pattern: RegExp): boolean {
-    const from = Math.max(0, this.matchedUpTo - MATCH_OVERLAP_CHARS)
-    this.matchedUpTo = this.sinceRead.length
-    pattern.lastIndex = 0
-    return pattern.test(this.sinceRead.slice(from))
+    return this.recent.test(pattern)
   }
 
   /** Everything received is on the screen. */
   private settledScreen(): boolean {
-    return this.pending === 0 && this.backlog === ''
+    return this.parsing === 0 && this.backlogChars === 0
   }
 
   private notify(): void {
