@@ -5,6 +5,7 @@
 import { constants } from 'node:os'
 import type { IPty } from '@lydell/node-pty'
 import type { ShellLaunch } from '../shell/index.js'
+import { ScreenFeed } from './feed.js'
 import { keepLastOutput } from './pty-drain.js'
 import { RecentText } from './recent.js'
 import type { Screen } from './screen.js'
@@ -12,14 +13,6 @@ import { stripControls } from './strip.js'
 import type { Transcript } from './transcript.js'
 import { typeInto } from './typed-line.js'
 import type { ReadOutcome, TerminalInfo, TerminalReading, TerminalReadOptions } from './types.js'
-
-/**
- * Output that arrives while the screen parses earlier output waits, and goes to it in one
- * write once that is done. Past twice this, only the newest part waits (bounded memory;
- * the transcript has everything). The program is never paused: node-pty loses the last
- * output of a program that exits while its terminal is paused.
- */
-const BACKLOG_CHARS = 256_000
 
 export interface TerminalParts {
   id: string
@@ -52,11 +45,8 @@ export class TerminalSession {
   private status: 'running' | 'exited' = 'running'
   private exitCode: number | null = null
   private exitSignal: NodeJS.Signals | null = null
-  /** Writes handed to the screen and not parsed yet. */
-  private parsing = 0
-  /** Output waiting for the screen while it parses. */
-  private backlog: string[] = []
-  private backlogChars = 0
+  /** The program is never paused: node-pty loses the last output of a program that exits while paused. */
+  private readonly feed: ScreenFeed
   private readonly recent = new RecentText()
   private lastActivity = Date.now()
   private readonly waiters = new Set<Waiter>()
@@ -70,12 +60,17 @@ export class TerminalSession {
     this.agentId = parts.agentId
     this.command = parts.command
     this.pid = parts.pty.pid
+    this.feed = new ScreenFeed(parts.screen, () => {
+      this.lastActivity = Date.now()
+      this.notify()
+      this.parts.changed()
+    })
     parts.launch.attach(this.pid)
     parts.pty.onData((data) => this.output(data))
     keepLastOutput(parts.pty, (data) => this.output(data))
     this.exited = new Promise((resolve) => {
       parts.pty.onExit(({ exitCode, signal }) => {
-        void this.settle().then(() => {
+        void this.feed.settle().then(() => {
           this.ended(exitCode, signal)
           resolve()
         })
@@ -145,12 +140,10 @@ export class TerminalSession {
     const started = Date.now()
     const outcome = await this.wait(options)
     // Settled or matched means parsed already; a timeout or an exit may leave some in flight.
-    if (!this.settledScreen()) await this.settle()
-    const screen = this.parts.screen.read()
+    if (!this.settledScreen()) await this.feed.settle()
+    const screen = this.parts.screen.read(this.parts.maxReadLines)
     this.recent.clear()
-    const max = this.parts.maxReadLines
-    const omittedLines = Math.max(0, screen.scrolled.length - max)
-    if (omittedLines > 0) screen.scrolled = screen.scrolled.slice(-max)
+    const omittedLines = screen.omitted
     const transcriptPath = omittedLines > 0 || screen.dropped ? this.parts.transcript.spillNow() : undefined
     return {
       info: this.info(),
@@ -193,48 +186,7 @@ export class TerminalSession {
     this.parts.transcript.push(text)
     this.recent.append(text)
     this.lastActivity = Date.now()
-    if (this.parsing === 0) {
-      this.feed(data)
-      return
-    }
-    this.backlog.push(data)
-    this.backlogChars += data.length
-    if (this.backlogChars > BACKLOG_CHARS * 2) {
-      // The screen is behind: keep the newest output, cut at a line start so no escape
-      // sequence is split; lines cut here are only in the transcript.
-      const waiting = this.backlog.join('')
-      const from = waiting.indexOf('\n', waiting.length - BACKLOG_CHARS)
-      const kept = from < 0 ? waiting.slice(-BACKLOG_CHARS) : waiting.slice(from + 1)
-      this.backlog = [kept]
-      this.backlogChars = kept.length
-      this.parts.screen.markDropped()
-    }
-  }
-
-  private feed(data: string): void {
-    this.parsing++
-    this.parts.screen.write(data, () => {
-      this.parsing--
-      this.lastActivity = Date.now()
-      if (this.parsing === 0) this.feedBacklog()
-      this.notify()
-      this.parts.changed()
-    })
-  }
-
-  /** Hands what waits to the screen in one write. */
-  private feedBacklog(): void {
-    if (this.backlogChars === 0) return
-    const next = this.backlog.length === 1 ? this.backlog[0]! : this.backlog.join('')
-    this.backlog = []
-    this.backlogChars = 0
-    this.feed(next)
-  }
-
-  /** Resolves once everything received so far is on the screen. */
-  private settle(): Promise<void> {
-    this.feedBacklog()
-    return this.parts.screen.flush()
+    this.feed.push(data)
   }
 
   private ended(exitCode: number, signal: number | undefined): void {
@@ -303,7 +255,7 @@ export class TerminalSession {
 
   /** Everything received is on the screen. */
   private settledScreen(): boolean {
-    return this.parsing === 0 && this.backlogChars === 0
+    return this.feed.settled
   }
 
   private notify(): void {

@@ -1,12 +1,13 @@
 // A terminal's plain-text transcript: kept in memory up to a bound, then spilled, whole,
-// to a private file. Writes are batched (one write in flight; what arrives meanwhile goes
-// in the next one), so a flood costs a few large writes rather than one per chunk, and
-// what waits for the disk is bounded.
+// to a private file. Text is copied into one of two fixed blocks: one is written while
+// the other fills, so a flood costs a few large writes and no per-chunk buffers. When the
+// disk is behind, what waits for it is bounded.
 
 import { closeSync, openSync, write } from 'node:fs'
 
-/** Past this much waiting for the disk, the waiting text is let go (and the file says so). */
-const MAX_WAITING_CHARS = 16_000_000
+const BLOCK_BYTES = 256 * 1024
+/** Past this much text waiting for the disk, the waiting text is let go (and the file says so). */
+const MAX_OVERFLOW_CHARS = 16_000_000
 
 export class Transcript {
   /** Everything so far, until the file is opened. */
@@ -15,9 +16,14 @@ export class Transcript {
   private fd: number | undefined
   private path: string | undefined
   private failed = false
-  private waiting: string[] = []
-  private waitingChars = 0
+  /** The block being filled (`used` bytes of it) and the one free to fill next. */
+  private fill: Buffer | undefined
+  private used = 0
+  private spare: Buffer | undefined
   private writing = false
+  /** Text that found no room (both blocks busy, or bigger than a block), in order. */
+  private overflow: string[] = []
+  private overflowChars = 0
   private closing: Promise<void> | undefined
   private finish: (() => void) | undefined
 
@@ -65,49 +71,78 @@ export class Transcript {
       this.head = []
       return
     }
-    const head = this.head.join('')
+    const head = this.head
     this.head = []
     this.headChars = 0
-    this.enqueue(head)
+    for (const text of head) this.enqueue(text)
   }
 
   private enqueue(text: string): void {
-    if (this.waitingChars + text.length > MAX_WAITING_CHARS) {
-      const lost = this.waitingChars
-      this.waiting = [`\n[dsh: ${lost} characters of output are missing here: the disk could not keep up]\n`]
-      this.waitingChars = this.waiting[0]!.length
+    // Once anything overflowed, later text waits behind it: the file keeps the order.
+    if (this.overflowChars > 0 || !this.put(text)) {
+      if (this.overflowChars + text.length > MAX_OVERFLOW_CHARS) {
+        const note = `\n[dsh: ${this.overflowChars} characters of output are missing here: the disk could not keep up]\n`
+        this.overflow = [note]
+        this.overflowChars = note.length
+      }
+      this.overflow.push(text)
+      this.overflowChars += text.length
     }
-    this.waiting.push(text)
-    this.waitingChars += text.length
     if (!this.writing) this.flush()
   }
 
-  private flush(): void {
-    const fd = this.fd
-    if (fd === undefined) return
-    if (this.waitingChars === 0) {
-      if (this.finish) this.end()
-      return
+  /** Copies `text` into the block being filled; false when it does not fit there now. */
+  private put(text: string): boolean {
+    // Measuring UTF-8 first would copy the text: write, and see whether all of it went.
+    if (text.length > BLOCK_BYTES - this.used) return false
+    if (this.fill === undefined) {
+      this.fill = this.spare ?? Buffer.allocUnsafeSlow(BLOCK_BYTES)
+      this.spare = undefined
     }
-    const data = Buffer.from(this.waiting.length === 1 ? this.waiting[0]! : this.waiting.join(''), 'utf8')
-    this.waiting = []
-    this.waitingChars = 0
-    this.writing = true
-    this.writeOut(fd, data, 0)
+    const room = BLOCK_BYTES - this.used
+    const written = this.fill.write(text, this.used, room, 'utf8')
+    // Writing stops early only when the next character (up to 4 bytes) has no room.
+    if (text.length * 3 > room && written >= room - 3) return false
+    this.used += written
+    return true
   }
 
-  /** Writes `data` from `offset` on, again after a short write, then flushes what came meanwhile. */
-  private writeOut(fd: number, data: Buffer, offset: number): void {
-    write(fd, data, offset, data.length - offset, null, (error, written) => {
+  /** Starts the next write (none is running): the filled block, else text too big for one. */
+  private flush(): void {
+    if (this.fd === undefined) return
+    while (this.overflowChars > 0 && this.put(this.overflow[0]!)) {
+      this.overflowChars -= this.overflow.shift()!.length
+    }
+    if (this.used > 0) {
+      const block = this.fill!
+      const length = this.used
+      this.fill = undefined
+      this.used = 0
+      this.writeOut(block, length, 0, block)
+    } else if (this.overflowChars > 0) {
+      const text = this.overflow.shift()!
+      this.overflowChars -= text.length
+      const data = Buffer.from(text, 'utf8')
+      this.writeOut(data, data.length, 0, undefined)
+    } else if (this.finish) this.end()
+  }
+
+  /** Writes `data` up to `length` from `offset` on (again after a short write); `block` is free after. */
+  private writeOut(data: Buffer, length: number, offset: number, block: Buffer | undefined): void {
+    const fd = this.fd!
+    this.writing = true
+    write(fd, data, offset, length - offset, null, (error, written) => {
       if (error) {
         this.writing = false
         this.failed = true
-        this.waiting = []
-        this.waitingChars = 0
+        this.overflow = []
+        this.overflowChars = 0
         this.end()
-      } else if (written > 0 && offset + written < data.length) this.writeOut(fd, data, offset + written)
+      } else if (written > 0 && offset + written < length)
+        this.writeOut(data, length, offset + written, block)
       else {
         this.writing = false
+        if (block) this.spare = block
         this.flush()
       }
     })
@@ -122,6 +157,8 @@ export class Transcript {
       }
       this.fd = undefined
     }
+    this.fill = undefined
+    this.spare = undefined
     this.finish?.()
     this.finish = undefined
   }

@@ -6,10 +6,19 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { RecentText } from '../../src/terminal/recent.js'
+import { stripControls } from '../../src/terminal/strip.js'
 import { Transcript } from '../../src/terminal/transcript.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
 const tempDir = useTempDirs()
+
+describe('stripControls', () => {
+  it('drops carriage returns from plain text, and control sequences from the rest', () => {
+    expect(stripControls('line one\r\nline\ttwo\r\n')).toBe('line one\nline\ttwo\n')
+    expect(stripControls('plain')).toBe('plain')
+    expect(stripControls('\x1b]0;title\x07\x1b[1;31mred\x1b[0m\r\n\x1b(Bdone\x08!')).toBe('red\ndone!')
+  })
+})
 
 describe('RecentText', () => {
   it('finds a pattern split across chunks, and each match only once new text came', () => {
@@ -72,6 +81,17 @@ describe('Transcript', () => {
     // Closed: more output is not written.
     transcript.push('late\n')
     expect(readFileSync(path, 'utf8').endsWith('line 19999\n')).toBe(true)
+  })
+
+  it('writes multi-byte text across its blocks, and text bigger than a block, whole and in order', async () => {
+    const path = join(tempDir(), 'wide.txt')
+    const transcript = new Transcript(10, () => path)
+    const parts: string[] = []
+    for (let i = 0; i < 3_000; i++) parts.push(`é😀 line ${i} ${'ü'.repeat(i % 97)}\n`)
+    parts.push('€'.repeat(200_000), '\n', 'x'.repeat(300_000), '\nend\n')
+    for (const part of parts) transcript.push(part)
+    await transcript.close()
+    expect(readFileSync(path, 'utf8')).toBe(parts.join(''))
   })
 
   it('spills on request before its bound, and answers no path when no file can be made', async () => {
