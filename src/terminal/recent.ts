@@ -1,6 +1,9 @@
-// The plain text a terminal printed since its last read, kept for `wait_for` patterns:
-// bounded to its newest part, and matched incrementally (each check looks at the new text
-// and a little of what came before it, never re-joining everything kept).
+// What a terminal printed since its last read, kept for `wait_for` patterns: bounded to
+// its newest part, and matched incrementally (each check looks at the new output and a
+// little of what came before it, never re-joining everything kept). Patterns see plain
+// text: the part a check looks at is stripped of control sequences then, not on arrival.
+
+import { stripControls } from './strip.js'
 
 /** Output kept since the last read; older text is let go. */
 const KEEP_CHARS = 64_000
@@ -44,7 +47,7 @@ export class RecentText {
     const from = Math.max(this.end - this.kept, this.checkedUpTo - MATCH_OVERLAP_CHARS)
     this.checkedUpTo = this.end
     pattern.lastIndex = 0
-    return pattern.test(this.since(from))
+    return pattern.test(stripControls(this.since(from)))
   }
 
   /** The kept text from absolute position `from` to the end, joining only the chunks needed. */

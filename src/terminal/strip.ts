@@ -9,6 +9,11 @@ const CONTROL =
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const OTHER_CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/
 
+/** True when `text` holds no control character but tab, line feed and carriage return. */
+export function isPlain(text: string): boolean {
+  return !OTHER_CONTROL.test(text)
+}
+
 export function stripControls(text: string): string {
   // Most output is text and line ends: dropping the CRs is several times cheaper than the
   // full pattern (whose result is also built from pieces that must be joined later).

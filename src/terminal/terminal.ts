@@ -9,7 +9,6 @@ import { ScreenFeed } from './feed.js'
 import { keepLastOutput } from './pty-drain.js'
 import { RecentText } from './recent.js'
 import type { Screen } from './screen.js'
-import { stripControls } from './strip.js'
 import type { Transcript } from './transcript.js'
 import { typeInto } from './typed-line.js'
 import type { ReadOutcome, TerminalInfo, TerminalReading, TerminalReadOptions } from './types.js'
@@ -182,9 +181,9 @@ export class TerminalSession {
   }
 
   private output(data: string): void {
-    const text = stripControls(data)
-    this.parts.transcript.push(text)
-    this.recent.append(text)
+    // Both keep the output as it came; each strips it when (and if) it is used.
+    this.parts.transcript.push(data)
+    this.recent.append(data)
     this.lastActivity = Date.now()
     this.feed.push(data)
   }

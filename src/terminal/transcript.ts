@@ -1,16 +1,21 @@
-// A terminal's plain-text transcript: kept in memory up to a bound, then spilled, whole,
-// to a private file. Text is copied into one of two fixed blocks: one is written while
-// the other fills, so a flood costs a few large writes and no per-chunk buffers. When the
-// disk is behind, what waits for it is bounded.
+// A terminal's plain-text transcript: its output without control sequences, kept in
+// memory up to a bound, then spilled, whole, to a private file. Text is copied into one of
+// two fixed blocks: one is written while the other fills, so a flood costs a few large
+// writes and no per-chunk buffers; plain text goes in as it came and loses its carriage
+// returns in the block, without a stripped copy. When the disk is behind, what waits for
+// it is bounded.
 
 import { closeSync, openSync, write } from 'node:fs'
+import { isPlain, stripControls } from './strip.js'
+
+const CR = 0x0d
 
 const BLOCK_BYTES = 256 * 1024
 /** Past this much text waiting for the disk, the waiting text is let go (and the file says so). */
 const MAX_OVERFLOW_CHARS = 16_000_000
 
 export class Transcript {
-  /** Everything so far, until the file is opened. */
+  /** Everything so far (as the terminal wrote it), until the file is opened. */
   private head: string[] = []
   private headChars = 0
   private fd: number | undefined
@@ -33,6 +38,7 @@ export class Transcript {
     private readonly nextPath: () => string,
   ) {}
 
+  /** Adds terminal output (control sequences are left out of the transcript). */
   push(text: string): void {
     if (text === '' || this.failed || this.closing) return
     if (this.fd === undefined) {
@@ -91,8 +97,10 @@ export class Transcript {
     if (!this.writing) this.flush()
   }
 
-  /** Copies `text` into the block being filled; false when it does not fit there now. */
-  private put(text: string): boolean {
+  /** Copies output into the block being filled, stripped; false when it does not fit there now. */
+  private put(output: string): boolean {
+    const plain = isPlain(output)
+    const text = plain ? output : stripControls(output)
     // Measuring UTF-8 first would copy the text: write, and see whether all of it went.
     if (text.length > BLOCK_BYTES - this.used) return false
     if (this.fill === undefined) {
@@ -103,7 +111,7 @@ export class Transcript {
     const written = this.fill.write(text, this.used, room, 'utf8')
     // Writing stops early only when the next character (up to 4 bytes) has no room.
     if (text.length * 3 > room && written >= room - 3) return false
-    this.used += written
+    this.used = plain ? dropCarriageReturns(this.fill, this.used, this.used + written) : this.used + written
     return true
   }
 
@@ -122,7 +130,7 @@ export class Transcript {
     } else if (this.overflowChars > 0) {
       const text = this.overflow.shift()!
       this.overflowChars -= text.length
-      const data = Buffer.from(text, 'utf8')
+      const data = Buffer.from(stripControls(text), 'utf8')
       this.writeOut(data, data.length, 0, undefined)
     } else if (this.finish) this.end()
   }
@@ -162,4 +170,20 @@ export class Transcript {
     this.finish?.()
     this.finish = undefined
   }
+}
+
+/** Removes the CR bytes of `block` from `from` to `to` in place; answers the new end. */
+function dropCarriageReturns(block: Buffer, from: number, to: number): number {
+  const region = block.subarray(from, to)
+  let cr = region.indexOf(CR)
+  if (cr < 0) return to
+  let end = cr
+  while (cr >= 0) {
+    const next = region.indexOf(CR, cr + 1)
+    const stop = next < 0 ? region.length : next
+    region.copyWithin(end, cr + 1, stop)
+    end += stop - cr - 1
+    cr = next
+  }
+  return from + end
 }

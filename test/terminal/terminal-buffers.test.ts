@@ -39,7 +39,8 @@ describe('RecentText', () => {
     // MARK is now further back than the overlap: a later check does not find it again.
     recent.append('y')
     expect(recent.test(/MARK/)).toBe(false)
-    recent.append('MARK again')
+    recent.append('MARK \x1b[1magain\x1b[0m\r\n')
+    expect(recent.test(/again$/m)).toBe(true)
     recent.clear()
     expect(recent.test(/MARK/)).toBe(false)
     recent.append('after the read: MARK')
@@ -92,6 +93,18 @@ describe('Transcript', () => {
     for (const part of parts) transcript.push(part)
     await transcript.close()
     expect(readFileSync(path, 'utf8')).toBe(parts.join(''))
+  })
+
+  it('keeps plain text without its carriage returns and leaves control sequences out', async () => {
+    const path = join(tempDir(), 'plain.txt')
+    const transcript = new Transcript(20, () => path)
+    transcript.push('before\r\n')
+    transcript.push('\x1b[1;31mred\x1b[0m\r\n')
+    for (let i = 0; i < 5_000; i++) transcript.push(`row ${i}\r\n`)
+    transcript.push('\r\nlast\r')
+    await transcript.close()
+    const rows = Array.from({ length: 5_000 }, (_, i) => `row ${i}\n`).join('')
+    expect(readFileSync(path, 'utf8')).toBe(`before\nred\n${rows}\nlast`)
   })
 
   it('spills on request before its bound, and answers no path when no file can be made', async () => {
