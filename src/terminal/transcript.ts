@@ -11,6 +11,9 @@ import { isPlain, stripControls } from './strip.js'
 const CR = 0x0d
 
 const BLOCK_BYTES = 256 * 1024
+/** A block this full is written at once; less waits this long for more (fewer, larger writes). */
+const WRITE_BYTES = 192 * 1024
+const WRITE_DELAY_MS = 20
 /** Past this much text waiting for the disk, the waiting text is let go (and the file says so). */
 const MAX_OVERFLOW_CHARS = 16_000_000
 
@@ -26,6 +29,7 @@ export class Transcript {
   private used = 0
   private spare: Buffer | undefined
   private writing = false
+  private timer: NodeJS.Timeout | undefined
   /** Text that found no room (both blocks busy, or bigger than a block), in order. */
   private overflow: string[] = []
   private overflowChars = 0
@@ -62,6 +66,8 @@ export class Transcript {
       this.head = []
       if (this.fd === undefined || this.failed) return resolve()
       this.finish = resolve
+      clearTimeout(this.timer)
+      this.timer = undefined
       if (!this.writing) this.flush()
     })
     return this.closing
@@ -94,7 +100,21 @@ export class Transcript {
       this.overflow.push(text)
       this.overflowChars += text.length
     }
-    if (!this.writing) this.flush()
+    this.schedule()
+  }
+
+  /** Writes soon: at once when a block's worth waits (or the file is closing), else shortly. */
+  private schedule(): void {
+    if (this.writing || this.timer !== undefined) return
+    if (this.used === 0 && this.overflowChars === 0 && !this.finish) return
+    if (this.used >= WRITE_BYTES || this.overflowChars > 0 || this.finish) {
+      this.flush()
+      return
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined
+      if (!this.writing) this.flush()
+    }, WRITE_DELAY_MS)
   }
 
   /** Copies output into the block being filled, stripped; false when it does not fit there now. */
@@ -151,12 +171,14 @@ export class Transcript {
       else {
         this.writing = false
         if (block) this.spare = block
-        this.flush()
+        this.schedule()
       }
     })
   }
 
   private end(): void {
+    clearTimeout(this.timer)
+    this.timer = undefined
     if (this.fd !== undefined) {
       try {
         closeSync(this.fd)
