@@ -9,7 +9,7 @@
 import type { Screen } from './screen.js'
 
 /** While output keeps coming, the screen takes it this often (live views lag at most this). */
-const BATCH_MS = 40
+const BATCH_MS = 100
 /** Past this much waiting, only the newest part of what waits is kept. */
 const MAX_WAITING_CHARS = 512_000
 /** What a cut keeps, cut at a line start. */
