@@ -60,6 +60,14 @@ export class ScreenFeed {
     return new Promise((resolve) => this.screen.write('', resolve))
   }
 
+  /** Forgets what waits (the screen is being disposed). */
+  dispose(): void {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    this.waiting = []
+    this.waitingChars = 0
+  }
+
   /** Writes a batch; the callback on its last chunk says when all of it is parsed. */
   private hand(chunks: string[]): void {
     this.parsing = true

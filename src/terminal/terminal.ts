@@ -176,6 +176,7 @@ export class TerminalSession {
 
   /** Frees the screen; call after `kill`. */
   dispose(): void {
+    this.feed.dispose()
     this.parts.screen.dispose()
     void this.parts.transcript.close()
   }
