@@ -23,8 +23,10 @@ export interface ScreenSnapshot {
   cursor: { row: number; col: number }
   cols: number
   rows: number
-  /** Lines that left the screen's top since the previous snapshot, oldest first. */
+  /** Lines that left the screen's top since the previous snapshot, oldest first (the newest ones, up to the limit asked). */
   scrolled: string[]
+  /** How many more lines left the top before those (beyond the limit; not read off the screen). */
+  omitted: number
   /** True when more lines scrolled than the scrollback holds: some were dropped (see the transcript). */
   dropped: boolean
 }
@@ -35,8 +37,18 @@ export class Screen {
   private marked = false
   private droppedSinceRead = false
 
-  constructor(TerminalClass: TerminalClass, cols: number, rows: number, scrollbackLines: number) {
+  constructor(
+    TerminalClass: TerminalClass,
+    cols: number,
+    rows: number,
+    private readonly scrollbackLines: number,
+  ) {
     this.term = new TerminalClass({ cols, rows, scrollback: scrollbackLines, allowProposedApi: true })
+  }
+
+  /** Rows the screen and its scrollback hold together. */
+  get capacity(): number {
+    return this.scrollbackLines + this.term.rows
   }
 
   get cols(): number {
@@ -52,14 +64,18 @@ export class Screen {
     this.droppedSinceRead = true
   }
 
-  /** Parses `data`; `done` runs once it is on the screen. */
-  write(data: string, done: () => void): void {
-    this.term.write(data, done)
+  /**
+   * The user typed `data` (it goes to the program separately): like xterm front ends, this
+   * lets the emulator parse the program's next output, the echo, at once instead of on its
+   * next timer tick. Nothing listens to the emulator's own input events, so nothing is sent.
+   */
+  typed(data: string): void {
+    this.term.input(data, true)
   }
 
-  /** Resolves once everything written so far is parsed. */
-  flush(): Promise<void> {
-    return new Promise((resolve) => this.term.write('', resolve))
+  /** Parses `data`; `done` (if given) runs once it is on the screen. */
+  write(data: string, done?: () => void): void {
+    this.term.write(data, done)
   }
 
   resize(cols: number, rows: number): void {
@@ -72,8 +88,11 @@ export class Screen {
     return lines.slice(-count)
   }
 
-  /** The screen now, and what scrolled off since the last `read`; moves the read position. */
-  read(): ScreenSnapshot {
+  /**
+   * The screen now, and the newest `maxScrolled` lines that scrolled off since the last
+   * `read`; moves the read position.
+   */
+  read(maxScrolled = Number.POSITIVE_INFINITY): ScreenSnapshot {
     const buffer = this.term.buffer.active
     const base = buffer.baseY
     let from = 0
@@ -83,17 +102,22 @@ export class Screen {
       if (this.mark === undefined || this.mark.isDisposed) dropped = true
       else from = Math.min(this.mark.line, base)
     }
-    const scrolled = joinWrapped(buffer, from, base)
-    this.mark?.dispose()
+    const { lines: scrolled, omitted } = lastLines(buffer, from, base, maxScrolled)
+    const cursor = { row: buffer.cursorY, col: buffer.cursorX }
     // The marker sits at the screen's top row: the next read starts where this screen began.
-    this.mark = this.term.registerMarker(-buffer.cursorY)
+    // Nothing scrolled and the marker still there: it already sits at the top row.
+    if (this.mark === undefined || this.mark.isDisposed || this.mark.line !== base) {
+      this.mark?.dispose()
+      this.mark = this.term.registerMarker(-cursor.row)
+    }
     this.marked = true
     return {
       lines: this.screenLines(),
-      cursor: { row: buffer.cursorY, col: buffer.cursorX },
+      cursor,
       cols: this.term.cols,
       rows: this.term.rows,
       scrolled,
+      omitted,
       dropped,
     }
   }
@@ -105,10 +129,11 @@ export class Screen {
 
   private screenLines(): string[] {
     const buffer = this.term.buffer.active
+    // Each property read through xterm's API builds a wrapper: read them once.
+    const base = buffer.baseY
+    const rows = this.term.rows
     const lines: string[] = []
-    for (let row = 0; row < this.term.rows; row++) {
-      lines.push(buffer.getLine(buffer.baseY + row)?.translateToString(true) ?? '')
-    }
+    for (let row = 0; row < rows; row++) lines.push(buffer.getLine(base + row)?.translateToString(true) ?? '')
     while (lines.length > 0 && lines.at(-1) === '') lines.pop()
     return lines
   }
@@ -116,15 +141,37 @@ export class Screen {
 
 type Buffer = Terminal['buffer']['active']
 
-/** Buffer lines [from, to) as text, a soft-wrapped line joined with the row before it. */
-function joinWrapped(buffer: Buffer, from: number, to: number): string[] {
+/**
+ * The last `max` lines of buffer rows [from, to) as text, a soft-wrapped row joined with the
+ * row before it, and how many lines come before those (counted, not read: a flood's
+ * scrollback is mostly left out of a reading).
+ */
+function lastLines(
+  buffer: Buffer,
+  from: number,
+  to: number,
+  max: number,
+): { lines: string[]; omitted: number } {
   const lines: string[] = []
-  for (let index = from; index < to; index++) {
+  let omitted = 0
+  // Rows that continue a wrapped line, waiting for the row that starts it.
+  let continuation = ''
+  for (let index = to - 1; index >= from; index--) {
     const line = buffer.getLine(index)
     if (!line) continue
+    const starts = !line.isWrapped || index === from
+    if (lines.length >= max) {
+      if (starts) omitted++
+      continue
+    }
     const text = line.translateToString(true)
-    if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text
-    else lines.push(text)
+    if (!starts) {
+      continuation = text + continuation
+      continue
+    }
+    lines.push(text + continuation)
+    continuation = ''
   }
-  return lines
+  lines.reverse()
+  return { lines, omitted }
 }

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Context, Service } from 'cordis'
 import { DshError, errorMessage } from '../core/errors.js'
-import { OutputCapture } from '../shell/index.js'
 import { TerminalErrorCode } from './errors.js'
 import {
   DEFAULT_MAX_READ_LINES,
@@ -21,6 +20,7 @@ import {
 } from './limits.js'
 import { loadTerminalClass, Screen } from './screen.js'
 import { TerminalSession } from './terminal.js'
+import { Transcript } from './transcript.js'
 import type { TerminalInfo, TerminalOwner, TerminalStartRequest } from './types.js'
 
 export interface TerminalServiceConfig {
@@ -140,7 +140,7 @@ export class TerminalService extends Service {
       launch,
       pty: process,
       screen: new Screen(TerminalClass, cols, rows, this.config.scrollbackLines),
-      transcript: new OutputCapture(this.config.transcriptChars, spillPath),
+      transcript: new Transcript(this.config.transcriptChars, spillPath),
       killGraceMs: this.config.killGraceMs,
       maxReadLines: this.config.maxReadLines,
       changed: () => this.changed(terminal),

@@ -4,23 +4,14 @@
 
 import { constants } from 'node:os'
 import type { IPty } from '@lydell/node-pty'
-import type { OutputCapture, ShellLaunch } from '../shell/index.js'
+import type { ShellLaunch } from '../shell/index.js'
+import { ScreenFeed } from './feed.js'
+import { keepLastOutput } from './pty-drain.js'
+import { RecentText } from './recent.js'
 import type { Screen } from './screen.js'
-import { stripControls } from './strip.js'
+import type { Transcript } from './transcript.js'
 import { typeInto } from './typed-line.js'
 import type { ReadOutcome, TerminalInfo, TerminalReading, TerminalReadOptions } from './types.js'
-
-/**
- * Unparsed output beyond this waits in a backlog that keeps only its newest part (bounded
- * memory; the transcript has everything). The program is never paused: node-pty loses the
- * last output of a program that exits while its terminal is paused.
- */
-const HIGH_WATER_CHARS = 200_000
-const BACKLOG_CHARS = 256_000
-/** Output kept for `wait_for` since the last read; patterns are looked for in its tail. */
-const SINCE_READ_CHARS = 64_000
-/** A new chunk is matched together with this much of what came before it. */
-const MATCH_OVERLAP_CHARS = 2_000
 
 export interface TerminalParts {
   id: string
@@ -29,7 +20,7 @@ export interface TerminalParts {
   launch: ShellLaunch
   pty: IPty
   screen: Screen
-  transcript: OutputCapture
+  transcript: Transcript
   killGraceMs: number
   /** Most new scrollback lines a reading carries. */
   maxReadLines: number
@@ -53,10 +44,9 @@ export class TerminalSession {
   private status: 'running' | 'exited' = 'running'
   private exitCode: number | null = null
   private exitSignal: NodeJS.Signals | null = null
-  private pending = 0
-  private backlog = ''
-  private sinceRead = ''
-  private matchedUpTo = 0
+  /** The program is never paused: node-pty loses the last output of a program that exits while paused. */
+  private readonly feed: ScreenFeed
+  private readonly recent = new RecentText()
   private lastActivity = Date.now()
   private readonly waiters = new Set<Waiter>()
   /** Text typed on the current line since the last Enter; undefined when unknown (history, completion). */
@@ -69,11 +59,17 @@ export class TerminalSession {
     this.agentId = parts.agentId
     this.command = parts.command
     this.pid = parts.pty.pid
+    this.feed = new ScreenFeed(parts.screen, () => {
+      this.lastActivity = Date.now()
+      this.notify()
+      this.parts.changed()
+    })
     parts.launch.attach(this.pid)
     parts.pty.onData((data) => this.output(data))
+    keepLastOutput(parts.pty, (data) => this.output(data))
     this.exited = new Promise((resolve) => {
       parts.pty.onExit(({ exitCode, signal }) => {
-        void parts.screen.flush().then(() => {
+        void this.feed.settle().then(() => {
           this.ended(exitCode, signal)
           resolve()
         })
@@ -128,6 +124,7 @@ export class TerminalSession {
   write(data: string): void {
     this.lastActivity = Date.now()
     this.typedLine = typeInto(this.typedLine, data).line
+    this.parts.screen.typed(data)
     this.parts.pty.write(data)
   }
 
@@ -142,13 +139,10 @@ export class TerminalSession {
     const started = Date.now()
     const outcome = await this.wait(options)
     // Settled or matched means parsed already; a timeout or an exit may leave some in flight.
-    if (!this.settledScreen()) await this.parts.screen.flush()
-    const screen = this.parts.screen.read()
-    this.sinceRead = ''
-    this.matchedUpTo = 0
-    const max = this.parts.maxReadLines
-    const omittedLines = Math.max(0, screen.scrolled.length - max)
-    if (omittedLines > 0) screen.scrolled = screen.scrolled.slice(-max)
+    if (!this.settledScreen()) await this.feed.settle()
+    const screen = this.parts.screen.read(this.parts.maxReadLines)
+    this.recent.clear()
+    const omittedLines = screen.omitted
     const transcriptPath = omittedLines > 0 || screen.dropped ? this.parts.transcript.spillNow() : undefined
     return {
       info: this.info(),
@@ -182,47 +176,17 @@ export class TerminalSession {
 
   /** Frees the screen; call after `kill`. */
   dispose(): void {
+    this.feed.dispose()
     this.parts.screen.dispose()
     void this.parts.transcript.close()
   }
 
   private output(data: string): void {
-    const text = stripControls(data)
-    this.parts.transcript.push(text)
-    this.sinceRead += text
-    if (this.sinceRead.length > SINCE_READ_CHARS * 2) {
-      const cut = this.sinceRead.length - SINCE_READ_CHARS
-      this.sinceRead = this.sinceRead.slice(cut)
-      this.matchedUpTo = Math.max(0, this.matchedUpTo - cut)
-    }
+    // Both keep the output as it came; each strips it when (and if) it is used.
+    this.parts.transcript.push(data)
+    this.recent.append(data)
     this.lastActivity = Date.now()
-    if (this.pending > HIGH_WATER_CHARS) {
-      // The screen is behind: keep the newest output, cut at a line start so no escape
-      // sequence is split; lines cut here are only in the transcript.
-      this.backlog += data
-      if (this.backlog.length > BACKLOG_CHARS * 2) {
-        const from = this.backlog.indexOf('\n', this.backlog.length - BACKLOG_CHARS)
-        this.backlog = from < 0 ? this.backlog.slice(-BACKLOG_CHARS) : this.backlog.slice(from + 1)
-        this.parts.screen.markDropped()
-      }
-      return
-    }
-    this.feed(data)
-  }
-
-  private feed(data: string): void {
-    this.pending += data.length
-    this.parts.screen.write(data, () => {
-      this.pending -= data.length
-      this.lastActivity = Date.now()
-      if (this.backlog !== '' && this.pending <= HIGH_WATER_CHARS) {
-        const next = this.backlog
-        this.backlog = ''
-        this.feed(next)
-      }
-      this.notify()
-      this.parts.changed()
-    })
+    this.feed.push(data)
   }
 
   private ended(exitCode: number, signal: number | undefined): void {
@@ -286,15 +250,12 @@ export class TerminalSession {
   }
 
   private matches(pattern: RegExp): boolean {
-    const from = Math.max(0, this.matchedUpTo - MATCH_OVERLAP_CHARS)
-    this.matchedUpTo = this.sinceRead.length
-    pattern.lastIndex = 0
-    return pattern.test(this.sinceRead.slice(from))
+    return this.recent.test(pattern)
   }
 
   /** Everything received is on the screen. */
   private settledScreen(): boolean {
-    return this.pending === 0 && this.backlog === ''
+    return this.feed.settled
   }
 
   private notify(): void {

@@ -51,7 +51,9 @@ export const TerminalToolsPlugin = {
   inject: ['tools', 'terminals', 'shell', 'shellEnv'],
   apply(ctx: Context, config: TerminalToolsConfig = {}): void {
     const settleMs = config.settleMs ?? SETTLE_MS
-    const terminals = () => ctx.get('terminals')!
+    // Reached past Cordis's per-call proxy: a keystroke's round trip makes several lookups.
+    const currentTerminals = currentService(ctx, 'terminals')
+    const terminals = () => currentTerminals()!
     const find = (execution: ToolExecution, id: string) => terminals().get(owner(execution), id)
     const services = currentServices(ctx)
 
