@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { isDshError } from '../../../src/core/errors.js'
+import { type DshError, isDshError } from '../../../src/core/errors.js'
 import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
 import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
 import { breakLock, liveHolder, WriterLock } from '../../../src/persistence/jsonl/lock.js'
@@ -92,6 +92,7 @@ describe('JSONL writer lock identity', () => {
     const harness = await start(root)
     const refused = await rejection(harness.backend().open('held'))
     expect(isDshError(refused, PersistenceErrorCode.Locked)).toBe(true)
+    expect((refused as DshError).userFacing, 'one line, no stack').toBe(true)
     expect(refused.message).toContain(`process ${livePid}`)
     expect(refused.message).toContain(lockPath)
     expect(refused.message).toContain('`dsh sessions unlock held`')
@@ -99,6 +100,7 @@ describe('JSONL writer lock identity', () => {
 
     const unlockRefused = await rejection(harness.backend().unlock('held'))
     expect(isDshError(unlockRefused, PersistenceErrorCode.Locked)).toBe(true)
+    expect((unlockRefused as DshError).userFacing).toBe(true)
     expect(unlockRefused.message).toContain('--force')
     expect(await harness.backend().unlock('held', { force: true })).toMatchObject({ pid: livePid })
     expect(await harness.backend().unlock('held')).toBeUndefined()
@@ -121,6 +123,23 @@ describe('JSONL writer lock identity', () => {
     expect(isDshError(await rejection(harness.backend().unlock('nope')), PersistenceErrorCode.NotFound)).toBe(
       true,
     )
+  })
+
+  it('release and releaseSync remove our own lock file, once', async () => {
+    const dir = tempDir()
+    const lock = await WriterLock.acquire(join(dir, 'x.jsonl.lock'), 'x')
+    await lock.release()
+    expect(readdirSync(dir)).toEqual([])
+    await lock.release()
+    const sync = await WriterLock.acquire(join(dir, 'y.jsonl.lock'), 'y')
+    sync.releaseSync()
+    expect(readdirSync(dir)).toEqual([])
+    sync.releaseSync()
+    // A lock damaged meanwhile names no owner, so it is not ours: left alone.
+    const damaged = await WriterLock.acquire(join(dir, 'z.jsonl.lock'), 'z')
+    writeFileSync(damaged.path, 'damaged')
+    await damaged.release()
+    expect(readFileSync(damaged.path, 'utf8')).toBe('damaged')
   })
 
   it('release leaves a lock that is no longer ours alone', async () => {
