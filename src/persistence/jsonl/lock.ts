@@ -102,7 +102,6 @@ function lockedError(sessionId: SessionId, path: string, holder: WriterOwner): D
 export function parseOwner(text: string): WriterOwner | undefined {
   try {
     return parseWriterOwner(JSON.parse(text))
-    // Stryker disable next-line BlockStatement: equivalent, an empty catch returns undefined too
   } catch {
     return undefined // an unreadable lock file cannot name a live owner
   }
