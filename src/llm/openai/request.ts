@@ -63,7 +63,6 @@ function resolveTail(request: ModelRequest, defaults: RequestDefaults): RequestT
     effort: request.effort ?? defaults.effort ?? DEFAULT_EFFORT,
     maxTokens: request.maxTokens ?? defaults.maxTokens,
   }
-  // Stryker disable next-line ConditionalExpression: equivalent, an undefined temperature is never sent (tailFields)
   if (request.temperature !== undefined) tail.temperature = request.temperature
   return tail
 }
@@ -155,13 +154,12 @@ const RECENT_JOINS = 8
 function joinMessages(parts: string[]): string {
   let best: JoinedPrefix | undefined
   // The search for the longest earlier prefix only saves work: a shorter one, or none, joins
-  // to the same text. Its mutants change no output (TESTING.md).
+  // to the same text (the mutants that only change which prefix is reused: TESTING.md).
   // Stryker disable next-line BlockStatement: equivalent, no reuse joins the same text
   for (const entry of recentJoins) {
-    // Stryker disable next-line all: equivalent, skipping or not skipping an entry only changes which prefix is reused
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, skipping an entry or not only changes which prefix is reused
     if (entry.parts.length > parts.length || (best && entry.parts.length <= best.parts.length)) continue
     let i = 0
-    // Stryker disable next-line all: equivalent, a comparison that stops early or runs past the end finds no prefix, and no reuse joins the same text
     while (i < entry.parts.length && entry.parts[i] === parts[i]) i++
     if (i === entry.parts.length) best = entry
   }
@@ -174,7 +172,6 @@ function joinMessages(parts: string[]): string {
     joined = parts.join(',')
   }
   recentJoins.unshift({ parts, joined })
-  // Stryker disable next-line all: equivalent in output, the bound only keeps the list short (8 or 7 entries, or unbounded)
   if (recentJoins.length > RECENT_JOINS) recentJoins.length = RECENT_JOINS
   return joined
 }
