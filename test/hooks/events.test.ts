@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
+import { failureOf } from '../../src/hooks/protocol/tool-hooks.js'
 import type { SessionEventMap } from '../../src/session/index.js'
 import { useTempDirs } from '../support/temp-dir.js'
 import { oneHook, type Rig, readRecords, useRigs, writeRecorder, writeScript } from './rig.js'
@@ -250,5 +251,37 @@ describe('codex', () => {
     expect(existsSync(join(r2.cwd, 'y'))).toBe(false)
     expect(toolResults(r2, agent2.id)[0]).toContain('codex hooks cannot do')
     expect(r2.warnings.some((warning) => warning.includes('confirm?'))).toBe(true)
+  })
+})
+
+describe('which calls count as failed (PostToolUseFailure)', () => {
+  it('a tool error, a non-zero exit (with its stderr, trimmed) or an interruption; nothing else', () => {
+    expect(failureOf({ content: 'bad arguments', isError: true })).toEqual({
+      error: 'bad arguments',
+      interrupted: false,
+    })
+    expect(failureOf({ content: 'x', isError: true, details: { interrupted: true } })).toEqual({
+      error: 'x',
+      interrupted: true,
+    })
+    expect(failureOf({ content: '', details: { exitCode: 3, stderr: '\n  oops\n' } })).toEqual({
+      error: 'Exit code 3\noops',
+      interrupted: false,
+    })
+    expect(failureOf({ content: '', details: { exitCode: 2, stderr: '  ' } })).toEqual({
+      error: 'Exit code 2',
+      interrupted: false,
+    })
+    expect(failureOf({ content: '', details: { exitCode: 130, stderr: 42, interrupted: true } })).toEqual({
+      error: 'Exit code 130',
+      interrupted: true,
+    })
+    expect(failureOf({ content: '', details: { exitCode: 0, interrupted: true } })).toEqual({
+      error: 'interrupted',
+      interrupted: true,
+    })
+    expect(failureOf({ content: 'fine', details: { exitCode: 0, stderr: 'warning' } })).toBeUndefined()
+    expect(failureOf({ content: 'fine', details: { exitCode: '1', interrupted: 'yes' } })).toBeUndefined()
+    expect(failureOf({ content: 'fine' })).toBeUndefined()
   })
 })
