@@ -8,6 +8,7 @@ import {
   type ChatMessage,
   encodeChatRequest,
   type ModelRequest,
+  type RequestDefaults,
   toWireMessages,
 } from '../../src/llm/index.js'
 import type { ImageRef } from '../../src/llm/types.js'
@@ -144,7 +145,7 @@ describe('buildChatRequest and encodeChatRequest', () => {
 describe('request fields', () => {
   const tools = [{ name: 'bash', description: 'runs', parameters: { type: 'object' } }]
   const messages: ChatMessage[] = [{ role: 'user', content: 'hi' }]
-  const both = (request: ModelRequest, given = defaults) => {
+  const both = (request: ModelRequest, given: RequestDefaults = defaults) => {
     const body = buildChatRequest(request, given)
     expect(encodeChatRequest(request, given)).toBe(JSON.stringify(body))
     return body as unknown as Record<string, unknown>
