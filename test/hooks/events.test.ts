@@ -185,6 +185,30 @@ describe('outputs', () => {
     expect(r.warnings.some((warning) => warning.includes('budget exhausted'))).toBe(true)
   })
 
+  it('PreToolUse additionalContext is logged as context from that event and the call runs', async () => {
+    const dir = tempDir()
+    const hook = writeScript(
+      dir,
+      'pre-context.sh',
+      json({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'PRE-TOOL-CONTEXT' } }),
+    )
+    const r = await rig({
+      dialect: 'claude-code',
+      dir,
+      script: [bash('touch ran'), { text: 'done' }],
+      hooks: oneHook('PreToolUse', hook),
+    })
+    const agent = await r.agents.create({ sessionId: 'pre-context', meta: { cwd: r.cwd } })
+    await agent.prompt('go')
+    expect(existsSync(join(r.cwd, 'ran'))).toBe(true)
+    const added = agent.session.events.filter((event) => event.type === 'context/added')
+    expect(added.map((event) => event.data)).toContainEqual({
+      source: 'claude-code/PreToolUse',
+      text: 'PRE-TOOL-CONTEXT',
+    })
+    expect(JSON.stringify(r.model.requests[1])).toContain('PRE-TOOL-CONTEXT')
+  })
+
   it('PreToolUse continue:false stops the tool body from running, and the agent', async () => {
     const dir = tempDir()
     const hook = writeScript(dir, 'halt-pre.sh', json({ continue: false, stopReason: 'frozen for review' }))
