@@ -16,9 +16,14 @@ export const TARGETS = {
     'test/persistence/jsonl/repair.test.ts',
     'test/persistence/jsonl/contract.test.ts',
   ],
-  'src/persistence/jsonl/lock.ts': ['test/persistence/jsonl/lock.test.ts'],
+  'src/persistence/jsonl/lock.ts': ['test/persistence/jsonl/lock.test.ts', 'test/persistence/jsonl/lock-race.test.ts'],
   'src/shell/env/registry.ts': ['test/shell/env/registry.test.ts'],
-  'src/hooks/protocol/tool-hooks.ts': ['test/hooks/events.test.ts', 'test/hooks/claude-code.test.ts'],
+  'src/hooks/protocol/tool-hooks.ts': [
+    'test/hooks/events.test.ts',
+    'test/hooks/claude-code.test.ts',
+    'test/hooks/bridge-contract.test.ts',
+    'test/hooks/handler-contract.test.ts',
+  ],
   'src/shell/sandbox/bwrap.ts': ['test/shell/sandbox.test.ts', 'test/shell/sandbox-config.test.ts'],
   'src/llm/openai/request.ts': ['test/llm/request.test.ts', 'test/llm/deepseek-strict.test.ts'],
 }

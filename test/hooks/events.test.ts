@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
+import { failureOf } from '../../src/hooks/protocol/tool-hooks.js'
 import type { SessionEventMap } from '../../src/session/index.js'
 import { useTempDirs } from '../support/temp-dir.js'
 import { oneHook, type Rig, readRecords, useRigs, writeRecorder, writeScript } from './rig.js'
@@ -184,6 +185,30 @@ describe('outputs', () => {
     expect(r.warnings.some((warning) => warning.includes('budget exhausted'))).toBe(true)
   })
 
+  it('PreToolUse additionalContext is logged as context from that event and the call runs', async () => {
+    const dir = tempDir()
+    const hook = writeScript(
+      dir,
+      'pre-context.sh',
+      json({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'PRE-TOOL-CONTEXT' } }),
+    )
+    const r = await rig({
+      dialect: 'claude-code',
+      dir,
+      script: [bash('touch ran'), { text: 'done' }],
+      hooks: oneHook('PreToolUse', hook),
+    })
+    const agent = await r.agents.create({ sessionId: 'pre-context', meta: { cwd: r.cwd } })
+    await agent.prompt('go')
+    expect(existsSync(join(r.cwd, 'ran'))).toBe(true)
+    const added = agent.session.events.filter((event) => event.type === 'context/added')
+    expect(added.map((event) => event.data)).toContainEqual({
+      source: 'claude-code/PreToolUse',
+      text: 'PRE-TOOL-CONTEXT',
+    })
+    expect(JSON.stringify(r.model.requests[1])).toContain('PRE-TOOL-CONTEXT')
+  })
+
   it('PreToolUse continue:false stops the tool body from running, and the agent', async () => {
     const dir = tempDir()
     const hook = writeScript(dir, 'halt-pre.sh', json({ continue: false, stopReason: 'frozen for review' }))
@@ -250,5 +275,37 @@ describe('codex', () => {
     expect(existsSync(join(r2.cwd, 'y'))).toBe(false)
     expect(toolResults(r2, agent2.id)[0]).toContain('codex hooks cannot do')
     expect(r2.warnings.some((warning) => warning.includes('confirm?'))).toBe(true)
+  })
+})
+
+describe('which calls count as failed (PostToolUseFailure)', () => {
+  it('a tool error, a non-zero exit (with its stderr, trimmed) or an interruption; nothing else', () => {
+    expect(failureOf({ content: 'bad arguments', isError: true })).toEqual({
+      error: 'bad arguments',
+      interrupted: false,
+    })
+    expect(failureOf({ content: 'x', isError: true, details: { interrupted: true } })).toEqual({
+      error: 'x',
+      interrupted: true,
+    })
+    expect(failureOf({ content: '', details: { exitCode: 3, stderr: '\n  oops\n' } })).toEqual({
+      error: 'Exit code 3\noops',
+      interrupted: false,
+    })
+    expect(failureOf({ content: '', details: { exitCode: 2, stderr: '  ' } })).toEqual({
+      error: 'Exit code 2',
+      interrupted: false,
+    })
+    expect(failureOf({ content: '', details: { exitCode: 130, stderr: 42, interrupted: true } })).toEqual({
+      error: 'Exit code 130',
+      interrupted: true,
+    })
+    expect(failureOf({ content: '', details: { exitCode: 0, interrupted: true } })).toEqual({
+      error: 'interrupted',
+      interrupted: true,
+    })
+    expect(failureOf({ content: 'fine', details: { exitCode: 0, stderr: 'warning' } })).toBeUndefined()
+    expect(failureOf({ content: 'fine', details: { exitCode: '1', interrupted: 'yes' } })).toBeUndefined()
+    expect(failureOf({ content: 'fine' })).toBeUndefined()
   })
 })

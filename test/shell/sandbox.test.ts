@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { Context, type Fiber } from 'cordis'
 import { afterEach, describe, expect } from 'vitest'
 import { isDshError } from '../../src/core/errors.js'
-import { LocalShellExecutor, type SandboxPolicy, ShellErrorCode } from '../../src/shell/index.js'
+import { bwrapArgs, LocalShellExecutor, type SandboxPolicy, ShellErrorCode } from '../../src/shell/index.js'
 import { itRequires } from '../support/requires.js'
 import { OUTSIDE_TMP, useTempDirs } from '../support/temp-dir.js'
 import { until } from '../support/until.js'
@@ -94,6 +94,23 @@ describe('bubblewrap sandbox', () => {
     expect(readFileSync(join(project, 'inside.txt'), 'utf8')).toBe('made\n')
   })
 
+  it('hides a session store kept outside the home: a database file reads empty, a JSONL root is empty', async () => {
+    const store = homeDir()
+    const file = join(store, 'sessions.db')
+    writeFileSync(file, 'secret rows\n')
+    writeFileSync(`${file}-wal`, 'secret wal\n')
+    const jsonlRoot = join(store, 'jsonl')
+    mkdirSync(jsonlRoot)
+    writeFileSync(join(jsonlRoot, 'a.jsonl'), 'secret log\n')
+    const { run } = await sandboxed({ store: { file, root: jsonlRoot } })
+    const read = await run(`cat ${file} ${file}-wal; ls -A ${jsonlRoot}; echo done`)
+    expect(read.stdout.text).toBe('done\n')
+    expect(read.exitCode).toBe(0)
+    // Hidden, not replaced: the files outside are untouched and writes inside go nowhere.
+    expect((await run(`echo x > ${file}`)).exitCode).not.toBe(0)
+    expect(readFileSync(file, 'utf8')).toBe('secret rows\n')
+  })
+
   it('runs in a new PID namespace: no process of the harness, no environ of it', async () => {
     const { run } = await sandboxed({})
     process.env.SANDBOX_CANARY_API_TOKEN = 'canary-value-1234'
@@ -157,6 +174,35 @@ describe('bubblewrap sandbox', () => {
     await until(() => sleeping(`${token}1`).length > 0, 15_000, 'the job sleep to start')
     await job.kill()
     await until(() => sleeping(`${token}1`).length === 0, 15_000, 'the killed job sleep to go')
+  })
+
+  it('starts a new session unless told not to (a program in its own terminal keeps it as controlling one)', () => {
+    const policy: SandboxPolicy = { mode: 'read-only', network: true, home: homeDir() }
+    const paths = { workdir: '/', projectRoot: '/srv', readable: [] }
+    expect(bwrapArgs(policy, paths).slice(0, 3)).toEqual([
+      '--die-with-parent',
+      '--new-session',
+      '--unshare-pid',
+    ])
+    expect(bwrapArgs(policy, paths, [], { newSession: false }).slice(0, 2)).toEqual([
+      '--die-with-parent',
+      '--unshare-pid',
+    ])
+  })
+
+  it('fails closed with one line when bwrap cannot build a namespace', async () => {
+    // A program that exists but fails the probe, as bwrap does where user namespaces are off.
+    const { run } = await sandboxed({ bwrapPath: '/bin/false' })
+    let error: unknown
+    try {
+      await run('echo never')
+    } catch (caught) {
+      error = caught
+    }
+    expect(isDshError(error) && error.code).toBe(ShellErrorCode.SandboxUnavailable)
+    expect((error as Error).message).toBe(
+      'sandbox: /bin/false cannot run here (exit 1; are user namespaces disabled?)',
+    )
   })
 
   it('fails closed with one line when bwrap is missing', async () => {

@@ -49,6 +49,7 @@ export function buildChatRequest(request: ModelRequest, defaults: RequestDefault
 export function encodeChatRequest(request: ModelRequest, defaults: RequestDefaults): string {
   const tail = resolveTail(request, defaults)
   const thinking = thinkingEnabled(tail.effort)
+  // Stryker disable next-line ArrayDeclaration: equivalent, the array grows as it is filled; the length only sizes it once
   const parts = new Array<string>(request.messages.length)
   for (let i = 0; i < request.messages.length; i++) parts[i] = wireMessageJson(request.messages[i]!, thinking)
   let text = `{"model":${JSON.stringify(tail.model)},"messages":[${joinMessages(parts)}]`
@@ -152,7 +153,11 @@ const RECENT_JOINS = 8
  */
 function joinMessages(parts: string[]): string {
   let best: JoinedPrefix | undefined
+  // The search for the longest earlier prefix only saves work: a shorter one, or none, joins
+  // to the same text (the mutants that only change which prefix is reused: TESTING.md).
+  // Stryker disable next-line BlockStatement: equivalent, no reuse joins the same text
   for (const entry of recentJoins) {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, skipping an entry or not only changes which prefix is reused
     if (entry.parts.length > parts.length || (best && entry.parts.length <= best.parts.length)) continue
     let i = 0
     while (i < entry.parts.length && entry.parts[i] === parts[i]) i++

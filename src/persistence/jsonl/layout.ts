@@ -59,16 +59,17 @@ function escapeUnits(text: string): string {
     out += text.slice(runStart, i) + escapeUnit(code)
     runStart = i + 1
   }
-  return runStart === 0 ? text : out + text.slice(runStart)
+  return out + text.slice(runStart)
 }
 
-/** Cuts an escaped string to at most `max` characters without splitting a `~XXXX` escape. */
+/**
+ * Cuts an escaped string to at most `max` (at least 5) characters without splitting a
+ * `~XXXX` escape: when the last `~` before the cut starts an escape that runs past it, the
+ * cut moves before that `~`. A string that fits ends in whole escapes and is kept whole.
+ */
 function cutEscaped(escaped: string, max: number): string {
-  if (escaped.length <= max) return escaped
-  let end = max
-  const tilde = escaped.lastIndexOf('~', end - 1)
-  if (tilde >= 0 && tilde + 5 > end) end = tilde
-  return escaped.slice(0, end)
+  const tilde = escaped.lastIndexOf('~', max - 1) // none: -1 + 5 stays below max
+  return escaped.slice(0, tilde + 5 > max ? tilde : max)
 }
 
 /**
@@ -94,9 +95,12 @@ export function encodeSessionId(id: SessionId): string {
   return `${cutEscaped(escaped, HASHED_PREFIX_LENGTH)}${HASH_MARKER}${digest}`
 }
 
-/** The id a plain stem encodes, or undefined for a hashed stem (read the header instead) or a malformed one. */
+/**
+ * The id a plain stem encodes, or undefined for a hashed stem (read the header instead) or a
+ * malformed one. A hashed stem is refused by the escape test: the `~` that starts its `~~`
+ * is not followed by four hex digits.
+ */
 export function decodeSessionId(stem: string): SessionId | undefined {
-  if (stem.includes(HASH_MARKER)) return undefined
   let out = ''
   for (let i = 0; i < stem.length; i++) {
     const char = stem[i]!
@@ -106,7 +110,7 @@ export function decodeSessionId(stem: string): SessionId | undefined {
       continue
     }
     const hex = stem.slice(i + 1, i + 5)
-    if (!/^[0-9A-F]{4}$/.test(hex)) return undefined
+    if (!/[0-9A-F]{4}/.test(hex)) return undefined // `hex` is at most 4 long: a match is all of it
     out += String.fromCharCode(Number.parseInt(hex, 16))
     i += 4
   }
@@ -150,22 +154,13 @@ export class SessionLayout {
   }
 
   private bucket(cwd: string | undefined): string {
+    // Stryker disable next-line StringLiteral: no cwd and '' share the bucket _no-cwd; another key for no cwd gives the same buckets unless a cwd is spelt exactly like that key
     const key = cwd ?? ''
-    let bucket = this.buckets.get(key)
-    if (bucket === undefined) {
-      bucket = bucketFor(cwd)
-      remember(this.buckets, key, bucket)
-    }
-    return bucket
+    return this.buckets.get(key) ?? remember(this.buckets, key, bucketFor(cwd))
   }
 
   private stem(id: SessionId): string {
-    let stem = this.stems.get(id)
-    if (stem === undefined) {
-      stem = encodeSessionId(id)
-      remember(this.stems, id, stem)
-    }
-    return stem
+    return this.stems.get(id) ?? remember(this.stems, id, encodeSessionId(id))
   }
 }
 
@@ -176,7 +171,9 @@ export function tempSibling(path: string, nonce: string): string {
 
 const MEMO_LIMIT = 4096
 
-function remember(map: Map<string, string>, key: string, value: string): void {
+/** Stores `value` and returns it; a full memo starts over, so it never holds more than MEMO_LIMIT entries. */
+function remember(map: Map<string, string>, key: string, value: string): string {
   if (map.size >= MEMO_LIMIT) map.clear()
   map.set(key, value)
+  return value
 }

@@ -1,18 +1,20 @@
 // The pure JSONL layout: id encoding (injective, path-safe, bounded) and cwd buckets.
 
-import { createHash } from 'node:crypto'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { createHash, randomUUID } from 'node:crypto'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { isDshError } from '../../../src/core/errors.js'
 import {
   bucketFor,
   decodeSessionId,
   encodeSessionId,
+  LOCK_SUFFIX,
   MAX_DERIVED_SUFFIX_LENGTH,
   MAX_PLAIN_ENCODED_LENGTH,
   MAX_SESSION_ID_LENGTH,
   NO_CWD_BUCKET,
   SessionLayout,
+  tempSibling,
 } from '../../../src/persistence/jsonl/layout.js'
 import { SessionErrorCode } from '../../../src/session/errors.js'
 import { sessionIdProblem } from '../../../src/session/id.js'
@@ -62,6 +64,54 @@ describe('encodeSessionId', () => {
       ).toBe(true)
     }
     expect(encodeSessionId('💬')).toBe('~D83D~DCAC')
+  })
+
+  it('keeps exactly A-Z, a-z, 0-9, ".", "_" and "-", range edges included, and escapes their neighbours', () => {
+    const kept = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-'
+    expect(encodeSessionId(kept)).toBe(kept)
+    expect(decodeSessionId(kept)).toBe(kept)
+    for (const edge of ['a', 'z', 'A', 'Z', '0', '9', '_', '-'])
+      expect(encodeSessionId(edge), edge).toBe(edge)
+    const neighbours: Record<string, string> = {
+      '`': '~0060', // before a
+      '{': '~007B', // after z
+      '@': '~0040', // before A
+      '[': '~005B', // after Z
+      '/': '~002F', // before 0
+      ':': '~003A', // after 9
+      ',': '~002C',
+      '^': '~005E',
+      '\u00e9': '~00E9',
+    }
+    for (const [char, escaped] of Object.entries(neighbours)) {
+      expect(encodeSessionId(`x${char}y`), char).toBe(`x${escaped}y`)
+      expect(decodeSessionId(`x${escaped}y`), escaped).toBe(`x${char}y`)
+    }
+  })
+
+  it('decodes only stems the encoding writes: no raw unsafe character, whole upper-case escapes, not empty', () => {
+    // A file name dsh did not write (or a cut one) names no session rather than a wrong one.
+    for (const stem of [
+      '',
+      'a b',
+      'a/b',
+      'caf\u00e9',
+      'x`',
+      'x{',
+      '~',
+      'a~',
+      'a~00',
+      'a~002',
+      '~002f', // lower-case hex
+      '~00G1',
+      '~+02F',
+      '~~',
+      `${'x'.repeat(100)}~~${'0'.repeat(64)}`,
+    ]) {
+      expect(decodeSessionId(stem), JSON.stringify(stem)).toBeUndefined()
+    }
+    expect(decodeSessionId('~002F~002Fa~007E')).toBe('//a~')
+    expect(decodeSessionId('~D83D~DCAC')).toBe('\ud83d\udcac')
   })
 
   it('escapes the whole segments . and .. but not longer dot runs', () => {
@@ -117,6 +167,36 @@ describe('encodeSessionId', () => {
       const prefix = stem.slice(0, stem.indexOf('~~'))
       expect(prefix).toMatch(/^a*(~002F)*$/)
     }
+  })
+
+  it('keeps as much of the readable prefix as fits in 100 characters, in whole escapes', () => {
+    const prefixOf = (id: string) => {
+      const stem = encodeSessionId(id)
+      return stem.slice(0, stem.indexOf('~~'))
+    }
+    // pad plain characters, then slashes (escape ~002F, 5 characters each) → the prefix kept.
+    const cases: [number, string][] = [
+      [0, '~002F'.repeat(20)], // the 20th escape ends exactly at 100: kept
+      [1, `a${'~002F'.repeat(19)}`], // a 20th would end at 101
+      [4, `aaaa${'~002F'.repeat(19)}`],
+      [5, `aaaaa${'~002F'.repeat(19)}`],
+      [96, `${'a'.repeat(96)}`], // an escape at 96 would end at 101
+      [99, `${'a'.repeat(99)}`],
+      [100, `${'a'.repeat(100)}`],
+      [101, `${'a'.repeat(100)}`], // the first escape starts past the cut
+    ]
+    for (const [pad, prefix] of cases)
+      expect(prefixOf(`${'a'.repeat(pad)}${'/'.repeat(100)}`), `pad ${pad}`).toBe(prefix)
+  })
+
+  it('names a hashed stem by the SHA-256 of the id as UTF-16LE code units (stable on disk)', () => {
+    // Golden values: a changed hash would lose every stored session with a long id.
+    expect(encodeSessionId('x'.repeat(1000))).toBe(
+      `${'x'.repeat(100)}~~6f3a9a30ac2027bc425143a508057d9f9f0ad8483c4eb7577c9e4442f12ac0cf`,
+    )
+    expect(encodeSessionId('\ud83d\udcac'.repeat(100))).toBe(
+      `${'~D83D~DCAC'.repeat(10)}~~cf970b5dd2aafbbc75c3b15918cb3b27b25c55514681d323da7fce8c12ecedac`,
+    )
   })
 
   it('property: path-safe, bounded, contained in its bucket, decodable when plain', () => {
@@ -178,8 +258,18 @@ describe('bucketFor', () => {
   })
 
   it('uses _no-cwd when there is no cwd', () => {
-    expect(bucketFor(undefined)).toBe(NO_CWD_BUCKET)
-    expect(bucketFor('')).toBe(NO_CWD_BUCKET)
+    expect(NO_CWD_BUCKET).toBe('_no-cwd')
+    expect(bucketFor(undefined)).toBe('_no-cwd')
+    expect(bucketFor('')).toBe('_no-cwd')
+  })
+
+  it('cuts a long slug to 80 characters without splitting an escape', () => {
+    const cwd = `/${'\u00e9'.repeat(40)}`
+    const hash = createHash('sha256').update(cwd).digest('hex').slice(0, 12)
+    // '-' + 15 escapes is 76; a 16th escape would end at 81.
+    expect(bucketFor(cwd)).toBe(`-${'~00E9'.repeat(15)}-${hash}`)
+    const fits = `/${'\u00e9'.repeat(15)}abcd` // 1 + 75 + 4 = 80: kept whole
+    expect(bucketFor(fits)).toMatch(new RegExp(`^-${'~00E9'.repeat(15)}abcd-[0-9a-f]{12}$`))
   })
 
   it('keeps cwds with the same slug apart and bounds the length', () => {
@@ -199,5 +289,56 @@ describe('bucketFor', () => {
       }),
       { numRuns: 1000 },
     )
+  })
+})
+
+describe('SessionLayout', () => {
+  it('puts each session at <root>/<bucket>/<stem>.jsonl, for every cwd one layout is asked about', () => {
+    const layout = new SessionLayout(ROOT)
+    for (const [id, cwd] of [
+      ['s1', '/w/a'],
+      ['s2', '/w/b'],
+      ['s1', '/w/b'],
+      ['a/b', undefined],
+      ['c', ''],
+      ['s1', '/w/a'],
+    ] as const) {
+      const bucket = bucketFor(cwd)
+      expect(layout.bucketDir(cwd), String(cwd)).toBe(`${ROOT}${sep}${bucket}`)
+      expect(layout.fileName(id)).toBe(`${encodeSessionId(id)}.jsonl`)
+      expect(layout.sessionPath(id, cwd), `${id} in ${cwd}`).toBe(
+        `${ROOT}${sep}${bucket}${sep}${encodeSessionId(id)}.jsonl`,
+      )
+    }
+    expect(layout.sessionPath('a/b', undefined)).toBe(`${ROOT}${sep}_no-cwd${sep}a~002Fb.jsonl`)
+  })
+
+  it("the longest name derived from a log, its lock's temporary file, adds exactly MAX_DERIVED_SUFFIX_LENGTH", () => {
+    const id = '/'.repeat(MAX_SESSION_ID_LENGTH)
+    const log = new SessionLayout(ROOT).sessionPath(id, '/w')
+    const nonce = randomUUID()
+    const temp = basename(tempSibling(log + LOCK_SUFFIX, nonce))
+    const stem = encodeSessionId(id)
+    expect(temp).toBe(`${stem}.jsonl.lock.${nonce}.tmp`)
+    expect(temp.length).toBe(stem.length + MAX_DERIVED_SUFFIX_LENGTH)
+    expect(Buffer.byteLength(temp)).toBeLessThanOrEqual(255)
+  })
+
+  it('remembers what it computed, up to 4096 entries per memo, so a long-lived harness stays bounded', () => {
+    const layout = new SessionLayout(ROOT)
+    // The memos are private; their size is the promise checked here (memory of a long run).
+    const memo = layout as unknown as { buckets: Map<string, string>; stems: Map<string, string> }
+    layout.sessionPath('one', '/w/1')
+    layout.sessionPath('two', '/w/2')
+    expect([memo.buckets.size, memo.stems.size]).toEqual([2, 2])
+    let largest = 0
+    for (let i = 3; i <= 5000; i++) {
+      const path = layout.sessionPath(`s${i}`, `/w/${i}`)
+      largest = Math.max(largest, memo.buckets.size, memo.stems.size)
+      if (i % 1000 === 0) expect(path).toBe(join(ROOT, bucketFor(`/w/${i}`), `s${i}.jsonl`))
+    }
+    expect(largest).toBe(4096)
+    expect(memo.stems.size).toBe(5000 - 4096)
+    expect(layout.sessionPath('one', '/w/1')).toBe(join(ROOT, bucketFor('/w/1'), 'one.jsonl'))
   })
 })

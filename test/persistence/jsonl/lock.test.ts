@@ -2,13 +2,14 @@
 // reused pid is stale; the held-lock error names the holder and the way out;
 // `unlock`; a release never removes another owner's lock.
 
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { isDshError } from '../../../src/core/errors.js'
+import { type DshError, isDshError } from '../../../src/core/errors.js'
 import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
 import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
-import { WriterLock } from '../../../src/persistence/jsonl/lock.js'
+import { breakLock, liveHolder, WriterLock } from '../../../src/persistence/jsonl/lock.js'
 import { newWriterOwner, processStartTime } from '../../../src/persistence/owner.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { LogBuilder, makeHeader, startHarness, useJsonlHarnesses } from '../fixtures.js'
@@ -91,6 +92,7 @@ describe('JSONL writer lock identity', () => {
     const harness = await start(root)
     const refused = await rejection(harness.backend().open('held'))
     expect(isDshError(refused, PersistenceErrorCode.Locked)).toBe(true)
+    expect((refused as DshError).userFacing, 'one line, no stack').toBe(true)
     expect(refused.message).toContain(`process ${livePid}`)
     expect(refused.message).toContain(lockPath)
     expect(refused.message).toContain('`dsh sessions unlock held`')
@@ -98,6 +100,7 @@ describe('JSONL writer lock identity', () => {
 
     const unlockRefused = await rejection(harness.backend().unlock('held'))
     expect(isDshError(unlockRefused, PersistenceErrorCode.Locked)).toBe(true)
+    expect((unlockRefused as DshError).userFacing).toBe(true)
     expect(unlockRefused.message).toContain('--force')
     expect(await harness.backend().unlock('held', { force: true })).toMatchObject({ pid: livePid })
     expect(await harness.backend().unlock('held')).toBeUndefined()
@@ -122,6 +125,23 @@ describe('JSONL writer lock identity', () => {
     )
   })
 
+  it('release and releaseSync remove our own lock file, once', async () => {
+    const dir = tempDir()
+    const lock = await WriterLock.acquire(join(dir, 'x.jsonl.lock'), 'x')
+    await lock.release()
+    expect(readdirSync(dir)).toEqual([])
+    await lock.release()
+    const sync = await WriterLock.acquire(join(dir, 'y.jsonl.lock'), 'y')
+    sync.releaseSync()
+    expect(readdirSync(dir)).toEqual([])
+    sync.releaseSync()
+    // A lock damaged meanwhile names no owner, so it is not ours: left alone.
+    const damaged = await WriterLock.acquire(join(dir, 'z.jsonl.lock'), 'z')
+    writeFileSync(damaged.path, 'damaged')
+    await damaged.release()
+    expect(readFileSync(damaged.path, 'utf8')).toBe('damaged')
+  })
+
   it('release leaves a lock that is no longer ours alone', async () => {
     const path = join(tempDir(), 'x.jsonl.lock')
     const lock = await WriterLock.acquire(path, 'x')
@@ -134,5 +154,91 @@ describe('JSONL writer lock identity', () => {
     writeFileSync(second.path, other)
     second.releaseSync()
     expect(readFileSync(second.path, 'utf8')).toBe(other)
+  })
+})
+
+describe('JSONL writer lock file', () => {
+  it('is published complete, readable by its owner only, with no temporary file left', async () => {
+    const dir = tempDir()
+    const path = join(dir, 'x.jsonl.lock')
+    const lock = await WriterLock.acquire(path, 'x')
+    expect(readFileSync(path, 'utf8')).toBe(`${JSON.stringify(lock.owner)}\n`)
+    expect(statSync(path).mode & 0o777).toBe(0o600)
+    expect(readdirSync(dir)).toEqual(['x.jsonl.lock'])
+    // A refused taker and a taker of a stale lock leave no temporary file either.
+    writeFileSync(path, JSON.stringify({ ...newWriterOwner(), pid: process.ppid, startTime: undefined }))
+    expect(isDshError(await rejection(WriterLock.acquire(path, 'x')), PersistenceErrorCode.Locked)).toBe(true)
+    writeFileSync(path, JSON.stringify({ ...newWriterOwner(), pid: 999_999_999 }))
+    const taken = await WriterLock.acquire(path, 'x')
+    expect(JSON.parse(readFileSync(path, 'utf8')).nonce).toBe(taken.owner.nonce)
+    expect(readdirSync(dir)).toEqual(['x.jsonl.lock'])
+  })
+
+  it('a lock file that names no owner (damaged) is stale and taken over', async () => {
+    const path = join(tempDir(), 'x.jsonl.lock')
+    for (const damaged of ['', '{"pid":', 'null', '{"pid":"7","hostname":"h","nonce":"n"}']) {
+      writeFileSync(path, damaged)
+      const lock = await WriterLock.acquire(path, 'x')
+      expect(JSON.parse(readFileSync(path, 'utf8')).nonce, damaged).toBe(lock.owner.nonce)
+      await lock.release()
+    }
+  })
+
+  it('fails with one line naming the lock file when it cannot be created or read', async () => {
+    const dir = tempDir()
+    const missing = join(dir, 'missing', 'x.jsonl.lock')
+    const notCreated = await rejection(WriterLock.acquire(missing, 'x'))
+    expect(isDshError(notCreated, PersistenceErrorCode.Io)).toBe(true)
+    expect(notCreated.message).toMatch(new RegExp(`^cannot create lock file ${missing}: ENOENT`))
+    // A folder where the lock file should be: the link finds it taken, and reading it fails.
+    const folder = join(dir, 'y.jsonl.lock')
+    mkdirSync(folder)
+    const notRead = await rejection(WriterLock.acquire(folder, 'y'))
+    expect(isDshError(notRead, PersistenceErrorCode.Io)).toBe(true)
+    expect(notRead.message).toMatch(new RegExp(`^cannot read lock file ${folder}: EISDIR`))
+    expect(readdirSync(dir).sort()).toEqual(['y.jsonl.lock'])
+  })
+
+  it('liveHolder names only a holder that runs or may run', async () => {
+    const dir = tempDir()
+    const path = join(dir, 'x.jsonl.lock')
+    expect(await liveHolder(path)).toBeUndefined()
+    const lock = await WriterLock.acquire(path, 'x')
+    expect(await liveHolder(path)).toEqual(lock.owner)
+    writeFileSync(path, JSON.stringify({ ...newWriterOwner(), pid: 999_999_999 }))
+    expect(await liveHolder(path)).toBeUndefined()
+    writeFileSync(path, 'damaged')
+    expect(await liveHolder(path)).toBeUndefined()
+    // Another host's process cannot be seen, so it may run.
+    const remote = { ...newWriterOwner(), pid: 999_999_999, hostname: `not-${hostname()}` }
+    writeFileSync(path, JSON.stringify(remote))
+    expect(await liveHolder(path)).toMatchObject({ pid: 999_999_999, hostname: remote.hostname })
+  })
+
+  it("breakLock removes a damaged lock, and never this process's own, which it tells to stop first", async () => {
+    const dir = tempDir()
+    const path = join(dir, 'x.jsonl.lock')
+    expect(await breakLock(path, 'x', false)).toBeUndefined()
+    writeFileSync(path, 'damaged')
+    expect(await breakLock(path, 'x', false)).toEqual({ pid: 0, hostname: '?', acquiredAt: 0, nonce: '' })
+    expect(readdirSync(dir)).toEqual([])
+
+    const lock = await WriterLock.acquire(path, 'x')
+    const ours = await rejection(breakLock(path, 'x', true))
+    expect(isDshError(ours, PersistenceErrorCode.Locked)).toBe(true)
+    expect(ours.message).toBe(
+      `session "x" is held by this process on ${hostname()} (since ${new Date(lock.owner.acquiredAt).toISOString()}), which is still running (lock file ${path}); stop it first`,
+    )
+    expect(JSON.parse(readFileSync(path, 'utf8')).nonce).toBe(lock.owner.nonce)
+
+    const other = { ...newWriterOwner(), pid: process.ppid, startTime: undefined }
+    writeFileSync(path, JSON.stringify(other))
+    const live = await rejection(breakLock(path, 'x', false))
+    expect(live.message).toContain(`process ${process.ppid} on`)
+    expect(live.message).toMatch(
+      /stop it first, or pass --force if it is not really dsh writing this session$/,
+    )
+    expect(await breakLock(path, 'x', true)).toMatchObject({ pid: process.ppid, nonce: other.nonce })
+    expect(readdirSync(dir)).toEqual([])
   })
 })

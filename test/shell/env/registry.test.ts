@@ -155,6 +155,138 @@ describe('ShellEnvRegistry declarations', () => {
   })
 })
 
+describe('ShellEnvRegistry errors name what was wrong', () => {
+  /** The DshError `fn` throws: its code and one-line message. */
+  function failure(fn: () => unknown): { code: string; message: string; cause?: unknown } {
+    try {
+      fn()
+    } catch (error) {
+      if (!isDshError(error)) throw error
+      return { code: error.code, message: error.message, cause: error.cause }
+    }
+    throw new Error('expected a DshError, nothing was thrown')
+  }
+
+  it.each([
+    [
+      'no declaration at all',
+      undefined,
+      ShellErrorCode.EnvBlankName,
+      'shell env contributor: name must not be blank',
+    ],
+    [
+      'a name that is no string',
+      { name: 42, keys: { DSH_A: 'a' }, resolve: () => ({}) },
+      ShellErrorCode.EnvBlankName,
+      'shell env contributor: name must not be blank',
+    ],
+    [
+      'no resolve function',
+      { name: 'c', keys: { DSH_A: 'a' } },
+      ShellErrorCode.EnvInvalidDeclaration,
+      'shell env contributor c: must declare keys and a resolve function',
+    ],
+    [
+      'keys that are no object',
+      { name: 'c', keys: 'DSH_A', resolve: () => ({}) },
+      ShellErrorCode.EnvInvalidDeclaration,
+      'shell env contributor c: must declare keys and a resolve function',
+    ],
+    [
+      'null keys',
+      { name: 'c', keys: null, resolve: () => ({}) },
+      ShellErrorCode.EnvInvalidDeclaration,
+      'shell env contributor c: must declare keys and a resolve function',
+    ],
+    [
+      'no keys',
+      { name: 'c', keys: {}, resolve: () => ({}) },
+      ShellErrorCode.EnvInvalidDeclaration,
+      'shell env contributor c: declares no keys',
+    ],
+    [
+      'a key outside the namespace',
+      { name: 'c', keys: { HOME: 'a' }, resolve: () => ({}) },
+      ShellErrorCode.EnvInvalidKey,
+      'shell env contributor c: key "HOME" is not of the form DSH_[A-Z][A-Z0-9_]*',
+    ],
+    [
+      'a built-in key',
+      { name: 'c', keys: { DSH_HOME: 'a' }, resolve: () => ({}) },
+      ShellErrorCode.EnvReservedKey,
+      'shell env contributor c: key DSH_HOME is a reserved built-in',
+    ],
+    [
+      'a description that is no string',
+      { name: 'c', keys: { DSH_A: 42 }, resolve: () => ({}) },
+      ShellErrorCode.EnvBlankDescription,
+      'shell env contributor c: key DSH_A needs a non-blank description',
+    ],
+  ])('refuses to register %s', async (_label, declaration, code, message) => {
+    const root = await startRegistry()
+    expect(failure(() => root.shellEnv.register(declaration as unknown as ShellEnvContributor))).toEqual({
+      code,
+      message,
+      cause: undefined,
+    })
+  })
+
+  it('names the contributor and the key of a duplicate or a conflict', async () => {
+    const root = await startRegistry()
+    root.shellEnv.register(contributor('first', { DSH_A: 'a' }))
+    expect(failure(() => root.shellEnv.register(contributor('first', { DSH_B: 'b' }))).message).toBe(
+      'shell env contributor first is already registered',
+    )
+    expect(failure(() => root.shellEnv.register(contributor('second', { DSH_A: 'a' }))).message).toBe(
+      'shell env key DSH_A (contributor second) is already owned by contributor first',
+    )
+  })
+
+  it('names the contributor and the key of a bad value, and keeps what a resolver threw as the cause', async () => {
+    const root = await startRegistry()
+    root.shellEnv.register(contributor('bad', { DSH_VALUE: 'a value' }, { DSH_OTHER: 'x' }))
+    expect(failure(() => root.shellEnv.collect(execution())).message).toBe(
+      'shell env contributor bad returned undeclared key DSH_OTHER',
+    )
+    const other = await startRegistry()
+    other.shellEnv.register(contributor('bad', { DSH_VALUE: 'a value' }, { DSH_VALUE: 7 }))
+    expect(failure(() => other.shellEnv.collect(execution())).message).toBe(
+      'shell env contributor bad returned a non-string value for DSH_VALUE',
+    )
+    const boom = new Error('boom')
+    const third = await startRegistry()
+    third.shellEnv.register({
+      name: 'thrower',
+      keys: { DSH_X: 'x' },
+      resolve: () => {
+        throw boom
+      },
+    })
+    expect(failure(() => third.shellEnv.collect(execution()))).toEqual({
+      code: ShellErrorCode.EnvResolveFailed,
+      message: 'shell env contributor thrower failed: boom',
+      cause: boom,
+    })
+  })
+
+  it.each([
+    ['no configuration', undefined],
+    ['a home that is no string', { home: 42 }],
+    ['a blank home', { home: ' ' }],
+  ])('does not start with %s, and says the home must be configured', async (_label, config) => {
+    const root = new Context()
+    const fiber = root.plugin(ShellEnvRegistry, config as unknown as { home: string })
+    const error = await fiber.await().then(
+      () => undefined,
+      (reason: unknown) => reason,
+    )
+    expect(root.get('shellEnv')).toBeUndefined()
+    expect(isDshError(error, ShellErrorCode.EnvNoHome), String(error)).toBe(true)
+    expect((error as Error).message).toBe('shellEnv: the harness home must be configured')
+    await fiber.dispose()
+  })
+})
+
 describe('ShellEnvRegistry.collect', () => {
   it('returns a frozen snapshot of the built-ins and contributions for each call', async () => {
     const root = await startRegistry({ home: '/harness/home', shell: '/opt/bash' })

@@ -27,11 +27,21 @@ const STUB: Record<string, LookupAddress[]> = {
   'private.rebind.test': [{ address: '10.1.2.3', family: 4 }],
   'public.rebind.test': [{ address: '93.184.215.14', family: 4 }],
 }
+/** Names the stub fails to resolve, as the resolver does for a name that does not exist. */
+const UNRESOLVED = new Set(['gone.rebind.test'])
 
 vi.mock('node:dns', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:dns')>()
   const lookup = (hostname: string, options: unknown, callback: unknown) => {
     const answer = STUB[hostname]
+    if (UNRESOLVED.has(hostname)) {
+      const done = (typeof options === 'function' ? options : callback) as (...args: unknown[]) => void
+      const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), {
+        code: 'ENOTFOUND',
+        hostname,
+      })
+      return queueMicrotask(() => done(error))
+    }
     if (!answer) return (real.lookup as (...args: unknown[]) => void)(hostname, options, callback)
     const done = (typeof options === 'function' ? options : callback) as (...args: unknown[]) => void
     const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all
@@ -111,6 +121,18 @@ describe('address guard at connect time', () => {
       address: [{ address: '93.184.215.14', family: 4 }],
     })
     expect((await ask('loop.rebind.test', false, ['loop.rebind.test'])).address).toBe('127.0.0.1')
+    // A name that does not resolve fails with the resolver's own error, not a refusal.
+    const gone = (await ask('gone.rebind.test', false)).error
+    expect(gone).toMatchObject({ code: 'ENOTFOUND', hostname: 'gone.rebind.test' })
+    expect(isWebError(gone)).toBe(false)
+  })
+
+  it('a fetch of a name that does not resolve fails as a network error and reaches nothing', async () => {
+    const s = await site({ '/secret': page('<p>internal admin page</p>') })
+    const error = await failure(fetchWith([], `http://gone.rebind.test:${s.port}/secret`))
+    expect(error.failureClass).not.toBe('refused')
+    expect(error.message).toContain('gone.rebind.test')
+    expect(s.hits).toEqual([])
   })
 })
 
@@ -150,6 +172,23 @@ describe('address guard before connecting: literal hosts and allowed private hos
     ]) {
       expect(refuses(url), url).toBe(false)
     }
+  })
+
+  it('says why a host was refused and how to allow it', () => {
+    const reason = (url: string) => {
+      try {
+        checkLiteralHost(new URL(url), new PrivateHostPolicy([]))
+      } catch (error) {
+        return (error as Error).message
+      }
+      return 'not refused'
+    }
+    expect(reason('http://app.localhost:3000/')).toBe(
+      'refused to fetch app.localhost: it is a private, loopback or otherwise non-public address (a loopback name); allow it with web.fetch.allowPrivateHosts',
+    )
+    expect(reason('http://[::1]/')).toBe(
+      'refused to fetch [::1]: it is a private, loopback or otherwise non-public address (::1); allow it with web.fetch.allowPrivateHosts',
+    )
   })
 
   it('judges IPv4-mapped IPv6 as IPv4 and a non-address as not public', () => {
