@@ -127,12 +127,8 @@ async function boundedSearch(
 /** The highest score a session's bound allows (the same formula as `toResult`, on bounds). */
 function upperScore(bound: SessionBound, now: number): number {
   let best = 0
-  let docs = 0
-  for (const { kind, docs: count, counted } of bound.kinds) {
-    best = Math.max(best, counted * KIND_WEIGHT[kind])
-    docs += count
-  }
-  return score(best, Math.max(docs, 1), bound.lastActivity, now)
+  for (const { kind, counted } of bound.kinds) best = Math.max(best, counted * KIND_WEIGHT[kind])
+  return score(best, Math.max(bound.docs, 1), bound.lastActivity, now)
 }
 
 /** Score first, then the more recent, then the smaller id: a total order. */

@@ -46,13 +46,15 @@ export interface SessionBound {
   sessionId: SessionId
   /** The session's last activity, as its summary gives it. */
   lastActivity: number
+  /** How many candidate documents it has (at least as many as match). */
+  docs: number
   /**
-   * Per kind of text: how many candidate documents there are (at least the matching ones),
-   * and an upper bound of Σ over the terms of min(occurrences, MAX_COUNTED) in any one of them.
+   * Per kind of text among them: an upper bound of Σ over the terms of
+   * min(occurrences, MAX_COUNTED) in any one document of that kind.
    */
-  kinds: { kind: DocumentKind; docs: number; counted: number }[]
+  kinds: { kind: DocumentKind; counted: number }[]
   /** The backend's own handle on these documents (for `searchDocumentsOf`). */
-  handle?: string
+  handle?: unknown
 }
 
 export interface SearchRequest {

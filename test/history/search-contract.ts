@@ -214,6 +214,17 @@ export function runSearchContract(open: () => Promise<SessionPersistence>): void
     }
   })
 
+  it('finds nothing more of a removed session', async () => {
+    const backend = await open()
+    await storeCorpus(backend)
+    await backend.remove('s-slug')
+    await backend.remove('w-03')
+    const slug = await searchSessions(backend, { query: 'slug', now: NOW })
+    expect(slug.map((result) => result.sessionId)).toEqual(['s-docs'])
+    const widget = await searchSessions(backend, { query: 'widget', now: NOW, limit: 2 })
+    expect(widget.map((result) => result.sessionId)).toEqual(['w-05', 'w-17'])
+  })
+
   it('refuses a bad query in one line before reading anything', async () => {
     const backend = await open()
     for (const query of ['', '   ', '"unclosed', '*', 'fo*o', '---']) {

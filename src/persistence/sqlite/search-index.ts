@@ -22,13 +22,15 @@ import {
 export const SEARCH_INDEX_MIGRATION = 'history-search-fts5-v2'
 
 /**
- * rowid = session number << 37 | seq << 9 | kind << 6 | repeat bound << 3 | words bound
- * (see `countBounds`): 2^26 sessions a database, 2^28 events a session.
+ * rowid = session number · 2^33 + seq · 2^9 + kind · 2^6 + repeat bound · 2^3 + words bound
+ * (see `countBounds`): below 2^53, so JavaScript reads rowids exactly and decodes them
+ * itself (faster than any expression per row in SQL). 2^20 sessions a database, 2^24
+ * events a session.
  */
-const SESSION_SHIFT = 37n
-const MAX_SEQ = 2 ** 28
+const SESSION_UNIT = 2 ** 33
+const MAX_SESSIONS = 2 ** 20
+const MAX_SEQ = 2 ** 24
 const KINDS: DocumentKind[] = ['prompt', 'answer', 'reasoning', 'tool-call', 'tool-output', 'title']
-const REASONING = KINDS.indexOf('reasoning')
 
 /** `unicode61` splits on what is not a letter or digit, like `tokenize` in search-text.ts. */
 const SCHEMA = `CREATE VIRTUAL TABLE search_index USING fts5(
@@ -77,32 +79,22 @@ export function migrateSearchIndex(db: Database.Database): void {
 export type SearchStatements = ReturnType<typeof prepareSearchStatements>
 
 export function prepareSearchStatements(db: Database.Database) {
-  // Grouped on the rowid alone (no read of the FTS content), then joined to the sessions.
-  const bounds = (scoped: boolean) =>
+  const sessions = (scoped: boolean) =>
     db.prepare(
-      `SELECT k.session_id AS id, s.last_activity, g.num, g.kind, g.docs, g.counted, g.rowids
-       FROM (SELECT rowid >> ${SESSION_SHIFT} AS num, (rowid >> 6) & 7 AS kind, count(*) AS docs,
-               max(? * (rowid & 7) + ? * ((rowid >> 3) & 7)) AS counted, group_concat(rowid) AS rowids
-             FROM search_index WHERE search_index MATCH ? AND (? OR (rowid >> 6) & 7 != ${REASONING})
-             GROUP BY num, kind) g
-       JOIN search_sessions k ON k.num = g.num JOIN sessions s ON s.id = k.session_id
-       ${scoped ? 'WHERE s.cwd = ?' : ''}`,
+      `SELECT k.num, k.session_id AS id, s.last_activity FROM search_sessions k JOIN sessions s ON s.id = k.session_id
+       WHERE k.num IN (SELECT value FROM json_each(?)) ${scoped ? 'AND s.cwd = ?' : ''}`,
     )
   return {
     sessionNumber: db.prepare('SELECT num FROM search_sessions WHERE session_id = ?').pluck(),
     addSession: db.prepare('INSERT INTO search_sessions (session_id) VALUES (?) RETURNING num').pluck(),
-    insert: db.prepare(
-      `INSERT INTO search_index (rowid, text) VALUES ((? << ${SESSION_SHIFT}) | (? << 9) | (? << 6) | (? << 3) | ?, ?)`,
-    ),
-    remove: db.prepare(
-      `DELETE FROM search_index WHERE rowid >= (? << ${SESSION_SHIFT}) AND rowid < ((? + 1) << ${SESSION_SHIFT})`,
-    ),
+    insert: db.prepare('INSERT INTO search_index (rowid, text) VALUES (?, ?)'),
+    remove: db.prepare('DELETE FROM search_index WHERE rowid >= ? AND rowid < ?'),
     removeSession: db.prepare('DELETE FROM search_sessions WHERE num = ?'),
-    everywhere: bounds(false),
-    inFolder: bounds(true),
+    matches: db.prepare('SELECT rowid FROM search_index WHERE search_index MATCH ?').pluck(),
+    sessionsEverywhere: sessions(false),
+    sessionsInFolder: sessions(true),
     documents: db.prepare(
-      `SELECT rowid >> ${SESSION_SHIFT} AS num, (rowid >> 9) & ${MAX_SEQ - 1} AS seq, (rowid >> 6) & 7 AS kind, text
-       FROM search_index WHERE rowid IN (SELECT value FROM json_each(?))`,
+      'SELECT rowid, text FROM search_index WHERE rowid IN (SELECT value FROM json_each(?))',
     ),
     turn: db
       .prepare(
@@ -124,8 +116,10 @@ export function indexEvents(
     for (const doc of documentsOf(event.type, event.data)) {
       if (event.seq >= MAX_SEQ) throw new Error(`event ${event.seq} is past the search index's ${MAX_SEQ}`)
       num ??= (sql.sessionNumber.get(id) as number | undefined) ?? (sql.addSession.get(id) as number)
+      if (num >= MAX_SESSIONS) throw new Error(`the search index holds at most ${MAX_SESSIONS} sessions`)
       const { repeat, words } = countBounds(doc.text)
-      sql.insert.run(num, event.seq, KINDS.indexOf(doc.kind), repeat, words, doc.text)
+      const low = (KINDS.indexOf(doc.kind) << 6) | (repeat << 3) | words
+      sql.insert.run(num * SESSION_UNIT + event.seq * 512 + low, doc.text)
     }
   }
 }
@@ -134,7 +128,7 @@ export function indexEvents(
 export function unindexSession(sql: SearchStatements, id: SessionId): void {
   const num = sql.sessionNumber.get(id) as number | undefined
   if (num === undefined) return
-  sql.remove.run(num, num)
+  sql.remove.run(num * SESSION_UNIT, (num + 1) * SESSION_UNIT)
   sql.removeSession.run(num)
 }
 
@@ -143,37 +137,38 @@ export function ftsExpression(terms: readonly SearchTerm[]): string {
   return terms.map((term) => `"${term.tokens.join(' ')}"${term.prefix ? '*' : ''}`).join(' AND ')
 }
 
-/** Each candidate session's bounds, from the FTS5 match's rowids. */
+/** Each candidate session's bounds, from the FTS5 match's rowids alone. */
 export function searchBounds(sql: SearchStatements, request: SearchRequest): SessionBound[] {
   const prefixes = request.terms.filter(oneWordPrefix).length
-  const params = [
-    prefixes,
-    request.terms.length - prefixes,
-    ftsExpression(request.terms),
-    request.reasoning ? 1 : 0,
-  ]
-  const rows = (
-    request.cwd === undefined ? sql.everywhere.all(...params) : sql.inFolder.all(...params, request.cwd)
-  ) as {
-    id: string
-    last_activity: number
-    num: number
-    kind: number
-    docs: number
-    counted: number
-    rowids: string
-  }[]
-  const sessions = new Map<SessionId, SessionBound>()
-  for (const row of rows) {
-    let bound = sessions.get(row.id)
-    if (!bound) {
-      bound = { sessionId: row.id, lastActivity: row.last_activity, kinds: [], handle: '' }
-      sessions.set(row.id, bound)
+  const others = request.terms.length - prefixes
+  const found = new Map<number, { docs: number[]; counted: number[] }>()
+  for (const rowid of sql.matches.all(ftsExpression(request.terms)) as number[]) {
+    const low = rowid % 512
+    const kind = low >> 6
+    if (KINDS[kind] === 'reasoning' && !request.reasoning) continue
+    const num = Math.floor(rowid / SESSION_UNIT)
+    let session = found.get(num)
+    if (!session) {
+      session = { docs: [], counted: [] }
+      found.set(num, session)
     }
-    bound.kinds.push({ kind: KINDS[row.kind]!, docs: row.docs, counted: row.counted })
-    bound.handle = bound.handle === '' ? `${row.num}:${row.rowids}` : `${bound.handle},${row.rowids}`
+    session.docs.push(rowid)
+    const counted = prefixes * (low & 7) + others * ((low >> 3) & 7)
+    if (!(session.counted[kind]! >= counted)) session.counted[kind] = counted
   }
-  return [...sessions.values()]
+  if (found.size === 0) return []
+  const nums = JSON.stringify([...found.keys()])
+  const rows = (
+    request.cwd === undefined ? sql.sessionsEverywhere.all(nums) : sql.sessionsInFolder.all(nums, request.cwd)
+  ) as { num: number; id: SessionId; last_activity: number }[]
+  return rows.map((row) => {
+    const { docs, counted } = found.get(row.num)!
+    const kinds: SessionBound['kinds'] = []
+    counted.forEach((value, kind) => {
+      if (value !== undefined) kinds.push({ kind: KINDS[kind]!, counted: value })
+    })
+    return { sessionId: row.id, lastActivity: row.last_activity, docs: docs.length, kinds, handle: docs }
+  })
 }
 
 /** The candidate documents of sessions from `searchBounds` (by rowid: no new match). */
@@ -183,19 +178,20 @@ export function searchDocumentsOf(
   visit: (doc: SearchDocument) => void,
 ): void {
   const ids = new Map<number, SessionId>()
-  const rowids: string[] = []
+  const rowids: number[] = []
   for (const session of sessions) {
-    const [num, list] = session.handle!.split(':') as [string, string]
-    ids.set(Number(num), session.sessionId)
-    rowids.push(list)
+    const docs = session.handle as number[]
+    ids.set(Math.floor(docs[0]! / SESSION_UNIT), session.sessionId)
+    rowids.push(...docs)
   }
-  const rows = sql.documents.all(`[${rowids.join(',')}]`) as {
-    num: number
-    seq: number
-    kind: number
-    text: string
-  }[]
-  for (const row of rows) {
-    visit({ sessionId: ids.get(row.num)!, seq: row.seq, kind: KINDS[row.kind]!, text: row.text })
+  const rows = sql.documents.all(JSON.stringify(rowids)) as { rowid: number; text: string }[]
+  rows.sort((a, b) => a.rowid - b.rowid) // in event order, as every backend passes them
+  for (const { rowid, text } of rows) {
+    visit({
+      sessionId: ids.get(Math.floor(rowid / SESSION_UNIT))!,
+      seq: Math.floor((rowid % SESSION_UNIT) / 512),
+      kind: KINDS[(rowid % 512) >> 6]!,
+      text,
+    })
   }
 }
