@@ -152,10 +152,12 @@ function textDoc(kind: DocumentKind, text: unknown): { kind: DocumentKind; text:
 export class DocumentWalker {
   private turn = 0
 
+  /** `turns` false: the caller does not pass every `turn/start`, documents go without a turn. */
   constructor(
     private readonly sessionId: SessionId,
     private readonly reasoning: boolean,
     private readonly visit: (doc: SearchDocument) => void,
+    private readonly turns = true,
   ) {}
 
   event(event: Pick<SessionEvent, 'seq' | 'type' | 'data'>): void {
@@ -169,7 +171,7 @@ export class DocumentWalker {
       this.visit({
         sessionId: this.sessionId,
         seq: event.seq,
-        turn: this.turn,
+        turn: this.turns ? this.turn : undefined,
         kind: doc.kind,
         text: doc.text,
       })
