@@ -98,6 +98,11 @@ export class PostgresSessionBackend extends SessionPersistence {
     return this.store.search(request, visit)
   }
 
+  override async turnAt(id: SessionId, seq: number): Promise<number> {
+    validateSessionId(id)
+    return this.store.turnAt(id, seq)
+  }
+
   override summariesOf(ids: ReadonlySet<SessionId>): Promise<PostgresSummary[]> {
     return this.store.summariesOf(ids)
   }

@@ -122,10 +122,12 @@ interface CandidateRow {
   seq: number
   type: string
   data: unknown
-  turn: number
 }
 
-/** Candidate documents: indexed rows the query matches, and rows not indexed yet. Read only. */
+/**
+ * Candidate documents: indexed rows the query matches, and rows not indexed yet. Read
+ * only. Their turns are looked up for the results alone (`turnOf`).
+ */
 export async function searchRows(
   pool: Pool,
   s: string,
@@ -136,10 +138,7 @@ export async function searchRows(
   const params: unknown[] = [tsQuery(request.terms)]
   if (cwdColumn !== undefined) params.push(cwdColumn)
   const { rows } = await pool.query<CandidateRow>(
-    `SELECT s.header->'id' AS id, e.seq, e.type, e.data,
-       coalesce((SELECT (t.data->>'turn')::integer FROM ${s}.events t
-         WHERE t.session_key = e.session_key AND t.seq <= e.seq AND t.type = 'turn/start'
-         ORDER BY t.seq DESC LIMIT 1), 0) AS turn
+    `SELECT s.header->'id' AS id, e.seq, e.type, e.data
      FROM ${s}.events e JOIN ${s}.sessions s ON s.key = e.session_key
      WHERE (e.search @@ $1::tsquery OR (e.search IS NULL AND e.type IN (${TYPES_SQL})))
        ${cwdColumn === undefined ? '' : 'AND s.cwd = $2'}`,
@@ -148,9 +147,19 @@ export async function searchRows(
   for (const row of rows) {
     for (const doc of documentsOf(row.type, row.data)) {
       if (doc.kind === 'reasoning' && !request.reasoning) continue
-      visit({ sessionId: row.id, seq: row.seq, turn: row.turn, kind: doc.kind, text: doc.text })
+      visit({ sessionId: row.id, seq: row.seq, kind: doc.kind, text: doc.text })
     }
   }
+}
+
+/** The turn of event `seq` of the session stored under `key`: the last `turn/start` at or before it. */
+export async function turnOf(pool: Pool, s: string, key: Buffer, seq: number): Promise<number> {
+  const { rows } = await pool.query<{ turn: number | null }>(
+    `SELECT (data->>'turn')::integer AS turn FROM ${s}.events
+      WHERE session_key = $1 AND seq <= $2 AND type = 'turn/start' ORDER BY seq DESC LIMIT 1`,
+    [key, seq],
+  )
+  return rows[0]?.turn ?? 0
 }
 
 /**

@@ -20,7 +20,7 @@ import { currentOwner, type HeldLease, LeaseTable, leaseLost } from './lease.js'
 import { listSummaries, type PostgresSummary } from './list.js'
 import { quoteIdent } from './migrations.js'
 import { appendError, type EventRow, parseHeader, readSession, sessionKey, toEvent } from './rows.js'
-import { backfillSearch, searchRows } from './search.js'
+import { backfillSearch, searchRows, turnOf } from './search.js'
 import { storedLedger } from './usage.js'
 
 export { sessionKey }
@@ -308,6 +308,12 @@ export class PostgresSessionStore {
     const pool = await this.db()
     const cwd = request.cwd === undefined ? undefined : textColumn(request.cwd)
     await withReconnect(this.config, () => searchRows(pool, this.s, request, cwd, visit))
+  }
+
+  /** The turn of a search result's event (see search.ts); read only. */
+  async turnAt(id: SessionId, seq: number): Promise<number> {
+    const pool = await this.db()
+    return withReconnect(this.config, () => turnOf(pool, this.s, sessionKey(id), seq))
   }
 
   /** Fills the search column of rows an older writer (or the time before version 4) left without. */
