@@ -7,6 +7,16 @@ import type { SessionEvent, SessionEventMap, SessionId } from '../session/types.
 /** The kinds of searchable text an event holds. `reasoning` is searched only on request. */
 export type DocumentKind = 'prompt' | 'answer' | 'reasoning' | 'tool-call' | 'tool-output' | 'title'
 
+/** Every kind, each's index its code in the indexes that store one (never reorder). */
+export const DOCUMENT_KINDS: readonly DocumentKind[] = [
+  'prompt',
+  'answer',
+  'reasoning',
+  'tool-call',
+  'tool-output',
+  'title',
+]
+
 /** The event types that hold searchable text (every backend indexes exactly these). */
 export const SEARCHED_EVENT_TYPES = [
   'user/message',

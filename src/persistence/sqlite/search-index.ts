@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3'
 import type { SessionEvent, SessionId } from '../../session/types.js'
 import {
   countBounds,
-  type DocumentKind,
+  DOCUMENT_KINDS,
   documentsOf,
   oneWordPrefix,
   SEARCHED_EVENT_TYPES,
@@ -30,7 +30,7 @@ export const SEARCH_INDEX_MIGRATION = 'history-search-fts5-v2'
 const SESSION_UNIT = 2 ** 33
 const MAX_SESSIONS = 2 ** 20
 const MAX_SEQ = 2 ** 24
-const KINDS: DocumentKind[] = ['prompt', 'answer', 'reasoning', 'tool-call', 'tool-output', 'title']
+const KINDS = DOCUMENT_KINDS
 
 /** `unicode61` splits on what is not a letter or digit, like `tokenize` in search-text.ts. */
 const SCHEMA = `CREATE VIRTUAL TABLE search_index USING fts5(
