@@ -73,8 +73,12 @@ export async function searchSessions(
   } else {
     results = await boundedSearch(persistence, options, request, bounds, limit, now)
   }
-  for (const result of results) {
-    if (result.turn === undefined) result.turn = await persistence.turnAt(result.sessionId, result.seq)
+  const unknown = results.filter((result) => result.turn === undefined)
+  if (unknown.length > 0) {
+    const turns = await persistence.turnsAt(unknown)
+    unknown.forEach((result, index) => {
+      result.turn = turns[index]
+    })
   }
   return results as SearchResult[]
 }
@@ -181,7 +185,7 @@ function score(best: number, matches: number, lastActivity: number, now: number)
   return Math.round(quality * recency * 1e6) / 1e6
 }
 
-/** A result whose turn is still unknown until the backend is asked (`turnAt`). */
+/** A result whose turn is still unknown until the backend is asked (`turnsAt`). */
 type Found = Omit<SearchResult, 'turn'> & { turn: number | undefined }
 
 function toResult(summary: SessionSummary, best: Best, now: number): Found {

@@ -137,6 +137,13 @@ export abstract class SessionPersistence extends Service {
     throw new Error(`${this.constructor.name} offers no search bounds`)
   }
 
+  /** The turns of several events (see `turnAt`), in order; a backend across a network asks once. */
+  async turnsAt(events: readonly { sessionId: SessionId; seq: number }[]): Promise<number[]> {
+    const turns: number[] = []
+    for (const { sessionId, seq } of events) turns.push(await this.turnAt(sessionId, seq))
+    return turns
+  }
+
   /** The turn of event `seq` (the last `turn/start` at or before it; 0 before any). Never writes. */
   async turnAt(id: SessionId, seq: number): Promise<number> {
     let turn = 0

@@ -111,6 +111,11 @@ export class PostgresSessionBackend extends SessionPersistence {
     return this.store.searchDocumentsOf(request, sessions, visit)
   }
 
+  override async turnsAt(events: readonly { sessionId: SessionId; seq: number }[]): Promise<number[]> {
+    for (const { sessionId } of events) validateSessionId(sessionId)
+    return this.store.turnsAt(events)
+  }
+
   override async turnAt(id: SessionId, seq: number): Promise<number> {
     validateSessionId(id)
     return this.store.turnAt(id, seq)

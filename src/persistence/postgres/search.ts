@@ -249,6 +249,18 @@ export async function searchDocumentsOf(
   }
 }
 
+/** The turns of several events, by session key and seq, in one query: see `turnOf`. */
+export async function turnsOf(pool: Pool, s: string, keys: Buffer[], seqs: number[]): Promise<number[]> {
+  const { rows } = await pool.query<{ turn: number | null }>(
+    `SELECT (SELECT (t.data->>'turn')::integer FROM ${s}.events t
+              WHERE t.session_key = q.key AND t.seq <= q.seq AND t.type = 'turn/start'
+              ORDER BY t.seq DESC LIMIT 1) AS turn
+       FROM unnest($1::bytea[], $2::integer[]) WITH ORDINALITY AS q(key, seq, i) ORDER BY q.i`,
+    [keys, seqs],
+  )
+  return rows.map((row) => row.turn ?? 0)
+}
+
 /** The turn of event `seq` of the session stored under `key`: the last `turn/start` at or before it. */
 export async function turnOf(pool: Pool, s: string, key: Buffer, seq: number): Promise<number> {
   const { rows } = await pool.query<{ turn: number | null }>(

@@ -20,7 +20,7 @@ import { currentOwner, type HeldLease, LeaseTable, leaseLost } from './lease.js'
 import { listSummaries, type PostgresSummary } from './list.js'
 import { quoteIdent } from './migrations.js'
 import { appendError, type EventRow, parseHeader, readSession, sessionKey, toEvent } from './rows.js'
-import { backfillSearch, searchBounds, searchDocumentsOf, searchRows, turnOf } from './search.js'
+import { backfillSearch, searchBounds, searchDocumentsOf, searchRows, turnOf, turnsOf } from './search.js'
 import { storedLedger } from './usage.js'
 
 export { sessionKey }
@@ -325,6 +325,14 @@ export class PostgresSessionStore {
   ): Promise<void> {
     const pool = await this.db()
     await withReconnect(this.config, () => searchDocumentsOf(pool, this.s, request, sessions, visit))
+  }
+
+  /** The turns of search results' events, in one query; read only. */
+  async turnsAt(events: readonly { sessionId: SessionId; seq: number }[]): Promise<number[]> {
+    const pool = await this.db()
+    const keys = events.map((event) => sessionKey(event.sessionId))
+    const seqs = events.map((event) => event.seq)
+    return withReconnect(this.config, () => turnsOf(pool, this.s, keys, seqs))
   }
 
   /** The turn of a search result's event (see search.ts); read only. */
