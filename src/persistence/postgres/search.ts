@@ -225,10 +225,7 @@ export async function searchBounds(
   })
 }
 
-/**
- * The candidate documents of sessions from `searchBounds`, read through the sessions' own
- * rows, each with its turn (a few hundred rows: no second round trip for the turns).
- */
+/** The candidate documents of sessions from `searchBounds`, read through the sessions' own rows. */
 export async function searchDocumentsOf(
   pool: Pool,
   s: string,
@@ -236,21 +233,18 @@ export async function searchDocumentsOf(
   sessions: readonly SessionBound[],
   visit: (doc: SearchDocument) => void,
 ): Promise<void> {
-  const { rows } = await pool.query<CandidateRow & { turn: number | null }>(
-    `SELECT s.header->'id' AS id, e.seq, e.type, e.data,
-         (SELECT (t.data->>'turn')::integer FROM ${s}.events t
-           WHERE t.session_key = e.session_key AND t.seq <= e.seq AND t.type = 'turn/start'
-           ORDER BY t.seq DESC LIMIT 1) AS turn
-       FROM ${s}.events e JOIN ${s}.sessions s ON s.key = e.session_key
-       WHERE e.session_key = ANY($2::bytea[])
-         AND (e.search @@ $1::tsquery OR (e.search IS NULL AND e.type IN (${TYPES_SQL})))
-       ORDER BY e.session_key, e.seq`,
+  const { rows } = await pool.query<CandidateRow>(
+    `SELECT s.header->'id' AS id, e.seq, e.type, e.data
+     FROM ${s}.events e JOIN ${s}.sessions s ON s.key = e.session_key
+     WHERE e.session_key = ANY($2::bytea[])
+       AND (e.search @@ $1::tsquery OR (e.search IS NULL AND e.type IN (${TYPES_SQL})))
+     ORDER BY e.session_key, e.seq`,
     [tsQuery(request.terms), sessions.map((session) => session.handle as Buffer)],
   )
   for (const row of rows) {
     for (const doc of documentsOf(row.type, row.data)) {
       if (doc.kind === 'reasoning' && !request.reasoning) continue
-      visit({ sessionId: row.id, seq: row.seq, turn: row.turn ?? 0, kind: doc.kind, text: doc.text })
+      visit({ sessionId: row.id, seq: row.seq, kind: doc.kind, text: doc.text })
     }
   }
 }
