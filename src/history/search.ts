@@ -112,7 +112,8 @@ async function boundedSearch(
     }))
     .sort(byRank)
   let results: Found[] = []
-  let batch = limit
+  // Twice the limit at first: a few loose bounds above the winners then cost no second round.
+  let batch = 2 * limit
   for (let next = 0; next < ranked.length; ) {
     const last = results[limit - 1]
     if (last !== undefined && byRank(last, ranked[next]!) < 0) break
