@@ -2,12 +2,9 @@
 // candidates, this decides, so all backends answer the same), scoring it and cutting
 // a snippet around the first match.
 
-import type { DocumentKind, SearchTerm } from '../persistence/search-text.js'
+import { type DocumentKind, MAX_COUNTED, type SearchTerm, WORD } from '../persistence/search-text.js'
 
-const TOKEN = /[\p{L}\p{N}]+/gu
 const SNIPPET_CHARS = 160
-/** Occurrences of one term counted at most: a log that repeats a word is not ten times better. */
-const MAX_COUNTED = 5
 
 /** How much a match in each kind of text says about the session. */
 export const KIND_WEIGHT: Record<DocumentKind, number> = {
@@ -41,7 +38,7 @@ export function matchDocument(
   terms: readonly SearchTerm[],
 ): DocumentMatch | undefined {
   const tokens: Token[] = []
-  for (const found of text.matchAll(TOKEN)) {
+  for (const found of text.matchAll(WORD)) {
     tokens.push({ text: found[0].toLowerCase(), start: found.index, end: found.index + found[0].length })
   }
   let score = 0

@@ -4,10 +4,10 @@
 
 import { DshError } from '../core/errors.js'
 import type { SessionPersistence } from '../persistence/persistence.js'
-import type { SearchDocument } from '../persistence/search-text.js'
+import type { SearchDocument, SearchRequest, SearchTerm, SessionBound } from '../persistence/search-text.js'
 import type { SessionEventMap, SessionId, SessionSummary } from '../session/types.js'
 import { HistoryErrorCode } from './errors.js'
-import { matchDocument } from './match.js'
+import { KIND_WEIGHT, matchDocument } from './match.js'
 import { parseQuery } from './query.js'
 import type { SearchOptions, SearchResult } from './types.js'
 
@@ -16,9 +16,38 @@ const DAY_MS = 86_400_000
 /** A session a week old counts half as much as one from today, with the same match. */
 const RECENCY_HALF_DAYS = 7
 
-type Best = Pick<SearchResult, 'turn' | 'seq' | 'kind' | 'snippet' | 'highlights'> & {
+type Best = Pick<SearchResult, 'seq' | 'kind' | 'snippet' | 'highlights'> & {
+  turn: number | undefined
   score: number
   matches: number
+}
+
+/** The best matching document of each session, and how many of its documents match. */
+class BestPerSession {
+  readonly best = new Map<SessionId, Best>()
+
+  constructor(
+    private readonly terms: SearchTerm[],
+    private readonly reasoning: boolean,
+  ) {}
+
+  readonly visit = (doc: SearchDocument): void => {
+    if (doc.kind === 'reasoning' && !this.reasoning) return
+    const found = matchDocument(doc.text, doc.kind, this.terms)
+    if (!found) return
+    const known = this.best.get(doc.sessionId)
+    if (known) known.matches++
+    if (known && (known.score > found.score || (known.score === found.score && known.seq > doc.seq))) return
+    this.best.set(doc.sessionId, {
+      turn: doc.turn,
+      seq: doc.seq,
+      kind: doc.kind,
+      snippet: found.snippet,
+      highlights: found.highlights,
+      score: found.score,
+      matches: known?.matches ?? 1,
+    })
+  }
 }
 
 /**
@@ -33,28 +62,99 @@ export async function searchSessions(
   const limit = options.limit ?? DEFAULT_SEARCH_LIMIT
   if (!Number.isInteger(limit) || limit < 1) throw invalidFilter(`--limit must be a positive integer`)
   const reasoning = options.reasoning === true
-  const best = new Map<SessionId, Best>()
-  const visit = (doc: SearchDocument): void => {
-    if (doc.kind === 'reasoning' && !reasoning) return
-    const found = matchDocument(doc.text, doc.kind, terms)
-    if (!found) return
-    const known = best.get(doc.sessionId)
-    if (known) known.matches++
-    if (known && (known.score > found.score || (known.score === found.score && known.seq > doc.seq))) return
-    best.set(doc.sessionId, {
-      turn: doc.turn,
-      seq: doc.seq,
-      kind: doc.kind,
-      snippet: found.snippet,
-      highlights: found.highlights,
-      score: found.score,
-      matches: known?.matches ?? 1,
+  const request: SearchRequest = { terms, cwd: options.cwd, reasoning, onSkipped: options.onSkipped }
+  const now = options.now ?? Date.now()
+  const bounds = await persistence.searchBounds(request)
+  let results: Found[]
+  if (bounds === undefined) {
+    const found = new BestPerSession(terms, reasoning)
+    await persistence.searchDocuments(request, found.visit)
+    results = (await kept(persistence, options, found.best, now)).sort(byRank).slice(0, limit)
+  } else {
+    results = await boundedSearch(persistence, options, request, bounds, limit, now)
+  }
+  const unknown = results.filter((result) => result.turn === undefined)
+  if (unknown.length > 0) {
+    const turns = await persistence.turnsAt(unknown)
+    unknown.forEach((result, index) => {
+      result.turn = turns[index]
     })
   }
-  await persistence.searchDocuments(
-    { terms, cwd: options.cwd, reasoning, onSkipped: options.onSkipped },
-    visit,
+  return results as SearchResult[]
+}
+
+/**
+ * The same results from an indexed backend, reading the text of only the sessions that
+ * can still make the first `limit`: sessions go in order of the best score they could
+ * reach (their bound), a batch at a time, until the `limit`th result found ranks above
+ * the next bound. Exact: a session left unread could at best tie that bound, and the
+ * order among equal scores (last activity, id) is known before any text is read.
+ */
+async function boundedSearch(
+  persistence: SessionPersistence,
+  options: SearchOptions,
+  request: SearchRequest,
+  bounds: SessionBound[],
+  limit: number,
+  now: number,
+): Promise<Found[]> {
+  const ranked = bounds
+    .filter(
+      (bound) =>
+        (options.since === undefined || bound.lastActivity >= options.since) &&
+        (options.until === undefined || bound.lastActivity <= options.until),
+    )
+    .map((bound) => ({
+      bound,
+      sessionId: bound.sessionId,
+      lastActivity: bound.lastActivity,
+      score: upperScore(bound, now),
+    }))
+    .sort(byRank)
+  let results: Found[] = []
+  // Twice the limit at first: a few loose bounds above the winners then cost no second round.
+  let batch = 2 * limit
+  for (let next = 0; next < ranked.length; ) {
+    const last = results[limit - 1]
+    if (last !== undefined && byRank(last, ranked[next]!) < 0) break
+    const sessions = ranked.slice(next, next + batch).map((entry) => entry.bound)
+    next += sessions.length
+    batch *= 2
+    const found = new BestPerSession(request.terms, request.reasoning)
+    await persistence.searchDocumentsOf(request, sessions, found.visit)
+    results = results.concat(await kept(persistence, options, found.best, now))
+    results.sort(byRank)
+    results.length = Math.min(results.length, limit)
+  }
+  return results
+}
+
+/** The highest score a session's bound allows (the same formula as `toResult`, on bounds). */
+function upperScore(bound: SessionBound, now: number): number {
+  let best = 0
+  for (const { kind, counted } of bound.kinds) best = Math.max(best, counted * KIND_WEIGHT[kind])
+  return score(best, Math.max(bound.docs, 1), bound.lastActivity, now)
+}
+
+/** Score first, then the more recent, then the smaller id: a total order. */
+function byRank(
+  a: Pick<SearchResult, 'score' | 'lastActivity' | 'sessionId'>,
+  b: Pick<SearchResult, 'score' | 'lastActivity' | 'sessionId'>,
+): number {
+  return (
+    b.score - a.score ||
+    b.lastActivity - a.lastActivity ||
+    (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)
   )
+}
+
+/** The found sessions that pass the filters, as results (unsorted). */
+async function kept(
+  persistence: SessionPersistence,
+  options: SearchOptions,
+  best: Map<SessionId, Best>,
+  now: number,
+): Promise<Found[]> {
   if (best.size === 0) return []
   const summaries = await persistence.summariesOf(new Set(best.keys()))
   const kept: SessionSummary[] = []
@@ -72,22 +172,25 @@ export async function searchSessions(
     kept.push(summary)
   }
   const models = options.model === undefined ? kept : await usingModel(persistence, kept, options.model)
-  const now = options.now ?? Date.now()
-  const results = models.map((summary) => toResult(summary, best.get(summary.header.id)!, now))
-  results.sort(
-    (a, b) =>
-      b.score - a.score ||
-      b.lastActivity - a.lastActivity ||
-      (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0),
-  )
-  return results.slice(0, limit)
+  return models.map((summary) => toResult(summary, best.get(summary.header.id)!, now))
 }
 
-function toResult(summary: SessionSummary, best: Best, now: number): SearchResult {
-  const ageDays = Math.max(0, now - summary.lastActivity) / DAY_MS
+/**
+ * Match quality and recency together. Rounded: backends may differ in the last bits of
+ * nothing, never in the order. Never smaller for a larger `best` or `matches` (bounds rely on it).
+ */
+function score(best: number, matches: number, lastActivity: number, now: number): number {
+  const ageDays = Math.max(0, now - lastActivity) / DAY_MS
   const recency = 1 / (1 + ageDays / RECENCY_HALF_DAYS)
-  const quality = best.score + Math.log2(best.matches)
-  const result: SearchResult = {
+  const quality = best + Math.log2(matches)
+  return Math.round(quality * recency * 1e6) / 1e6
+}
+
+/** A result whose turn is still unknown until the backend is asked (`turnsAt`). */
+type Found = Omit<SearchResult, 'turn'> & { turn: number | undefined }
+
+function toResult(summary: SessionSummary, best: Best, now: number): Found {
+  const result: Found = {
     sessionId: summary.header.id,
     createdAt: summary.header.createdAt,
     lastActivity: summary.lastActivity,
@@ -98,8 +201,7 @@ function toResult(summary: SessionSummary, best: Best, now: number): SearchResul
     snippet: best.snippet,
     highlights: best.highlights,
     matches: best.matches,
-    // Rounded: backends may differ in the last bits of nothing, never in the order.
-    score: Math.round(quality * recency * 1e6) / 1e6,
+    score: score(best.score, best.matches, summary.lastActivity, now),
   }
   if (summary.title !== undefined) result.title = summary.title
   if (summary.header.cwd !== undefined) result.cwd = summary.header.cwd

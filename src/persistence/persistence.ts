@@ -9,7 +9,7 @@ import { DshError, errorMessage } from '../core/errors.js'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../session/types.js'
 import { PersistenceErrorCode } from './errors.js'
 import type { WriterOwner } from './owner.js'
-import { DocumentWalker, type SearchDocument, type SearchRequest } from './search-text.js'
+import { DocumentWalker, type SearchDocument, type SearchRequest, type SessionBound } from './search-text.js'
 import type { LoadedSession, SessionLocation } from './types.js'
 
 export abstract class SessionPersistence extends Service {
@@ -116,6 +116,43 @@ export abstract class SessionPersistence extends Service {
       const walker = new DocumentWalker(id, request.reasoning, visit)
       for (const event of loaded.events) walker.event(event)
     }
+  }
+
+  /**
+   * An indexed backend's bounds of each session's candidates (see `SessionBound`), read
+   * without the documents' text, so the history service reads the text of only the sessions
+   * that can still reach the results (`searchDocumentsOf`). Undefined: not offered, the
+   * service reads every candidate through `searchDocuments`. Never writes.
+   */
+  async searchBounds(_request: SearchRequest): Promise<SessionBound[] | undefined> {
+    return undefined
+  }
+
+  /** The candidate documents of `sessions` (from `searchBounds`), as `searchDocuments` would pass them. */
+  async searchDocumentsOf(
+    _request: SearchRequest,
+    _sessions: readonly SessionBound[],
+    _visit: (doc: SearchDocument) => void,
+  ): Promise<void> {
+    throw new Error(`${this.constructor.name} offers no search bounds`)
+  }
+
+  /** The turns of several events (see `turnAt`), in order; a backend across a network asks once. */
+  async turnsAt(events: readonly { sessionId: SessionId; seq: number }[]): Promise<number[]> {
+    const turns: number[] = []
+    for (const { sessionId, seq } of events) turns.push(await this.turnAt(sessionId, seq))
+    return turns
+  }
+
+  /** The turn of event `seq` (the last `turn/start` at or before it; 0 before any). Never writes. */
+  async turnAt(id: SessionId, seq: number): Promise<number> {
+    let turn = 0
+    for (const event of (await this.load(id)).events) {
+      if (event.seq > seq) break
+      const number = event.type === 'turn/start' ? (event.data as { turn?: unknown } | null)?.turn : undefined
+      if (typeof number === 'number') turn = number
+    }
+    return turn
   }
 
   /**

@@ -11,6 +11,7 @@ import { LogBuilder, makeHeader, T0 } from '../persistence/fixtures.js'
 
 export const DIR_A = '/work/project-a'
 export const DIR_B = '/work/project-b'
+export const DIR_C = '/work/project-c'
 const HOUR = 3_600_000
 export const NOW = T0 + 10 * 24 * HOUR
 
@@ -60,7 +61,42 @@ export function corpus(): [string, string, number, SessionEvent[]][] {
     ['s-deploy', DIR_A, 2, deploy.events],
     ['s-docs', DIR_B, 5, docs.events],
     ['s-titled', DIR_B, 50, titled.events],
+    ...manyWidgets(),
   ]
+}
+
+/**
+ * Many sessions sharing a common word, so a search with a limit must choose among them:
+ * the newest match thinly, older ones repeat it (in a tool output, capped at five
+ * counted), say it in a title, in many answers, or in variants (`widgets`, `widgetry`)
+ * that only a prefix query counts. A backend leaving out a session that could still make
+ * the results (a wrong bound) gives a different list than reading everything would.
+ */
+function manyWidgets(): [string, string, number, SessionEvent[]][] {
+  const sessions: [string, string, number, SessionEvent[]][] = []
+  for (let i = 0; i < 30; i++) {
+    const log = new LogBuilder()
+      .add('turn/start', { turn: 1 })
+      .add('user/message', { text: `please look at widget ${i}` })
+      .add('assistant/message', { message: { content: 'Looked.' } })
+    if (i % 7 === 3) {
+      log
+        .add('tool/call', { callId: `w${i}`, name: 'bash', arguments: '{"command":"cat parts"}' })
+        .add('tool/result', {
+          callId: `w${i}`,
+          content: `${'widget '.repeat((i % 5) + 2)}and widgets, widgetry, widgeting`,
+        })
+    }
+    if (i % 4 === 1) {
+      for (let answer = 0; answer <= i % 3; answer++) {
+        log.add('assistant/message', { message: { content: `the widget again (${answer})` } })
+      }
+    }
+    log.add('turn/end', { turn: 1, reason: 'completed' })
+    if (i % 11 === 5) log.addIgnorable('session/title', { title: `Widget overhaul ${i}`, source: 'user' })
+    sessions.push([`w-${String(i).padStart(2, '0')}`, DIR_C, 1 + i * 4, log.events])
+  }
+  return sessions
 }
 
 /** Stores the corpus through `backend` (times shifted so each session has its age). */
@@ -75,10 +111,30 @@ export async function storeCorpus(backend: SessionPersistence): Promise<void> {
   }
 }
 
+/** Older sessions outrank the newest ones by repeating the word, in a title, or (prefix) in its variants. */
+const WIDGET_TOP: [string, number, string][] = [
+  ['w-03', 1, 'tool-output'],
+  ['w-05', 1, 'title'],
+  ['w-17', 1, 'tool-output'],
+  ['w-24', 1, 'tool-output'],
+  ['w-01', 1, 'prompt'],
+]
+const WIDGET_PREFIX_TOP: [string, number, string][] = [
+  ['w-03', 1, 'tool-output'],
+  ['w-17', 1, 'tool-output'],
+  ['w-10', 1, 'tool-output'],
+  ['w-05', 1, 'title'],
+]
+const WIDGET_LOOK_TOP: [string, number, string][] = [
+  ['w-00', 1, 'prompt'],
+  ['w-01', 1, 'prompt'],
+  ['w-02', 1, 'prompt'],
+]
+
 /** `[query, options, expected [id, turn, kind] in order]`. */
 export const CASES: [
   string,
-  { cwd?: string; reasoning?: boolean; model?: string; status?: string },
+  { cwd?: string; reasoning?: boolean; model?: string; status?: string; limit?: number },
   [string, number, string][],
 ][] = [
   // A word of a prompt, in two folders; the session matching it twice comes first.
@@ -113,6 +169,20 @@ export const CASES: [
   ['slug', { model: 'deepseek-flash' }, [['s-slug', 1, 'prompt']]],
   ['slug', { status: 'interrupted' }, [['s-docs', 1, 'prompt']]],
   ['zebra', {}, []],
+  // Many sessions match: a limit keeps the best, not merely the newest.
+  ['widget', { limit: 5 }, WIDGET_TOP],
+  ['widg*', { limit: 4 }, WIDGET_PREFIX_TOP],
+  ['widget look', { limit: 3 }, WIDGET_LOOK_TOP],
+]
+
+/** Queries over many matching sessions: each with a limit must be the first of all results. */
+const MANY: [string, number][] = [
+  ['widget', 5],
+  ['widget', 1],
+  ['widg*', 4],
+  ['widget look', 3],
+  ['"widget and widgets"', 2],
+  ['widget*', 7],
 ]
 
 /** Registers the contract's tests; `open()` gives a backend over fresh storage. */
@@ -130,6 +200,29 @@ export function runSearchContract(open: () => Promise<SessionPersistence>): void
     const [first] = await searchSessions(backend, { query: 'slugify', now: NOW })
     expect(first).toMatchObject({ cwd: DIR_A, title: 'Fix the slug bug in router.ts', turns: 2, matches: 3 })
     expect(first!.highlights.map(([from, to]) => first!.snippet.slice(from, to))).toEqual(['slugify'])
+  })
+
+  it('with a limit, keeps the first results of all of them, among many sessions matching', async () => {
+    const backend = await open()
+    await storeCorpus(backend)
+    for (const [query, limit] of MANY) {
+      const all = await searchSessions(backend, { query, now: NOW, limit: 1000 })
+      expect(all.length, query).toBeGreaterThan(limit)
+      expect(await searchSessions(backend, { query, now: NOW, limit }), `${query} limit ${limit}`).toEqual(
+        all.slice(0, limit),
+      )
+    }
+  })
+
+  it('finds nothing more of a removed session', async () => {
+    const backend = await open()
+    await storeCorpus(backend)
+    await backend.remove('s-slug')
+    await backend.remove('w-03')
+    const slug = await searchSessions(backend, { query: 'slug', now: NOW })
+    expect(slug.map((result) => result.sessionId)).toEqual(['s-docs'])
+    const widget = await searchSessions(backend, { query: 'widget', now: NOW, limit: 2 })
+    expect(widget.map((result) => result.sessionId)).toEqual(['w-05', 'w-17'])
   })
 
   it('refuses a bad query in one line before reading anything', async () => {

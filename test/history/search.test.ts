@@ -77,21 +77,29 @@ describe('search over damaged logs', () => {
 })
 
 describe('the SQLite search index migration', () => {
-  it('indexes the sessions of a database made before it, once', async () => {
-    const file = join(tempDir(), 'sessions.db')
-    const first = await start(SqliteSessionBackend, { file })
-    await storeCorpus(first)
-    const expected = await allResults(first)
-    await running.pop()!.dispose()
-    // Back to a database from before the index.
-    const Database = (await import('better-sqlite3')).default
-    const db = new Database(file)
-    db.exec("DROP TABLE search_index; DELETE FROM dsh_migrations WHERE name = 'history-search-fts5-v1'")
-    db.close()
-    const upgraded = await start(SqliteSessionBackend, { file })
-    expect(await allResults(upgraded)).toEqual(expected)
-    const check = new Database(file, { readonly: true })
-    expect(check.prepare('SELECT count(*) AS n FROM search_index').get()).toEqual({ n: 17 })
-    check.close()
-  })
+  for (const v1 of [false, true])
+    it(`indexes the sessions of a database made before it${v1 ? ' (or before version 2)' : ''}, once`, async () => {
+      const file = join(tempDir(), 'sessions.db')
+      const first = await start(SqliteSessionBackend, { file })
+      await storeCorpus(first)
+      const expected = await allResults(first)
+      await running.pop()!.dispose()
+      // Back to a database from before the index.
+      const Database = (await import('better-sqlite3')).default
+      const db = new Database(file)
+      db.exec(
+        "DROP TABLE search_index; DROP TABLE search_sessions; DELETE FROM dsh_migrations WHERE name = 'history-search-fts5-v2'",
+      )
+      // Or with version 1's index (no bounds in its rowids), which is rebuilt.
+      if (v1) {
+        db.exec(`CREATE VIRTUAL TABLE search_index USING fts5(text, kind UNINDEXED, session_id UNINDEXED, seq UNINDEXED);
+        INSERT INTO dsh_migrations (name, applied_at) VALUES ('history-search-fts5-v1', 1)`)
+      }
+      db.close()
+      const upgraded = await start(SqliteSessionBackend, { file })
+      expect(await allResults(upgraded)).toEqual(expected)
+      const check = new Database(file, { readonly: true })
+      expect(check.prepare('SELECT count(*) AS n FROM search_index').get()).toEqual({ n: 105 })
+      check.close()
+    })
 })

@@ -108,6 +108,10 @@ export class JsonlSessionBackend extends SessionPersistence {
     return this.logs.search(request, ripgrep, visit)
   }
 
+  override turnAt(id: SessionId, seq: number): Promise<number> {
+    return this.logs.turnAt(id, seq)
+  }
+
   override summariesOf(ids: ReadonlySet<SessionId>): Promise<SessionSummary[]> {
     const logger = this.ctx.logger('jsonl')
     return this.logs.summariesOf(ids, (file, reason) =>

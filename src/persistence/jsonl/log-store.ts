@@ -23,7 +23,7 @@ import { LOCK_SUFFIX, SessionLayout } from './layout.js'
 import { breakLock, liveHolder, WriterLock } from './lock.js'
 import { headerIdOf } from './log-summary.js'
 import { scanLog } from './reader.js'
-import { searchLogs } from './search.js'
+import { searchLogs, turnInLog } from './search.js'
 import { alreadyExists, lockedByUs } from './store-errors.js'
 
 /** What this backend knows about one session it created, loaded or writes. */
@@ -233,6 +233,13 @@ export class JsonlLogStore {
   ): Promise<void> {
     const dirs = request.cwd === undefined ? [this.root] : [this.layout.bucketDir(request.cwd)]
     for (const [id, file] of await searchLogs(dirs, request, ripgrep, visit)) this.listedPaths.set(id, file)
+  }
+
+  /** The turn of event `seq` (see search.ts), from the log the search found it in. */
+  async turnAt(id: SessionId, seq: number): Promise<number> {
+    const file = this.listedPaths.get(id) ?? (await this.find(id))
+    if (file === undefined) throw notFound(id)
+    return turnInLog(file, seq)
   }
 
   /** Summaries of the given sessions, reading only their logs. */

@@ -1,7 +1,7 @@
 // Session search over JSONL logs: ripgrep, when installed, picks the lines that may
-// match (and the `turn/start` lines that number them); without it a streaming reader
-// goes through each log line by line. Neither loads a whole log into memory, and a log
-// with a damaged line is skipped with a warning naming it.
+// match (their turns are looked up afterwards, for the results only); without it a
+// streaming reader goes through each log line by line. Neither loads a whole log into
+// memory, and a log with a damaged line is skipped with a warning naming it.
 
 import { spawn } from 'node:child_process'
 import { createReadStream, existsSync, statSync } from 'node:fs'
@@ -23,6 +23,7 @@ import { headerIdOf } from './log-summary.js'
 /** Written literally by `eventLines` at the start of every line: `{"seq":N,"type":"…"`. */
 const TYPE_PATTERN = /^\{"seq":\d+,"type":"([^"]+)"/
 const TURN_START_MARK = '"type":"turn/start"'
+const SEQ_PATTERN = /^\{"seq":(\d+),/
 const SEARCHED = new Set<string>(SEARCHED_EVENT_TYPES)
 
 /** The `rg` executable on PATH, or undefined. Looked up once per process. */
@@ -56,7 +57,7 @@ export async function searchLogs(
   const existing = dirs.filter((dir) => existsSync(dir))
   if (existing.length === 0) return files
   const needles = [...new Set(request.terms.flatMap((term) => term.tokens))]
-  const perFile = new FileDocuments(request, visit, files)
+  const perFile = new FileDocuments(request, visit, files, ripgrep === undefined)
   if (ripgrep) await ripgrepLines(ripgrep, existing, needles, perFile)
   else await streamLines(existing, needles, perFile)
   perFile.flush()
@@ -75,6 +76,8 @@ class FileDocuments {
     private readonly request: SearchRequest,
     private readonly visit: (doc: SearchDocument) => void,
     private readonly files: Map<SessionId, string>,
+    /** Whether every `turn/start` line is passed on (the streaming reader), so documents know their turn. */
+    private readonly turns: boolean,
   ) {}
 
   line(file: string, text: string): void {
@@ -124,7 +127,12 @@ class FileDocuments {
       this.fail(file, 'its header cannot be read')
       return
     }
-    this.walker = new DocumentWalker(this.id, this.request.reasoning, (doc) => this.docs.push(doc))
+    this.walker = new DocumentWalker(
+      this.id,
+      this.request.reasoning,
+      (doc) => this.docs.push(doc),
+      this.turns,
+    )
   }
 
   private fail(file: string, reason: string): void {
@@ -135,8 +143,8 @@ class FileDocuments {
 }
 
 /**
- * Runs `rg -F -i` for every token and for the `turn/start` mark over the logs; its output
- * keeps each file's lines together and in order (`--null` ends the file name with NUL).
+ * Runs `rg -F -i` for every token over the logs; its output keeps each file's lines
+ * together and in order (`--null` ends the file name with NUL).
  */
 async function ripgrepLines(
   ripgrep: string,
@@ -157,8 +165,6 @@ async function ripgrepLines(
     '--color=never',
     '--glob',
     `*${LOG_SUFFIX}`,
-    '-e',
-    TURN_START_MARK,
     ...needles.flatMap((needle) => ['-e', needle]),
     '--',
     ...dirs,
@@ -205,6 +211,27 @@ async function streamLines(dirs: string[], needles: string[], perFile: FileDocum
 function mayMatch(line: string, needles: string[]): boolean {
   const lower = line.toLowerCase()
   return needles.some((needle) => lower.includes(needle))
+}
+
+/** The turn of event `seq` in the log `file`: read up to it, parsing only `turn/start` lines. */
+export async function turnInLog(file: string, seq: number): Promise<number> {
+  let turn = 0
+  const input = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 })
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })
+  try {
+    for await (const line of lines) {
+      const at = SEQ_PATTERN.exec(line)
+      if (at === null) continue
+      if (Number(at[1]) > seq) break
+      if (!line.includes(TURN_START_MARK)) continue
+      const number = (JSON.parse(line) as { data?: { turn?: unknown } }).data?.turn
+      if (typeof number === 'number') turn = number
+    }
+  } finally {
+    lines.close()
+    input.destroy()
+  }
+  return turn
 }
 
 /** The logs in `dirs`: a bucket folder's files, or every bucket's when a dir is the root. */

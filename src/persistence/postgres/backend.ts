@@ -8,7 +8,7 @@ import { validateSessionId } from '../../session/session.js'
 import type { SessionEvent, SessionHeader, SessionId } from '../../session/types.js'
 import type { WriterOwner } from '../owner.js'
 import { SessionPersistence } from '../persistence.js'
-import type { SearchDocument, SearchRequest } from '../search-text.js'
+import type { SearchDocument, SearchRequest, SessionBound } from '../search-text.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 import { type PostgresBackendConfig, resolvePostgresConfig } from './config.js'
 import { withReconnect } from './connection.js'
@@ -96,6 +96,29 @@ export class PostgresSessionBackend extends SessionPersistence {
   /** Candidates from the GIN-indexed `search` column (and rows not indexed yet). Never writes. */
   override searchDocuments(request: SearchRequest, visit: (doc: SearchDocument) => void): Promise<void> {
     return this.store.search(request, visit)
+  }
+
+  /** Each candidate session's bounds from the index (and its bounds marks). Never writes. */
+  override searchBounds(request: SearchRequest): Promise<SessionBound[]> {
+    return this.store.searchBounds(request)
+  }
+
+  override searchDocumentsOf(
+    request: SearchRequest,
+    sessions: readonly SessionBound[],
+    visit: (doc: SearchDocument) => void,
+  ): Promise<void> {
+    return this.store.searchDocumentsOf(request, sessions, visit)
+  }
+
+  override async turnsAt(events: readonly { sessionId: SessionId; seq: number }[]): Promise<number[]> {
+    for (const { sessionId } of events) validateSessionId(sessionId)
+    return this.store.turnsAt(events)
+  }
+
+  override async turnAt(id: SessionId, seq: number): Promise<number> {
+    validateSessionId(id)
+    return this.store.turnAt(id, seq)
   }
 
   override summariesOf(ids: ReadonlySet<SessionId>): Promise<PostgresSummary[]> {

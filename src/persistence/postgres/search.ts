@@ -7,11 +7,16 @@
 import type { Pool } from 'pg'
 import type { SessionId } from '../../session/types.js'
 import {
+  countBounds,
+  DOCUMENT_KINDS,
   documentsOf,
+  MAX_COUNTED,
+  oneWordPrefix,
   SEARCHED_EVENT_TYPES,
   type SearchDocument,
   type SearchRequest,
   type SearchTerm,
+  type SessionBound,
   tokenize,
 } from '../search-text.js'
 
@@ -22,6 +27,12 @@ const MAX_VECTOR_CHARS = 256 * 1024
 /** The lexeme of such a document: no query can produce it (`-` never is in a token), every search includes it. */
 const UNINDEXED = '-unindexed-'
 const BACKFILL_BATCH = 500
+/**
+ * The first lexeme of an indexed event (`-` sorts before every letter and digit): its
+ * documents' kind codes and count bounds (see `countBounds`), e.g. `-b-153-243`. No query
+ * produces it; `searchBounds` reads it so the history service reads only the text it needs.
+ */
+const BOUNDS_MARK = '-b-'
 
 const TYPES_SQL = SEARCHED_EVENT_TYPES.map((type) => `'${type}'`).join(', ')
 
@@ -32,7 +43,11 @@ const TYPES_SQL = SEARCHED_EVENT_TYPES.map((type) => `'${type}'`).join(', ')
 export function searchWords(type: string, data: unknown): string | null {
   const docs = documentsOf(type, data)
   if (docs.length === 0) return null
-  const words = new Set<string>()
+  const marks = docs.map((doc) => {
+    const { repeat, words } = countBounds(doc.text)
+    return `${DOCUMENT_KINDS.indexOf(doc.kind)}${repeat}${words}`
+  })
+  const words = new Set<string>([`${BOUNDS_MARK}${marks.join('-')}`])
   let chars = 0
   for (const doc of docs) {
     for (const token of tokenize(doc.text)) {
@@ -122,10 +137,12 @@ interface CandidateRow {
   seq: number
   type: string
   data: unknown
-  turn: number
 }
 
-/** Candidate documents: indexed rows the query matches, and rows not indexed yet. Read only. */
+/**
+ * Candidate documents: indexed rows the query matches, and rows not indexed yet. Read
+ * only. Their turns are looked up for the results alone (`turnOf`).
+ */
 export async function searchRows(
   pool: Pool,
   s: string,
@@ -136,10 +153,7 @@ export async function searchRows(
   const params: unknown[] = [tsQuery(request.terms)]
   if (cwdColumn !== undefined) params.push(cwdColumn)
   const { rows } = await pool.query<CandidateRow>(
-    `SELECT s.header->'id' AS id, e.seq, e.type, e.data,
-       coalesce((SELECT (t.data->>'turn')::integer FROM ${s}.events t
-         WHERE t.session_key = e.session_key AND t.seq <= e.seq AND t.type = 'turn/start'
-         ORDER BY t.seq DESC LIMIT 1), 0) AS turn
+    `SELECT s.header->'id' AS id, e.seq, e.type, e.data
      FROM ${s}.events e JOIN ${s}.sessions s ON s.key = e.session_key
      WHERE (e.search @@ $1::tsquery OR (e.search IS NULL AND e.type IN (${TYPES_SQL})))
        ${cwdColumn === undefined ? '' : 'AND s.cwd = $2'}`,
@@ -148,9 +162,113 @@ export async function searchRows(
   for (const row of rows) {
     for (const doc of documentsOf(row.type, row.data)) {
       if (doc.kind === 'reasoning' && !request.reasoning) continue
-      visit({ sessionId: row.id, seq: row.seq, turn: row.turn, kind: doc.kind, text: doc.text })
+      visit({ sessionId: row.id, seq: row.seq, kind: doc.kind, text: doc.text })
     }
   }
+}
+
+/**
+ * Each candidate session's bounds, from the index alone: per session, how many candidate
+ * events carry each bounds mark. An event without one (written before marks, not indexed
+ * yet, or too long to index) is bounded by the most any document could count.
+ */
+export async function searchBounds(
+  pool: Pool,
+  s: string,
+  request: SearchRequest,
+  cwdColumn: string | undefined,
+): Promise<SessionBound[]> {
+  const params: unknown[] = [tsQuery(request.terms)]
+  if (cwdColumn !== undefined) params.push(cwdColumn)
+  // Two branches, so each is planned on its own index (an OR of both defeats the estimates).
+  const { rows } = await pool.query<{ key: Buffer; id: SessionId; last_activity: string; marks: string[] }>(
+    `SELECT s.key, s.header->>'id' AS id, s.last_activity, g.marks
+     FROM (SELECT session_key, array_agg(coalesce(mark, '') || ' ' || n) AS marks
+           FROM (SELECT session_key, mark, count(*) AS n
+                 FROM (SELECT e.session_key, (tsvector_to_array(e.search))[1] AS mark
+                         FROM ${s}.events e WHERE e.search @@ $1::tsquery
+                       UNION ALL
+                       SELECT e.session_key, NULL FROM ${s}.events e
+                         WHERE e.search IS NULL AND e.type IN (${TYPES_SQL})) c
+                 GROUP BY session_key, mark) m
+           GROUP BY session_key) g
+     JOIN ${s}.sessions s ON s.key = g.session_key ${cwdColumn === undefined ? '' : 'AND s.cwd = $2'}`,
+    params,
+  )
+  const prefixes = request.terms.filter(oneWordPrefix).length
+  const others = request.terms.length - prefixes
+  const unknown = request.terms.length * MAX_COUNTED
+  return rows.map((row) => {
+    let docs = 0
+    const counted = new Map<SessionBound['kinds'][number]['kind'], number>()
+    const note = (kind: SessionBound['kinds'][number]['kind'], value: number) => {
+      if (!((counted.get(kind) ?? -1) >= value)) counted.set(kind, value)
+    }
+    for (const entry of row.marks) {
+      const [mark, n] = entry.split(' ') as [string, string]
+      const events = Number(n)
+      if (!mark.startsWith(BOUNDS_MARK)) {
+        // Unknown: up to two documents (an answer and its reasoning), of any kind.
+        docs += 2 * events
+        for (const kind of DOCUMENT_KINDS) note(kind, unknown)
+        continue
+      }
+      for (const code of mark.slice(BOUNDS_MARK.length).split('-')) {
+        const kind = DOCUMENT_KINDS[Number(code[0])]!
+        if (kind === 'reasoning' && !request.reasoning) continue
+        docs += events
+        note(kind, prefixes * Number(code[2]) + others * Number(code[1]))
+      }
+    }
+    const kinds = [...counted].map(([kind, value]) => ({ kind, counted: value }))
+    return { sessionId: row.id, lastActivity: Number(row.last_activity), docs, kinds, handle: row.key }
+  })
+}
+
+/** The candidate documents of sessions from `searchBounds`, read through the sessions' own rows. */
+export async function searchDocumentsOf(
+  pool: Pool,
+  s: string,
+  request: SearchRequest,
+  sessions: readonly SessionBound[],
+  visit: (doc: SearchDocument) => void,
+): Promise<void> {
+  const { rows } = await pool.query<CandidateRow>(
+    `SELECT s.header->'id' AS id, e.seq, e.type, e.data
+     FROM ${s}.events e JOIN ${s}.sessions s ON s.key = e.session_key
+     WHERE e.session_key = ANY($2::bytea[])
+       AND (e.search @@ $1::tsquery OR (e.search IS NULL AND e.type IN (${TYPES_SQL})))
+     ORDER BY e.session_key, e.seq`,
+    [tsQuery(request.terms), sessions.map((session) => session.handle as Buffer)],
+  )
+  for (const row of rows) {
+    for (const doc of documentsOf(row.type, row.data)) {
+      if (doc.kind === 'reasoning' && !request.reasoning) continue
+      visit({ sessionId: row.id, seq: row.seq, kind: doc.kind, text: doc.text })
+    }
+  }
+}
+
+/** The turns of several events, by session key and seq, in one query: see `turnOf`. */
+export async function turnsOf(pool: Pool, s: string, keys: Buffer[], seqs: number[]): Promise<number[]> {
+  const { rows } = await pool.query<{ turn: number | null }>(
+    `SELECT (SELECT (t.data->>'turn')::integer FROM ${s}.events t
+              WHERE t.session_key = q.key AND t.seq <= q.seq AND t.type = 'turn/start'
+              ORDER BY t.seq DESC LIMIT 1) AS turn
+       FROM unnest($1::bytea[], $2::integer[]) WITH ORDINALITY AS q(key, seq, i) ORDER BY q.i`,
+    [keys, seqs],
+  )
+  return rows.map((row) => row.turn ?? 0)
+}
+
+/** The turn of event `seq` of the session stored under `key`: the last `turn/start` at or before it. */
+export async function turnOf(pool: Pool, s: string, key: Buffer, seq: number): Promise<number> {
+  const { rows } = await pool.query<{ turn: number | null }>(
+    `SELECT (data->>'turn')::integer AS turn FROM ${s}.events
+      WHERE session_key = $1 AND seq <= $2 AND type = 'turn/start' ORDER BY seq DESC LIMIT 1`,
+    [key, seq],
+  )
+  return rows[0]?.turn ?? 0
 }
 
 /**

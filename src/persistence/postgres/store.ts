@@ -11,7 +11,7 @@ import { PersistenceErrorCode } from '../errors.js'
 import type { WriterOwner } from '../owner.js'
 import { checkContinuation, notFound } from '../persistence.js'
 import { closersForOpenTurn } from '../repair.js'
-import type { SearchDocument, SearchRequest } from '../search-text.js'
+import type { SearchDocument, SearchRequest, SessionBound } from '../search-text.js'
 import type { LoadedSession } from '../types.js'
 import { appendParams, textColumn } from './append-params.js'
 import type { ResolvedPostgresConfig } from './config.js'
@@ -20,7 +20,7 @@ import { currentOwner, type HeldLease, LeaseTable, leaseLost } from './lease.js'
 import { listSummaries, type PostgresSummary } from './list.js'
 import { quoteIdent } from './migrations.js'
 import { appendError, type EventRow, parseHeader, readSession, sessionKey, toEvent } from './rows.js'
-import { backfillSearch, searchRows } from './search.js'
+import { backfillSearch, searchBounds, searchDocumentsOf, searchRows, turnOf, turnsOf } from './search.js'
 import { storedLedger } from './usage.js'
 
 export { sessionKey }
@@ -308,6 +308,37 @@ export class PostgresSessionStore {
     const pool = await this.db()
     const cwd = request.cwd === undefined ? undefined : textColumn(request.cwd)
     await withReconnect(this.config, () => searchRows(pool, this.s, request, cwd, visit))
+  }
+
+  /** Each candidate session's bounds (see search.ts); read only. */
+  async searchBounds(request: SearchRequest): Promise<SessionBound[]> {
+    const pool = await this.db()
+    const cwd = request.cwd === undefined ? undefined : textColumn(request.cwd)
+    return withReconnect(this.config, () => searchBounds(pool, this.s, request, cwd))
+  }
+
+  /** The candidate documents of sessions from `searchBounds`; read only. */
+  async searchDocumentsOf(
+    request: SearchRequest,
+    sessions: readonly SessionBound[],
+    visit: (doc: SearchDocument) => void,
+  ): Promise<void> {
+    const pool = await this.db()
+    await withReconnect(this.config, () => searchDocumentsOf(pool, this.s, request, sessions, visit))
+  }
+
+  /** The turns of search results' events, in one query; read only. */
+  async turnsAt(events: readonly { sessionId: SessionId; seq: number }[]): Promise<number[]> {
+    const pool = await this.db()
+    const keys = events.map((event) => sessionKey(event.sessionId))
+    const seqs = events.map((event) => event.seq)
+    return withReconnect(this.config, () => turnsOf(pool, this.s, keys, seqs))
+  }
+
+  /** The turn of a search result's event (see search.ts); read only. */
+  async turnAt(id: SessionId, seq: number): Promise<number> {
+    const pool = await this.db()
+    return withReconnect(this.config, () => turnOf(pool, this.s, sessionKey(id), seq))
   }
 
   /** Fills the search column of rows an older writer (or the time before version 4) left without. */

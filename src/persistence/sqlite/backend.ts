@@ -20,7 +20,7 @@ import { PersistenceErrorCode } from '../errors.js'
 import { describeOwner, isOwnerGone, newWriterOwner, type WriterOwner } from '../owner.js'
 import { checkContinuation, notFound, removeRefused, SessionPersistence } from '../persistence.js'
 import { closersForOpenTurn } from '../repair.js'
-import type { SearchDocument, SearchRequest } from '../search-text.js'
+import type { SearchDocument, SearchRequest, SessionBound } from '../search-text.js'
 import { assertStoragePath } from '../storage-path.js'
 import type { LoadedSession, SessionLocation } from '../types.js'
 import { alreadyExists, storageFailure } from './errors.js'
@@ -49,7 +49,9 @@ import {
   migrateSearchIndex,
   prepareSearchStatements,
   type SearchStatements,
-  searchIndex,
+  searchBounds,
+  searchDocumentsOf,
+  unindexSession,
 } from './search-index.js'
 import { prepareUsageStatements, storedLedger, updateUsage } from './usage.js'
 
@@ -202,7 +204,24 @@ export class SqliteSessionBackend extends SessionPersistence {
     visit: (doc: SearchDocument) => void,
   ): Promise<void> {
     const { connection, search } = this.database()
-    connection.transaction(() => searchIndex(search, request, visit))()
+    connection.transaction(() => searchDocumentsOf(search, searchBounds(search, request), visit))()
+  }
+
+  /** Each candidate session's bounds from the FTS5 index's rowids alone. Never writes. */
+  override async searchBounds(request: SearchRequest): Promise<SessionBound[]> {
+    return searchBounds(this.database().search, request)
+  }
+
+  override async searchDocumentsOf(
+    _request: SearchRequest,
+    sessions: readonly SessionBound[],
+    visit: (doc: SearchDocument) => void,
+  ): Promise<void> {
+    searchDocumentsOf(this.database().search, sessions, visit)
+  }
+
+  override async turnAt(id: SessionId, seq: number): Promise<number> {
+    return this.database().search.turn.get(id, seq) as number
   }
 
   override async idsWithPrefix(prefix: string, limit: number): Promise<SessionId[]> {
@@ -253,7 +272,7 @@ export class SqliteSessionBackend extends SessionPersistence {
           throw removeRefused(id, `${describeOwner(held.owner)} (database ${this.file})`)
         }
         if (held) lease.drop.run(id, held.nonce)
-        this.db!.search.remove.run(id)
+        unindexSession(this.db!.search, id)
         sql.deleteEvents.run(id)
         sql.images.deleteAll.run(id)
         sql.deleteSession.run(id)
