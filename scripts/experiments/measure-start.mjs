@@ -1,6 +1,7 @@
 // Experiment: time from spawning `dsh run hi` to the request reaching a loopback model,
 // and the child's main-thread CPU at that moment (/proc/<pid>/schedstat), for several
-// ways of loading the CLI, interleaved with `node -e 0`. Usage: node measure-start.mjs N
+// ways of loading the CLI, interleaved with `node -e 0`.
+// Usage: node measure-start.mjs N [name=path/to/bin.js ...] (default: the shipped bin).
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,15 +17,9 @@ const model = await startLoopbackModel(replies, {})
 // Poll the model's request count: the loopback server has no request hook.
 writeFileSync(join(home, 'config.yaml'), `model:\n  baseUrl: ${model.baseUrl}\n  maxRetries: 0\n`)
 const env = { ...process.env, DSH_HOME: home, DEEPSEEK_API_KEY: 'k', NO_COLOR: '1' }
-const variants = {
-  esm: [join(process.cwd(), 'dist/bundle/main.js')],
-  cjs: [join(process.cwd(), 'dist/experiments/code-cache/dsh.cjs')],
-  'cjs+cache': [join(process.cwd(), 'dist/experiments/code-cache/dsh.cjs')],
-}
-const variantEnv = { cjs: { NO_CACHE: '1' } }
-// Train the cache: one run writes what it compiled (EARLY=1 keeps the cache written at build time).
-if (!process.env.EARLY) await new Promise((r) =>
-  spawn(process.execPath, [join(process.cwd(), 'dist/experiments/code-cache/dsh.cjs'), 'run', 'hi'], { env: { ...env, WRITE_CACHE: '1' }, cwd: root, stdio: 'ignore' }).on('close', r),
+const named = process.argv.slice(3).map((arg) => arg.split('='))
+const variants = Object.fromEntries(
+  (named.length > 0 ? named : [['bin', 'dist/bundle/main.js']]).map(([name, path]) => [name, [join(process.cwd(), path)]]),
 )
 const cpu = (pid) => {
   try { return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6 } catch { return NaN }
@@ -52,7 +47,7 @@ for (const name of Object.keys(variants)) times[name] = { ms: [], cpu: [] }
 for (let i = 0; i < samples; i++) {
   times.node.push(nodeE0())
   for (const [name, args] of Object.entries(variants)) {
-    const r = await firstRequest(args, variantEnv[name])
+    const r = await firstRequest(args)
     if (process.env.VERBOSE) console.error(name, r)
     times[name].ms.push(r.ms)
     times[name].cpu.push(r.cpu)

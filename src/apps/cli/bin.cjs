@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// The `dsh` bin (copied to dist/bundle/main.js by scripts/bundle.mjs). It runs the command
+// line, bundled as one CommonJS function in cli.js, through vm.Script with the V8 code cache
+// the build wrote next to it (cli.js.cache), so Node 20 deserializes compiled code instead
+// of compiling it at every start (docs/architecture.md, "How the bin starts").
+// Without a usable cache — the file is missing, or another Node/V8 wrote it and V8 rejects
+// it — V8 compiles the source as usual. It never writes the cache: the install may be read-only.
+'use strict'
+const { readFileSync } = require('node:fs')
+const { createRequire } = require('node:module')
+const { join } = require('node:path')
+const { Script } = require('node:vm')
+
+const file = join(__dirname, 'cli.js')
+let cachedData
+try {
+  cachedData = readFileSync(`${file}.cache`)
+} catch {
+  // No cache: compile without it.
+}
+const script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData })
+const cliModule = { exports: {} }
+script
+  .runInThisContext()
+  .call(cliModule.exports, cliModule.exports, createRequire(file), cliModule, file, __dirname)
