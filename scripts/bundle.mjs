@@ -60,6 +60,8 @@ if (dynamic.length > 0) throw new Error(`${CLI}: import() left in the bundle: ${
 // cli.js holds the CommonJS module as one function expression, so the bin compiles the
 // file's bytes unchanged: V8 accepts cachedData only for the exact source it was made from.
 const body = readFileSync(CLI, 'utf8').replace(/^#!.*\n/, '')
+// The bin reads it as latin1, exact only for ASCII (esbuild escapes other characters in strings).
+if (/[^\x00-\x7f]/.test(body)) throw new Error(`${CLI}: not ASCII`)
 // Strict, as the ES modules it was built from (esbuild's own "use strict" comes after the banner).
 const source = `(function (exports, require, module, __filename, __dirname) {'use strict';\n${body}\n})`
 writeFileSync(CLI, source)
@@ -67,6 +69,18 @@ writeFileSync(CLI, source)
 // by a training run (bench/RESULTS.md, issue #31). Valid only for this Node/V8 and flags;
 // elsewhere V8 rejects it and the bin compiles without it.
 writeFileSync(`${CLI}.cache`, new Script(source, { filename: resolve(CLI) }).createCachedData())
+// `dsh --version` alone is answered by the bin from this small file, without loading cli.js.
+await build({
+  entryPoints: ['dist/src/core/version.js'],
+  outfile: 'dist/bundle/version.js',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  define: { 'import.meta.url': '__dshUrl' },
+  banner: { js: "var __dshUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+})
 // In a `"type": "module"` package the bin must say it is CommonJS.
 writeFileSync('dist/bundle/package.json', '{ "type": "commonjs" }\n')
 copyFileSync('src/apps/cli/bin.cjs', 'dist/bundle/main.js')

@@ -11,15 +11,26 @@ const { createRequire } = require('node:module')
 const { join } = require('node:path')
 const { Script } = require('node:vm')
 
-const file = join(__dirname, 'cli.js')
-let cachedData
-try {
-  cachedData = readFileSync(`${file}.cache`)
-} catch {
-  // No cache: compile without it.
+const args = process.argv.slice(2)
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // The fast path of main.ts, without loading the whole command line.
+  process.stdout.write(`${require('./version.js').packageVersion()}\n`)
+} else {
+  runCli()
 }
-const script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData })
-const cliModule = { exports: {} }
-script
-  .runInThisContext()
-  .call(cliModule.exports, cliModule.exports, createRequire(file), cliModule, file, __dirname)
+
+function runCli() {
+  const file = join(__dirname, 'cli.js')
+  let cachedData
+  try {
+    cachedData = readFileSync(`${file}.cache`)
+  } catch {
+    // No cache: compile without it.
+  }
+  // The build checks that cli.js is ASCII: latin1 decodes it exactly, without UTF-8's checks.
+  const script = new Script(readFileSync(file, 'latin1'), { filename: file, cachedData })
+  const cliModule = { exports: {} }
+  script
+    .runInThisContext()
+    .call(cliModule.exports, cliModule.exports, createRequire(file), cliModule, file, __dirname)
+}
