@@ -6,8 +6,10 @@
 // docs/architecture.md; measured in bench/cli.bench.ts, see bench/RESULTS.md.
 // Also bundles the web UI's front end into dist/web/ (index.html, app.js, app.css): no CDN at run time.
 
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { Script } from 'node:vm'
 import { build } from 'esbuild'
 
@@ -65,9 +67,10 @@ if (/[^\x00-\x7f]/.test(body)) throw new Error(`${CLI}: not ASCII`)
 // Strict, as the ES modules it was built from (esbuild's own "use strict" comes after the banner).
 const source = `(function (exports, require, module, __filename, __dirname) {'use strict';\n${body}\n})`
 writeFileSync(CLI, source)
-// A cache made right after compiling, without running the CLI: measured as fast as one made
-// by a training run (bench/RESULTS.md, issue #31). Valid only for this Node/V8 and flags;
-// elsewhere V8 rejects it and the bin compiles without it.
+// The code cache: first one made right after compiling (the top level only), then, when a
+// training run of `dsh demo` succeeds, the one V8 holds after that turn
+// (scripts/train-code-cache.cjs). Valid only for this Node/V8 and flags; elsewhere V8
+// rejects it and the bin compiles without it.
 writeFileSync(`${CLI}.cache`, new Script(source, { filename: resolve(CLI) }).createCachedData())
 // `dsh --version` alone is answered by the bin from this small file, without loading cli.js.
 await build({
@@ -85,6 +88,21 @@ await build({
 writeFileSync('dist/bundle/package.json', '{ "type": "commonjs" }\n')
 copyFileSync('src/apps/cli/bin.cjs', 'dist/bundle/main.js')
 chmodSync('dist/bundle/main.js', 0o755)
+// The training run, once the bundle folder is complete.
+const trainingTmp = mkdtempSync(join(tmpdir(), 'dsh-build-'))
+try {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(DSH_|DEEPSEEK_)/.test(key)))
+  const training = spawnSync(process.execPath, ['scripts/train-code-cache.cjs', 'demo'], {
+    env: { ...env, TMPDIR: trainingTmp, NO_COLOR: '1' },
+    stdio: 'ignore',
+    timeout: 120_000,
+  })
+  if (training.status !== 0) {
+    console.warn('bundle: the training run of `dsh demo` failed; the code cache holds the top level only')
+  }
+} finally {
+  rmSync(trainingTmp, { recursive: true, force: true })
+}
 
 mkdirSync('dist/web', { recursive: true })
 await build({

@@ -70,11 +70,12 @@ function listing(dir: string): string[] {
 }
 
 describe('the dsh bin', () => {
-  it('ships a code cache that this Node accepts for the bundled source', () => {
+  it('ships a code cache that this Node accepts for the bundled source, wherever it is installed', () => {
+    const { bundle } = installCopy()
     const check = `
       const { readFileSync } = require('node:fs'); const { Script } = require('node:vm')
-      const file = ${JSON.stringify(join(BUNDLE, 'cli.js'))}
-      const script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData: readFileSync(file + '.cache') })
+      const file = ${JSON.stringify(join(bundle, 'cli.js'))}
+      const script = new Script(readFileSync(file, 'latin1'), { filename: file, cachedData: readFileSync(file + '.cache') })
       process.stdout.write(String(script.cachedDataRejected))`
     const result = spawnSync(process.execPath, ['-e', check], { encoding: 'utf8' })
     expect(result.stderr).toBe('')
