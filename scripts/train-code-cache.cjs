@@ -2,7 +2,7 @@
 // `dsh demo` — a whole turn against the built-in scripted model over loopback HTTP — through
 // the same compile as the bin (src/apps/cli/bin.cjs), and on a clean exit replaces
 // dist/bundle/cli.js.cache with the code cache V8 holds then: it carries the functions a turn
-// ran, not only the top level a cache made right after compiling has (measured 5–12% less
+// ran, not only the top level a cache made right after compiling has (measured 8–12% less
 // main-thread CPU to the first request; bench/RESULTS.md). Never part of the installed package.
 'use strict'
 const { readFileSync, writeFileSync } = require('node:fs')

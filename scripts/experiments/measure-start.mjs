@@ -12,30 +12,32 @@ const samples = Number(process.argv[2] ?? 7)
 const root = mkdtempSync(join(tmpdir(), 'dsh-start-'))
 const home = join(root, 'home')
 mkdirSync(home)
-const replies = Array.from({ length: 1000 }, () => ({ text: 'ok' }))
+const cpu = (pid) => {
+  try { return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6 } catch { return NaN }
+}
+// A reply function notes when the request arrived (no polling: a busy parent would take CPU from the child).
+let requestedAt = 0
+let cpuAtRequest = NaN
+let current = 0
+const reply = () => {
+  requestedAt = performance.now()
+  cpuAtRequest = cpu(current)
+  return { text: 'ok' }
+}
+const replies = Array.from({ length: 1000 }, () => reply)
 const model = await startLoopbackModel(replies, {})
-// Poll the model's request count: the loopback server has no request hook.
 writeFileSync(join(home, 'config.yaml'), `model:\n  baseUrl: ${model.baseUrl}\n  maxRetries: 0\n`)
 const env = { ...process.env, DSH_HOME: home, DEEPSEEK_API_KEY: 'k', NO_COLOR: '1' }
 const named = process.argv.slice(3).map((arg) => arg.split('='))
 const variants = Object.fromEntries(
   (named.length > 0 ? named : [['bin', 'dist/bundle/main.js']]).map(([name, path]) => [name, [join(process.cwd(), path)]]),
 )
-const cpu = (pid) => {
-  try { return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6 } catch { return NaN }
-}
-async function firstRequest(args, extra = {}) {
-  const before = model.requests.length
+async function firstRequest(args) {
   const start = performance.now()
-  const child = spawn(process.execPath, [...args, 'run', 'hi'], { env: { ...env, ...extra }, cwd: root, stdio: 'ignore' })
-  for (;;) {
-    if (model.requests.length > before) break
-    await new Promise((r) => setImmediate(r))
-  }
-  const ms = performance.now() - start
-  const mainCpu = cpu(child.pid)
+  const child = spawn(process.execPath, [...args, 'run', 'hi'], { env, cwd: root, stdio: 'ignore' })
+  current = child.pid
   await new Promise((r) => child.on('close', r))
-  return { ms, cpu: mainCpu }
+  return { ms: requestedAt - start, cpu: cpuAtRequest }
 }
 function nodeE0() {
   const start = performance.now()
