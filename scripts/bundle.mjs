@@ -1,10 +1,16 @@
-// Bundles the command line into dist/bundle/ (what the `dsh` bin runs): one file per
-// lazily imported command instead of hundreds of small modules, which is most of a
-// cold start's cost. better-sqlite3 and @lydell/node-pty (native modules) and pg (optional native parts) stay external.
-// Measured in bench/cli.bench.ts; see bench/RESULTS.md.
+// Bundles the command line into dist/bundle/ (what the `dsh` bin runs) as one CommonJS file
+// plus a V8 code cache for it, instead of hundreds of small modules: compiling them was most
+// of a cold start's cost, and Node 20 caches compiled code only for scripts (vm.Script
+// cachedData), not ES modules. better-sqlite3 and @lydell/node-pty (native modules) and pg
+// (optional native parts) stay external. How the bin loads it: src/apps/cli/bin.cjs and
+// docs/architecture.md; measured in bench/cli.bench.ts, see bench/RESULTS.md.
 // Also bundles the web UI's front end into dist/web/ (index.html, app.js, app.css): no CDN at run time.
 
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { Script } from 'node:vm'
 import { build } from 'esbuild'
 
 // zod's classic API and core re-export all 60-odd message locales as `z.locales`; dsh uses none
@@ -23,23 +29,80 @@ const zodEnglishOnly = {
   },
 }
 
-// esbuild names chunks by content hash and never removes old ones: start empty, so the
-// packed tarball carries only this build's chunks.
+// Start empty, so the packed tarball carries only this build's files.
 rmSync('dist/bundle', { recursive: true, force: true })
-await build({
+const CLI = 'dist/bundle/cli.js'
+const cli = await build({
   entryPoints: ['dist/src/apps/cli/main.js'],
-  outdir: 'dist/bundle',
+  outfile: CLI,
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   external: ['better-sqlite3', 'pg', 'pg-native', '@lydell/node-pty'],
-  // Bundled CommonJS dependencies call require(): give the ES module one.
-  banner: { js: "import { createRequire as __dshRequire } from 'node:module'; const require = __dshRequire(import.meta.url);" },
+  // V8 drops a script's dynamic-import callback from functions it restores from cachedData
+  // (Node 20: "A dynamic import callback was not specified"): leave no import() in the
+  // bundle. esbuild then loads the external packages and node: modules with require().
+  supported: { 'dynamic-import': false },
+  // version.ts, the web assets and yaml.ts find package.json, dist/web and node_modules from
+  // their module's URL: the bundle's own file, wherever it is installed.
+  define: { 'import.meta.url': '__dshUrl' },
+  banner: { js: "var __dshUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [zodEnglishOnly],
+  // No comments or indentation: a smaller, pure-ASCII source reads and decodes much faster
+  // (it is read at every start, cache or not); identifiers stay, for stack traces.
+  minifyWhitespace: true,
+  // Licence comments go to cli.js.LEGAL.txt (one carries a non-ASCII name).
+  legalComments: 'external',
+  metafile: true,
   logLevel: 'warning',
 })
+const dynamic = cli.metafile.outputs[CLI].imports.filter((i) => i.kind === 'dynamic-import')
+if (dynamic.length > 0) throw new Error(`${CLI}: import() left in the bundle: ${dynamic.map((i) => i.path).join(', ')}`)
+// cli.js holds the CommonJS module as one function expression, so the bin compiles the
+// file's bytes unchanged: V8 accepts cachedData only for the exact source it was made from.
+const body = readFileSync(CLI, 'utf8').replace(/^#!.*\n/, '')
+// The bin reads it as latin1, exact only for ASCII (esbuild escapes other characters in strings).
+if (/[^\x00-\x7f]/.test(body)) throw new Error(`${CLI}: not ASCII`)
+// Strict, as the ES modules it was built from (esbuild's own "use strict" comes after the banner).
+const source = `(function (exports, require, module, __filename, __dirname) {'use strict';\n${body}\n})`
+writeFileSync(CLI, source)
+// The code cache: first one made right after compiling (the top level only), then, when a
+// training run of `dsh demo` succeeds, the one V8 holds after that turn
+// (scripts/train-code-cache.cjs). Valid only for this Node/V8 and flags; elsewhere V8
+// rejects it and the bin compiles without it.
+writeFileSync(`${CLI}.cache`, new Script(source, { filename: resolve(CLI) }).createCachedData())
+// `dsh --version` alone is answered by the bin from this small file, without loading cli.js.
+await build({
+  entryPoints: ['dist/src/core/version.js'],
+  outfile: 'dist/bundle/version.js',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  define: { 'import.meta.url': '__dshUrl' },
+  banner: { js: "var __dshUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+})
+// In a `"type": "module"` package the bin must say it is CommonJS.
+writeFileSync('dist/bundle/package.json', '{ "type": "commonjs" }\n')
+copyFileSync('src/apps/cli/bin.cjs', 'dist/bundle/main.js')
+chmodSync('dist/bundle/main.js', 0o755)
+// The training run, once the bundle folder is complete.
+const trainingTmp = mkdtempSync(join(tmpdir(), 'dsh-build-'))
+try {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(DSH_|DEEPSEEK_)/.test(key)))
+  const training = spawnSync(process.execPath, ['scripts/train-code-cache.cjs', 'demo'], {
+    env: { ...env, TMPDIR: trainingTmp, NO_COLOR: '1' },
+    stdio: 'ignore',
+    timeout: 120_000,
+  })
+  if (training.status !== 0) {
+    console.warn('bundle: the training run of `dsh demo` failed; the code cache holds the top level only')
+  }
+} finally {
+  rmSync(trainingTmp, { recursive: true, force: true })
+}
 
 mkdirSync('dist/web', { recursive: true })
 await build({

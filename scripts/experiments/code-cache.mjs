@@ -1,7 +1,8 @@
 // Experiment (bench/RESULTS.md, issue #31): the CLI as one CommonJS file, loaded through
 // vm.Script with V8 cachedData. `npm run build && node scripts/experiments/code-cache.mjs`
 // writes dist/experiments/code-cache/{main.cjs,dsh.cjs}; `WRITE_CACHE=1 node …/dsh.cjs run hi`
-// writes the cache; measure-start.mjs compares it with the ESM bundle. Not shipped.
+// writes the cache; measure-start.mjs compares it with the ESM bundle. Superseded: the
+// shipped build does this in scripts/bundle.mjs (see docs/architecture.md, "How the bin starts").
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 const OUT = resolve('dist/experiments/code-cache')

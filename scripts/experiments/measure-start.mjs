@@ -1,6 +1,7 @@
 // Experiment: time from spawning `dsh run hi` to the request reaching a loopback model,
 // and the child's main-thread CPU at that moment (/proc/<pid>/schedstat), for several
-// ways of loading the CLI, interleaved with `node -e 0`. Usage: node measure-start.mjs N
+// ways of loading the CLI, interleaved with `node -e 0`.
+// Usage: node measure-start.mjs N [name=path/to/bin.js ...] (default: the shipped bin).
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,36 +12,32 @@ const samples = Number(process.argv[2] ?? 7)
 const root = mkdtempSync(join(tmpdir(), 'dsh-start-'))
 const home = join(root, 'home')
 mkdirSync(home)
-const replies = Array.from({ length: 1000 }, () => ({ text: 'ok' }))
-const model = await startLoopbackModel(replies, {})
-// Poll the model's request count: the loopback server has no request hook.
-writeFileSync(join(home, 'config.yaml'), `model:\n  baseUrl: ${model.baseUrl}\n  maxRetries: 0\n`)
-const env = { ...process.env, DSH_HOME: home, DEEPSEEK_API_KEY: 'k', NO_COLOR: '1' }
-const variants = {
-  esm: [join(process.cwd(), 'dist/bundle/main.js')],
-  cjs: [join(process.cwd(), 'dist/experiments/code-cache/dsh.cjs')],
-  'cjs+cache': [join(process.cwd(), 'dist/experiments/code-cache/dsh.cjs')],
-}
-const variantEnv = { cjs: { NO_CACHE: '1' } }
-// Train the cache: one run writes what it compiled (EARLY=1 keeps the cache written at build time).
-if (!process.env.EARLY) await new Promise((r) =>
-  spawn(process.execPath, [join(process.cwd(), 'dist/experiments/code-cache/dsh.cjs'), 'run', 'hi'], { env: { ...env, WRITE_CACHE: '1' }, cwd: root, stdio: 'ignore' }).on('close', r),
-)
 const cpu = (pid) => {
   try { return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6 } catch { return NaN }
 }
-async function firstRequest(args, extra = {}) {
-  const before = model.requests.length
+// A reply function notes when the request arrived (no polling: a busy parent would take CPU from the child).
+let requestedAt = 0
+let cpuAtRequest = NaN
+let current = 0
+const reply = () => {
+  requestedAt = performance.now()
+  cpuAtRequest = cpu(current)
+  return { text: 'ok' }
+}
+const replies = Array.from({ length: 1000 }, () => reply)
+const model = await startLoopbackModel(replies, {})
+writeFileSync(join(home, 'config.yaml'), `model:\n  baseUrl: ${model.baseUrl}\n  maxRetries: 0\n`)
+const env = { ...process.env, DSH_HOME: home, DEEPSEEK_API_KEY: 'k', NO_COLOR: '1' }
+const named = process.argv.slice(3).map((arg) => arg.split('='))
+const variants = Object.fromEntries(
+  (named.length > 0 ? named : [['bin', 'dist/bundle/main.js']]).map(([name, path]) => [name, [join(process.cwd(), path)]]),
+)
+async function firstRequest(args) {
   const start = performance.now()
-  const child = spawn(process.execPath, [...args, 'run', 'hi'], { env: { ...env, ...extra }, cwd: root, stdio: 'ignore' })
-  for (;;) {
-    if (model.requests.length > before) break
-    await new Promise((r) => setImmediate(r))
-  }
-  const ms = performance.now() - start
-  const mainCpu = cpu(child.pid)
+  const child = spawn(process.execPath, [...args, 'run', 'hi'], { env, cwd: root, stdio: 'ignore' })
+  current = child.pid
   await new Promise((r) => child.on('close', r))
-  return { ms, cpu: mainCpu }
+  return { ms: requestedAt - start, cpu: cpuAtRequest }
 }
 function nodeE0() {
   const start = performance.now()
@@ -52,7 +49,7 @@ for (const name of Object.keys(variants)) times[name] = { ms: [], cpu: [] }
 for (let i = 0; i < samples; i++) {
   times.node.push(nodeE0())
   for (const [name, args] of Object.entries(variants)) {
-    const r = await firstRequest(args, variantEnv[name])
+    const r = await firstRequest(args)
     if (process.env.VERBOSE) console.error(name, r)
     times[name].ms.push(r.ms)
     times[name].cpu.push(r.cpu)

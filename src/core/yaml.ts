@@ -1,6 +1,6 @@
 // The one way dsh reaches the yaml library. Parsing a config or front matter is
 // synchronous, but yaml is large: a command that can wait calls `preloadYaml()` first and
-// gets the bundled copy (one lazily loaded chunk); anything else loads it on first use with
+// gets the bundled copy (run only when first needed); anything else loads it on first use with
 // require (~70 CommonJS files), so commands that read no YAML never load it at all.
 
 import { createRequire } from 'node:module'

@@ -377,11 +377,15 @@ for (const stream of [process.stdout, process.stderr]) {
   })
 }
 
-const code = await main(process.argv.slice(2)).catch(async (error: unknown) => {
-  const { reportError } = await import('./errors.js')
-  return reportError(error)
-})
-await flushed(process.stdout)
-await flushed(process.stderr)
-// Explicit: an idle keep-alive socket or a finished child must not hold the process open.
-process.exit(code)
+// No top-level await: the bin runs this file bundled as CommonJS (scripts/bundle.mjs).
+void main(process.argv.slice(2))
+  .catch(async (error: unknown) => {
+    const { reportError } = await import('./errors.js')
+    return reportError(error)
+  })
+  .then(async (code) => {
+    await flushed(process.stdout)
+    await flushed(process.stderr)
+    // Explicit: an idle keep-alive socket or a finished child must not hold the process open.
+    process.exit(code)
+  })
