@@ -51,8 +51,10 @@ export function titleFromReply(reply: string): string | undefined {
     .replace(/^title\s*:\s*/i, '')
     .replace(/^[*_`]+|[*_`]+$/g, '')
     .trim()
-  title = title.replace(/^["'“”‘’«»]+|["'“”‘’«»]+$/g, '').trim()
-  title = title.replace(/[.。]+$/, '').trim()
+  title = title
+    .replace(/^["'\u201c\u201d\u2018\u2019\u00ab\u00bb]+|["'\u201c\u201d\u2018\u2019\u00ab\u00bb]+$/g, '')
+    .trim()
+  title = title.replace(/[.\u3002]+$/, '').trim()
   title = title.replace(/\s+/g, ' ')
   if (!/[\p{L}\p{N}]/u.test(title)) return undefined
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
