@@ -74,7 +74,9 @@ export function attachToolHooks(runtime: BridgeRuntime): void {
   )
 
   // Where dsh would ask the user: PermissionRequest hooks may answer first; otherwise a
-  // permission_prompt Notification goes out while the user is asked.
+  // permission_prompt Notification goes out while the user is asked. A refusal is
+  // `{ feedback: '' }`, not `false`: `serial` passes `false` on to the next listener (the
+  // user), while any object ends the chain, and empty feedback reads as a plain "no".
   if (runtime.config.interactive) {
     ctx.on(
       'tools/approve',
@@ -83,13 +85,13 @@ export function attachToolHooks(runtime: BridgeRuntime): void {
         const outcome = await runtime.fire('PermissionRequest', facts)
         if (outcome.decision === 'deny') {
           if (outcome.reason) notify(`PermissionRequest hook denied ${call.name}: ${outcome.reason}`)
-          return false
+          return REFUSED
         }
         if (outcome.decision === 'allow') {
           const problem = applyUpdatedInput(call, 'PermissionRequest', outcome)
           if (problem === undefined) return true
           notify(problem)
-          return false
+          return REFUSED
         }
         const name = services.toolShape(call.name).name
         void runtime.fire('Notification', {
@@ -129,6 +131,8 @@ export function attachToolHooks(runtime: BridgeRuntime): void {
     runtime.requestStop(agent, outcome)
   })
 }
+
+const REFUSED = { feedback: '' } as const
 
 function toolFacts(call: ToolCallInfo): HookFacts {
   return {
