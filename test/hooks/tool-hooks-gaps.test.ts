@@ -94,7 +94,7 @@ describe('PreToolUse', () => {
     expect(toolResults(r, agent.id)).toEqual(['Tool call denied: denied by a PreToolUse hook'])
   })
 
-  it('an ask without a reason asks the user with the default reason; a no runs neither tool nor PostToolUse', async () => {
+  it('an ask without a reason asks the user with the default reason; a no runs neither the tool nor its Post hooks', async () => {
     const dir = tempDir()
     const out = join(dir, 'post.jsonl')
     const r = await rig({
@@ -103,13 +103,15 @@ describe('PreToolUse', () => {
       hooks: {
         ...oneHook('PreToolUse', askHook(dir)),
         ...oneHook('PostToolUse', writeRecorder(dir, 'post.sh', out)),
+        // The refused call's output is an error: with the wrong test it would go here.
+        ...oneHook('PostToolUseFailure', writeRecorder(dir, 'failure.sh', out)),
       },
     })
     const asked = await user(r, false)
     await run(r, 'ask-default')
     expect(asked).toEqual(['bash: a PreToolUse hook asks for approval'])
     expect(existsSync(join(r.cwd, 'ran'))).toBe(false)
-    // PostToolUse is awaited by the loop: had it fired, its record would be written by now.
+    // Post hooks are awaited by the loop: had one fired, its record would be written by now.
     expect(readRecords(out)).toEqual([])
   })
 
@@ -197,7 +199,10 @@ describe('PermissionRequest', () => {
       hooks: { ...oneHook('PreToolUse', askHook(dir)), ...oneHook('PermissionRequest', deny) },
     })
     const asked = await user(r, true)
-    await run(r, 'perm-deny')
+    const agent = await run(r, 'perm-deny')
+    expect(toolResults(r, agent.id)).toEqual([
+      'Tool call denied: a PreToolUse hook asks for approval (approval required and not given)',
+    ])
     expect(existsSync(join(r.cwd, 'ran'))).toBe(false)
     expect(asked).toEqual([])
     expect(
@@ -224,7 +229,10 @@ describe('PermissionRequest', () => {
       hooks: { ...oneHook('PreToolUse', askHook(dir)), ...oneHook('PermissionRequest', allow) },
     })
     const asked = await user(r, true)
-    await run(r, 'perm-bad-rewrite')
+    const agent = await run(r, 'perm-bad-rewrite')
+    expect(toolResults(r, agent.id)).toEqual([
+      'Tool call denied: a PreToolUse hook asks for approval (approval required and not given)',
+    ])
     expect(asked).toEqual([])
     expect(existsSync(join(r.cwd, 'ran'))).toBe(false)
     expect(
