@@ -94,6 +94,24 @@ describe('PreToolUse', () => {
     expect(toolResults(r, agent.id)).toEqual(['Tool call denied: denied by a PreToolUse hook'])
   })
 
+  it('continue: false without a stopReason (or with an empty one) stops the call with the default reason', async () => {
+    for (const [name, output] of [
+      ['stop-no-reason', { continue: false }],
+      ['stop-empty-reason', { continue: false, stopReason: '' }],
+    ] as const) {
+      const dir = tempDir()
+      const stop = writeScript(dir, 'stop.sh', json(output))
+      const r = await rig({
+        dir,
+        script: [bash('touch ran'), { text: 'ok' }],
+        hooks: oneHook('PreToolUse', stop),
+      })
+      const agent = await run(r, name)
+      expect(existsSync(join(r.cwd, 'ran'))).toBe(false)
+      expect(toolResults(r, agent.id), name).toEqual(['Tool call denied: denied by a PreToolUse hook'])
+    }
+  })
+
   it('an ask without a reason asks the user with the default reason; a no runs neither the tool nor its Post hooks', async () => {
     const dir = tempDir()
     const out = join(dir, 'post.jsonl')

@@ -48,7 +48,8 @@ export function attachToolHooks(runtime: BridgeRuntime): void {
       runtime.requestStop(call.agent, outcome)
       if (outcome.decision === 'deny' || outcome.stop) {
         denied.add(call)
-        const reason = outcome.reason ?? outcome.stop?.reason ?? 'denied by a PreToolUse hook'
+        // `continue: false` with no stopReason carries '': the model still gets a reason.
+        const reason = outcome.reason || outcome.stop?.reason || 'denied by a PreToolUse hook'
         return { kind: 'deny', reason: dialect.denyMessage(reason, facts, services) }
       }
       if (outcome.decision === 'ask' && !dialect.canAsk) {
