@@ -21,9 +21,7 @@ interface Report {
 
 /** Files over the limit today, still to be split: at most this long (they may only shrink). */
 const BEING_SPLIT: Record<string, number> = {
-  'src/persistence/sqlite/backend.ts': 410,
   'src/apps/chat/chat.ts': 415,
-  'src/mcp/manager.ts': 405,
 }
 
 describe('the structure of src/', () => {

@@ -95,12 +95,12 @@ export class PostgresSessionBackend extends SessionPersistence {
 
   /** Candidates from the GIN-indexed `search` column (and rows not indexed yet). Never writes. */
   override searchDocuments(request: SearchRequest, visit: (doc: SearchDocument) => void): Promise<void> {
-    return this.store.search(request, visit)
+    return this.store.searching.search(request, visit)
   }
 
   /** Each candidate session's bounds from the index (and its bounds marks). Never writes. */
   override searchBounds(request: SearchRequest): Promise<SessionBound[]> {
-    return this.store.searchBounds(request)
+    return this.store.searching.searchBounds(request)
   }
 
   override searchDocumentsOf(
@@ -108,17 +108,17 @@ export class PostgresSessionBackend extends SessionPersistence {
     sessions: readonly SessionBound[],
     visit: (doc: SearchDocument) => void,
   ): Promise<void> {
-    return this.store.searchDocumentsOf(request, sessions, visit)
+    return this.store.searching.searchDocumentsOf(request, sessions, visit)
   }
 
   override async turnsAt(events: readonly { sessionId: SessionId; seq: number }[]): Promise<number[]> {
     for (const { sessionId } of events) validateSessionId(sessionId)
-    return this.store.turnsAt(events)
+    return this.store.searching.turnsAt(events)
   }
 
   override async turnAt(id: SessionId, seq: number): Promise<number> {
     validateSessionId(id)
-    return this.store.turnAt(id, seq)
+    return this.store.searching.turnAt(id, seq)
   }
 
   override summariesOf(ids: ReadonlySet<SessionId>): Promise<PostgresSummary[]> {

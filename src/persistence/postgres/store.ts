@@ -11,7 +11,6 @@ import { PersistenceErrorCode } from '../errors.js'
 import type { WriterOwner } from '../owner.js'
 import { checkContinuation, notFound } from '../persistence.js'
 import { closersForOpenTurn } from '../repair.js'
-import type { SearchDocument, SearchRequest, SessionBound } from '../search-text.js'
 import type { LoadedSession } from '../types.js'
 import { appendParams, textColumn } from './append-params.js'
 import type { ResolvedPostgresConfig } from './config.js'
@@ -20,7 +19,8 @@ import { currentOwner, type HeldLease, LeaseTable, leaseLost } from './lease.js'
 import { listSummaries, type PostgresSummary } from './list.js'
 import { quoteIdent } from './migrations.js'
 import { appendError, type EventRow, parseHeader, readSession, sessionKey, toEvent } from './rows.js'
-import { backfillSearch, searchBounds, searchDocumentsOf, searchRows, turnOf, turnsOf } from './search.js'
+import { backfillSearch } from './search.js'
+import { PostgresSearchReader } from './search-reader.js'
 import { storedLedger } from './usage.js'
 
 export { sessionKey }
@@ -44,8 +44,12 @@ export class PostgresSessionStore {
   private backfill: Promise<unknown> | undefined
   private closing = false
 
+  /** The history search's reads. */
+  readonly searching: PostgresSearchReader
+
   constructor(readonly config: ResolvedPostgresConfig) {
     this.s = quoteIdent(config.schema)
+    this.searching = new PostgresSearchReader(config, this.s, () => this.db())
   }
 
   /** Connects and migrates once; a failure is reported and retried on the next call. */
@@ -301,44 +305,6 @@ export class PostgresSessionStore {
       (value) => parseHeader(this.config, undefined, value),
       [...ids].map(sessionKey),
     )
-  }
-
-  /** Search candidates (see search.ts); read only. */
-  async search(request: SearchRequest, visit: (doc: SearchDocument) => void): Promise<void> {
-    const pool = await this.db()
-    const cwd = request.cwd === undefined ? undefined : textColumn(request.cwd)
-    await withReconnect(this.config, () => searchRows(pool, this.s, request, cwd, visit))
-  }
-
-  /** Each candidate session's bounds (see search.ts); read only. */
-  async searchBounds(request: SearchRequest): Promise<SessionBound[]> {
-    const pool = await this.db()
-    const cwd = request.cwd === undefined ? undefined : textColumn(request.cwd)
-    return withReconnect(this.config, () => searchBounds(pool, this.s, request, cwd))
-  }
-
-  /** The candidate documents of sessions from `searchBounds`; read only. */
-  async searchDocumentsOf(
-    request: SearchRequest,
-    sessions: readonly SessionBound[],
-    visit: (doc: SearchDocument) => void,
-  ): Promise<void> {
-    const pool = await this.db()
-    await withReconnect(this.config, () => searchDocumentsOf(pool, this.s, request, sessions, visit))
-  }
-
-  /** The turns of search results' events, in one query; read only. */
-  async turnsAt(events: readonly { sessionId: SessionId; seq: number }[]): Promise<number[]> {
-    const pool = await this.db()
-    const keys = events.map((event) => sessionKey(event.sessionId))
-    const seqs = events.map((event) => event.seq)
-    return withReconnect(this.config, () => turnsOf(pool, this.s, keys, seqs))
-  }
-
-  /** The turn of a search result's event (see search.ts); read only. */
-  async turnAt(id: SessionId, seq: number): Promise<number> {
-    const pool = await this.db()
-    return withReconnect(this.config, () => turnOf(pool, this.s, sessionKey(id), seq))
   }
 
   /** Fills the search column of rows an older writer (or the time before version 4) left without. */

@@ -34,6 +34,7 @@ import {
   prepareLeaseStatements,
   takeLease,
 } from './lease.js'
+import { corruptSession, parseHeaderText, rowSummaries } from './rows.js'
 import {
   addMissingColumns,
   type EventRow,
@@ -53,7 +54,7 @@ import {
   searchDocumentsOf,
   unindexSession,
 } from './search-index.js'
-import { prepareUsageStatements, storedLedger, updateUsage } from './usage.js'
+import { prepareUsageStatements, updateUsage } from './usage.js'
 
 export interface SqliteBackendConfig {
   /** The database file; resolved to an absolute path at construction, opened on first use. */
@@ -195,7 +196,7 @@ export class SqliteSessionBackend extends SessionPersistence {
   async list(): Promise<SessionSummary[]> {
     const { connection, sql } = this.database()
     // One read transaction: a ledger caught up from the events sees the rows' snapshot.
-    return connection.transaction(() => this.summaries(sql))()
+    return connection.transaction(() => rowSummaries(this.file, sql))()
   }
 
   /** Candidates from the FTS5 index, in one read transaction. Never writes. */
@@ -232,29 +233,12 @@ export class SqliteSessionBackend extends SessionPersistence {
     const { connection, sql } = this.database()
     return connection.transaction(() => {
       const rows = [...ids].map((id) => sql.one.get(id) as (SessionRow & { id: string }) | undefined)
-      return this.summaries(
+      return rowSummaries(
+        this.file,
         sql,
         rows.filter((row) => row !== undefined),
       )
     })()
-  }
-
-  private summaries(
-    sql: Statements,
-    rows = sql.list.all() as (SessionRow & { id: string })[],
-  ): SessionSummary[] {
-    return rows.map((row) => {
-      const summary: SessionSummary = {
-        header: this.parseHeader(row.id, row.header),
-        eventCount: row.event_count,
-        lastActivity: row.last_activity,
-        turns: row.turns,
-        usage: storedLedger(sql.usage, row.id, row),
-      }
-      if (row.title !== null) summary.title = row.title
-      if (row.outcome !== null) summary.outcome = row.outcome as SessionOutcome
-      return summary
-    })
   }
 
   /**
@@ -333,7 +317,7 @@ export class SqliteSessionBackend extends SessionPersistence {
   private read(sql: Statements, id: SessionId): LoadedSession {
     const row = sql.header.get(id) as Pick<SessionRow, 'header'> | undefined
     if (!row) throw notFound(id)
-    const header = this.parseHeader(id, row.header)
+    const header = parseHeaderText(this.file, id, row.header)
     const rows = sql.events.all(id) as EventRow[]
     const events = rows.map((stored, index) => {
       const event: SessionEvent = { seq: stored.seq, type: stored.type, time: stored.time, data: undefined }
@@ -342,7 +326,7 @@ export class SqliteSessionBackend extends SessionPersistence {
         event.data = JSON.parse(stored.data)
         validateEvent(event, index)
       } catch (error) {
-        throw this.corrupt(id, `event ${stored.seq}: ${errorMessage(error)}`)
+        throw corruptSession(this.file, id, `event ${stored.seq}: ${errorMessage(error)}`)
       }
       return event
     })
@@ -404,25 +388,5 @@ export class SqliteSessionBackend extends SessionPersistence {
         { cause: error, userFacing: true },
       )
     }
-  }
-
-  private parseHeader(id: SessionId, text: string): SessionHeader {
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch (error) {
-      throw this.corrupt(id, `header is not JSON (${errorMessage(error)})`)
-    }
-    const parsed = parseStoredHeader(value)
-    if ('problem' in parsed) throw this.corrupt(id, `invalid header (${parsed.problem})`)
-    return parsed.header
-  }
-
-  private corrupt(id: SessionId, reason: string): DshError {
-    return new DshError(
-      `session ${JSON.stringify(id)} in ${this.file} is corrupt: ${reason}`,
-      PersistenceErrorCode.Corrupt,
-      { userFacing: true },
-    )
   }
 }
