@@ -190,7 +190,8 @@ export class TerminalService extends Service {
     await terminal.kill()
     clearTimeout(this.liveTimers.get(terminal))
     this.liveTimers.delete(terminal)
-    terminal.dispose()
+    // `terminal_kill` answers once the full-output file it names holds everything.
+    await terminal.dispose()
     this.ctx.emit('terminal/closed', terminal.info())
   }
 

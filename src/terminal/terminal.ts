@@ -174,11 +174,11 @@ export class TerminalSession {
     return this.killing
   }
 
-  /** Frees the screen; call after `kill`. */
-  dispose(): void {
+  /** Frees the screen; call after `kill`. Resolves once the transcript file is whole and closed. */
+  dispose(): Promise<void> {
     this.feed.dispose()
     this.parts.screen.dispose()
-    void this.parts.transcript.close()
+    return this.parts.transcript.close()
   }
 
   private output(data: string): void {
