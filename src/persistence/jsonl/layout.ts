@@ -98,9 +98,21 @@ export function encodeSessionId(id: SessionId): string {
 /**
  * The id a plain stem encodes, or undefined for a hashed stem (read the header instead) or a
  * malformed one. A hashed stem is refused by the escape test: the `~` that starts its `~~`
- * is not followed by four hex digits.
+ * is not followed by four hex digits. A stem the encoding would not write for its id (`~0061`
+ * for `a`, a raw `.`, a plain stem past the length limit) is refused too: a stray file
+ * beside the real one must not be read as that session.
  */
 export function decodeSessionId(stem: string): SessionId | undefined {
+  const id = decodeEscapes(stem)
+  if (id === undefined) return undefined
+  try {
+    return encodeSessionId(id) === stem ? id : undefined
+  } catch {
+    return undefined // an id the id rule refuses (e.g. too long) is no session's
+  }
+}
+
+function decodeEscapes(stem: string): string | undefined {
   let out = ''
   for (let i = 0; i < stem.length; i++) {
     const char = stem[i]!

@@ -107,6 +107,14 @@ describe('encodeSessionId', () => {
       '~+02F',
       '~~',
       `${'x'.repeat(100)}~~${'0'.repeat(64)}`,
+      // Well-formed, but not what the encoding writes for the id they spell: a stray
+      // `~0061.jsonl` beside `a.jsonl` must not be read as session `a`.
+      '~0061',
+      'a~002Eb',
+      '.',
+      '..',
+      '~002E~002E~002E',
+      'x'.repeat(MAX_PLAIN_ENCODED_LENGTH + 1), // an id this long is written hashed
     ]) {
       expect(decodeSessionId(stem), JSON.stringify(stem)).toBeUndefined()
     }
