@@ -15,6 +15,7 @@ const MODULES: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'context', load: () => import('./context.bench.js') },
   { name: 'shell', load: () => import('./shell.bench.js') },
   { name: 'cli', load: () => import('./cli.bench.js') },
+  { name: 'headless-turn', load: () => import('./headless-turn.bench.js') },
   { name: 'fs-tools', load: () => import('./fs-tools.bench.js') },
   { name: 'web', load: () => import('./web.bench.js') },
   { name: 'mcp', load: () => import('./mcp.bench.js') },
