@@ -53,6 +53,14 @@ export const modelTitlePlugin = {
       if (!prompt?.trim() || !llm) return
       const controller = new AbortController()
       const model = agent.model.model ?? llm.defaultModel
+      // The first turn ends with its title, so the turn's usage (the `dsh run` usage line, the
+      // chat's cost) includes the side call; it usually finished long before the answer did.
+      // Listened to only while the call is under way: a turn-stopping listener makes every
+      // turn's end flush the log first (for Stop hooks), which other turns need not pay.
+      const stopWaiting = ctx.on('agent/turn-stopping', async (state) => {
+        const job = pending.get(agent.id)
+        if (state.agent.id === agent.id && job) await settled(job, false)
+      })
       const done = (async () => {
         let text = ''
         let usage: Usage | undefined
@@ -70,15 +78,11 @@ export const modelTitlePlugin = {
         .catch((error) => {
           if (!controller.signal.aborted) config.onError?.(agent.id, errorMessage(error))
         })
-        .finally(() => pending.delete(agent.id))
+        .finally(() => {
+          pending.delete(agent.id)
+          stopWaiting()
+        })
       pending.set(agent.id, { done, controller })
-    })
-
-    // The first turn ends with its title, so the turn's usage (the `dsh run` usage line, the
-    // chat's cost) includes the side call; it usually finished long before the answer did.
-    ctx.on('agent/turn-stopping', async (state) => {
-      const job = pending.get(state.agent.id)
-      if (job) await settled(job, false)
     })
 
     // A turn that ended otherwise (an error, Ctrl-C): the session closes after this, so a title

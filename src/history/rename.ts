@@ -10,7 +10,7 @@ import { HistoryErrorCode } from './errors.js'
 export const MAX_TITLE_LENGTH = 200
 
 /** Controls (C0, DEL, C1, line separators) left once whitespace is folded: never part of a title. */
-function hasControl(text: string): boolean {
+export function hasControl(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
     if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) return true

@@ -2,7 +2,7 @@
 // plugin that makes the call is model-title.ts.
 
 import type { ModelRequest } from '../llm/adapter.js'
-import { MAX_TITLE_LENGTH } from './rename.js'
+import { hasControl, MAX_TITLE_LENGTH } from './rename.js'
 
 /** The first prompt is cut here: a title needs the gist, not a pasted log. */
 export const TITLE_PROMPT_CHARS = 2_000
@@ -57,8 +57,7 @@ export function titleFromReply(reply: string): string | undefined {
   title = title.replace(/[.\u3002]+$/, '').trim()
   title = title.replace(/\s+/g, ' ')
   if (!/[\p{L}\p{N}]/u.test(title)) return undefined
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(title)) return undefined
+  if (hasControl(title)) return undefined
   if (title.length > MODEL_TITLE_CHARS) {
     const cut = title.slice(0, MODEL_TITLE_CHARS - 1)
     const space = cut.lastIndexOf(' ')
