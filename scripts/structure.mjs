@@ -39,6 +39,8 @@ export function measure(root) {
   }
   const fileEdges = new Map(files.map((file) => [rel(file), new Set()]))
   const unitEdges = new Map()
+  /** Folder edges of imports that load code (not `import type`, not marked exceptions). */
+  const runtimeUnitEdges = new Map()
   const upward = []
   const exceptions = []
   const appToApp = []
@@ -58,16 +60,24 @@ export function measure(root) {
         for (let above = index - 1; above >= 0 && /^\s*\/\//.test(lines[above]); above--) {
           if (/layer-exception:/.test(lines[above])) marked = true
         }
-        imports.push({ file, target, line, index, marked })
+        // `import type` / `export type`: erased when compiled, no load-time dependency.
+        let start = index
+        while (start > 0 && !/^(import|export)\b/.test(lines[start])) start--
+        const typeOnly = !/import\s*\(/.test(line) && /^(import|export)\s+type\b/.test(lines[start])
+        imports.push({ file, target, line, index, marked, typeOnly })
       }
     })
   }
-  for (const { file, target, line, index, marked } of imports) {
+  for (const { file, target, line, index, marked, typeOnly } of imports) {
     const from = unitOf(file)
     const to = unitOf(target)
     if (from === to) continue
     if (!unitEdges.has(from)) unitEdges.set(from, new Set())
     unitEdges.get(from).add(to)
+    if (!typeOnly && !marked) {
+      if (!runtimeUnitEdges.has(from)) runtimeUnitEdges.set(from, new Set())
+      runtimeUnitEdges.get(from).add(to)
+    }
     const where = `${rel(file)}:${index + 1} → ${rel(target)}`
     if (from.startsWith('apps/') && to.startsWith('apps/')) {
       // The command line starts the other apps, lazily: that is its job, not reaching in.
@@ -83,6 +93,7 @@ export function measure(root) {
     files: files.length,
     fileCircles: circles(fileEdges),
     folderCircles: circles(unitEdges),
+    runtimeFolderCircles: circles(runtimeUnitEdges),
     upward,
     appToApp,
     exceptions,
@@ -140,6 +151,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.stdout.write(`${report.files} files in src/\n`)
     list('file circles', report.fileCircles)
     list('folder circles', report.folderCircles)
+    list('folder circles of imports that load code (no import type, no marked exception)', report.runtimeFolderCircles)
     list('upward imports', report.upward)
     list('app-to-app imports', report.appToApp)
     list('deliberate exceptions', report.exceptions)

@@ -52,6 +52,10 @@ export class Agent implements AgentHandle {
     recordSettings(this.ctx, this)
   }
 
+  recordSettings(): void {
+    recordSettings(this.ctx, this)
+  }
+
   get busy(): boolean {
     return this.running !== undefined
   }

@@ -93,6 +93,11 @@ export interface AgentHandle {
   readonly model: ModelChoice
   /** Changes the model choice (model, effort, ...) from the next step on; unset fields keep their value. */
   setModel(choice: ModelChoice): void
+  /**
+   * Logs a `session/settings` snapshot of what it runs with now (model, effort, and what
+   * `agent/settings` listeners add, e.g. the permission mode) unless the log already holds it.
+   */
+  recordSettings(): void
   /** True while a turn runs. */
   readonly busy: boolean
   /** Queues a user message and runs one turn for it; resolves with how the turn ended. */

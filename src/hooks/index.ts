@@ -1,9 +1,9 @@
 // Public surface of the hook seam: the Claude Code and Codex bridge plugins and the
 // shared protocol library (settings, matchers, output, merging, records).
 
+export { CLAUDE_CODE_TOOL_NAMES, claudeCodeToolName } from '../permissions/claude-code-tool-names.js'
 export { CLAUDE_CODE_SUBAGENT_TYPE, claudeCodeDialect } from './claude-code/dialect.js'
 export { claudeCodeHooksPlugin } from './claude-code/plugin.js'
-export { CLAUDE_CODE_TOOL_NAMES, claudeCodeToolName } from './claude-code/tool-names.js'
 export { CODEX_TOOL_NAMES, codexDialect, codexToolName } from './codex/dialect.js'
 export { codexHooksPlugin } from './codex/plugin.js'
 export type { HookBridgeConfig } from './protocol/bridge.js'

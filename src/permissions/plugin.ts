@@ -3,16 +3,15 @@
 // Where nobody can be asked (`dsh run`, stdio), an `ask` becomes a deny that says so.
 
 import { type Context, Service } from 'cordis'
-import { recordSettings } from '../agent/settings.js'
 import type { AgentHandle } from '../agent/types.js'
 import { errorMessage } from '../core/errors.js'
 import { findProjectRoot } from '../core/project-root.js'
-import { claudeCodeToolName } from '../hooks/claude-code/tool-names.js'
 import { sessionSettings } from '../session/settings.js'
 import type { SessionId } from '../session/types.js'
 import { discoverCommands, discoverSkills } from '../skills/discover.js'
 import { ProjectTrustStore } from '../trust/index.js'
 import type {} from '../trust/service.js'
+import { claudeCodeToolName } from './claude-code-tool-names.js'
 import { hookPermissionMode, isPermissionMode, type PermissionMode } from './modes.js'
 import { decideToolPermission, type PolicyDecision } from './policy.js'
 import { rememberAllowRule } from './remember.js'
@@ -156,7 +155,7 @@ export class PermissionPolicy extends Service {
     if (state.mode === mode) return
     if (mode === 'plan') state.beforePlan = state.mode
     state.mode = mode
-    recordSettings(this.ctx, agent)
+    agent.recordSettings()
     this.ctx.emit('permissions/mode-changed', agent, mode)
   }
 

@@ -5,7 +5,7 @@
 import { join } from 'node:path'
 import { MAX_PROJECT_FILE_BYTES, readCappedText } from '../core/capped-file.js'
 import { DshError } from '../core/errors.js'
-import { readSettingsKey, type SettingsFile } from '../hooks/protocol/settings-file.js'
+import { readSettingsKey, type SettingsFile } from './claude-settings-file.js'
 import { PermissionErrorCode } from './errors.js'
 import { parsePermissionRules } from './rule-parser.js'
 import type { PermissionRuleSet } from './types.js'

@@ -12,6 +12,7 @@ interface Report {
   files: number
   fileCircles: string[][]
   folderCircles: string[][]
+  runtimeFolderCircles: string[][]
   upward: string[]
   appToApp: string[]
   exceptions: string[]
@@ -34,6 +35,12 @@ describe('the structure of src/', () => {
 
   it('no file circles', () => {
     expect(report.fileCircles).toEqual([])
+  })
+
+  it('no folder circle of imports that load code (type-only imports and marked exceptions aside)', () => {
+    expect(
+      report.runtimeFolderCircles.filter((circle) => circle.some((unit) => !unit.startsWith('apps/'))),
+    ).toEqual([])
   })
 
   it('no file over 400 lines, but those being split, which may only shrink', () => {

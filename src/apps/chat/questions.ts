@@ -5,7 +5,7 @@
 // to do instead (typed here, sent back as the tool result). Any other key is no.
 
 import type { ApprovalAnswer, ToolCallInfo } from '../../agent/pipeline.js'
-import { claudeCodeToolName } from '../../hooks/claude-code/tool-names.js'
+import { claudeCodeToolName } from '../../permissions/claude-code-tool-names.js'
 import { suggestedAllowRule } from '../../permissions/index.js'
 import type { Colors } from '../cli/render.js'
 import { approvalLines } from './approval-view.js'

@@ -2,11 +2,11 @@
 // `transcript_path` a string ('' without a dedicated file), CLAUDE_PROJECT_DIR in the env.
 
 import { isAbsolute, resolve } from 'node:path'
+import { CLAUDE_CODE_TOOL_NAMES } from '../../permissions/claude-code-tool-names.js'
 import type { ToolOutput } from '../../tools/types.js'
 import type { HookDialect, HookFacts, PayloadServices } from '../protocol/dialect.js'
 import { toHookInput, toolCandidates } from '../protocol/tool-shape.js'
 import type { HookEventName } from '../protocol/types.js'
-import { CLAUDE_CODE_TOOL_NAMES } from './tool-names.js'
 
 /** `agent_type` of dsh sub-agents: the `subagent` tool works like Claude Code's general-purpose agent. */
 export const CLAUDE_CODE_SUBAGENT_TYPE = 'general-purpose'

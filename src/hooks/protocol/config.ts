@@ -8,13 +8,13 @@ import { resolve } from 'node:path'
 import type * as z from 'zod'
 import { MAX_PROJECT_FILE_BYTES, readCappedText } from '../../core/capped-file.js'
 import { DshError, errorMessage } from '../../core/errors.js'
-import { HookErrorCode } from './errors.js'
 import {
   describeSettingsIssues,
   hookEventMapSchema,
   isSettingsObject,
   readSettingsKey,
-} from './settings-file.js'
+} from '../../permissions/claude-settings-file.js'
+import { HookErrorCode } from './errors.js'
 import type { HookCommand, HookGroup, HookSettings, HookWarn } from './types.js'
 
 /**

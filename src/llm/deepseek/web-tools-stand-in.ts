@@ -14,7 +14,7 @@ import {
   unicodeLength,
   type WireFetchResponse,
   type WireSearchResult,
-} from '../../tools/web/deepseek/wire.js'
+} from './web-tools-wire.js'
 
 /** A document the stand-in's search engine knows. */
 export interface StandInDocument {

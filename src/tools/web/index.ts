@@ -1,15 +1,15 @@
 // Public surface of the web tools: `web_search` and `web_fetch`, the provider seam, and
 // the plain-HTTP and DeepSeek providers.
 
-export type { DeepSeekToolsOptions } from './deepseek/client.js'
-export { DeepSeekToolsClient } from './deepseek/client.js'
-export { DeepSeekFetchProvider, DeepSeekSearchProvider, searchQuery } from './deepseek/deepseek-providers.js'
 export {
   DEFAULT_DEEPSEEK_FETCH_PRICE_USD,
   DEFAULT_DEEPSEEK_SEARCH_PRICE_USD,
   FETCH_PATH,
   SEARCH_PATH,
-} from './deepseek/wire.js'
+} from '../../llm/deepseek/web-tools-wire.js'
+export type { DeepSeekToolsOptions } from './deepseek/client.js'
+export { DeepSeekToolsClient } from './deepseek/client.js'
+export { DeepSeekFetchProvider, DeepSeekSearchProvider, searchQuery } from './deepseek/deepseek-providers.js'
 export type { WebFailureClass } from './errors.js'
 export {
   classifyServiceStatus,

@@ -10,9 +10,9 @@ import {
   retryDelay,
   sleep,
 } from '../../../failures/index.js'
+import { toolsRoot } from '../../../llm/deepseek/web-tools-wire.js'
 import { outboundFetch } from '../../../net/index.js'
 import { classifyServiceStatus, isWebError, WebError } from '../errors.js'
-import { toolsRoot } from './wire.js'
 
 export interface DeepSeekToolsOptions {
   /** The model's base URL (`https://api.deepseek.com`); the tool paths are added to its root. */

@@ -1,16 +1,6 @@
 // DeepSeek's Search and Fetch APIs as web providers. Billing follows the guide: a search is
 // billed when it returns results, a fetch when it returns content; errors are free.
 
-import { WebError } from '../errors.js'
-import type {
-  WebFetchProvider,
-  WebFetchRequest,
-  WebFetchResult,
-  WebSearchProvider,
-  WebSearchRequest,
-  WebSearchResult,
-} from '../types.js'
-import type { DeepSeekToolsClient } from './client.js'
 import {
   DEFAULT_SEARCH_COUNT,
   FETCH_PATH,
@@ -22,7 +12,17 @@ import {
   type WireSearchRequest,
   wireFetchResponseSchema,
   wireSearchResponseSchema,
-} from './wire.js'
+} from '../../../llm/deepseek/web-tools-wire.js'
+import { WebError } from '../errors.js'
+import type {
+  WebFetchProvider,
+  WebFetchRequest,
+  WebFetchResult,
+  WebSearchProvider,
+  WebSearchRequest,
+  WebSearchResult,
+} from '../types.js'
+import type { DeepSeekToolsClient } from './client.js'
 
 export class DeepSeekSearchProvider implements WebSearchProvider {
   readonly name = 'deepseek'
