@@ -39,8 +39,6 @@ export function measure(root) {
   }
   const fileEdges = new Map(files.map((file) => [rel(file), new Set()]))
   const unitEdges = new Map()
-  /** Folder edges of imports that load code (not `import type`, not marked exceptions). */
-  const runtimeUnitEdges = new Map()
   const upward = []
   const exceptions = []
   const appToApp = []
@@ -60,23 +58,19 @@ export function measure(root) {
         for (let above = index - 1; above >= 0 && /^\s*\/\//.test(lines[above]); above--) {
           if (/layer-exception:/.test(lines[above])) marked = true
         }
-        // `import type` / `export type`: erased when compiled, no load-time dependency.
-        let start = index
-        while (start > 0 && !/^(import|export)\b/.test(lines[start])) start--
-        const typeOnly = !/import\s*\(/.test(line) && /^(import|export)\s+type\b/.test(lines[start])
-        imports.push({ file, target, line, index, marked, typeOnly })
+        imports.push({ file, target, line, index, marked })
       }
     })
   }
-  for (const { file, target, line, index, marked, typeOnly } of imports) {
+  for (const { file, target, line, index, marked } of imports) {
     const from = unitOf(file)
     const to = unitOf(target)
     if (from === to) continue
-    if (!unitEdges.has(from)) unitEdges.set(from, new Set())
-    unitEdges.get(from).add(to)
-    if (!typeOnly && !marked) {
-      if (!runtimeUnitEdges.has(from)) runtimeUnitEdges.set(from, new Set())
-      runtimeUnitEdges.get(from).add(to)
+    // A leaf (a module that imports nothing of dsh's) cannot close a circle, and a marked
+    // exception is counted apart: neither ties two folders together.
+    if (!marked && fileEdges.get(rel(target)).size > 0) {
+      if (!unitEdges.has(from)) unitEdges.set(from, new Set())
+      unitEdges.get(from).add(to)
     }
     const where = `${rel(file)}:${index + 1} → ${rel(target)}`
     if (from.startsWith('apps/') && to.startsWith('apps/')) {
@@ -93,7 +87,6 @@ export function measure(root) {
     files: files.length,
     fileCircles: circles(fileEdges),
     folderCircles: circles(unitEdges),
-    runtimeFolderCircles: circles(runtimeUnitEdges),
     upward,
     appToApp,
     exceptions,
@@ -151,7 +144,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.stdout.write(`${report.files} files in src/\n`)
     list('file circles', report.fileCircles)
     list('folder circles', report.folderCircles)
-    list('folder circles of imports that load code (no import type, no marked exception)', report.runtimeFolderCircles)
     list('upward imports', report.upward)
     list('app-to-app imports', report.appToApp)
     list('deliberate exceptions', report.exceptions)

@@ -7,6 +7,7 @@ import { ContextErrorCode } from '../context/index.js'
 import { DshError } from '../core/errors.js'
 import { hasListeners } from '../core/service-ref.js'
 import type { ModelChoice } from '../llm/adapter.js'
+import type { AgentHandle, AgentOutput, PromptOptions, TurnResult } from '../plugin-api/index.js'
 import { deriveHistory } from '../session/history.js'
 import type { Session } from '../session/session.js'
 import type { SessionId } from '../session/types.js'
@@ -17,7 +18,6 @@ import { buildModelRequest } from './request.js'
 import type { LoopServices } from './services.js'
 import { recordSettings } from './settings.js'
 import { runTurn, type TurnSettings } from './turn-runner.js'
-import type { AgentHandle, AgentOutput, PromptOptions, TurnResult } from './types.js'
 
 /** A signal that never aborts, for requests built only to be measured. */
 const NEVER = new AbortController().signal

@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto'
 import { DshError } from '../core/errors.js'
 import type { ModelChoice } from '../llm/adapter.js'
+import type { AgentHandle, AgentMeta } from '../plugin-api/index.js'
 import type { SessionId } from '../session/types.js'
 import { AgentErrorCode } from './errors.js'
 import type { AgentRegistry } from './registry.js'
-import type { AgentHandle, AgentMeta } from './types.js'
 
 export interface ConfiguredAgentRow {
   /** Stable label from the config. */

@@ -5,11 +5,10 @@ import { visionRefusal } from '../attachments/describe.js'
 import { AttachmentErrorCode, attachmentError } from '../attachments/errors.js'
 import { MAX_IMAGES_PER_REQUEST } from '../attachments/limits.js'
 import { countImages, loadRequestImages, storeImages } from '../attachments/store.js'
-import type { PreparedImage } from '../attachments/types.js'
 import type { ModelRequest } from '../llm/adapter.js'
+import type { PreparedImage, TurnSettings } from '../plugin-api/index.js'
 import type { Session } from '../session/session.js'
 import type { LoopServices } from './services.js'
-import type { TurnSettings } from './types.js'
 
 /** Throws when the turn's model does not take images (one line naming the model that does). */
 export function refuseImagesWithoutVision(

@@ -5,17 +5,22 @@ import { randomUUID } from 'node:crypto'
 import { type Context, Service } from 'cordis'
 import { DshError, errorMessage } from '../core/errors.js'
 import type { ModelChoice } from '../llm/adapter.js'
+import type {
+  AgentHandle,
+  CreateAgentOptions,
+  ForkAgentOptions,
+  ResumeAgentOptions,
+  SystemPromptState,
+} from '../plugin-api/index.js'
 import type { Session } from '../session/session.js'
 import { recordedSettings, sameSettings, sessionSettings, turnEndBoundary } from '../session/settings.js'
 import { forkSeed, type SessionStore } from '../session/store.js'
 import type { SessionEvent, SessionId } from '../session/types.js'
 import { Agent } from './agent.js'
 import { AgentErrorCode } from './errors.js'
-import type { SystemPromptState } from './pipeline.js'
 import { defaultSystemPrompt } from './prompts/system-prompt.js'
 import { createLoopServices } from './services.js'
 import type { TurnSettings } from './turn-runner.js'
-import type { AgentHandle, CreateAgentOptions, ForkAgentOptions, ResumeAgentOptions } from './types.js'
 
 export interface AgentRegistryConfig {
   /** Replaces the default system prompt. */

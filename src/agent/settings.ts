@@ -4,8 +4,8 @@
 // and at once when one changes, so a resume or fork can restore them.
 
 import type { Context } from 'cordis'
+import type { AgentHandle } from '../plugin-api/index.js'
 import { type SessionSettings, sameSettings, sessionSettings } from '../session/index.js'
-import type { AgentHandle } from './types.js'
 
 /** What the agent runs with now. */
 export function currentSettings(ctx: Context, agent: AgentHandle): SessionSettings {

@@ -6,7 +6,7 @@ import { type FailureClass, FailureError } from '../failures/index.js'
 import type { ModelRequest, ModelStreamChunk } from '../llm/adapter.js'
 import { LlmErrorCode } from '../llm/errors.js'
 import type { ToolCallRequest, Usage } from '../llm/types.js'
-import type { AgentOutput } from './types.js'
+import type { AgentOutput } from '../plugin-api/index.js'
 
 export interface AssembledReply {
   content: string

@@ -7,11 +7,16 @@ import { errorMessage } from '../core/errors.js'
 import { hasListeners } from '../core/service-ref.js'
 import { modelTakesImages } from '../llm/deepseek/models.js'
 import type { ToolCallRequest } from '../llm/types.js'
-import type { ToolOutput } from '../tools/types.js'
-import type { PostExecuteState, PreExecuteDecision, ToolCallInfo } from './pipeline.js'
+import type {
+  AgentHandle,
+  AgentOutput,
+  PostExecuteState,
+  PreExecuteDecision,
+  ToolCallInfo,
+  ToolOutput,
+} from '../plugin-api/index.js'
 import { REPEAT_REMIND_AT, type RepeatGuard, repeatReminder } from './repeat-guard.js'
 import type { LoopServices } from './services.js'
-import type { AgentHandle, AgentOutput } from './types.js'
 
 export const CANCELLED_TOOL_RESULT = 'Tool call cancelled: the turn was aborted before it ran.'
 

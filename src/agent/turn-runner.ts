@@ -2,24 +2,31 @@
 // commit the assistant message → run tool calls → decide whether to continue.
 
 import type { Context } from 'cordis'
-import type { PreparedImage } from '../attachments/types.js'
 import { type CompactionNotice, ContextErrorCode } from '../context/index.js'
 import { DshError, errorMessage } from '../core/errors.js'
 import { hasListeners } from '../core/service-ref.js'
 import { describeRetry } from '../failures/index.js'
 import type { ModelRequest } from '../llm/adapter.js'
+import type {
+  AgentHandle,
+  AgentOutput,
+  PreparedImage,
+  PreStepState,
+  TurnResult,
+  TurnSettings,
+  TurnStartingState,
+  TurnStoppingState,
+} from '../plugin-api/index.js'
 import type { Session } from '../session/session.js'
 import type { SessionEvent, SessionEventMap, TurnEndReason } from '../session/types.js'
 import { loadImages, storePromptImages } from './images.js'
-import type { PreStepState, TurnStartingState, TurnStoppingState } from './pipeline.js'
 import { REPEAT_END_AT, RepeatGuard } from './repeat-guard.js'
 import { buildModelRequest, logRequestConfig } from './request.js'
 import type { LoopServices } from './services.js'
 import { type AssembledReply, assembleReply, estimateCutUsage } from './stream-assembly.js'
 import { runToolCalls } from './tool-scheduler.js'
-import type { AgentHandle, AgentOutput, TurnResult, TurnSettings } from './types.js'
 
-export type { TurnSettings } from './types.js'
+export type { TurnSettings } from '../plugin-api/index.js'
 
 export interface TurnInput {
   ctx: Context

@@ -1,11 +1,11 @@
 // Images that arrive from clients as bytes (ACP `image` blocks, stdio image parts, web
 // uploads): decoded from base64 and sent through the same checks as files.
 
+import type { PreparedImage } from '../plugin-api/index.js'
 import { AttachmentErrorCode, attachmentError } from './errors.js'
 import { MAX_IMAGES_PER_PROMPT, MAX_SOURCE_BYTES } from './limits.js'
 import { preparePromptImages } from './mentions.js'
 import { prepareImageData } from './prepare.js'
-import type { PreparedImage } from './types.js'
 
 /** An image a client sent: base64 bytes, and a name for people when it has one. */
 export interface ClientImage {

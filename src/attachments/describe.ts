@@ -1,9 +1,9 @@
 // How an image reads to people and to text-only models: `[image shot.png 1280×800 214 KB]`.
 
 import { DEEPSEEK_VISION_MODELS, modelTakesImages } from '../llm/deepseek/models.js'
+import type { ImageRef } from '../plugin-api/index.js'
 import { AttachmentErrorCode, attachmentError } from './errors.js'
 import { formatBytes } from './prepare.js'
-import type { ImageRef } from './types.js'
 
 /** `[image shot.png 1280×800 214 KB]`, the line chat and `sessions show` print for an image. */
 export function describeImage(ref: ImageRef): string {

@@ -2,7 +2,7 @@
 // checks that the file is whole: a cheap structural walk instead of a full decode.
 
 import { sniffImageType } from '../llm/image-format.js'
-import type { ImageMediaType } from './types.js'
+import type { ImageMediaType } from '../plugin-api/index.js'
 
 export { sniffImageType }
 

@@ -2,6 +2,7 @@
 // downscaled and content-addressed once, stored per session and sent to vision models.
 // See docs/images.md.
 
+export type { ImageMediaType, ImageRef, PreparedImage } from '../plugin-api/index.js'
 export type { ClientImage } from './client.js'
 export { prepareClientImages } from './client.js'
 export { describeImage, promptWithImageRefs, visionRefusal } from './describe.js'
@@ -21,4 +22,3 @@ export type { ImageFileOptions } from './prepare.js'
 export { formatBytes, prepareImageData, prepareImageFile, sha256 } from './prepare.js'
 export type { ImageStore } from './store.js'
 export { countImages, hasImages, loadRequestImages, storeImages } from './store.js'
-export type { ImageMediaType, ImageRef, PreparedImage } from './types.js'

@@ -1,10 +1,10 @@
 // Images a prompt names: `@shot.png` / `@"my shot.png"` mentions in its text plus paths
 // given on the side (`dsh run --image`), prepared in order, each once.
 
+import type { PreparedImage } from '../plugin-api/index.js'
 import { AttachmentErrorCode, attachmentError } from './errors.js'
 import { MAX_IMAGES_PER_PROMPT } from './limits.js'
 import { prepareImageFile } from './prepare.js'
-import type { PreparedImage } from './types.js'
 
 const IMAGE_EXTENSION = String.raw`\.(?:png|jpe?g|gif|webp)`
 /** `@path.png` at a word start (not an e-mail address), or `@"path with spaces.png"`. */

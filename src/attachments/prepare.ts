@@ -7,10 +7,10 @@ import { readFile, realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, isAbsolute, relative, resolve } from 'node:path'
 import { errorMessage } from '../core/errors.js'
+import type { ImageMediaType, PreparedImage } from '../plugin-api/index.js'
 import { AttachmentErrorCode, attachmentError } from './errors.js'
 import { headerDimensions, sniffImageType, structuralDamage } from './format.js'
 import { MAX_SIDE_PX, MAX_SOURCE_BYTES, TARGET_IMAGE_BYTES } from './limits.js'
-import type { ImageMediaType, PreparedImage } from './types.js'
 
 export interface ImageFileOptions {
   /** Relative paths resolve against it; "the project" for `allowOutside`. */

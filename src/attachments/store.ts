@@ -4,9 +4,9 @@
 import { hasImageEncoding, rememberImageEncoding } from '../llm/image-encoding.js'
 import type { ChatMessage } from '../llm/types.js'
 import type { SessionPersistence } from '../persistence/persistence.js'
+import type { PreparedImage } from '../plugin-api/index.js'
 import type { SessionId } from '../session/types.js'
 import { AttachmentErrorCode, attachmentError } from './errors.js'
-import type { PreparedImage } from './types.js'
 
 /** Where a session's images are stored and read; any backend (the seam's default is in memory). */
 export type ImageStore = Pick<SessionPersistence, 'putImage' | 'getImage'>

@@ -11,6 +11,7 @@ import { PERMISSION_MODES } from '../permissions/modes.js'
 import { sessionIdProblem } from '../session/id.js'
 import { DEFAULT_BWRAP_PATH, SANDBOX_MODES } from '../shell/sandbox/bwrap.js'
 import { DEFAULT_MAX_TERMINALS_PER_SESSION, DEFAULT_SCROLLBACK_LINES } from '../terminal/limits.js'
+import { webConfigSchema } from '../tools/web/config.js'
 export const DEFAULT_MAX_DELEGATION_DEPTH = 2
 /** Who titles a session: `model` (a side call), `prompt` (its first prompt), `auto` (src/history/model-title.ts). */
 export const TITLE_SOURCES = ['auto', 'model', 'prompt'] as const
@@ -123,40 +124,6 @@ export const hooksConfigSchema = z
     projectFiles: z.boolean().default(true),
   })
   .strict()
-
-export const webConfigSchema = z
-  .object({
-    /**
-     * Who serves `web_search`: `auto` = DeepSeek's Search API when the model endpoint is
-     * DeepSeek's and its key is set, else no `web_search` tool; `none` never offers it.
-     */
-    search: z.enum(['auto', 'deepseek', 'none']).default('auto'),
-    /** Who serves `web_fetch`: `auto` = DeepSeek's Fetch API under the same rule, else plain HTTP. */
-    fetch: z.enum(['auto', 'deepseek', 'http']).default('auto'),
-    /** USD per billed DeepSeek request (default $0.75 per 1,000). */
-    searchPriceUsd: z.number().min(0).default(0.00075),
-    fetchPriceUsd: z.number().min(0).default(0.00075),
-    /** Characters of a fetched page shown per `web_fetch` call. */
-    windowChars: z.number().int().min(1000).default(30_000),
-    /** The plain-HTTP fetch provider. */
-    http: z
-      .object({
-        maxBytes: z
-          .number()
-          .int()
-          .positive()
-          .default(10 * 1024 * 1024),
-        timeoutMs: z.number().int().positive().default(30_000),
-        maxRedirects: z.number().int().min(0).max(20).default(5),
-        /** Private/loopback hosts it may fetch: `*`, `host` or `host:port`. Default none. */
-        allowPrivateHosts: z.array(z.string().min(1)).default([]),
-      })
-      .strict()
-      .default({ maxBytes: 10 * 1024 * 1024, timeoutMs: 30_000, maxRedirects: 5, allowPrivateHosts: [] }),
-  })
-  .strict()
-
-export type WebConfig = z.infer<typeof webConfigSchema>
 
 export const agentRowSchema = z
   .object({

@@ -2,8 +2,8 @@
 // people: one wording for every front end. Pure (no Node APIs), so the web UI's browser
 // bundle imports it as it is.
 
+import type { ContextBreakdown, ContextUsage } from '../plugin-api/index.js'
 import { formatTokensShort } from '../usage/format.js'
-import type { ContextBreakdown, ContextUsage } from './types.js'
 
 /** `context compacted: 812k → 41k tokens` */
 export function formatCompactionLine(data: { tokensBefore: number; tokensAfter: number }): string {

@@ -4,6 +4,19 @@ import type { Session } from '../session/session.js'
 import type { ContextCompactedData } from '../session/types.js'
 import type { ContextService, PreCompactState } from './service.js'
 
+export type {
+  CompactionInput,
+  CompactionNotice,
+  CompactionPlan,
+  CompactionResult,
+  CompactionTrigger,
+  CompactOptions,
+  Compactor,
+  ContextBreakdown,
+  ContextSettings,
+  ContextUsage,
+  PrepareOptions,
+} from '../plugin-api/index.js'
 export { DEFAULT_COMPACTION_THRESHOLD } from './defaults.js'
 export { ContextErrorCode } from './errors.js'
 export {
@@ -28,19 +41,6 @@ export {
 } from './service.js'
 export { summaryCompactor, TAIL_SHARE } from './summary-compactor.js'
 export { summaryRequestText } from './summary-prompt.js'
-export type {
-  CompactionInput,
-  CompactionNotice,
-  CompactionPlan,
-  CompactionResult,
-  CompactionTrigger,
-  CompactOptions,
-  Compactor,
-  ContextBreakdown,
-  ContextSettings,
-  ContextUsage,
-  PrepareOptions,
-} from './types.js'
 
 declare module 'cordis' {
   interface Context {

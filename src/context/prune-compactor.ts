@@ -3,8 +3,8 @@
 // a share of the window, stay as they are.
 
 import type { ChatMessage } from '../llm/types.js'
+import type { CompactionInput, CompactionPlan, Compactor } from '../plugin-api/index.js'
 import { estimateMessage } from './estimate.js'
-import type { CompactionInput, CompactionPlan, Compactor } from './types.js'
 
 /** The newest tool outputs the model keeps verbatim, as a share of the window. */
 export const PROTECTED_OUTPUT_SHARE = 0.1

@@ -8,13 +8,6 @@ import { lastInstructions } from '../instructions/log.js'
 import type { ModelRequest } from '../llm/adapter.js'
 import { DEEPSEEK_MODEL_LIMITS } from '../llm/deepseek/models.js'
 import type { ChatMessage, Usage } from '../llm/types.js'
-import { historyAfterCompaction } from '../session/history.js'
-import type { Session } from '../session/session.js'
-import type { ContextCompactedData } from '../session/types.js'
-import { ContextErrorCode } from './errors.js'
-import { estimateMessage, estimateTextTokens, estimateTools, messageTotal } from './estimate.js'
-import { pruneCompactor } from './prune-compactor.js'
-import { prunedView, summaryCompactor, summaryOutputTokens } from './summary-compactor.js'
 import type {
   CompactionPlan,
   CompactionResult,
@@ -23,7 +16,14 @@ import type {
   ContextSettings,
   ContextUsage,
   PrepareOptions,
-} from './types.js'
+} from '../plugin-api/index.js'
+import { historyAfterCompaction } from '../session/history.js'
+import type { Session } from '../session/session.js'
+import type { ContextCompactedData } from '../session/types.js'
+import { ContextErrorCode } from './errors.js'
+import { estimateMessage, estimateTextTokens, estimateTools, messageTotal } from './estimate.js'
+import { pruneCompactor } from './prune-compactor.js'
+import { prunedView, summaryCompactor, summaryOutputTokens } from './summary-compactor.js'
 
 /** After pruning alone the request must be under this share of the window, or it is summarised too. */
 export const PRUNE_TARGET_SHARE = 0.25

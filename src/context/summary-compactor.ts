@@ -5,13 +5,13 @@
 import { DshError, errorMessage } from '../core/errors.js'
 import type { ModelRequest } from '../llm/adapter.js'
 import type { ChatMessage, Usage } from '../llm/types.js'
+import type { CompactionInput, CompactionPlan, Compactor } from '../plugin-api/index.js'
 import { prunedToolMessage, summaryMessage } from '../session/compaction-messages.js'
 import type { ContextCompactedData, SessionEvent, SessionEventMap } from '../session/types.js'
 import { ContextErrorCode } from './errors.js'
 import { estimateTextTokens, estimateTools, messageTotal } from './estimate.js'
 import { LATEST_STEP_SHARE } from './prune-compactor.js'
 import { summaryRequestText } from './summary-prompt.js'
-import type { CompactionInput, CompactionPlan, Compactor } from './types.js'
 
 /** The recent steps kept verbatim after a summary, at most this share of the window. */
 export const TAIL_SHARE = 0.1

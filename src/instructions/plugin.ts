@@ -3,7 +3,7 @@
 // Request assembly sends the last logged text as the first message after the system prompt.
 
 import type { Context } from 'cordis'
-import type { AgentHandle } from '../agent/types.js'
+import type { AgentHandle } from '../plugin-api/index.js'
 import { discoverInstructionFiles, renderInstructions } from './discover.js'
 import { lastInstructions } from './log.js'
 

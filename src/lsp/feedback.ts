@@ -3,7 +3,7 @@
 
 import { readFile } from 'node:fs/promises'
 import type { Context } from 'cordis'
-import type { PostExecuteState } from '../agent/pipeline.js'
+import type { PostExecuteState } from '../plugin-api/index.js'
 import { realOrSelf, resolveToolPath } from '../tools/fs/index.js'
 import { bounded, diagnosticLine, displayOf, sortDiagnostics } from './format.js'
 import { serverFor } from './roots.js'

@@ -1,9 +1,9 @@
 // The types of one MCP server connection (connection.ts): its states, progress reports,
 // prompts, and the options it is made with.
 
+import type { ToolExecution } from '../plugin-api/index.js'
 import type { SecretFilter } from '../shell/index.js'
 import type { SpillStore } from '../spill/index.js'
-import type { ToolExecution } from '../tools/types.js'
 import type { McpServerConfig, McpServerSource } from './config.js'
 
 export type McpServerState = 'idle' | 'starting' | 'connected' | 'failed' | 'crashed' | 'closed'

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import { errorMessage } from '../core/errors.js'
 import { packageVersion } from '../core/version.js'
-import type { ProvidedTool, ToolExecution, ToolOutput } from '../tools/types.js'
+import type { ProvidedTool, ToolExecution, ToolOutput } from '../plugin-api/index.js'
 import {
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,

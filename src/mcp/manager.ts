@@ -3,12 +3,11 @@
 // their tools as one tool provider. Sub-agents see their parent's servers (same processes).
 
 import { type Context, Service } from 'cordis'
-import type { AgentHandle } from '../agent/types.js'
 import { errorMessage } from '../core/errors.js'
 import { findProjectRoot } from '../core/project-root.js'
+import type { AgentHandle, ProvidedTool, ToolProvider } from '../plugin-api/index.js'
 import type { SessionId } from '../session/types.js'
 import { createSecretFilter, type SecretFilter } from '../shell/index.js'
-import type { ProvidedTool, ToolProvider } from '../tools/types.js'
 import { type McpServerConfig, type McpServerSource, readProjectServers } from './config.js'
 import { McpConnection, type McpProgress } from './connection.js'
 import type { McpManagerConfig, McpServerStatus, ProjectScope } from './manager-types.js'

@@ -1,7 +1,7 @@
 // MCP prompts as chat slash commands: `/mcp__<server>__<prompt> arg1 arg2` fetches the
 // prompt (arguments in the prompt's declared order) and its text becomes the user's message.
 
-import type { AgentHandle } from '../agent/types.js'
+import type { AgentHandle } from '../plugin-api/index.js'
 import type { McpManager } from './manager.js'
 import { mcpToolName } from './naming.js'
 

@@ -1,9 +1,8 @@
 // Two model tools for MCP resources, offered only while a server the agent sees
 // advertises resources: list them, and read one by server and URI.
 
-import type { AgentHandle } from '../agent/types.js'
 import { errorMessage } from '../core/errors.js'
-import type { ProvidedTool, ToolOutput } from '../tools/types.js'
+import type { AgentHandle, ProvidedTool, ToolOutput } from '../plugin-api/index.js'
 import type { McpConnection } from './connection.js'
 
 export const LIST_RESOURCES_TOOL = 'mcp_list_resources'

@@ -3,7 +3,7 @@
 
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import { errorMessage } from '../core/errors.js'
-import type { ProvidedTool, ToolExecution, ToolOutput } from '../tools/types.js'
+import type { ProvidedTool, ToolExecution, ToolOutput } from '../plugin-api/index.js'
 import { mcpToolName } from './naming.js'
 
 export function mcpProvidedTool(

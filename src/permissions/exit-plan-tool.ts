@@ -4,7 +4,7 @@
 
 import type { Context } from 'cordis'
 import * as z from 'zod'
-import type { ToolDefinition } from '../tools/types.js'
+import type { ToolDefinition } from '../plugin-api/index.js'
 import type { PermissionPolicy } from './plugin.js'
 import { EXIT_PLAN_MODE_DESCRIPTION } from './prompts.js'
 

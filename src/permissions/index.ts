@@ -43,7 +43,7 @@ declare module 'cordis' {
   interface Events {
     /** An agent's permission mode changed (`/permissions`, ACP `session/set_mode`). */
     'permissions/mode-changed'(
-      agent: import('../agent/types.js').AgentHandle,
+      agent: import('../plugin-api/index.js').AgentHandle,
       mode: import('./modes.js').PermissionMode,
     ): void
   }

@@ -3,9 +3,9 @@
 // Where nobody can be asked (`dsh run`, stdio), an `ask` becomes a deny that says so.
 
 import { type Context, Service } from 'cordis'
-import type { AgentHandle } from '../agent/types.js'
 import { errorMessage } from '../core/errors.js'
 import { findProjectRoot } from '../core/project-root.js'
+import type { AgentHandle } from '../plugin-api/index.js'
 import { sessionSettings } from '../session/settings.js'
 import type { SessionId } from '../session/types.js'
 import { discoverCommands, discoverSkills } from '../skills/discover.js'

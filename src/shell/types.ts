@@ -1,7 +1,7 @@
 // Types of the shell seam: managed-environment contributors and snapshots, and the
 // request, result and job handle every executor speaks.
 
-import type { ToolExecution } from '../tools/types.js'
+import type { ToolExecution } from '../plugin-api/index.js'
 import type { DshEnvKey } from './namespace.js'
 
 /** A frozen per-call snapshot of managed variables; only `DSH_*` keys. */

@@ -3,7 +3,7 @@
 
 import type { Context } from 'cordis'
 import * as z from 'zod'
-import type { AgentHandle } from '../agent/types.js'
+import type { AgentHandle } from '../plugin-api/index.js'
 import { type DiscoveryProblem, discoverSkills, type SkillSources, skillBody } from './discover.js'
 import { SKILL_TOOL_DESCRIPTION, skillsSection } from './prompt.js'
 

@@ -2,8 +2,6 @@
 
 import type { ToolRegistry } from './registry.js'
 
-export { ToolErrorCode } from './errors.js'
-export { parseToolArguments, ToolRegistry, toolSchema } from './registry.js'
 export type {
   CallId,
   PermissionView,
@@ -12,7 +10,9 @@ export type {
   ToolExecution,
   ToolOutput,
   ToolProvider,
-} from './types.js'
+} from '../plugin-api/index.js'
+export { ToolErrorCode } from './errors.js'
+export { parseToolArguments, ToolRegistry, toolSchema } from './registry.js'
 
 declare module 'cordis' {
   interface Context {

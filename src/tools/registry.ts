@@ -3,11 +3,17 @@
 
 import { type Context, Service } from 'cordis'
 import * as z from 'zod'
-import type { AgentHandle } from '../agent/types.js'
 import { DshError, errorMessage } from '../core/errors.js'
 import type { ToolSchema } from '../llm/types.js'
+import type {
+  AgentHandle,
+  ProvidedTool,
+  ToolDefinition,
+  ToolExecution,
+  ToolOutput,
+  ToolProvider,
+} from '../plugin-api/index.js'
 import { ToolErrorCode } from './errors.js'
-import type { ProvidedTool, ToolDefinition, ToolExecution, ToolOutput, ToolProvider } from './types.js'
 
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/
 

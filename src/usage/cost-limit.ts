@@ -4,7 +4,7 @@
 // and the turn ends `max-cost`. A policy on `agent/pre-step`, not a change to the loop.
 
 import type { Context } from 'cordis'
-import type { AgentHandle } from '../agent/types.js'
+import type { AgentHandle } from '../plugin-api/index.js'
 import { deriveUsage } from './derive.js'
 import { formatCost } from './format.js'
 import type { PriceTable } from './price-table.js'

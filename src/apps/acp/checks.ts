@@ -9,12 +9,12 @@ import {
   RequestError,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk'
-import type { AgentHandle } from '../../agent/types.js'
 import { DshError, isDshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
 import { resolveSessionId } from '../../history/index.js'
 import { fromAcpServers } from '../../mcp/index.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
+import type { AgentHandle } from '../../plugin-api/index.js'
 import { SessionErrorCode } from '../../session/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { AcpErrorCode } from './errors.js'

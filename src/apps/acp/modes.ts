@@ -4,7 +4,6 @@
 
 import { RequestError, type SessionModeState, type SessionUpdate } from '@agentclientprotocol/sdk'
 import type { Context } from 'cordis'
-import type { AgentHandle } from '../../agent/types.js'
 import {
   isPermissionMode,
   PERMISSION_MODE_DESCRIPTIONS,
@@ -12,6 +11,7 @@ import {
   PERMISSION_MODES,
   type PermissionMode,
 } from '../../permissions/index.js'
+import type { AgentHandle } from '../../plugin-api/index.js'
 import type { SessionId } from '../../session/types.js'
 
 /** Every permission mode, in PERMISSION_MODES order, with `current` selected. */

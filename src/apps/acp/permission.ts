@@ -8,7 +8,7 @@ import type {
   RequestPermissionResponse,
 } from '@agentclientprotocol/sdk'
 import type { Context } from 'cordis'
-import type { ToolCallInfo } from '../../agent/pipeline.js'
+import type { ToolCallInfo } from '../../plugin-api/index.js'
 import type { SessionId } from '../../session/types.js'
 import { locationsOf } from './checks.js'
 import { acpToolCallId, parseArguments, textContent, toolKind, toolTitle } from './updates.js'

@@ -19,12 +19,11 @@ import {
 } from '@agentclientprotocol/sdk'
 import type { Fiber } from 'cordis'
 import { mintSessionId } from '../../agent/configured.js'
-import type { ToolCallInfo } from '../../agent/pipeline.js'
-import type { AgentHandle } from '../../agent/types.js'
 import { prepareClientImages } from '../../attachments/index.js'
 import { formatCompactionLine } from '../../context/index.js'
 import { DshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
+import type { AgentHandle, ToolCallInfo } from '../../plugin-api/index.js'
 import type { SessionId } from '../../session/types.js'
 import { resolvePriceTable, usageReport } from '../../usage/index.js'
 import {

@@ -2,10 +2,10 @@
 // the stored log replayed on `session/load`. Both produce the same shapes for one turn.
 
 import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk'
-import type { AgentOutput } from '../../agent/types.js'
 import type { ImageRef } from '../../attachments/index.js'
 import { formatCompactionLine } from '../../context/index.js'
 import { DEEPSEEK_CONTEXT_TOKENS } from '../../llm/deepseek/models.js'
+import type { AgentOutput } from '../../plugin-api/index.js'
 import type { SessionEvent, SessionEventMap } from '../../session/types.js'
 import type { UsageReport } from '../../usage/index.js'
 import { diffContent, fileToolKind, planUpdate, toolLocations } from './file-updates.js'

@@ -2,9 +2,9 @@
 // input, switch the agent, run a prompt or a compaction, leave. Commands get this narrow
 // face, not the whole TerminalChat, so chat-commands.ts and chat.ts do not import each other.
 
-import type { AgentHandle } from '../../agent/types.js'
 import { expandTabs, toTerminalText } from '../../core/terminal-text.js'
 import type { Harness } from '../../harness/compose.js'
+import type { AgentHandle } from '../../plugin-api/index.js'
 import type { Colors } from '../cli/render.js'
 import type { AgentPlan } from '../cli/start.js'
 import type { PickerSource } from './picker-types.js'

@@ -3,10 +3,10 @@
 // through the screen's live region. Slash commands live in chat-commands.ts.
 
 import type { Context } from 'cordis'
-import type { AgentHandle } from '../../agent/types.js'
 import { describeImage } from '../../attachments/index.js'
 import type { Harness } from '../../harness/compose.js'
 import { DEFAULT_MAX_RETRIES } from '../../llm/openai/config.js'
+import type { AgentHandle } from '../../plugin-api/index.js'
 import { resolvePriceTable } from '../../usage/index.js'
 import { currentEffort, currentModel, turnUsageLine } from '../cli/model-choice.js'
 import { type Colors, colorsFor } from '../cli/render.js'

@@ -4,9 +4,9 @@
 // tool, saved in the project's .claude/settings.local.json); 3 no, and tell the model what
 // to do instead (typed here, sent back as the tool result). Any other key is no.
 
-import type { ApprovalAnswer, ToolCallInfo } from '../../agent/pipeline.js'
 import { claudeCodeToolName } from '../../permissions/claude-code-tool-names.js'
 import { suggestedAllowRule } from '../../permissions/index.js'
+import type { ApprovalAnswer, ToolCallInfo } from '../../plugin-api/index.js'
 import type { Colors } from '../cli/render.js'
 import { approvalLines } from './approval-view.js'
 import { safe } from './chat-host.js'

@@ -2,8 +2,8 @@
 // the screen's scrollback) and a live part (spinner with elapsed time, the streaming
 // preview, running tool calls). Every byte from the model or a tool is sanitized.
 
-import type { AgentOutput } from '../../agent/types.js'
 import { formatCompactionLine } from '../../context/index.js'
+import type { AgentOutput } from '../../plugin-api/index.js'
 import { DIFF_TOOLS, renderDiffView } from '../cli/diff-view.js'
 import { type Colors, clip, describeToolCall } from '../cli/render.js'
 import { summarizeToolResult } from '../cli/tool-summary.js'

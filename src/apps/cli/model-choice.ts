@@ -2,10 +2,10 @@
 // model choice of a live agent from its next step on) and the usage line after a turn.
 // Logic only; the chat prints the lines they return.
 
-import type { AgentHandle } from '../../agent/types.js'
 import type { ResolvedConfig } from '../../config/load.js'
 import { DEFAULT_EFFORT, parseEffort } from '../../llm/deepseek/effort.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
+import type { AgentHandle } from '../../plugin-api/index.js'
 import {
   ESTIMATED_NOTE,
   formatCost,

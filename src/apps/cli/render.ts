@@ -1,9 +1,9 @@
 // Terminal rendering of live agent output: colours that respect NO_COLOR and non-TTY
 // streams, compact tool lines, the streamed chat view and the headless progress view.
 
-import type { AgentOutput } from '../../agent/types.js'
 import { formatCompactionLine } from '../../context/index.js'
 import { expandTabs, toTerminalText } from '../../core/terminal-text.js'
+import type { AgentOutput } from '../../plugin-api/index.js'
 import type { Colors } from './colors.js'
 
 /** Model and tool text as the terminal may show it (escape sequences shown escaped). */

@@ -3,7 +3,6 @@
 // and exit 130, 143 and 129.
 
 import * as z from 'zod'
-import type { AgentOutput, TurnResult } from '../../agent/types.js'
 import { type PreparedImage, preparePromptImages, visionRefusal } from '../../attachments/index.js'
 import { isDshError } from '../../core/errors.js'
 import { findProjectRoot } from '../../core/project-root.js'
@@ -11,6 +10,7 @@ import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
 import { DEFAULT_MODEL } from '../../llm/openai/config.js'
 import { readProjectServers } from '../../mcp/config.js'
 import { progressLine } from '../../mcp/status-lines.js'
+import type { AgentOutput, TurnResult } from '../../plugin-api/index.js'
 import { describeSettings } from '../../session/index.js'
 import {
   costLimitPlugin,

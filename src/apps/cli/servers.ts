@@ -1,9 +1,9 @@
 // `dsh stdio` and `dsh acp`: compose a harness and hand stdin/stdout to a protocol
 // server. Only protocol messages reach stdout; diagnostics go to stderr.
 
-import type { AgentHandle } from '../../agent/types.js'
 import { loadConfig } from '../../config/load.js'
 import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
+import type { AgentHandle } from '../../plugin-api/index.js'
 import { ExitCode, usageError } from './errors.js'
 import { logToStderr } from './logging.js'
 import { permissionFlags, sandboxFlags, trustFlags } from './options.js'

@@ -6,8 +6,7 @@
 
 import type { Context } from 'cordis'
 import * as z from 'zod'
-import type { ApprovalAnswer, ToolCallInfo } from '../../agent/pipeline.js'
-import type { AgentHandle } from '../../agent/types.js'
+import type { AgentHandle, ApprovalAnswer, ToolCallInfo } from '../../plugin-api/index.js'
 import type { SessionId } from '../../session/types.js'
 import type { JsonRpcResponse } from './json-rpc.js'
 import { StdioRequest } from './protocol.js'

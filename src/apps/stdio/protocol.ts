@@ -2,7 +2,7 @@
 // results, and the notifications the server sends while a session is attached.
 
 import * as z from 'zod'
-import type { AgentOutput, TurnResult } from '../../agent/types.js'
+import type { AgentOutput, TurnResult } from '../../plugin-api/index.js'
 import type { SessionEvent, SessionId, TurnEndReason } from '../../session/types.js'
 import type { UsageReport, UsageTotals } from '../../usage/index.js'
 

@@ -2,7 +2,7 @@
 // session answers, or its turn is cancelled, which denies it.
 
 import { randomUUID } from 'node:crypto'
-import type { ToolCallInfo } from '../../agent/pipeline.js'
+import type { ToolCallInfo } from '../../plugin-api/index.js'
 import type { SessionId } from '../../session/types.js'
 import { proposedDiff } from './approval-diff.js'
 import type { LiveMessage, PendingApproval } from './types.js'

@@ -3,9 +3,8 @@
 // harness that vanishes with the server.
 
 import type { Context, Fiber } from 'cordis'
-import type { ToolCallInfo } from '../../agent/pipeline.js'
-import type { AgentHandle } from '../../agent/types.js'
 import type { Harness } from '../../harness/compose.js'
+import type { AgentHandle, ToolCallInfo } from '../../plugin-api/index.js'
 import type { SessionId } from '../../session/types.js'
 import { Approvals } from './approvals.js'
 import type { LiveChannelRegistry } from './channels.js'

@@ -1,8 +1,7 @@
 // Types of the web API: what the JSON endpoints and the live event stream carry.
 // The browser code imports these too (types only), so both sides agree.
 
-import type { AgentOutput } from '../../agent/types.js'
-import type { CompactionResult } from '../../context/types.js'
+import type { AgentOutput, CompactionResult } from '../../plugin-api/index.js'
 import type { SessionEvent, SessionHeader } from '../../session/types.js'
 import type { PriceTable } from '../../usage/price-table.js'
 

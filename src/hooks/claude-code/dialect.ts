@@ -3,7 +3,7 @@
 
 import { isAbsolute, resolve } from 'node:path'
 import { CLAUDE_CODE_TOOL_NAMES } from '../../permissions/claude-code-tool-names.js'
-import type { ToolOutput } from '../../tools/types.js'
+import type { ToolOutput } from '../../plugin-api/index.js'
 import type { HookDialect, HookFacts, PayloadServices } from '../protocol/dialect.js'
 import { toHookInput, toolCandidates } from '../protocol/tool-shape.js'
 import type { HookEventName } from '../protocol/types.js'

@@ -4,10 +4,10 @@
 
 import { homedir } from 'node:os'
 import type { Context } from 'cordis'
-import type { AgentHandle } from '../../agent/types.js'
 import { errorMessage } from '../../core/errors.js'
 import { findProjectRoot } from '../../core/project-root.js'
 import { toTerminalText } from '../../core/terminal-text.js'
+import type { AgentHandle } from '../../plugin-api/index.js'
 import type { SessionHeader, SessionId } from '../../session/types.js'
 import { attachCompactionHooks } from './compaction-hooks.js'
 import { loadHookFiles } from './config.js'

@@ -2,7 +2,7 @@
 // `transcript_path` see everything; it may block), then PostCompact and SessionStart with
 // source `compact` after it, whose context reaches the model after the boundary.
 
-import type { AgentHandle } from '../../agent/types.js'
+import type { AgentHandle } from '../../plugin-api/index.js'
 import type { Session } from '../../session/session.js'
 import type { SessionEvent } from '../../session/types.js'
 import type { HookFacts } from './dialect.js'

@@ -1,10 +1,9 @@
 // What a bridge needs from a dialect: which events it fires, what its matchers test, and
 // how its JSON payloads and environment look. The wiring to the loop lives in bridge.ts.
 
-import type { AgentHandle } from '../../agent/types.js'
 import type { SessionLocation } from '../../persistence/types.js'
+import type { AgentHandle, HookToolShape, ToolOutput } from '../../plugin-api/index.js'
 import type { SessionHeader } from '../../session/types.js'
-import type { HookToolShape, ToolOutput } from '../../tools/types.js'
 import type { HookDialectName, HookEventName, MergedOutcome } from './types.js'
 
 /** Dialect-neutral facts about one event, gathered by the bridge from the loop. */

@@ -2,8 +2,8 @@
 // consecutive-block cap), StopFailure, SubagentStart and SessionEnd (after a checkpoint,
 // so its hooks read a complete transcript).
 
-import type { AgentHandle } from '../../agent/types.js'
 import { promptWithImageRefs } from '../../attachments/describe.js'
+import type { AgentHandle } from '../../plugin-api/index.js'
 import type { Session } from '../../session/session.js'
 import type { SessionId } from '../../session/types.js'
 import type { HookFacts } from './dialect.js'

@@ -2,8 +2,7 @@
 // bridge, and a bridge's config: types only, so the wiring files import no bridge code.
 
 import type { Context } from 'cordis'
-import type { ToolCallInfo } from '../../agent/pipeline.js'
-import type { AgentHandle } from '../../agent/types.js'
+import type { AgentHandle, ToolCallInfo } from '../../plugin-api/index.js'
 import type { HookDialect, HookFacts, PayloadServices } from './dialect.js'
 import type { HookRecordSink } from './records.js'
 import type { HookEventName, HookWarn, MergedOutcome } from './types.js'

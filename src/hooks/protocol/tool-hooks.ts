@@ -2,8 +2,7 @@
 // PermissionRequest and permission Notifications (where dsh asks the user), PostToolUse
 // for calls that succeeded and PostToolUseFailure for calls that failed.
 
-import type { PostExecuteState, ToolCallInfo } from '../../agent/pipeline.js'
-import type { ToolOutput } from '../../tools/types.js'
+import type { PostExecuteState, ToolCallInfo, ToolOutput } from '../../plugin-api/index.js'
 import type { HookFacts } from './dialect.js'
 import { HookErrorCode } from './errors.js'
 import type { BridgeRuntime } from './runtime.js'

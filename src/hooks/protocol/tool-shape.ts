@@ -2,8 +2,8 @@
 // accept, and its input with the dialect's field names — mapped both ways, so a hook's
 // `updatedInput` comes back in dsh's field names and is checked against the tool's schema.
 
+import type { HookToolShape } from '../../plugin-api/index.js'
 import type { ToolRegistry } from '../../tools/registry.js'
-import type { HookToolShape } from '../../tools/types.js'
 import type { HookDialectName } from './types.js'
 
 /** The shape a dialect uses for a dsh tool: the tool's own declaration, else the fallback table, else its dsh name. */

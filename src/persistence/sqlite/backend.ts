@@ -7,15 +7,8 @@ import { dirname, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import type { Context } from 'cordis'
 import { DshError, errorMessage } from '../../core/errors.js'
-import { parseStoredHeader } from '../../session/header-schema.js'
 import { validateEvent, validateSessionId } from '../../session/session.js'
-import type {
-  SessionEvent,
-  SessionHeader,
-  SessionId,
-  SessionOutcome,
-  SessionSummary,
-} from '../../session/types.js'
+import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { describeOwner, isOwnerGone, newWriterOwner, type WriterOwner } from '../owner.js'
 import { checkContinuation, notFound, removeRefused, SessionPersistence } from '../persistence.js'

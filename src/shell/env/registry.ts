@@ -4,7 +4,7 @@
 import { type Context, Service, type Tracker } from 'cordis'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { absolutePath } from '../../home/resolve-home.js'
-import type { ToolExecution } from '../../tools/types.js'
+import type { ToolExecution } from '../../plugin-api/index.js'
 import { ShellErrorCode } from '../errors.js'
 import { defaultBashPath } from '../find-shell.js'
 import { BUILTIN_DSH_ENV_KEYS, DSH_ENV_KEY_PATTERN, type DshEnvKey } from '../namespace.js'

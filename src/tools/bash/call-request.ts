@@ -6,12 +6,12 @@ import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { findProjectRoot } from '../../core/project-root.js'
+import type { ToolExecution } from '../../plugin-api/index.js'
 import type { SessionStore } from '../../session/index.js'
 import type { ShellEnvRegistry, ShellExecutor } from '../../shell/index.js'
 import { callReadablePaths } from '../../shell/index.js'
 import type { DshEnvSnapshot } from '../../shell/types.js'
 import type { SpillStore } from '../../spill/index.js'
-import type { ToolExecution } from '../types.js'
 
 export interface CallServices {
   shell: ShellExecutor

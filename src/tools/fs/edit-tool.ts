@@ -5,7 +5,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import * as z from 'zod'
-import type { ToolDefinition, ToolExecution, ToolOutput } from '../types.js'
+import type { ToolDefinition, ToolExecution, ToolOutput } from '../../plugin-api/index.js'
 import { applyEdits, type EditSpec } from './apply-edits.js'
 import { formatDiff, type PatchHunk, patchHunks } from './diff.js'
 import { outsideNote, realOrSelf } from './paths.js'

@@ -4,7 +4,7 @@
 
 import { stat } from 'node:fs/promises'
 import * as z from 'zod'
-import type { ToolDefinition } from '../types.js'
+import type { ToolDefinition } from '../../plugin-api/index.js'
 import { searchWithJavaScript } from './grep-js.js'
 import { findRipgrep, searchWithRipgrep } from './grep-rg.js'
 import type { GrepFileResult, GrepOutcome, GrepQuery } from './grep-types.js'

@@ -5,8 +5,8 @@
 import { join, relative } from 'node:path'
 import type { Context } from 'cordis'
 import { currentService } from '../../core/service-ref.js'
+import type { ToolExecution } from '../../plugin-api/index.js'
 import { callReadablePaths, hiddenPathTest } from '../../shell/index.js'
-import type { ToolExecution } from '../types.js'
 import { realOrSelf } from './paths.js'
 
 export type HiddenAccess = 'read' | 'write'

@@ -4,9 +4,9 @@
 
 import { createHash } from 'node:crypto'
 import { stat } from 'node:fs/promises'
+import type { ToolExecution } from '../../plugin-api/index.js'
 import type { Session } from '../../session/session.js'
 import type { SessionEventMap } from '../../session/types.js'
-import type { ToolExecution } from '../types.js'
 
 export type FileStamp = SessionEventMap['file/read']
 

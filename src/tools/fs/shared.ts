@@ -2,8 +2,8 @@
 // and the one way a change is committed (history copy, atomic write, records, event).
 
 import { stat } from 'node:fs/promises'
+import type { ToolExecution, ToolOutput } from '../../plugin-api/index.js'
 import type { SessionEventMap } from '../../session/types.js'
-import type { ToolExecution, ToolOutput } from '../types.js'
 import type { FileHistoryStore } from './file-history.js'
 import type { HiddenAccess, HiddenPathGuard } from './hidden-guard.js'
 import { realOrSelf, resolveToolPath, type ToolPath } from './paths.js'

@@ -2,8 +2,8 @@
 // `todo/update` session event (chat shows it; ACP sends it as a plan update).
 
 import * as z from 'zod'
+import type { ToolDefinition } from '../../plugin-api/index.js'
 import type { TodoItem } from '../../session/types.js'
-import type { ToolDefinition } from '../types.js'
 import { TODO_WRITE_DESCRIPTION } from './prompts.js'
 
 export const todoWriteParameters = z.object({

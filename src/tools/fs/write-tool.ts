@@ -4,7 +4,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import * as z from 'zod'
-import type { ToolDefinition } from '../types.js'
+import type { ToolDefinition } from '../../plugin-api/index.js'
 import { formatDiff, patchHunks } from './diff.js'
 import { outsideNote, realOrSelf } from './paths.js'
 import { WRITE_DESCRIPTION } from './prompts.js'

@@ -15,11 +15,10 @@ import {
 } from '@agentclientprotocol/sdk'
 import type { Context } from 'cordis'
 import * as z from 'zod'
-import type { AgentHandle } from '../../agent/types.js'
 import { errorMessage } from '../../core/errors.js'
+import type { AgentHandle, ToolOutput } from '../../plugin-api/index.js'
 import type { SessionId } from '../../session/types.js'
 import { DSH_ENV_PREFIX } from '../../shell/namespace.js'
-import type { ToolOutput } from '../types.js'
 import { ACP_SUBAGENT_DESCRIPTION } from './acp-prompt.js'
 
 export const DEFAULT_ACP_SUBAGENT_TOOL = 'acp_subagent'

@@ -1,6 +1,6 @@
 // Public surface of the subagent tool.
 
-import type { AgentHandle, TurnResult } from '../../agent/types.js'
+import type { AgentHandle, TurnResult } from '../../plugin-api/index.js'
 
 export type { AcpAgentConnector, AcpAgentTransport, AcpSubagentConfig } from './acp-backend.js'
 export { acpSubagentToolPlugin, mintAcpSubagentId, spawnAcpAgent } from './acp-backend.js'

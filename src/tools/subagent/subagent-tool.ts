@@ -4,10 +4,9 @@
 import { randomUUID } from 'node:crypto'
 import type { Context } from 'cordis'
 import * as z from 'zod'
-import type { AgentHandle, TurnResult } from '../../agent/types.js'
+import type { AgentHandle, ToolOutput, TurnResult } from '../../plugin-api/index.js'
 import { completedPrefixLength } from '../../session/store.js'
 import type { SessionId } from '../../session/types.js'
-import type { ToolOutput } from '../types.js'
 import { SUBAGENT_DESCRIPTION } from './prompt.js'
 
 export interface SubagentToolConfig {

@@ -2,9 +2,9 @@
 // line sent to a shell (the terminal's foreground program) as the command it runs. A line
 // whose text the model's typing does not tell (history, completion) is read off the screen.
 
+import type { PermissionView } from '../../plugin-api/index.js'
 import type { TerminalSession } from '../../terminal/index.js'
 import { keyBytes, typedText, typeInto } from '../../terminal/index.js'
-import type { PermissionView } from '../types.js'
 
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'fish', 'ksh', 'mksh', 'ash', 'busybox', 'tcsh', 'csh'])
 

@@ -5,10 +5,10 @@
 import type { Context } from 'cordis'
 import { isDshError } from '../../core/errors.js'
 import { currentService } from '../../core/service-ref.js'
+import type { ToolExecution, ToolOutput } from '../../plugin-api/index.js'
 import { MAX_SHELL_TIMEOUT_MS } from '../../shell/index.js'
 import { keyBytes, type TerminalOwner, typedText } from '../../terminal/index.js'
 import { callRequest } from '../bash/call-request.js'
-import type { ToolExecution, ToolOutput } from '../types.js'
 import { sendView, startView } from './permission.js'
 import {
   TERMINAL_KILL_DESCRIPTION,

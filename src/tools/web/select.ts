@@ -2,7 +2,7 @@
 // for, or by default when the model endpoint is DeepSeek's own and its key is set; else the
 // plain-HTTP fetch and no search.
 
-import type { WebConfig } from '../../config/schema.js'
+import type { WebConfig } from './config.js'
 import { DeepSeekToolsClient } from './deepseek/client.js'
 import { DeepSeekFetchProvider, DeepSeekSearchProvider } from './deepseek/deepseek-providers.js'
 import { DeferredHttpFetchProvider } from './http/deferred-provider.js'

@@ -3,8 +3,8 @@
 // when a search provider is given. Each call's cost travels on its ToolOutput.
 
 import type { Context } from 'cordis'
+import type { ToolExecution, ToolOutput } from '../../plugin-api/index.js'
 import type { SpillStore } from '../../spill/index.js'
-import type { ToolExecution, ToolOutput } from '../types.js'
 import { isWebError } from './errors.js'
 import { PageCache } from './page-cache.js'
 import { WEB_FETCH_TOOL_DESCRIPTION, WEB_SEARCH_TOOL_DESCRIPTION } from './prompt.js'

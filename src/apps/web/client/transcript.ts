@@ -2,9 +2,8 @@
 // (messages, tool cards, hook decisions, turn ends with usage, compaction boundaries), plus
 // the live part of a running turn built from the agent's streamed output. Pure: no DOM, tested in Node.
 
-import type { AgentOutput } from '../../../agent/types.js'
-import type { CompactionNotice } from '../../../context/types.js'
 import type { ImageRef } from '../../../llm/types.js'
+import type { AgentOutput, CompactionNotice } from '../../../plugin-api/index.js'
 import type {
   ContextCompactedData,
   HookResultData,

@@ -1,11 +1,11 @@
 // Types of the agent seam: the live handle of an agent and the options that create one.
 
-import type { PreparedImage } from '../attachments/types.js'
-import type { CompactionNotice, CompactionResult, ContextUsage } from '../context/index.js'
 import type { RetryNotice } from '../failures/index.js'
 import type { ModelChoice } from '../llm/adapter.js'
 import type { Session } from '../session/session.js'
 import type { SessionEvent, SessionId, TurnEndReason } from '../session/types.js'
+import type { CompactionNotice, CompactionResult, ContextUsage } from './context.js'
+import type { PreparedImage } from './images.js'
 
 export interface AgentMeta {
   cwd?: string

@@ -1,9 +1,9 @@
 // Types of the tool seam: what a tool declares and what every tool body receives.
 
 import type { z } from 'zod'
-import type { AgentHandle } from '../agent/types.js'
-import type { PreparedImage } from '../attachments/types.js'
 import type { ToolSchema } from '../llm/types.js'
+import type { AgentHandle } from './agent.js'
+import type { PreparedImage } from './images.js'
 
 declare const callIdBrand: unique symbol
 /** The model's id for one tool call; crosses the model, the log and hooks. */

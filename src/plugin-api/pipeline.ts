@@ -3,8 +3,8 @@
 
 import type { ImageRef } from '../llm/types.js'
 import type { SessionSettings, TurnEndReason } from '../session/types.js'
-import type { ToolOutput } from '../tools/types.js'
-import type { AgentHandle, TurnResult } from './types.js'
+import type { AgentHandle, TurnResult } from './agent.js'
+import type { ToolOutput } from './tools.js'
 
 export interface ToolCallInfo {
   agent: AgentHandle
