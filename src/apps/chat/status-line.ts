@@ -8,7 +8,7 @@ import { type ContextUsage, contextPercent } from '../../context/index.js'
 import { toTerminalId } from '../../core/terminal-text.js'
 import type { SessionEvent } from '../../session/types.js'
 import { DEFAULT_PRICE_TABLE, deriveUsage, formatCost, type PriceTable } from '../../usage/index.js'
-import type { Colors } from '../cli/render.js'
+import type { Colors } from '../shared/render.js'
 
 /** `42%` of the window, or `12.3k` tokens when the window is unknown; undefined without a context service. */
 export function contextCell(usage: ContextUsage | undefined): string | undefined {
