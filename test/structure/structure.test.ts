@@ -23,9 +23,7 @@ interface Report {
 }
 
 /** Files over the limit today, still to be split: at most this long (they may only shrink). */
-const BEING_SPLIT: Record<string, number> = {
-  'src/apps/chat/chat.ts': 415,
-}
+const BEING_SPLIT: Record<string, number> = {}
 
 describe('the structure of src/', () => {
   const report = measure(resolve('.')) as Report
