@@ -8,7 +8,7 @@ import { closeSync, openSync, writeSync } from 'node:fs'
 import { loadHighlighter } from '../src/apps/chat/highlight.js'
 import { Screen } from '../src/apps/chat/screen.js'
 import { TranscriptView } from '../src/apps/chat/transcript-view.js'
-import { colorsFor } from '../src/apps/cli/render.js'
+import { colorsFor } from '../src/apps/shared/render.js'
 import { median } from './stats.js'
 import type { BenchRow } from './types.js'
 

@@ -7,7 +7,8 @@
 // A folder is a unit: src/<name>, and src/apps/<name> for each app. An import is upward
 // when it goes to a higher layer; an app importing another app is listed apart (shared
 // code belongs in a module both import), except the command line's lazy dispatch to the
-// apps it starts. A deliberate exception is an import whose line, or the comment right above it,
+// apps it starts. src/apps/shared is that module: on the apps' layer, any app may import
+// it, and it imports no app (such an import is listed as app-to-app too, lazy or not). A deliberate exception is an import whose line, or the comment right above it,
 // carries a comment with `layer-exception:` and the reason. A leaf module (one that imports
 // nothing of dsh's, such as the pure types of llm/types.ts) may be imported from any layer.
 
@@ -18,6 +19,8 @@ const LAYERS = { core: 0, session: 1, harness: 3 }
 const layerOf = (unit) => (unit.startsWith('apps/') ? 4 : (LAYERS[unit] ?? 2))
 const LAYER_NAMES = ['core', 'session', 'subsystems', 'harness', 'apps']
 const MAX_LINES = 400
+/** What the apps share: importing it is not reaching into another app. */
+const SHARED = 'apps/shared'
 
 export function measure(root) {
   const src = join(root, 'src')
@@ -75,7 +78,8 @@ export function measure(root) {
     const where = `${rel(file)}:${index + 1} → ${rel(target)}`
     if (from.startsWith('apps/') && to.startsWith('apps/')) {
       // The command line starts the other apps, lazily: that is its job, not reaching in.
-      if (from !== 'apps/cli' || !/import\s*\(/.test(line)) (marked ? exceptions : appToApp).push(where)
+      const dispatch = from === 'apps/cli' && /import\s*\(/.test(line)
+      if (to !== SHARED && !dispatch) (marked ? exceptions : appToApp).push(where)
     } else if (layerOf(to) > layerOf(from) && fileEdges.get(rel(target)).size > 0) {
       // A leaf (a module that imports nothing of dsh's, like llm/types.ts) cannot close a
       // circle, so any layer may use it.

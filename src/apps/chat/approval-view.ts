@@ -4,7 +4,7 @@
 // indents them.
 
 import { toTerminalText } from '../../core/terminal-text.js'
-import type { Colors } from '../cli/render.js'
+import type { Colors } from '../shared/render.js'
 
 /** Lines of old or new text shown per side before "… +N lines". */
 export const APPROVAL_TEXT_LINES = 8

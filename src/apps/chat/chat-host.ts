@@ -5,8 +5,8 @@
 import { expandTabs, toTerminalText } from '../../core/terminal-text.js'
 import type { Harness } from '../../harness/compose.js'
 import type { AgentHandle } from '../../plugin-api/index.js'
-import type { Colors } from '../cli/render.js'
-import type { AgentPlan } from '../cli/start.js'
+import type { Colors } from '../shared/render.js'
+import type { AgentPlan } from '../shared/start.js'
 import type { PickerSource } from './picker-types.js'
 import type { SessionTokens } from './status-line.js'
 

@@ -1,29 +1,29 @@
 // The interactive chat on a terminal: wires keys → input box, prompts → agent turns
 // (one at a time; the rest queue), agent output → transcript view, and draws it all
-// through the screen's live region. Slash commands live in chat-commands.ts.
+// through the screen's live region. Slash commands live in chat-commands.ts, what a prompt
+// attaches in outgoing-prompt.ts, the status line's figures in status-line.ts.
 
 import type { Context } from 'cordis'
-import { describeImage } from '../../attachments/index.js'
+import { errorMessage } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
 import { DEFAULT_MAX_RETRIES } from '../../llm/openai/config.js'
 import type { AgentHandle } from '../../plugin-api/index.js'
 import { resolvePriceTable } from '../../usage/index.js'
-import { currentEffort, currentModel, turnUsageLine } from '../cli/model-choice.js'
-import { type Colors, colorsFor } from '../cli/render.js'
-import type { AgentPlan, StartedAgent } from '../cli/start.js'
-import { handleTermination } from '../cli/termination.js'
-import { attachFiles } from './attachments.js'
+import { type Colors, colorsFor } from '../shared/render.js'
+import type { AgentPlan, StartedAgent } from '../shared/start.js'
+import { handleTermination } from '../shared/termination.js'
 import { runChatCommand } from './chat-commands.js'
 import { type ChatHost, safe } from './chat-host.js'
 import { commandNames, isCommandLine } from './commands.js'
 import type { PromptHistory } from './history.js'
-import { chatImages } from './images.js'
 import { InputBox, type KeyPress } from './input.js'
 import { type KeySource, listenToKeys } from './keys.js'
+import { currentEffort, currentModel, turnUsageLine } from './model-choice.js'
 import { goodbyeLine, welcomeLines } from './notices.js'
+import { prepareOutgoing } from './outgoing-prompt.js'
 import { ChatQuestions } from './questions.js'
 import { type LiveFrame, Screen } from './screen.js'
-import { contextCell, renderStatusLine, type SessionTokens, tokensFrom } from './status-line.js'
+import { type SessionTokens, StatusMeter } from './status-line.js'
 import { terminalTail } from './terminals-view.js'
 import { TranscriptView } from './transcript-view.js'
 
@@ -47,10 +47,7 @@ export class TerminalChat implements ChatHost {
   private running: AbortController | undefined
   readonly questions: ChatQuestions
   private hint: string | undefined
-  private tokens: SessionTokens = tokensFrom([])
-  /** The status line's `ctx` cell: measured after each step and compaction, not per frame. */
-  private context: string | undefined
-  private unsubscribeLog: (() => void) | undefined
+  private readonly status = new StatusMeter()
   private ticker: NodeJS.Timeout | undefined
   private draining = false
   private finish: ((code: number) => void) | undefined
@@ -134,17 +131,8 @@ export class TerminalChat implements ChatHost {
 
   /** Replaces the live agent (resume, fork, clear); the status line follows it. */
   setAgent(agent: AgentHandle): void {
-    this.unsubscribeLog?.()
     this.agentHandle = agent
-    const table = resolvePriceTable(this.harness.config.pricing)
-    this.tokens = tokensFrom(agent.session.events, table)
-    this.context = contextCell(agent.contextUsage())
-    this.unsubscribeLog = agent.session.onAppend((_session, event) => {
-      if (event.type === 'assistant/message' || event.type === 'usage/charge')
-        this.tokens = tokensFrom(agent.session.events, table)
-      if (event.type === 'step/end' || event.type === 'context/compacted' || event.type === 'turn/end')
-        this.context = contextCell(agent.contextUsage())
-    })
+    this.status.follow(agent, resolvePriceTable(this.harness.config.pricing))
     this.screen.schedule()
   }
 
@@ -161,7 +149,7 @@ export class TerminalChat implements ChatHost {
   }
 
   get sessionTokens(): SessionTokens {
-    return this.tokens
+    return this.status.tokens
   }
 
   /** Redraws the live region (status line) soon. */
@@ -200,7 +188,7 @@ export class TerminalChat implements ChatHost {
   close(): void {
     if (this.ticker) clearInterval(this.ticker)
     this.ticker = undefined
-    this.unsubscribeLog?.()
+    this.status.stop()
     this.stdout.off('resize', this.onResize)
     if (this.keys) {
       this.screen.close()
@@ -258,7 +246,7 @@ export class TerminalChat implements ChatHost {
     try {
       await runChatCommand(this, line)
     } catch (error) {
-      this.say(this.colors.red(safe(errorLine(error))))
+      this.say(this.colors.red(safe(errorMessage(error))))
     }
   }
 
@@ -270,28 +258,17 @@ export class TerminalChat implements ChatHost {
   /** `persist` writes the prompt to the history file unless a UserPromptSubmit hook blocks it. */
   private async turn(text: string, persist?: () => void): Promise<void> {
     const agent = this.agent
-    const { prompt, attached, skipped } = attachFiles(text, agent.cwd)
-    const shown = text.split('\n')
-    this.say(
-      shown
-        .map((line, index) => (index === 0 ? this.colors.bold(this.colors.green('> ')) : '  ') + safe(line))
-        .join('\n'),
-    )
-    for (const path of attached) this.say(this.colors.dim(`  attached ${safe(path)}`))
-    for (const note of skipped) this.say(this.colors.yellow(`  not attached: ${safe(note)}`))
-    const images = await chatImages(text, agent.cwd, this.harness, this.input.images).catch((error) => {
-      this.say(this.colors.red(safe(errorLine(error))))
-      return undefined
-    })
-    if (images === undefined) return // a bad image: one line, nothing sent
-    for (const image of images) this.say(this.colors.dim(`  attached ${safe(describeImage(image.ref))}`))
+    const say = (line: string) => this.say(line)
+    const outgoing = await prepareOutgoing(text, agent.cwd, this.harness, this.input.images, this.colors, say)
+    if (outgoing === undefined) return // a bad image: one line, nothing sent
+    const { prompt, images } = outgoing
     await this.live(async (signal) => {
       try {
         const result = await agent.prompt(prompt, { signal, ...(images.length ? { images } : {}) })
         if (result.reason !== 'blocked') persist?.()
         this.say(this.colors.dim(safe(turnUsageLine(agent, result.turn, this.harness.config.pricing))))
       } catch (error) {
-        this.say(this.colors.red(safe(errorLine(error))))
+        this.say(this.colors.red(safe(errorMessage(error))))
       }
     })
   }
@@ -308,7 +285,7 @@ export class TerminalChat implements ChatHost {
       } catch (error) {
         this.transcript.compactionStopped()
         if (signal.aborted) this.say(this.colors.yellow('(compaction cancelled; the session is unchanged)'))
-        else this.say(this.colors.red(safe(errorLine(error))))
+        else this.say(this.colors.red(safe(errorMessage(error))))
       }
     })
   }
@@ -330,7 +307,7 @@ export class TerminalChat implements ChatHost {
       this.ticker = undefined
       unsubscribe()
       this.running = undefined
-      this.context = contextCell(agent.contextUsage())
+      this.status.measure(agent)
       this.screen.schedule()
     }
   }
@@ -393,13 +370,11 @@ export class TerminalChat implements ChatHost {
     const agent = this.agentHandle
     if (!agent || !this.session) return this.colors.dim('starting…')
     const { plan } = this.session
-    return renderStatusLine(
+    return this.status.render(
       {
         model: safe(currentModel(agent, plan)),
         effort: safe(currentEffort(agent, plan)),
         sessionId: agent.id,
-        tokens: this.tokens,
-        ...(this.context !== undefined ? { context: this.context } : {}),
         cwd: safe(agent.cwd),
         queued: this.queue.length,
       },
@@ -407,8 +382,4 @@ export class TerminalChat implements ChatHost {
       this.screen.columns,
     )
   }
-}
-
-function errorLine(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

@@ -3,9 +3,9 @@
 // exists, so what is typed or pasted while the chat starts is kept.
 
 import { errorMessage } from '../../core/errors.js'
-import { usageError } from '../cli/errors.js'
-import { type AgentOptions, trustFlags } from '../cli/options.js'
-import { openHarness, planAgent, startAgent } from '../cli/start.js'
+import { usageError } from '../shared/errors.js'
+import { type AgentOptions, trustFlags } from '../shared/options.js'
+import { openHarness, planAgent, startAgent } from '../shared/start.js'
 import { TerminalChat } from './chat.js'
 import { pickAndResume } from './chat-commands.js'
 import { loadHighlighter } from './highlight.js'

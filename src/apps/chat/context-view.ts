@@ -3,7 +3,7 @@
 
 import { BREAKDOWN_LABELS, type ContextUsage, contextPercent, scaledBreakdown } from '../../context/index.js'
 import { formatTokens } from '../../usage/index.js'
-import type { Colors } from '../cli/render.js'
+import type { Colors } from '../shared/render.js'
 
 /** The lines of `/context`; the categories add up to the total exactly. */
 export function contextLines(usage: ContextUsage | undefined, colors: Colors): string[] {

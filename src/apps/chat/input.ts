@@ -3,7 +3,7 @@
 // exit) to the chat. It draws itself as lines for the screen's live region.
 
 import { toTerminalText } from '../../core/terminal-text.js'
-import type { Colors } from '../cli/render.js'
+import type { Colors } from '../shared/render.js'
 import { commonPrefix, complete } from './completion.js'
 import { EditorBuffer } from './editor.js'
 import type { PromptHistory } from './history.js'

@@ -7,7 +7,7 @@
 import { Lexer, type Token } from 'marked'
 import wrapAnsi from 'wrap-ansi'
 import { toTerminalText } from '../../core/terminal-text.js'
-import type { Colors } from '../cli/render.js'
+import type { Colors } from '../shared/render.js'
 import { type CarriedLines, highlightCodeLine } from './highlight.js'
 import { displayWidth, narrowWidth } from './width.js'
 

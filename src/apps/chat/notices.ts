@@ -2,8 +2,8 @@
 
 import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
 import { packageVersion } from '../../core/version.js'
-import type { Colors } from '../cli/colors.js'
-import type { StartedAgent } from '../cli/start.js'
+import type { Colors } from '../shared/colors.js'
+import type { StartedAgent } from '../shared/start.js'
 import { recapLines } from './recap.js'
 
 /** `session <id> (new | resumed | forked from <parent>)` */

@@ -3,11 +3,11 @@
 
 import { createInterface } from 'node:readline'
 import { toTerminalText } from '../../core/terminal-text.js'
-import { ExitCode } from '../cli/errors.js'
-import { type AgentOptions, trustFlags } from '../cli/options.js'
-import { colorsFor, createStreamRenderer, reasoningPlacement } from '../cli/render.js'
-import { type AgentPlan, openHarness, startAgent } from '../cli/start.js'
-import { handleTermination } from '../cli/termination.js'
+import { ExitCode } from '../shared/errors.js'
+import { type AgentOptions, trustFlags } from '../shared/options.js'
+import { colorsFor, createStreamRenderer, reasoningPlacement } from '../shared/render.js'
+import { type AgentPlan, openHarness, startAgent } from '../shared/start.js'
+import { handleTermination } from '../shared/termination.js'
 import { chatImages } from './images.js'
 import { describeStart } from './notices.js'
 

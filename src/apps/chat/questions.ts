@@ -7,7 +7,7 @@
 import { claudeCodeToolName } from '../../permissions/claude-code-tool-names.js'
 import { suggestedAllowRule } from '../../permissions/index.js'
 import type { ApprovalAnswer, ToolCallInfo } from '../../plugin-api/index.js'
-import type { Colors } from '../cli/render.js'
+import type { Colors } from '../shared/render.js'
 import { approvalLines } from './approval-view.js'
 import { safe } from './chat-host.js'
 import type { KeyPress } from './input.js'

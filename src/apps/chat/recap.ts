@@ -11,7 +11,7 @@ import type {
   SessionEventMap,
   SessionSettings,
 } from '../../session/types.js'
-import type { Colors } from '../cli/colors.js'
+import type { Colors } from '../shared/colors.js'
 import { safe } from './chat-host.js'
 
 /** Turns of a resumed session recapped. */

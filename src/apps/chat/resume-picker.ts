@@ -4,8 +4,8 @@
 // Up/Down move, Enter resumes, Esc cancels; below the list, the selected session's last
 // exchange.
 
-import type { Colors } from '../cli/render.js'
-import { formatAge } from '../cli/transcript.js'
+import { formatAge } from '../shared/age.js'
+import type { Colors } from '../shared/render.js'
 import { safe } from './chat-host.js'
 import type { KeyPress } from './input.js'
 import type { PickerRow, PickerSource } from './picker-types.js'

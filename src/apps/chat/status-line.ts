@@ -6,9 +6,10 @@
 import { homedir } from 'node:os'
 import { type ContextUsage, contextPercent } from '../../context/index.js'
 import { toTerminalId } from '../../core/terminal-text.js'
+import type { AgentHandle } from '../../plugin-api/index.js'
 import type { SessionEvent } from '../../session/types.js'
 import { DEFAULT_PRICE_TABLE, deriveUsage, formatCost, type PriceTable } from '../../usage/index.js'
-import type { Colors } from '../cli/render.js'
+import type { Colors } from '../shared/render.js'
 
 /** `42%` of the window, or `12.3k` tokens when the window is unknown; undefined without a context service. */
 export function contextCell(usage: ContextUsage | undefined): string | undefined {
@@ -90,4 +91,44 @@ export function renderStatusLine(facts: StatusFacts, colors: Colors, columns: nu
   let line = parts.join(' · ')
   if (line.length > columns - 1) line = `${line.slice(0, Math.max(0, columns - 2))}…`
   return colors.dim(line)
+}
+
+/**
+ * What the status line shows of the live agent, kept up to date from its log: the token
+ * totals after each reply or charge, the `ctx` cell after each step, compaction and turn end
+ * (measured then, not per frame).
+ */
+export class StatusMeter {
+  tokens: SessionTokens = tokensFrom([])
+  private context: string | undefined
+  private unsubscribe: (() => void) | undefined
+
+  /** Follows `agent` from now on, instead of the one before (resume, fork, clear). */
+  follow(agent: AgentHandle, table: PriceTable): void {
+    this.stop()
+    this.tokens = tokensFrom(agent.session.events, table)
+    this.measure(agent)
+    this.unsubscribe = agent.session.onAppend((_session, event) => {
+      if (event.type === 'assistant/message' || event.type === 'usage/charge')
+        this.tokens = tokensFrom(agent.session.events, table)
+      if (event.type === 'step/end' || event.type === 'context/compacted' || event.type === 'turn/end')
+        this.measure(agent)
+    })
+  }
+
+  /** Measures the `ctx` cell now (after agent work ends, finished or cancelled). */
+  measure(agent: AgentHandle): void {
+    this.context = contextCell(agent.contextUsage())
+  }
+
+  /** Stops following the log (idempotent). */
+  stop(): void {
+    this.unsubscribe?.()
+    this.unsubscribe = undefined
+  }
+
+  render(facts: Omit<StatusFacts, 'tokens' | 'context'>, colors: Colors, columns: number): string {
+    const context = this.context !== undefined ? { context: this.context } : {}
+    return renderStatusLine({ ...facts, tokens: this.tokens, ...context }, colors, columns)
+  }
 }

@@ -3,7 +3,7 @@
 // Reading a screen here never moves the model's read position.
 
 import type { TerminalInfo } from '../../terminal/index.js'
-import { formatAge } from '../cli/transcript.js'
+import { formatAge } from '../shared/age.js'
 import { type ChatHost, safe } from './chat-host.js'
 
 /** Screen lines shown under a running `terminal_*` call. */

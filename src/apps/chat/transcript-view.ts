@@ -4,9 +4,9 @@
 
 import { formatCompactionLine } from '../../context/index.js'
 import type { AgentOutput } from '../../plugin-api/index.js'
-import { DIFF_TOOLS, renderDiffView } from '../cli/diff-view.js'
-import { type Colors, clip, describeToolCall } from '../cli/render.js'
-import { summarizeToolResult } from '../cli/tool-summary.js'
+import { DIFF_TOOLS, renderDiffView } from '../shared/diff-view.js'
+import { type Colors, clip, describeToolCall } from '../shared/render.js'
+import { summarizeToolResult } from '../shared/tool-summary.js'
 import { safe } from './chat-host.js'
 import { MarkdownStream } from './markdown.js'
 

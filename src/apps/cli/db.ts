@@ -2,7 +2,7 @@
 // (every dsh also applies them when it starts), and says what it did.
 
 import { loadConfig, type ResolvedConfig } from '../../config/load.js'
-import { ExitCode, usageError } from './errors.js'
+import { ExitCode, usageError } from '../shared/errors.js'
 
 interface DbOptions {
   config?: string

@@ -4,9 +4,9 @@
 import { loadConfig } from '../../config/load.js'
 import { DshError } from '../../core/errors.js'
 import { createHarness } from '../../harness/compose.js'
-import { ExitCode } from './errors.js'
-import { logToStderr } from './logging.js'
-import { colorsFor } from './render.js'
+import { ExitCode } from '../shared/errors.js'
+import { logToStderr } from '../shared/logging.js'
+import { colorsFor } from '../shared/render.js'
 import { formatTable } from './transcript.js'
 
 export interface EnvOptions {

@@ -8,9 +8,9 @@ import { loadConfig } from '../../config/load.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 import { claudeCodeDialect, codexDialect, HOOK_FILE_LOCATIONS, listHooks } from '../../hooks/index.js'
 import { isTrustedNow, ProjectTrustStore } from '../../trust/index.js'
-import { ExitCode } from './errors.js'
-import { resolveCwd } from './options.js'
-import { colorsFor } from './render.js'
+import { ExitCode } from '../shared/errors.js'
+import { resolveCwd } from '../shared/options.js'
+import { colorsFor } from '../shared/render.js'
 import { formatTable } from './transcript.js'
 
 export interface HooksListOptions {

@@ -6,8 +6,8 @@ import { loadConfig } from '../../config/load.js'
 import { formatStatusLines, installedPresets, resolveServerSpecs } from '../../lsp/index.js'
 import { LspManager } from '../../lsp/manager.js'
 import { createSecretFilter } from '../../shell/index.js'
-import { ExitCode } from './errors.js'
-import { resolveCwd } from './options.js'
+import { ExitCode } from '../shared/errors.js'
+import { resolveCwd } from '../shared/options.js'
 
 export interface LspStatusOptions {
   config?: string

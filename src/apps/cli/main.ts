@@ -4,10 +4,10 @@
 
 import type { Command } from 'commander'
 import { packageVersion } from '../../core/version.js'
+import { claimBrokenPipe } from '../shared/termination.js'
 import { addHistoryCommands } from './history-commands.js'
 import { addMcpCommands } from './mcp-commands.js'
 import type { RunOptions } from './run.js'
-import { claimBrokenPipe } from './termination.js'
 
 /** Runs the command line; resolves with the exit code. */
 async function main(argv: string[]): Promise<number> {
@@ -17,7 +17,7 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   const { CommanderError } = await import('commander')
-  const { ExitCode, reportError } = await import('./errors.js')
+  const { ExitCode, reportError } = await import('../shared/errors.js')
   let exitCode: number = ExitCode.Ok
   const program = await buildProgram((code) => {
     exitCode = code
@@ -74,7 +74,7 @@ async function buildProgram(setExitCode: (code: number) => void): Promise<Comman
     return amount
   }
   const { addAgentOptions, addPermissionOptions, addSandboxOptions, TRUST_PROJECT_FLAG, TRUST_PROJECT_HELP } =
-    await import('./options.js')
+    await import('./flags.js')
 
   /** Wraps an action: loads its module lazily and records its exit code. */
   const act =
@@ -380,7 +380,7 @@ for (const stream of [process.stdout, process.stderr]) {
 // No top-level await: the bin runs this file bundled as CommonJS (scripts/bundle.mjs).
 void main(process.argv.slice(2))
   .catch(async (error: unknown) => {
-    const { reportError } = await import('./errors.js')
+    const { reportError } = await import('../shared/errors.js')
     return reportError(error)
   })
   .then(async (code) => {

@@ -16,8 +16,8 @@ import {
 import { McpManager } from '../../mcp/manager.js'
 import { statusLine } from '../../mcp/status-lines.js'
 import { ProjectTrustService } from '../../trust/index.js'
-import { ExitCode, usageError } from './errors.js'
-import { resolveCwd } from './options.js'
+import { ExitCode, usageError } from '../shared/errors.js'
+import { resolveCwd } from '../shared/options.js'
 
 export interface McpListOptions {
   config?: string

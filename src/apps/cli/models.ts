@@ -6,9 +6,9 @@ import { loadConfig } from '../../config/load.js'
 import { modelTakesImages } from '../../llm/deepseek/models.js'
 import { resolveOpenAiConfig } from '../../llm/openai/config.js'
 import { listModels } from '../../llm/openai/openai-adapter.js'
-import { ExitCode } from './errors.js'
-import { colorsFor } from './render.js'
-import { checkApiKey } from './start.js'
+import { ExitCode } from '../shared/errors.js'
+import { colorsFor } from '../shared/render.js'
+import { checkApiKey } from '../shared/start.js'
 
 export interface ModelsOptions {
   config?: string

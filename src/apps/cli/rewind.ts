@@ -7,7 +7,7 @@ import { toTerminalText } from '../../core/terminal-text.js'
 import { createHarness } from '../../harness/compose.js'
 import { resolveSessionId } from '../../history/index.js'
 import { describeRewind, FileHistoryStore, rewindSession } from '../../tools/fs/index.js'
-import { ExitCode, usageError } from './errors.js'
+import { ExitCode, usageError } from '../shared/errors.js'
 
 export async function rewindCommand(
   input: string,

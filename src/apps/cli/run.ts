@@ -21,11 +21,11 @@ import {
   turnUsageEstimated,
   usageReport,
 } from '../../usage/index.js'
-import { ExitCode, usageError } from './errors.js'
-import { type AgentOptions, trustFlags } from './options.js'
-import { colorsFor, createProgressRenderer } from './render.js'
-import { type AgentPlan, openHarness, planAgent, type StartedAgent, startAgent } from './start.js'
-import { handleTermination } from './termination.js'
+import { ExitCode, usageError } from '../shared/errors.js'
+import { type AgentOptions, trustFlags } from '../shared/options.js'
+import { colorsFor, createProgressRenderer } from '../shared/render.js'
+import { type AgentPlan, openHarness, planAgent, type StartedAgent, startAgent } from '../shared/start.js'
+import { handleTermination } from '../shared/termination.js'
 
 export interface RunOptions extends AgentOptions {
   json?: boolean

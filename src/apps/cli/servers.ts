@@ -4,11 +4,11 @@
 import { loadConfig } from '../../config/load.js'
 import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
 import type { AgentHandle } from '../../plugin-api/index.js'
-import { ExitCode, usageError } from './errors.js'
-import { logToStderr } from './logging.js'
-import { permissionFlags, sandboxFlags, trustFlags } from './options.js'
-import { checkApiKey, warnIfBypassing } from './start.js'
-import { handleTermination } from './termination.js'
+import { ExitCode, usageError } from '../shared/errors.js'
+import { logToStderr } from '../shared/logging.js'
+import { type PermissionOptions, permissionFlags, sandboxFlags, trustFlags } from '../shared/options.js'
+import { checkApiKey, warnIfBypassing } from '../shared/start.js'
+import { handleTermination } from '../shared/termination.js'
 
 export interface StdioOptions extends PermissionOptions {
   config?: string
@@ -19,16 +19,6 @@ export interface StdioOptions extends PermissionOptions {
   trustProject?: boolean
   /** `--max-turns`: model steps a turn may take (overrides agent.maxStepsPerTurn). */
   maxTurns?: number
-}
-
-/** The permission and sandbox flags both servers take. */
-export interface PermissionOptions {
-  sandbox?: string
-  /** `--sandbox-network` / `--no-sandbox-network`. */
-  sandboxNetwork?: boolean
-  permissionMode?: string
-  allowedTools?: string[]
-  disallowedTools?: string[]
 }
 
 export async function stdioCommand(options: StdioOptions): Promise<number> {

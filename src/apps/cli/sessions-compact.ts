@@ -5,9 +5,9 @@
 import { formatCompactionLine } from '../../context/index.js'
 import { DshError, isDshError } from '../../core/errors.js'
 import { resolveSessionId } from '../../history/index.js'
-import { ExitCode } from './errors.js'
-import { openHarness, planAgent } from './start.js'
-import { handleTermination } from './termination.js'
+import { ExitCode } from '../shared/errors.js'
+import { openHarness, planAgent } from '../shared/start.js'
+import { handleTermination } from '../shared/termination.js'
 
 export interface CompactOptions {
   config?: string

@@ -7,7 +7,7 @@ import { toTerminalId } from '../../core/terminal-text.js'
 import type { CopyOutcome } from '../../persistence/copy.js'
 import { loadPersistenceBackend, type PersistenceChoice } from '../../persistence/load-backend.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
-import { ExitCode, usageError } from './errors.js'
+import { ExitCode, usageError } from '../shared/errors.js'
 
 export interface MigrateOptions {
   from: string

@@ -10,12 +10,12 @@ import {
   type SearchResult,
   searchSessions,
 } from '../../history/index.js'
-import type { Colors } from './colors.js'
-import { ExitCode, usageError } from './errors.js'
-import { resolveCwd } from './options.js'
-import { colorsFor } from './render.js'
+import { formatAge } from '../shared/age.js'
+import type { Colors } from '../shared/colors.js'
+import { ExitCode, usageError } from '../shared/errors.js'
+import { resolveCwd } from '../shared/options.js'
+import { colorsFor } from '../shared/render.js'
 import { safeId, safeText, withStorage } from './sessions.js'
-import { formatAge } from './transcript.js'
 
 export interface SearchCommandOptions {
   config?: string

@@ -16,12 +16,13 @@ import {
   resolvePriceTable,
   type UsageTotals,
 } from '../../usage/index.js'
-import { ExitCode, usageError } from './errors.js'
-import { resolveCwd } from './options.js'
-import { type Colors, colorsFor } from './render.js'
-import { sessionLineage } from './session-lineage.js'
+import { formatAge } from '../shared/age.js'
+import { ExitCode, usageError } from '../shared/errors.js'
+import { resolveCwd } from '../shared/options.js'
+import { type Colors, colorsFor } from '../shared/render.js'
+import { sessionLineage } from '../shared/session-lineage.js'
 import { openStorage, type Storage } from './storage.js'
-import { formatAge, formatTable, formatTranscript } from './transcript.js'
+import { formatTable, formatTranscript } from './transcript.js'
 
 interface ConfigOption {
   config?: string

@@ -6,7 +6,7 @@ import { untraced } from '../../core/service-ref.js'
 import { loadPersistenceBackend } from '../../persistence/load-backend.js'
 import type { SessionPersistence } from '../../persistence/persistence.js'
 import type { SessionSummary } from '../../session/types.js'
-import { logToStderr } from './logging.js'
+import { logToStderr } from '../shared/logging.js'
 
 export interface Storage {
   readonly persistence: SessionPersistence

@@ -7,18 +7,7 @@ import { toTerminalId, toTerminalText } from '../../core/terminal-text.js'
 import type { ImageRef } from '../../llm/types.js'
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
 import { DEFAULT_PRICE_TABLE, deriveUsage, formatUsageLine, type PriceTable } from '../../usage/index.js'
-import { type Colors, clip, describeToolCall } from './render.js'
-
-/** `42s`, `5m`, `3h`, `12d`: how long ago `time` was. */
-export function formatAge(time: number, now = Date.now()): string {
-  const seconds = Math.max(0, Math.round((now - time) / 1000))
-  if (seconds < 60) return `${seconds}s`
-  const minutes = Math.floor(seconds / 60)
-  if (minutes < 60) return `${minutes}m`
-  const hours = Math.floor(minutes / 60)
-  if (hours < 48) return `${hours}h`
-  return `${Math.floor(hours / 24)}d`
-}
+import { type Colors, clip, describeToolCall } from '../shared/render.js'
 
 /** Left-aligned columns separated by two spaces; the last column is not padded. */
 export function formatTable(rows: string[][], colors: Colors, header: string[]): string {

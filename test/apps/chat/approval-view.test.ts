@@ -7,7 +7,7 @@ import {
   APPROVAL_TEXT_LINES,
   approvalLines,
 } from '../../../src/apps/chat/approval-view.js'
-import { colorsFor } from '../../../src/apps/cli/render.js'
+import { colorsFor } from '../../../src/apps/shared/render.js'
 
 const plain = colorsFor({ isTTY: false } as NodeJS.WriteStream)
 const coloured = colorsFor({ isTTY: true } as NodeJS.WriteStream, {})

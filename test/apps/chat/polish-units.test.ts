@@ -5,7 +5,7 @@ import { expect, it } from 'vitest'
 import { safe } from '../../../src/apps/chat/chat-host.js'
 import { helpText, wrapWords } from '../../../src/apps/chat/commands.js'
 import { TranscriptView } from '../../../src/apps/chat/transcript-view.js'
-import { colorsFor } from '../../../src/apps/cli/render.js'
+import { colorsFor } from '../../../src/apps/shared/render.js'
 import { expandTabs } from '../../../src/core/terminal-text.js'
 import { describeRetry } from '../../../src/failures/index.js'
 

@@ -10,7 +10,7 @@ import { SCOPE_COLORS } from '../../../src/apps/chat/ansi-emitter.js'
 import { highlightCodeLine, loadHighlighter } from '../../../src/apps/chat/highlight.js'
 import { MarkdownStream } from '../../../src/apps/chat/markdown.js'
 import { displayWidth, narrowWidth } from '../../../src/apps/chat/width.js'
-import { colorsFor } from '../../../src/apps/cli/render.js'
+import { colorsFor } from '../../../src/apps/shared/render.js'
 import { fc } from '../../support/property.js'
 
 const colors = colorsFor({ isTTY: true } as NodeJS.WriteStream, {})

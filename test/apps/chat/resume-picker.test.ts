@@ -10,7 +10,7 @@ import {
   ResumePicker,
   shortFolder,
 } from '../../../src/apps/chat/resume-picker.js'
-import type { Colors } from '../../../src/apps/cli/colors.js'
+import type { Colors } from '../../../src/apps/shared/colors.js'
 import { until } from '../../support/until.js'
 
 const same = (text: string) => text

@@ -3,7 +3,7 @@
 
 import { createServer } from 'node:net'
 import { expect, it } from 'vitest'
-import { type DoctorCheck, runDoctorChecks } from '../../../src/apps/cli/doctor.js'
+import { type DoctorCheck, runDoctorChecks } from '../../../src/apps/shared/doctor-checks.js'
 import { resolveConfig, validateConfig } from '../../../src/config/index.js'
 import { describePostgres, useCluster } from '../../support/postgres.js'
 import { useTempDirs } from '../../support/temp-dir.js'

@@ -2,7 +2,7 @@
 // hint, and DSH_DEBUG shows the stack.
 
 import { afterEach, expect, it, vi } from 'vitest'
-import { CliError, CliErrorCode, ExitCode, reportError, usageError } from '../../../src/apps/cli/errors.js'
+import { CliError, CliErrorCode, ExitCode, reportError, usageError } from '../../../src/apps/shared/errors.js'
 import { DshError } from '../../../src/core/errors.js'
 
 let written = ''

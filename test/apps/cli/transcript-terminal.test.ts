@@ -2,8 +2,8 @@
 // cutting only the scrollback before it like any long tool result.
 
 import { describe, expect, it } from 'vitest'
-import { colorsFor } from '../../../src/apps/cli/render.js'
 import { formatEvent } from '../../../src/apps/cli/transcript.js'
+import { colorsFor } from '../../../src/apps/shared/render.js'
 import type { SessionEvent } from '../../../src/session/index.js'
 
 const plain = colorsFor({ isTTY: false } as NodeJS.WriteStream)

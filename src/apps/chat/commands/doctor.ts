@@ -1,8 +1,8 @@
 // `/doctor` in chat: the same checks as `dsh doctor`, for this session's model and folder.
 
-import { formatCheck, runDoctorChecks } from '../../cli/doctor.js'
-import { currentModel } from '../../cli/model-choice.js'
+import { formatCheck, runDoctorChecks } from '../../shared/doctor-checks.js'
 import { type ChatHost, safe } from '../chat-host.js'
+import { currentModel } from '../model-choice.js'
 
 export async function doctor(chat: ChatHost): Promise<void> {
   chat.say(chat.colors.dim('checking…'))

@@ -4,9 +4,9 @@
 
 import { listModels } from '../../../llm/openai/openai-adapter.js'
 import type { SessionEvent, SessionEventMap } from '../../../session/types.js'
-import { DOCTOR_TIMEOUT_MS, modelEndpoint } from '../../cli/doctor.js'
-import { changeModelChoice } from '../../cli/model-choice.js'
+import { DOCTOR_TIMEOUT_MS, modelEndpoint } from '../../shared/doctor-checks.js'
 import { type ChatHost, safe } from '../chat-host.js'
+import { changeModelChoice } from '../model-choice.js'
 
 /** Models shown in the refusal before `…`. */
 const MODELS_SHOWN = 8

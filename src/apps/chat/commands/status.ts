@@ -9,8 +9,8 @@ import { toTerminalId } from '../../../core/terminal-text.js'
 import { claudeCodeDialect, codexDialect, HOOK_FILE_LOCATIONS, listHooks } from '../../../hooks/index.js'
 import { statusLine } from '../../../mcp/index.js'
 import { formatCost } from '../../../usage/index.js'
-import { currentEffort, currentModel } from '../../cli/model-choice.js'
 import { type ChatHost, safe } from '../chat-host.js'
+import { currentEffort, currentModel } from '../model-choice.js'
 import { formatTokens } from '../status-line.js'
 
 export function describeStatus(chat: ChatHost): void {

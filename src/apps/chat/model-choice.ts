@@ -14,7 +14,7 @@ import {
   turnUsageEstimated,
   usageReport,
 } from '../../usage/index.js'
-import type { AgentPlan } from './start.js'
+import type { AgentPlan } from '../shared/start.js'
 
 /**
  * Applies `/model <name>` or `/effort <level>` (no argument: describes the current value).

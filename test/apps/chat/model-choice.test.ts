@@ -2,7 +2,7 @@
 // of the live agent carries the new model and effort on the wire, and request/config logs them.
 
 import { describe, expect, it } from 'vitest'
-import { changeModelChoice } from '../../../src/apps/cli/model-choice.js'
+import { changeModelChoice } from '../../../src/apps/chat/model-choice.js'
 import type { SessionEventMap } from '../../../src/session/index.js'
 import { useTestHarnesses } from '../../support/harness.js'
 
