@@ -192,7 +192,7 @@ describe('compaction hooks (Claude Code), published-style scripts', () => {
         event: 'PreCompact',
         decision: 'block',
       })
-    }, 60_000)
+    })
   }
 
   it('an automatic compaction fires PreCompact (trigger auto, no words), PostCompact and SessionStart(compact); the manual-only guard does not run', async () => {

@@ -158,5 +158,5 @@ describe('secret scrub end to end', () => {
       for (const [name, value] of Object.entries(PLAIN)) expect(text, file).toContain(`${name}=${value}`)
     }
     expect(existsSync(dir)).toBe(true)
-  }, 30_000)
+  })
 })

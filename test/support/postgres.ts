@@ -33,7 +33,7 @@ export function useCluster(): ClusterHandle {
   let count = 0
   beforeAll(async () => {
     cluster = await startPostgresCluster()
-  }, 60_000)
+  })
   afterAll(async () => {
     await cluster?.stop()
   })

@@ -95,7 +95,7 @@ it('/context adds up to the last prompt_tokens within the estimate error; /compa
   t.keys('Enter')
   await t.waitFor('answer to and now?')
   expect(JSON.stringify(w.model.requests.at(-1)!.messages)).toContain('1. Task: greet')
-}, 60_000)
+})
 
 it('Ctrl-C cancels /compact and leaves the session as it was', async () => {
   const stalled = (request: ScriptRequest) =>
@@ -117,7 +117,7 @@ it('Ctrl-C cancels /compact and leaves the session as it was', async () => {
     (await runCli(['sessions', 'show', '--json', 'cancel-chat'], { env: w.env, cwd: w.project })).stdout,
   )
   expect(log.some((line) => line.type === 'context/compacted')).toBe(false)
-}, 60_000)
+})
 
 it('shows an automatic compaction in a turn, and marks it in the /resume recap', async () => {
   const window = 16_000

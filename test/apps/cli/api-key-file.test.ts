@@ -49,4 +49,4 @@ it('reads the key from model.apiKeyFile; it is not in the environment commands c
   expect(missing.code).toBe(1)
   expect(missing.stderr).toBe(`dsh: cannot read model.apiKeyFile ${join(w.home, 'missing.txt')}: ENOENT\n`)
   expect(hasStack(missing.stderr)).toBe(false)
-}, 60_000)
+})

@@ -169,5 +169,5 @@ describe('sessions export --format claude-code', () => {
     const sessions = await ccusage(['session', '--json', '--offline'], env)
     expect(sessions.code, sessions.stderr).toBe(0)
     expect(JSON.parse(sessions.stdout).totals.outputTokens).toBe(190)
-  }, 60_000)
+  })
 })

@@ -69,7 +69,7 @@ it('run progress, sessions show and hook messages show escape sequences escaped'
   expect(show.stdout).toContain('model says \\e]0;pwned-title\\x07hi')
   expect(show.stdout).toContain('out \\e]52;c;cm0gLXJmIH4=\\x07 done')
   expect(show.stdout).toContain('\\e[2J\\e]0;hook-title\\x07 way')
-}, 60_000)
+})
 
 it('run progress on stderr is escaped too', async () => {
   const dir = makeDir()
@@ -86,7 +86,7 @@ it('run progress on stderr is escaped too', async () => {
   expect(hasRawControl(run.stderr)).toBe(false)
   expect(run.stderr).toContain('thinking aloud \\e]0;pwned-title\\x07')
   expect(run.stderr).toContain('x \\e]52;c;Zm9v\\x07 y')
-}, 60_000)
+})
 
 /** Bidi controls and invisible characters: a terminal shows none of them as what they are. */
 const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/
@@ -113,4 +113,4 @@ it('session ids with bidi controls or invisible characters print escaped: run, s
   // The JSON form keeps the id exactly (a program reads it, not a person).
   const json = await runCli(['sessions', 'list', '--json'], { env: w.env, cwd: w.project })
   expect((JSON.parse(json.stdout) as { id: string }[]).map((row) => row.id).sort()).toEqual([...ids].sort())
-}, 60_000)
+})

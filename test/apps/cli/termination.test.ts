@@ -63,7 +63,7 @@ describe.each([
     expect(existsSync(`${path}.lock`)).toBe(false)
     const events = jsonLines(readFileSync(path, 'utf8')).slice(1)
     expect(events.at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'aborted' } })
-  }, 60_000)
+  })
 })
 
 describe('dsh stdio with its input piped', () => {
@@ -81,7 +81,7 @@ describe('dsh stdio with its input piped', () => {
     expect(result.code, result.stderr).toBe(0)
     const answer = jsonLines(result.stdout).find((line) => line.id === 2)
     expect(answer?.result).toMatchObject({ reason: 'completed', text: 'the full answer' })
-  }, 60_000)
+  })
   it('--max-turns bounds the turn the end of input waits for', async () => {
     const dir = makeDir()
     const model = await startModel([
@@ -107,7 +107,7 @@ describe('dsh stdio with its input piped', () => {
       reason: 'max-steps',
     })
     expect(model.requests).toHaveLength(1)
-  }, 60_000)
+  })
 })
 
 describe.each(['stdio', 'acp'] as const)('dsh %s with stdin closed mid-turn', (server) => {
@@ -154,5 +154,5 @@ describe.each(['stdio', 'acp'] as const)('dsh %s with stdin closed mid-turn', (s
       readFileSync(join(sessions, bucket, files.find((f) => f.endsWith('.jsonl'))!), 'utf8'),
     )
     expect(log.at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'aborted' } })
-  }, 60_000)
+  })
 })

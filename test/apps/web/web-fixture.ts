@@ -24,7 +24,7 @@ export function useBrowser(): () => Browser {
     if (!existsSync(`${ASSETS_DIR}index.html`))
       throw new Error('the web front end is not built: run `npm run build`')
     browser = await launchChromium()
-  }, 60_000)
+  })
   afterAll(async () => {
     await browser?.close()
   })
