@@ -41,5 +41,18 @@ export function currentService<K extends keyof Context & string>(
  * microseconds even with no listener; the loop checks first on its per-step events.
  */
 export function hasListeners(ctx: Context, name: string): boolean {
-  return (ctx.events._hooks[name]?.length ?? 0) > 0
+  return (eventsOf(ctx)._hooks[name]?.length ?? 0) > 0
+}
+
+type Events = Context['events']
+const eventsByContext = new WeakMap<Context, Events>()
+
+/** `ctx.events` without the proxy: the service is the root's and never swapped, so it is kept per context. */
+function eventsOf(ctx: Context): Events {
+  let events = eventsByContext.get(ctx)
+  if (events === undefined) {
+    events = untraced(ctx.events)
+    eventsByContext.set(ctx, events)
+  }
+  return events
 }

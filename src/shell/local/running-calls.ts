@@ -2,7 +2,7 @@
 // call, removed when nothing of the call is left. After a SIGKILL of dsh the next start
 // reads the records of dead dsh processes and finds (and optionally kills) what still runs.
 
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { cgroupProcesses, removeCgroup, removeStaleCgroups, signalCgroup, waitEmptySync } from './cgroup.js'
 import { callMarkerName, findCallProcesses, signalEach } from './process-scan.js'
@@ -25,14 +25,23 @@ export interface RunningCallRecord {
 
 /** A start time that tells a reused pid from the process that wrote a record. */
 export function processStartTicks(pid: number): number | null {
+  let fd: number | undefined
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+    // One read into a small buffer: readFileSync sizes a /proc file (length 0) at 64 KB,
+    // and this runs for every command. The line is a few hundred bytes (comm ≤ 64).
+    fd = openSync(`/proc/${pid}/stat`, 'r')
+    const length = readSync(fd, statBuffer, 0, statBuffer.length, 0)
+    const stat = statBuffer.toString('latin1', 0, length)
     return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19])
   } catch {
     // Gone (or no /proc).
     return null
+  } finally {
+    if (fd !== undefined) closeSync(fd)
   }
 }
+
+const statBuffer = Buffer.alloc(4096)
 
 let ownStartTicks: number | null | undefined
 
