@@ -10,7 +10,7 @@ import { DEFAULT_LSP_SETTINGS } from '../../src/lsp/index.js'
 import { LspManager } from '../../src/lsp/manager.js'
 import { type FakeLspMode, fakeLspServer } from '../support/fake-lsp.js'
 import { useTestHarnesses } from '../support/harness.js'
-import { liveGroupMembers } from '../support/processes.js'
+import { groupGone, liveGroupMembers } from '../support/processes.js'
 import { useTempDirs } from '../support/temp-dir.js'
 import { until } from '../support/until.js'
 
@@ -80,7 +80,7 @@ describe('lsp faults', { timeout: 120_000 }, () => {
       state: 'failed',
       lastError: 'fake did not answer initialize within 500 ms',
     })
-    expect(liveGroupMembers(pid())).toEqual([])
+    await groupGone(pid())
   })
 
   it('malformed output is logged and ignored; the server keeps working; stop leaves nothing', async () => {
@@ -92,7 +92,7 @@ describe('lsp faults', { timeout: 120_000 }, () => {
     const server = pid()
     expect(liveGroupMembers(server)).toEqual([server])
     await test.harness.dispose()
-    expect(liveGroupMembers(server)).toEqual([])
+    await groupGone(server)
   })
 
   it('a missing server is a one-line note with the install command, said once', async () => {

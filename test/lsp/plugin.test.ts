@@ -11,7 +11,7 @@ import { DEFAULT_LSP_SETTINGS, LSP_TOOL_NAMES, lspPlugin, lspSettingsSchema } fr
 import { ToolRegistry } from '../../src/tools/index.js'
 import { fakeLspServer } from '../support/fake-lsp.js'
 import { useTestHarnesses } from '../support/harness.js'
-import { liveGroupMembers } from '../support/processes.js'
+import { groupGone, liveGroupMembers } from '../support/processes.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
 const start = useTestHarnesses()
@@ -58,7 +58,7 @@ describe('lsp plugin', { timeout: 60_000 }, () => {
     await fiber.dispose()
     for (const name of LSP_TOOL_NAMES) expect(ctx.tools.get(name)).toBeUndefined()
     expect(ctx.get('lsp')).toBeUndefined()
-    expect(liveGroupMembers(pid)).toEqual([])
+    await groupGone(pid)
   })
 
   it('creating a harness loads no LSP library; the first server start does (built dist)', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { expect } from 'vitest'
 import { useTestHarnesses } from '../support/harness.js'
 import { HAVE_PYRIGHT, lspTestConfig } from '../support/lsp.js'
-import { liveGroupMembers } from '../support/processes.js'
+import { groupGone } from '../support/processes.js'
 import { itRequires } from '../support/requires.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
@@ -46,6 +46,6 @@ itRequires(HAVE_PYRIGHT, 'pyright')(
     const [server] = lsp.status()
     expect(server).toMatchObject({ id: 'pyright', root: dir, state: 'running' })
     await harness.dispose()
-    expect(liveGroupMembers(server!.pid!)).toEqual([])
+    await groupGone(server!.pid!)
   },
 )

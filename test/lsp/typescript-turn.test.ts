@@ -9,7 +9,7 @@ import { expect } from 'vitest'
 import type { ScriptOutcome, ScriptRequest } from '../../src/llm/index.js'
 import { useTestHarnesses } from '../support/harness.js'
 import { HAVE_TSLS, lspTestConfig, writeTsProject } from '../support/lsp.js'
-import { liveGroupMembers } from '../support/processes.js'
+import { groupGone, liveGroupMembers } from '../support/processes.js'
 import { itRequires } from '../support/requires.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
@@ -91,7 +91,7 @@ itRequires(HAVE_TSLS, 'typescript-language-server')(
     await harness.dispose()
     // Disposal awaited shutdown/exit and the group kill: nothing of the server is left
     // (zombies aside: the container's init reaps the orphaned tsserver processes late).
-    expect(liveGroupMembers(pgid)).toEqual([])
+    await groupGone(pgid)
     expect(readFileSync(join(harness.config.home, 'logs', 'lsp', 'typescript.log'), 'utf8')).toContain(
       'starting',
     )

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { beforeAll, expect, it } from 'vitest'
-import { liveGroupMembers } from '../support/processes.js'
+import { groupGone } from '../support/processes.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
 const makeDir = useTempDirs('dsh-mcp-exit-')
@@ -51,5 +51,5 @@ it('an uncaught failure kills the server and what it started (its process group)
   // The server led its own group (not the test's); nothing of that group is alive.
   expect(server).toBeGreaterThan(0)
   expect(grandchild).toBeGreaterThan(0)
-  expect(liveGroupMembers(server!)).toEqual([])
+  await groupGone(server!)
 })

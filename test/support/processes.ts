@@ -1,6 +1,7 @@
 // Finding live processes by command line, for leak checks (Linux /proc).
 
 import { readdirSync, readFileSync } from 'node:fs'
+import { until } from './until.js'
 
 /** Pids of live (not zombie) processes whose command line contains `marker`. */
 export function processesWith(marker: string): number[] {
@@ -32,4 +33,13 @@ export function liveGroupMembers(pgid: number): number[] {
     }
   }
   return found
+}
+
+/**
+ * Waits until no live process is left in group `pgid`. A group that was signalled dies only
+ * as each member is scheduled, which on a busy machine can come after the call that sent the
+ * signal returned; a group that was never signalled stays, and the wait fails after 10 s.
+ */
+export async function groupGone(pgid: number): Promise<void> {
+  await until(() => liveGroupMembers(pgid).length === 0, 10_000, `process group ${pgid} to be gone`)
 }
