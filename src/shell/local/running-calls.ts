@@ -2,7 +2,16 @@
 // call, removed when nothing of the call is left. After a SIGKILL of dsh the next start
 // reads the records of dead dsh processes and finds (and optionally kills) what still runs.
 
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { dirname, join } from 'node:path'
 import { cgroupProcesses, removeCgroup, removeStaleCgroups, signalCgroup, waitEmptySync } from './cgroup.js'
 import { callMarkerName, findCallProcesses, signalEach } from './process-scan.js'
