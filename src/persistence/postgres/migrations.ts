@@ -5,7 +5,7 @@
 import type { ClientBase } from 'pg'
 import { DshError } from '../../core/errors.js'
 import { PersistenceErrorCode } from '../errors.js'
-import { SEARCH_MIGRATION } from './search.js'
+import { SEARCH_MIGRATION } from './search-schema.js'
 
 export interface Migration {
   version: number
