@@ -20,7 +20,8 @@ const UNINDEXED = '-unindexed-'
 /**
  * The first lexeme of an indexed event (`-` sorts before every letter and digit): its
  * documents' kind codes and count bounds (see `countBounds`), e.g. `-b-153-243`. No query
- * produces it; `searchBounds` reads it so the history service reads only the text it needs.
+ * produces it. Since schema version 6 also in the row's `bounds` column, which `searchBounds`
+ * reads (the lexeme for rows from before), so the history service reads only the text it needs.
  */
 export const BOUNDS_MARK = '-b-'
 
@@ -76,7 +77,33 @@ CREATE INDEX events_search ON ${s}.events USING gin (search);
 CREATE INDEX events_search_pending ON ${s}.events (session_key, seq)
   WHERE search IS NULL AND type IN (${TYPES_SQL});
 
-CREATE FUNCTION ${s}.append_events(
+${appendEvents(s, channel, false)}`,
+}
+
+/** Schema version 6 (listed in migrations.ts). */
+export const BOUNDS_MIGRATION = {
+  version: 6,
+  description: "history search: events.bounds, each indexed event's bounds mark in a column of its own",
+  sql: (s: string, channel: string) => `
+-- The bounds query reads this short text instead of taking each matching tsvector apart.
+-- Added empty: no table rewrite. Rows from before keep being read through their first lexeme.
+ALTER TABLE ${s}.events ADD COLUMN bounds text;
+
+${appendEvents(s, channel, true)}`,
+}
+
+/** The SQL expression of the bounds mark of a `search` words string (its first word, when a mark). */
+export function boundsOfWords(words: string): string {
+  return `CASE WHEN ${words} LIKE '${BOUNDS_MARK}%' THEN split_part(${words}, ' ', 1) END`
+}
+
+/**
+ * The twelve-argument `append_events` (the search words as the last argument): as created
+ * by version 4, and as version 6 replaces it to fill `bounds` too. Same signature, so a
+ * host that started before version 6 calls the new one.
+ */
+function appendEvents(s: string, channel: string, bounds: boolean): string {
+  return `CREATE ${bounds ? 'OR REPLACE ' : ''}FUNCTION ${s}.append_events(
   p_key bytea, p_token bigint, p_seqs integer[], p_types text[], p_times bigint[], p_data json[],
   p_ignorable boolean[], p_title text, p_turns integer, p_open boolean, p_usage json, p_search text[]
 ) RETURNS integer LANGUAGE plpgsql AS $fn$
@@ -98,11 +125,11 @@ BEGIN
     RAISE EXCEPTION 'append of seq % does not follow the stored tail %', p_seqs[1], v_count
       USING ERRCODE = 'DSH02', DETAIL = v_count::text;
   END IF;
-  INSERT INTO ${s}.events (session_key, seq, type, time, data, ignorable, search)
+  INSERT INTO ${s}.events (session_key, seq, type, time, data, ignorable, search${bounds ? ', bounds' : ''})
     SELECT p_key, e.seq, e.type, e.time, e.data, e.ignorable,
       CASE WHEN e.words IS NULL THEN NULL
            WHEN e.words = '' THEN ''::tsvector
-           ELSE array_to_tsvector(string_to_array(e.words, ' ')) END
+           ELSE array_to_tsvector(string_to_array(e.words, ' ')) END${bounds ? `,\n      ${boundsOfWords('e.words')}` : ''}
     FROM unnest(p_seqs, p_types, p_times, p_data, p_ignorable, p_search)
       AS e(seq, type, time, data, ignorable, words);
   GET DIAGNOSTICS v_added = ROW_COUNT;
@@ -119,5 +146,5 @@ BEGIN
   RETURN v_count + v_added;
 END
 $fn$;
-`,
+`
 }

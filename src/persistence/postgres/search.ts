@@ -15,7 +15,7 @@ import {
   type SearchRequest,
   type SessionBound,
 } from '../search-text.js'
-import { BOUNDS_MARK, searchWords, TYPES_SQL, tsQuery } from './search-schema.js'
+import { BOUNDS_MARK, boundsOfWords, searchWords, TYPES_SQL, tsQuery } from './search-schema.js'
 
 const BACKFILL_BATCH = 500
 
@@ -52,7 +52,7 @@ export async function searchBounds(
     `SELECT s.key, s.id, CASE WHEN strpos(s.id, '\\') > 0 THEN s.header END AS header,
             s.last_activity, c.mark, c.n
      FROM (SELECT session_key, mark, count(*)::integer AS n
-           FROM (SELECT e.session_key, (tsvector_to_array(e.search))[1] AS mark
+           FROM (SELECT e.session_key, coalesce(e.bounds, (tsvector_to_array(e.search))[1]) AS mark
                    FROM ${s}.events e WHERE e.search @@ $1::tsquery
                  UNION ALL
                  SELECT e.session_key, NULL FROM ${s}.events e
@@ -164,7 +164,8 @@ export async function backfillSearch(
     if (rows.length === 0) break
     await pool.query(
       `UPDATE ${s}.events e SET search = CASE WHEN v.words = '' THEN ''::tsvector
-          ELSE array_to_tsvector(string_to_array(v.words, ' ')) END
+          ELSE array_to_tsvector(string_to_array(v.words, ' ')) END,
+          bounds = ${boundsOfWords('v.words')}
         FROM unnest($1::bytea[], $2::integer[], $3::text[]) AS v(key, seq, words)
         WHERE e.session_key = v.key AND e.seq = v.seq AND e.search IS NULL`,
       [

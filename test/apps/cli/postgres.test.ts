@@ -161,7 +161,7 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout
     expect(first.stdout).toMatch(/^applied 2: the sessions row keeps its usage ledger/m)
     expect(first.stdout).toMatch(/^applied 3: session images/m)
     expect(first.stdout).toMatch(/^applied 4: history search/m)
-    expect(first.stdout).toMatch(/migrated from version 0 to 5\n$/)
+    expect(first.stdout).toMatch(/migrated from version 0 to 6\n$/)
     const again = await runCli(['db', 'migrate'], { env: a.env, cwd: a.project })
     expect(again.stdout).toMatch(/ schema t\S+ is up to date \(version 5\)\n$/)
   })
