@@ -15,13 +15,13 @@ import {
   type SearchRequest,
   type SessionBound,
 } from '../search-text.js'
+import { sessionKey } from './rows.js'
 import { BOUNDS_MARK, boundsOfWords, searchWords, TYPES_SQL, tsQuery } from './search-schema.js'
 
 const BACKFILL_BATCH = 500
 
-/** One row of the bounds query: how many of a session's candidate events carry one bounds mark. */
-export interface MarkCountRow {
-  key: Buffer
+/** One row of the bounds query: a candidate session and how many of its candidate events carry each bounds mark. */
+export interface SessionMarksRow {
   /** The `id` column: the id, with U+0000 written as `\u0000` (see `textColumn`). */
   id: string
   /**
@@ -30,14 +30,18 @@ export interface MarkCountRow {
    */
   header: { id: SessionId } | null
   last_activity: string
-  /** The event's bounds mark; null or another lexeme: none (the bound is the most any document counts). */
-  mark: string | null
-  n: number
+  /**
+   * `mark:count` pairs, space-separated: the events' bounds marks (empty or another
+   * lexeme: none, the most any document counts) and how many candidate events carry each.
+   * Neither marks nor lexemes hold a space or a colon.
+   */
+  marks: string
 }
 
 /**
- * Each candidate session's bounds, from the index alone: per session and bounds mark, how
- * many candidate events carry it (counted by the server, added up per session here).
+ * Each candidate session's bounds, from the index alone: per session, how many candidate
+ * events carry each bounds mark, one short row per session (on a busy machine, sending
+ * and parsing rows costs more than counting them).
  */
 export async function searchBounds(
   pool: Pool,
@@ -48,65 +52,64 @@ export async function searchBounds(
   const params: unknown[] = [tsQuery(request.terms)]
   if (cwdColumn !== undefined) params.push(cwdColumn)
   // Two branches, so each is planned on its own index (an OR of both defeats the estimates).
-  const { rows } = await pool.query<MarkCountRow>(
-    `SELECT s.key, s.id, CASE WHEN strpos(s.id, '\\') > 0 THEN s.header END AS header,
-            s.last_activity, c.mark, c.n
-     FROM (SELECT session_key, mark, count(*)::integer AS n
-           FROM (SELECT e.session_key, coalesce(e.bounds, (tsvector_to_array(e.search))[1]) AS mark
-                   FROM ${s}.events e WHERE e.search @@ $1::tsquery
-                 UNION ALL
-                 SELECT e.session_key, NULL FROM ${s}.events e
-                   WHERE e.search IS NULL AND e.type IN (${TYPES_SQL})) u
-           GROUP BY session_key, mark) c
+  const { rows } = await pool.query<SessionMarksRow>(
+    `SELECT s.id, CASE WHEN strpos(s.id, '\\') > 0 THEN s.header END AS header, s.last_activity, c.marks
+     FROM (SELECT session_key, string_agg(coalesce(mark, '') || ':' || n, ' ') AS marks
+           FROM (SELECT session_key, mark, count(*) AS n
+                 FROM (SELECT e.session_key, coalesce(e.bounds, (tsvector_to_array(e.search))[1]) AS mark
+                         FROM ${s}.events e WHERE e.search @@ $1::tsquery
+                       UNION ALL
+                       SELECT e.session_key, NULL FROM ${s}.events e
+                         WHERE e.search IS NULL AND e.type IN (${TYPES_SQL})) u
+                 GROUP BY session_key, mark) m
+           GROUP BY session_key) c
      JOIN ${s}.sessions s ON s.key = c.session_key ${cwdColumn === undefined ? '' : 'AND s.cwd = $2'}`,
     params,
   )
-  return boundsOf(rows, request)
+  return rows.map((row) => boundOf(row, request))
 }
 
 /**
- * The bounds of each session in `rows` (any order). An event without a bounds mark
- * (written before marks, not indexed yet, or too long to index) may hold up to two
- * documents (an answer and its reasoning) of any kind, each counting the most any can.
+ * The bounds of one session's row. An event without a bounds mark (written before marks,
+ * not indexed yet, or too long to index) may hold up to two documents (an answer and its
+ * reasoning) of any kind, each counting the most any can.
  */
-export function boundsOf(rows: readonly MarkCountRow[], request: SearchRequest): SessionBound[] {
+export function boundOf(row: SessionMarksRow, request: SearchRequest): SessionBound {
   const prefixes = request.terms.filter(oneWordPrefix).length
   const others = request.terms.length - prefixes
   const unknown = request.terms.length * MAX_COUNTED
-  const sessions = new Map<string, SessionBound & { counted: Map<DocumentKind, number> }>()
-  for (const row of rows) {
-    const sessionId = row.header?.id ?? row.id
-    let bound = sessions.get(sessionId)
-    if (bound === undefined) {
-      const lastActivity = Number(row.last_activity)
-      bound = { sessionId, lastActivity, docs: 0, kinds: [], handle: row.key, counted: new Map() }
-      sessions.set(sessionId, bound)
-    }
-    const { counted } = bound
-    const note = (kind: DocumentKind, value: number) => {
-      if (!((counted.get(kind) ?? -1) >= value)) counted.set(kind, value)
-    }
-    if (row.mark === null || !row.mark.startsWith(BOUNDS_MARK)) {
-      bound.docs += 2 * row.n
+  let docs = 0
+  const counted = new Map<DocumentKind, number>()
+  const note = (kind: DocumentKind, value: number) => {
+    if (!((counted.get(kind) ?? -1) >= value)) counted.set(kind, value)
+  }
+  for (const pair of row.marks.split(' ')) {
+    const colon = pair.lastIndexOf(':')
+    const mark = pair.slice(0, colon)
+    const events = Number(pair.slice(colon + 1))
+    if (!mark.startsWith(BOUNDS_MARK)) {
+      docs += 2 * events
       for (const kind of DOCUMENT_KINDS) note(kind, unknown)
       continue
     }
-    for (const code of row.mark.slice(BOUNDS_MARK.length).split('-')) {
+    for (const code of mark.slice(BOUNDS_MARK.length).split('-')) {
       const kind = DOCUMENT_KINDS[Number(code[0])]!
       if (kind === 'reasoning' && !request.reasoning) continue
-      bound.docs += row.n
+      docs += events
       note(kind, prefixes * Number(code[2]) + others * Number(code[1]))
     }
   }
-  return [...sessions.values()].map(({ counted, ...bound }) => ({
-    ...bound,
+  return {
+    sessionId: row.header?.id ?? row.id,
+    lastActivity: Number(row.last_activity),
+    docs,
     kinds: [...counted].map(([kind, value]) => ({ kind, counted: value })),
-  }))
+  }
 }
 
 /**
- * The candidate documents of sessions from `searchBounds` (their handles are the keys),
- * each with its turn: the sessions' `turn/start` rows come along, a few bytes each.
+ * The candidate documents of sessions from `searchBounds`, each with its turn: the
+ * sessions' `turn/start` rows come along, a few bytes each.
  */
 export async function searchDocumentsOf(
   pool: Pool,
@@ -115,15 +118,14 @@ export async function searchDocumentsOf(
   sessions: readonly SessionBound[],
   visit: (doc: SearchDocument) => void,
 ): Promise<void> {
-  const ids = new Map(
-    sessions.map((session) => [(session.handle as Buffer).toString('hex'), session.sessionId]),
-  )
+  const keys = sessions.map((session) => sessionKey(session.sessionId))
+  const ids = new Map(sessions.map((session, index) => [keys[index]!.toString('hex'), session.sessionId]))
   const { rows } = await pool.query<{ session_key: Buffer; seq: number; type: string; data: unknown }>(
     `SELECT e.session_key, e.seq, e.type, e.data FROM ${s}.events e
      WHERE e.session_key = ANY($2::bytea[])
        AND (e.search @@ $1::tsquery OR (e.search IS NULL AND e.type IN (${TYPES_SQL})) OR e.type = 'turn/start')
      ORDER BY e.session_key, e.seq`,
-    [tsQuery(request.terms), sessions.map((session) => session.handle as Buffer)],
+    [tsQuery(request.terms), keys],
   )
   let walker: DocumentWalker | undefined
   let key: Buffer | undefined
