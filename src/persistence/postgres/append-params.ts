@@ -5,7 +5,7 @@ import type { SessionEvent } from '../../session/types.js'
 import type { UsageLedger } from '../../usage/ledger.js'
 import { lastTurnNumber, titleFrom } from '../repair.js'
 import type { HeldLease } from './lease.js'
-import { searchWords } from './search.js'
+import { searchWords } from './search-schema.js'
 
 /** Text columns cannot hold U+0000; the exact values live in the json header. */
 export function textColumn(value: string): string {

@@ -94,8 +94,12 @@ export class PostgresSessionBackend extends SessionPersistence {
   }
 
   /** Candidates from the GIN-indexed `search` column (and rows not indexed yet). Never writes. */
-  override searchDocuments(request: SearchRequest, visit: (doc: SearchDocument) => void): Promise<void> {
-    return this.store.searching.search(request, visit)
+  override async searchDocuments(
+    request: SearchRequest,
+    visit: (doc: SearchDocument) => void,
+  ): Promise<void> {
+    const { searching } = this.store
+    await searching.searchDocumentsOf(request, await searching.searchBounds(request), visit)
   }
 
   /** Each candidate session's bounds from the index (and its bounds marks). Never writes. */
@@ -109,11 +113,6 @@ export class PostgresSessionBackend extends SessionPersistence {
     visit: (doc: SearchDocument) => void,
   ): Promise<void> {
     return this.store.searching.searchDocumentsOf(request, sessions, visit)
-  }
-
-  override async turnsAt(events: readonly { sessionId: SessionId; seq: number }[]): Promise<number[]> {
-    for (const { sessionId } of events) validateSessionId(sessionId)
-    return this.store.searching.turnsAt(events)
   }
 
   override async turnAt(id: SessionId, seq: number): Promise<number> {

@@ -5,7 +5,7 @@
 import type { ClientBase } from 'pg'
 import { DshError } from '../../core/errors.js'
 import { PersistenceErrorCode } from '../errors.js'
-import { SEARCH_MIGRATION } from './search.js'
+import { BOUNDS_MIGRATION, SEARCH_MIGRATION } from './search-schema.js'
 
 export interface Migration {
   version: number
@@ -163,6 +163,7 @@ CREATE INDEX sessions_id_prefix ON ${s}.sessions (id text_pattern_ops);
 CREATE INDEX events_titles ON ${s}.events (session_key, seq DESC) WHERE type = 'session/title';
 `,
   },
+  BOUNDS_MIGRATION,
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version

@@ -8,7 +8,7 @@ import { textColumn } from './append-params.js'
 import type { ResolvedPostgresConfig } from './config.js'
 import { withReconnect } from './connection.js'
 import { sessionKey } from './rows.js'
-import { searchBounds, searchDocumentsOf, searchRows, turnOf, turnsOf } from './search.js'
+import { searchBounds, searchDocumentsOf, turnOf } from './search.js'
 
 export class PostgresSearchReader {
   constructor(
@@ -18,13 +18,6 @@ export class PostgresSearchReader {
     private readonly db: () => Promise<Pool>,
   ) {}
 
-  /** Search candidates (see search.ts). */
-  async search(request: SearchRequest, visit: (doc: SearchDocument) => void): Promise<void> {
-    const pool = await this.db()
-    const cwd = request.cwd === undefined ? undefined : textColumn(request.cwd)
-    await withReconnect(this.config, () => searchRows(pool, this.s, request, cwd, visit))
-  }
-
   /** Each candidate session's bounds (see search.ts). */
   async searchBounds(request: SearchRequest): Promise<SessionBound[]> {
     const pool = await this.db()
@@ -32,7 +25,7 @@ export class PostgresSearchReader {
     return withReconnect(this.config, () => searchBounds(pool, this.s, request, cwd))
   }
 
-  /** The candidate documents of sessions from `searchBounds`. */
+  /** The candidate documents of sessions from `searchBounds`, each with its turn. */
   async searchDocumentsOf(
     request: SearchRequest,
     sessions: readonly SessionBound[],
@@ -40,14 +33,6 @@ export class PostgresSearchReader {
   ): Promise<void> {
     const pool = await this.db()
     await withReconnect(this.config, () => searchDocumentsOf(pool, this.s, request, sessions, visit))
-  }
-
-  /** The turns of search results' events, in one query. */
-  async turnsAt(events: readonly { sessionId: SessionId; seq: number }[]): Promise<number[]> {
-    const pool = await this.db()
-    const keys = events.map((event) => sessionKey(event.sessionId))
-    const seqs = events.map((event) => event.seq)
-    return withReconnect(this.config, () => turnsOf(pool, this.s, keys, seqs))
   }
 
   /** The turn of a search result's event (see search.ts). */

@@ -161,9 +161,9 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout
     expect(first.stdout).toMatch(/^applied 2: the sessions row keeps its usage ledger/m)
     expect(first.stdout).toMatch(/^applied 3: session images/m)
     expect(first.stdout).toMatch(/^applied 4: history search/m)
-    expect(first.stdout).toMatch(/migrated from version 0 to 5\n$/)
+    expect(first.stdout).toMatch(/migrated from version 0 to 6\n$/)
     const again = await runCli(['db', 'migrate'], { env: a.env, cwd: a.project })
-    expect(again.stdout).toMatch(/ schema t\S+ is up to date \(version 5\)\n$/)
+    expect(again.stdout).toMatch(/ schema t\S+ is up to date \(version 6\)\n$/)
   })
 
   it('a schema migrated by a newer dsh is refused in one line, and nothing is written', async () => {
@@ -186,7 +186,7 @@ describePostgres(`dsh on the postgres backend${describeSkipReason()}`, { timeout
         expect(result.code, args.join(' ')).toBe(1)
         expect(result.stderr).toMatch(
           new RegExp(
-            `^dsh: the database schema "${schema}" is at version 99, newer than this dsh understands \\(5\\): upgrade dsh; nothing was written\n$`,
+            `^dsh: the database schema "${schema}" is at version 99, newer than this dsh understands \\(6\\): upgrade dsh; nothing was written\n$`,
           ),
         )
       }
