@@ -3,7 +3,7 @@
 // all, and a writer whose append failed re-checks the file's tail when it takes ownership
 // again, so an append made meanwhile by another (real) process is never overwritten.
 
-import { readFileSync, statSync } from 'node:fs'
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { isDshError } from '../../../src/core/errors.js'
@@ -139,5 +139,44 @@ describe('JSONL tail re-check when a failed writer takes ownership again', () =>
     expect((retry as Error).message).toMatch(/changed by another process/)
     expect(readFileSync(path)).toEqual(after)
     expect(plain((await harness.backend().load('retry')).events)).toEqual([...base.events, ...theirs.events])
+  })
+})
+
+describe('JSONL load after list', () => {
+  it('reads the file the list saw without probing buckets; a file gone or holding another id since is not taken', async () => {
+    const root = join(tempDir(), 'sessions')
+    const writer = await start(root)
+    const log = new LogBuilder().completedTurn(0, 'x')
+    for (const [id, cwd] of [
+      ['listed', '/work/a'],
+      ['replaced', '/work/b'],
+      ['gone', '/work/a'],
+    ] as const) {
+      await writer.backend().create(makeHeader(id, { cwd }))
+      await writer.backend().append(id, log.events)
+      await writer.backend().release(id)
+    }
+    const path = (id: SessionId, cwd: string) => writer.backend().locate(makeHeader(id, { cwd }))!.path
+    const reader = await start(root)
+    expect((await reader.backend().list()).map((summary) => summary.header.id).sort()).toEqual([
+      'gone',
+      'listed',
+      'replaced',
+    ])
+
+    io.recording = true
+    const loaded = await reader.backend().load('listed')
+    io.recording = false
+    expect(loaded.header.id).toBe('listed')
+    expect(plain(loaded.events)).toEqual(log.events)
+    expect(io.calls.filter((call) => /\.(readdir|access)$/.test(call))).toEqual([])
+
+    // Since the list: one log removed, another overwritten with a copy of a third.
+    await writer.backend().remove('gone')
+    writeFileSync(path('replaced', '/work/b'), readFileSync(path('listed', '/work/a')))
+    for (const id of ['replaced', 'gone']) {
+      const error = await rejection(reader.backend().load(id))
+      expect(isDshError(error, PersistenceErrorCode.NotFound), `${id}: ${String(error)}`).toBe(true)
+    }
   })
 })
