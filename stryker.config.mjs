@@ -18,6 +18,7 @@ export const TARGETS = {
     'test/persistence/jsonl/processes.test.ts',
     'test/persistence/jsonl/lock.test.ts',
     'test/history/search.test.ts',
+    'test/persistence/jsonl/store-edges.test.ts',
   ],
   'src/persistence/jsonl/lock.ts': ['test/persistence/jsonl/lock.test.ts', 'test/persistence/jsonl/lock-race.test.ts'],
   'src/shell/env/registry.ts': ['test/shell/env/registry.test.ts'],
