@@ -4,7 +4,7 @@
 // refusals of remove/unlock/open naming this process and the lock file, a log holding
 // another id's header, the sessions folder's check, and look-ups without a prior list.
 
-import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -247,6 +247,30 @@ describe('JSONL log store: refusals', () => {
         rm(join(root, '..'), { recursive: true, force: true }),
       )
     }
+  })
+})
+
+describe('JSONL log store: I/O failures named', () => {
+  it('a log that cannot be removed is an I/O error naming it; a session folder that cannot be made too', async () => {
+    const root = join(tempDir(), 'sessions')
+    const harness = await start(root)
+    // A folder where the log goes: unlink fails with EISDIR.
+    const path = harness.backend().locate(makeHeader('folder'))!.path
+    mkdirSync(path, { recursive: true })
+    const removed = await rejection(harness.backend().remove('folder'))
+    expect(isDshError(removed, PersistenceErrorCode.Io)).toBe(true)
+    expect(removed.message).toMatch(new RegExp(`^cannot remove session file ${path}\\b`))
+    expect(existsSync(path)).toBe(true)
+
+    // A file where the session's bucket folder goes.
+    const bucket = join(harness.backend().locate(makeHeader('x', { cwd: '/blocked' }))!.path, '..')
+    writeFileSync(bucket, '')
+    await harness.backend().create(makeHeader('x', { cwd: '/blocked' }))
+    const error = await rejection(
+      harness.backend().append('x', new LogBuilder().completedTurn(0, 'x').events),
+    )
+    expect(isDshError(error, PersistenceErrorCode.Io)).toBe(true)
+    expect(error.message).toMatch(new RegExp(`^cannot create session folder ${bucket}\\b`))
   })
 })
 
