@@ -42,6 +42,8 @@ export interface RigOptions {
   interactive?: boolean
   /** Also register the file tools (read, write, edit, multi_edit, …). */
   fsTools?: boolean
+  /** Loads plugins after the rest of the rig and before the hook bridge. */
+  beforeBridge?: (root: Context) => Promise<void>
 }
 
 export interface Rig {
@@ -93,6 +95,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     root.plugin(AgentRegistry, {}),
   ]
   await Promise.all(fibers.map((fiber) => fiber.await()))
+  await options.beforeBridge?.(root)
   let files = options.files
   if (!files) {
     const file = join(dir, 'hooks.json')

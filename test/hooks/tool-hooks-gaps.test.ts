@@ -21,9 +21,8 @@ const askHook = (dir: string) =>
   writeScript(dir, 'ask.sh', json({ hookSpecificOutput: { permissionDecision: 'ask' } }))
 
 /** Stands in for the chat: records each question (tool and reason) and answers `answer`. */
-async function user(r: Rig, answer: boolean) {
-  const asked: string[] = []
-  const fiber = r.root.plugin({
+async function user(root: Context, answer: boolean, asked: string[] = []) {
+  const fiber = root.plugin({
     name: 'test-user',
     apply(ctx: Context) {
       ctx.on('tools/approve', (call, reason) => {
@@ -36,9 +35,9 @@ async function user(r: Rig, answer: boolean) {
   return asked
 }
 
-/** Stands in for permission rules loaded after the hooks: denies every call. */
-async function rulesDenyAll(r: Rig) {
-  const fiber = r.root.plugin({
+/** Stands in for permission rules (loaded after the hooks unless told): denies every call. */
+async function rulesDenyAll(root: Context) {
+  const fiber = root.plugin({
     name: 'test-rules',
     apply(ctx: Context) {
       ctx.on('tools/pre-execute', async () => ({ kind: 'deny' as const, reason: 'a deny rule matches' }))
@@ -125,7 +124,7 @@ describe('PreToolUse', () => {
         ...oneHook('PostToolUseFailure', writeRecorder(dir, 'failure.sh', out)),
       },
     })
-    const asked = await user(r, false)
+    const asked = await user(r.root, false)
     await run(r, 'ask-default')
     expect(asked).toEqual(['bash: a PreToolUse hook asks for approval'])
     expect(existsSync(join(r.cwd, 'ran'))).toBe(false)
@@ -140,12 +139,62 @@ describe('PreToolUse', () => {
       script: [bash('touch ran'), { text: 'ok' }],
       hooks: oneHook('PreToolUse', askHook(dir)),
     })
-    await rulesDenyAll(r)
-    const asked = await user(r, true)
+    await rulesDenyAll(r.root)
+    const asked = await user(r.root, true)
     const agent = await run(r, 'ask-rules-deny')
     expect(asked).toEqual([])
     expect(existsSync(join(r.cwd, 'ran'))).toBe(false)
     expect(toolResults(r, agent.id)).toEqual(['Tool call denied: a deny rule matches'])
+  })
+})
+
+describe('the hooks come first, whatever was loaded before them', () => {
+  it('PreToolUse fires before the rules of a plugin loaded earlier, and its deny is the answer', async () => {
+    const dir = tempDir()
+    const out = join(dir, 'pre.jsonl')
+    const deny = writeRecorder(
+      dir,
+      'deny.sh',
+      out,
+      json({
+        hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'the hook says no' },
+      }),
+    )
+    const r = await rig({
+      dir,
+      script: [bash('touch ran'), { text: 'ok' }],
+      hooks: oneHook('PreToolUse', deny),
+      beforeBridge: rulesDenyAll,
+    })
+    const agent = await run(r, 'pre-first')
+    expect(readRecords(out)).toHaveLength(1)
+    expect(toolResults(r, agent.id)).toEqual(['Tool call denied: the hook says no'])
+    expect(existsSync(join(r.cwd, 'ran'))).toBe(false)
+  })
+
+  it('PermissionRequest answers before an approval listener loaded earlier (which would say yes)', async () => {
+    const dir = tempDir()
+    const deny = writeScript(
+      dir,
+      'perm-deny.sh',
+      json({
+        hookSpecificOutput: {
+          hookEventName: 'PermissionRequest',
+          decision: { behavior: 'deny', message: 'no' },
+        },
+      }),
+    )
+    const asked: string[] = []
+    const r = await rig({
+      dir,
+      interactive: true,
+      script: [bash('touch ran'), { text: 'ok' }],
+      hooks: { ...oneHook('PreToolUse', askHook(dir)), ...oneHook('PermissionRequest', deny) },
+      beforeBridge: async (root) => void (await user(root, true, asked)),
+    })
+    await run(r, 'perm-first')
+    expect(asked).toEqual([])
+    expect(existsSync(join(r.cwd, 'ran'))).toBe(false)
   })
 })
 
@@ -190,7 +239,7 @@ describe('PermissionRequest', () => {
         ...oneHook('PermissionRequest', writeRecorder(dir, 'perm.sh', out)),
       },
     })
-    const asked = await user(r, true)
+    const asked = await user(r.root, true)
     await run(r, 'perm-headless')
     expect(asked).toHaveLength(1)
     expect(existsSync(join(r.cwd, 'ran'))).toBe(true)
@@ -216,7 +265,7 @@ describe('PermissionRequest', () => {
       script: [bash('touch ran'), { text: 'ok' }],
       hooks: { ...oneHook('PreToolUse', askHook(dir)), ...oneHook('PermissionRequest', deny) },
     })
-    const asked = await user(r, true)
+    const asked = await user(r.root, true)
     const agent = await run(r, 'perm-deny')
     expect(toolResults(r, agent.id)).toEqual([
       'Tool call denied: a PreToolUse hook asks for approval (approval required and not given)',
@@ -246,7 +295,7 @@ describe('PermissionRequest', () => {
       script: [bash('touch ran'), { text: 'ok' }],
       hooks: { ...oneHook('PreToolUse', askHook(dir)), ...oneHook('PermissionRequest', allow) },
     })
-    const asked = await user(r, true)
+    const asked = await user(r.root, true)
     const agent = await run(r, 'perm-bad-rewrite')
     expect(toolResults(r, agent.id)).toEqual([
       'Tool call denied: a PreToolUse hook asks for approval (approval required and not given)',
@@ -272,7 +321,7 @@ describe('PermissionRequest', () => {
         ...oneHook('Notification', writeRecorder(dir, 'note.sh', out), { matcher: 'permission_prompt' }),
       },
     })
-    await user(r, true)
+    await user(r.root, true)
     await run(r, 'perm-title')
     // The notification is not awaited by the loop: wait for its record.
     await until(() => readRecords(out).length > 0, 15_000, 'the Notification hook')

@@ -3,7 +3,7 @@
 // all, and a writer whose append failed re-checks the file's tail when it takes ownership
 // again, so an append made meanwhile by another (real) process is never overwritten.
 
-import { readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { isDshError } from '../../../src/core/errors.js'
@@ -137,7 +137,105 @@ describe('JSONL tail re-check when a failed writer takes ownership again', () =>
     const retry = await rejection(harness.backend().append('retry', ours.events))
     expect(isDshError(retry, PersistenceErrorCode.SeqMismatch)).toBe(true)
     expect((retry as Error).message).toMatch(/changed by another process/)
+    expect((retry as Error).message).toContain(
+      `(${baseSize} bytes expected, ${after.length} found in ${path})`,
+    )
+    expect((retry as { userFacing: boolean }).userFacing).toBe(true)
     expect(readFileSync(path)).toEqual(after)
     expect(plain((await harness.backend().load('retry')).events)).toEqual([...base.events, ...theirs.events])
+  })
+})
+
+describe('JSONL load after list', () => {
+  it('reads the file the list saw without probing buckets; a file gone or holding another id since is not taken', async () => {
+    const root = join(tempDir(), 'sessions')
+    const writer = await start(root)
+    const log = new LogBuilder().completedTurn(0, 'x')
+    for (const [id, cwd] of [
+      ['listed', '/work/a'],
+      ['replaced', '/work/b'],
+      ['gone', '/work/a'],
+    ] as const) {
+      await writer.backend().create(makeHeader(id, { cwd }))
+      await writer.backend().append(id, log.events)
+      await writer.backend().release(id)
+    }
+    const path = (id: SessionId, cwd: string) => writer.backend().locate(makeHeader(id, { cwd }))!.path
+    const reader = await start(root)
+    expect((await reader.backend().list()).map((summary) => summary.header.id).sort()).toEqual([
+      'gone',
+      'listed',
+      'replaced',
+    ])
+
+    io.recording = true
+    const loaded = await reader.backend().load('listed')
+    io.recording = false
+    expect(loaded.header.id).toBe('listed')
+    expect(plain(loaded.events)).toEqual(log.events)
+    expect(io.calls.filter((call) => /\.(readdir|access)$/.test(call))).toEqual([])
+
+    // Since the list: one log removed, another overwritten with a copy of a third.
+    await writer.backend().remove('gone')
+    writeFileSync(path('replaced', '/work/b'), readFileSync(path('listed', '/work/a')))
+    for (const id of ['replaced', 'gone']) {
+      const error = await rejection(reader.backend().load(id))
+      expect(isDshError(error, PersistenceErrorCode.NotFound), `${id}: ${String(error)}`).toBe(true)
+    }
+  })
+})
+
+describe('JSONL ownership taken again after a failed append', () => {
+  it('an owned session appends without reopening its file; after a failure the retry takes the lock again and writes', async () => {
+    const root = join(tempDir(), 'sessions')
+    const harness = await start(root)
+    const base = new LogBuilder().completedTurn(0, 'base')
+    await harness.backend().create(makeHeader('again'))
+    await harness.backend().append('again', base.events.slice(0, 4))
+    const lock = `${harness.backend().locate(makeHeader('again'))!.path}.lock`
+    io.recording = true
+    await harness.backend().append('again', base.events.slice(4))
+    io.recording = false
+    expect(io.calls.filter((call) => call === 'fs/promises.open')).toEqual([])
+
+    const next = new LogBuilder(base.events.length).completedTurn(1, 'retried')
+    io.failNextWrite = 'ENOSPC'
+    expect(
+      isDshError(await rejection(harness.backend().append('again', next.events)), PersistenceErrorCode.Io),
+    ).toBe(true)
+    expect(existsSync(lock)).toBe(false)
+    await harness.backend().append('again', next.events) // nothing changed meanwhile
+    expect(JSON.parse(readFileSync(lock, 'utf8')).pid).toBe(process.pid)
+    expect(plain((await harness.backend().load('again')).events)).toEqual([...base.events, ...next.events])
+  })
+
+  it('a retry after the log was removed is not found; a reopen after a failure builds on the repaired log', async () => {
+    const root = join(tempDir(), 'sessions')
+    const harness = await start(root)
+    const log = new LogBuilder().completedTurn(0, 'x').openTurn(1, 'cut short')
+    for (const id of ['gone', 'reopened']) {
+      await harness.backend().create(makeHeader(id))
+      await harness.backend().append(id, log.events)
+      io.failNextWrite = 'ENOSPC'
+      await rejection(
+        harness.backend().append(id, new LogBuilder(log.events.length).add('turn/start', { turn: 2 }).events),
+      )
+    }
+    unlinkSync(harness.backend().locate(makeHeader('gone'))!.path)
+    const gone = await rejection(
+      harness
+        .backend()
+        .append('gone', new LogBuilder(log.events.length).add('turn/start', { turn: 2 }).events),
+    )
+    expect(isDshError(gone, PersistenceErrorCode.NotFound), String(gone)).toBe(true)
+
+    const opened = await harness.backend().open('reopened') // closes the open turn: three closers
+    expect(opened.events).toHaveLength(log.events.length + 3)
+    const more = new LogBuilder(opened.events.length).completedTurn(2, 'after the reopen')
+    await harness.backend().append('reopened', more.events)
+    expect(plain((await harness.backend().load('reopened')).events)).toEqual([
+      ...plain(opened.events),
+      ...more.events,
+    ])
   })
 })
