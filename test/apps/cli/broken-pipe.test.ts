@@ -20,6 +20,9 @@ it('--json | head -1: the turn is aborted and stored, the lock released, exit 14
   const run = spawnCli(['run', '--json', 'count slowly'], { env: w.env, cwd: w.project })
   await until(() => run.stdout().includes('\n'), 10_000, 'the session line')
   const session = jsonLines(run.stdout().split('\n')[0]!)[0]!
+  // The slow reply is this run's: on a busy machine the session line can come well before
+  // the request, and a run closed before it asks leaves the slow reply to the resumed run.
+  await until(() => w.model.requests.length > 0, 30_000, 'the first model request')
   // What `head -1` does after its line: close the reading end.
   run.child.stdout!.destroy()
   const result = await run.done
