@@ -6,31 +6,21 @@
 // has since given to another process is never signalled. A leader already gone leaves its
 // pid reserved while members of its group live, so the group is still signalled then.
 
-import { readFileSync } from 'node:fs'
+import { processStartTicks } from '../shell/index.js'
 
 interface RunningServer {
   pid: number
-  startTime: string
+  /** Field 22 of /proc/<pid>/stat when the server was tracked. */
+  startTicks: number
 }
 
 const running = new Set<RunningServer>()
 let installed = false
 
-/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); undefined when unreadable. */
-function startTimeOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
-    // The command name (field 2) may hold spaces and parentheses: count from its closing one.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
-  } catch {
-    return undefined
-  }
-}
-
 function killAll(): void {
   for (const server of running) {
-    const now = startTimeOf(server.pid)
-    if (now !== undefined && now !== server.startTime) continue
+    const now = processStartTicks(server.pid)
+    if (now !== null && now !== server.startTicks) continue
     try {
       process.kill(-server.pid, 'SIGKILL')
     } catch {
@@ -45,13 +35,13 @@ function killAll(): void {
  * /proc nothing is tracked.
  */
 export function killOnExit(pid: number): () => void {
-  const startTime = startTimeOf(pid)
-  if (startTime === undefined) return () => {}
+  const startTicks = processStartTicks(pid)
+  if (startTicks === null) return () => {}
   if (!installed) {
     installed = true
     process.on('exit', killAll)
   }
-  const server = { pid, startTime }
+  const server = { pid, startTicks }
   running.add(server)
   return () => running.delete(server)
 }
