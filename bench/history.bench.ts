@@ -23,7 +23,13 @@ import type { BenchRow } from './types.js'
 
 /** Sessions written; the issue's 10,000 take minutes to write here, so the figure is scaled. */
 const SESSIONS = Number(process.env.DSH_BENCH_HISTORY_SESSIONS ?? 2000)
-const TURNS = 4
+/** Turns per session: 4 by default; more shows what long sessions cost (DSH_BENCH_HISTORY_TURNS). */
+const TURNS = Number(process.env.DSH_BENCH_HISTORY_TURNS ?? 4)
+/**
+ * Lines of tool output per turn: 8 gives about 43 KB per session (431 MB at 10,000); 22
+ * gives the issue's 10,000 sessions / 1 GB (DSH_BENCH_HISTORY_OUTPUT_LINES=22).
+ */
+const OUTPUT_LINES = Number(process.env.DSH_BENCH_HISTORY_OUTPUT_LINES ?? 8)
 const CWD = '/work/project'
 const WORDS = [
   'slug',
@@ -50,7 +56,7 @@ function log(index: number): SessionEvent[] {
       data: { text: `please fix the ${word} handling, case ${index}-${turn}` },
     })
     events.push({ type: 'request/config', time, data: { model: 'deepseek-flash', system: 's', tools: [] } })
-    const filler = `line ${'of tool output '.repeat(40)}\n`.repeat(8)
+    const filler = `line ${'of tool output '.repeat(40)}\n`.repeat(OUTPUT_LINES)
     events.push({
       type: 'assistant/message',
       time,
