@@ -10,6 +10,7 @@ import type {} from '../../src/session/index.js'
 import { completedPrefixLength, SessionStore } from '../../src/session/store.js'
 import type { SessionEventMap } from '../../src/session/types.js'
 import { type Harness, LogBuilder, plain, startHarness } from '../persistence/fixtures.js'
+import { rejectionOf } from '../support/thrown.js'
 
 const running: Harness[] = []
 afterEach(async () => {
@@ -20,13 +21,6 @@ async function start(): Promise<Harness> {
   const harness = await startHarness({ plugin: MemorySessionBackend, config: undefined, durable: false })
   running.push(harness)
   return harness
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  )
 }
 
 function appendAll(
@@ -57,9 +51,9 @@ describe('SessionStore', () => {
     })
     expect(store().get('s1')).toBe(session)
     expect(store().list()).toEqual([session])
-    const error = await rejection(store().create({ id: 's1' }))
+    const error = await rejectionOf(store().create({ id: 's1' }))
     expect(isDshError(error, SessionErrorCode.AlreadyLive)).toBe(true)
-    expect(isDshError(await rejection(store().create({ id: '' })), SessionErrorCode.InvalidId)).toBe(true)
+    expect(isDshError(await rejectionOf(store().create({ id: '' })), SessionErrorCode.InvalidId)).toBe(true)
   })
 
   it('flush makes everything appended so far durable; nothing is stored before', async () => {
@@ -150,7 +144,7 @@ describe('SessionStore', () => {
     appendAll(parent, new LogBuilder().completedTurn(0, 'a').completedTurn(1, 'b'))
     parent.append('turn/start', { turn: 2 })
     parent.append('user/message', { text: 'open' })
-    const error = await rejection(store().fork(parent, boundary, 'child'))
+    const error = await rejectionOf(store().fork(parent, boundary, 'child'))
     expect(isDshError(error, SessionErrorCode.BadBoundary)).toBe(true)
     expect(store().get('child')).toBeUndefined()
   })
@@ -222,7 +216,7 @@ describe('SessionStore', () => {
     const session = await store.create({ id: 'ephemeral' })
     session.append('turn/start', { turn: 0 })
     await store.flush(session)
-    const error = await rejection(store.open('other'))
+    const error = await rejectionOf(store.open('other'))
     expect(isDshError(error, SessionErrorCode.NotFound)).toBe(true)
     await fiber.dispose()
   })

@@ -11,6 +11,7 @@ import type { SessionLocation } from '../../../src/persistence/types.js'
 import { SessionErrorCode } from '../../../src/session/errors.js'
 import type { SessionId } from '../../../src/session/types.js'
 import { useTempDirs } from '../../support/temp-dir.js'
+import { rejectionOf } from '../../support/thrown.js'
 import { LogBuilder, makeHeader, useJsonlHarnesses } from '../fixtures.js'
 
 const tempDir = useTempDirs('dsh-jsonl-files-')
@@ -24,13 +25,6 @@ function tree(dir: string): string[] {
 function jsonlPath(location: SessionLocation | undefined): string {
   expect(location?.kind).toBe('jsonl')
   return location!.path
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  )
 }
 
 describe('JSONL locate', () => {
@@ -122,7 +116,7 @@ describe('JSONL materialization', () => {
     await other.append('raced', new LogBuilder().add('user/message', { text: 'first' }).events)
     await other.release('raced')
     const before = readFileSync(path)
-    const error = await rejection(
+    const error = await rejectionOf(
       harness.backend().append('raced', new LogBuilder().add('user/message', { text: 'second' }).events),
     )
     expect(isDshError(error, PersistenceErrorCode.AlreadyExists)).toBe(true)
@@ -133,7 +127,7 @@ describe('JSONL materialization', () => {
     const harness = await start(join(tempDir(), 'sessions'))
     await harness.backend().create(makeHeader('twin', { cwd: '/a' }))
     await harness.backend().append('twin', new LogBuilder().add('user/message', { text: 'a' }).events)
-    const error = await rejection(harness.backend().create(makeHeader('twin', { cwd: '/b' })))
+    const error = await rejectionOf(harness.backend().create(makeHeader('twin', { cwd: '/b' })))
     expect(isDshError(error, PersistenceErrorCode.AlreadyExists)).toBe(true)
   })
 
@@ -179,10 +173,10 @@ describe('JSONL materialization', () => {
   it('reports an empty or too-long id clearly, never ENAMETOOLONG, writing nothing', async () => {
     const base = tempDir()
     const harness = await start(join(base, 'sessions'))
-    const empty = await rejection(harness.backend().create(makeHeader('')))
+    const empty = await rejectionOf(harness.backend().create(makeHeader('')))
     expect(isDshError(empty, SessionErrorCode.InvalidId)).toBe(true)
     const tooLong = makeHeader('x'.repeat(MAX_SESSION_ID_LENGTH + 1))
-    const error = await rejection(harness.backend().create(tooLong))
+    const error = await rejectionOf(harness.backend().create(tooLong))
     expect(isDshError(error, SessionErrorCode.InvalidId)).toBe(true)
     expect((error as { userFacing: boolean }).userFacing).toBe(true)
     expect(() => harness.backend().locate(tooLong)).toThrow(/maximum/)

@@ -14,6 +14,7 @@ import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
 import { breakLock, WriterLock } from '../../../src/persistence/jsonl/lock.js'
 import { newWriterOwner } from '../../../src/persistence/owner.js'
 import { useTempDirs } from '../../support/temp-dir.js'
+import { rejectedError } from '../../support/thrown.js'
 
 /** `afterRead` runs once, right after the next `readFile` returns its text (`everyRead`: after each one); `linkError` fails the next `link`. */
 const race = vi.hoisted(() => ({
@@ -61,15 +62,6 @@ afterEach(() => {
   race.afterRead = race.everyRead = race.linkError = race.writeError = undefined
 })
 
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  )
-  expect(error, 'expected a rejection').toBeInstanceOf(Error)
-  return error as Error
-}
-
 /** A lock file of a holder that provably no longer runs. */
 const stale = () => JSON.stringify({ ...newWriterOwner(), pid: 999_999_999 })
 /** A lock file of a holder that may run: a live pid, no start time to tell a reused pid. */
@@ -84,7 +76,7 @@ describe('JSONL writer lock: a stale lock replaced by a live one meanwhile', () 
       expect(read).toBe(path)
       writeFileSync(path, theirs) // another taker removed the stale lock and published its own
     }
-    const error = await rejection(WriterLock.acquire(path, 'x'))
+    const error = await rejectedError(WriterLock.acquire(path, 'x'))
     expect(isDshError(error, PersistenceErrorCode.Locked)).toBe(true)
     expect(error.message).toContain(`process ${process.ppid}`)
     expect(readFileSync(path, 'utf8')).toBe(theirs)
@@ -112,7 +104,7 @@ describe('JSONL writer lock: contention and file systems', () => {
       reads++
       if (reads <= 20) writeFileSync(path, stale())
     }
-    const error = await rejection(WriterLock.acquire(path, 'x'))
+    const error = await rejectedError(WriterLock.acquire(path, 'x'))
     expect(isDshError(error, PersistenceErrorCode.Locked)).toBe(true)
     expect(error.message).toBe(`session "x": could not take the writer lock ${path} (contended)`)
     expect((error as DshError).userFacing).toBe(true)
@@ -123,7 +115,7 @@ describe('JSONL writer lock: contention and file systems', () => {
     const dir = tempDir()
     const path = join(dir, 'x.jsonl.lock')
     race.linkError = Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' })
-    const error = await rejection(WriterLock.acquire(path, 'x'))
+    const error = await rejectedError(WriterLock.acquire(path, 'x'))
     expect(isDshError(error, PersistenceErrorCode.Io)).toBe(true)
     expect(error.message).toBe(`cannot create lock file ${path}: EPERM: operation not permitted, link`)
     expect(readdirSync(dir)).toEqual([]) // the temporary file is removed too
@@ -133,7 +125,7 @@ describe('JSONL writer lock: contention and file systems', () => {
     const dir = tempDir()
     const path = join(dir, 'x.jsonl.lock')
     race.writeError = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
-    const error = await rejection(WriterLock.acquire(path, 'x'))
+    const error = await rejectedError(WriterLock.acquire(path, 'x'))
     expect(isDshError(error, PersistenceErrorCode.Io)).toBe(true)
     expect(error.message).toBe(`cannot create lock file ${path}: ENOSPC: no space left on device, write`)
     expect(readdirSync(dir)).toEqual([])

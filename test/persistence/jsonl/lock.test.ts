@@ -12,19 +12,11 @@ import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
 import { breakLock, liveHolder, WriterLock } from '../../../src/persistence/jsonl/lock.js'
 import { newWriterOwner, processStartTime } from '../../../src/persistence/owner.js'
 import { useTempDirs } from '../../support/temp-dir.js'
+import { rejectedError } from '../../support/thrown.js'
 import { LogBuilder, makeHeader, startHarness, useJsonlHarnesses } from '../fixtures.js'
 
 const tempDir = useTempDirs('dsh-jsonl-lock-')
 const start = useJsonlHarnesses()
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  )
-  expect(error, 'expected a rejection').toBeInstanceOf(Error)
-  return error as Error
-}
 
 /** A stored, closed session; resolves with its lock file path. */
 async function stored(root: string, id: string): Promise<string> {
@@ -90,7 +82,7 @@ describe('JSONL writer lock identity', () => {
     const { startTime: _startTime, ...old } = newWriterOwner()
     writeFileSync(lockPath, JSON.stringify({ ...old, pid: livePid }))
     const harness = await start(root)
-    const refused = await rejection(harness.backend().open('held'))
+    const refused = await rejectedError(harness.backend().open('held'))
     expect(isDshError(refused, PersistenceErrorCode.Locked)).toBe(true)
     expect((refused as DshError).userFacing, 'one line, no stack').toBe(true)
     expect(refused.message).toContain(`process ${livePid}`)
@@ -98,7 +90,7 @@ describe('JSONL writer lock identity', () => {
     expect(refused.message).toContain('`dsh sessions unlock held`')
     expect(refused.message).not.toContain('another backend in this process')
 
-    const unlockRefused = await rejection(harness.backend().unlock('held'))
+    const unlockRefused = await rejectedError(harness.backend().unlock('held'))
     expect(isDshError(unlockRefused, PersistenceErrorCode.Locked)).toBe(true)
     expect((unlockRefused as DshError).userFacing).toBe(true)
     expect(unlockRefused.message).toContain('--force')
@@ -108,7 +100,7 @@ describe('JSONL writer lock identity', () => {
     // Our own lock is never broken, even forced.
     expect(
       isDshError(
-        await rejection(harness.backend().unlock('held', { force: true })),
+        await rejectedError(harness.backend().unlock('held', { force: true })),
         PersistenceErrorCode.Locked,
       ),
     ).toBe(true)
@@ -120,9 +112,9 @@ describe('JSONL writer lock identity', () => {
     writeFileSync(lockPath, JSON.stringify({ ...newWriterOwner(), pid: 999_999_999 }))
     const harness = await start(root)
     expect(await harness.backend().unlock('dead')).toMatchObject({ pid: 999_999_999 })
-    expect(isDshError(await rejection(harness.backend().unlock('nope')), PersistenceErrorCode.NotFound)).toBe(
-      true,
-    )
+    expect(
+      isDshError(await rejectedError(harness.backend().unlock('nope')), PersistenceErrorCode.NotFound),
+    ).toBe(true)
   })
 
   it('release and releaseSync remove our own lock file, once', async () => {
@@ -167,7 +159,9 @@ describe('JSONL writer lock file', () => {
     expect(readdirSync(dir)).toEqual(['x.jsonl.lock'])
     // A refused taker and a taker of a stale lock leave no temporary file either.
     writeFileSync(path, JSON.stringify({ ...newWriterOwner(), pid: process.ppid, startTime: undefined }))
-    expect(isDshError(await rejection(WriterLock.acquire(path, 'x')), PersistenceErrorCode.Locked)).toBe(true)
+    expect(isDshError(await rejectedError(WriterLock.acquire(path, 'x')), PersistenceErrorCode.Locked)).toBe(
+      true,
+    )
     writeFileSync(path, JSON.stringify({ ...newWriterOwner(), pid: 999_999_999 }))
     const taken = await WriterLock.acquire(path, 'x')
     expect(JSON.parse(readFileSync(path, 'utf8')).nonce).toBe(taken.owner.nonce)
@@ -187,13 +181,13 @@ describe('JSONL writer lock file', () => {
   it('fails with one line naming the lock file when it cannot be created or read', async () => {
     const dir = tempDir()
     const missing = join(dir, 'missing', 'x.jsonl.lock')
-    const notCreated = await rejection(WriterLock.acquire(missing, 'x'))
+    const notCreated = await rejectedError(WriterLock.acquire(missing, 'x'))
     expect(isDshError(notCreated, PersistenceErrorCode.Io)).toBe(true)
     expect(notCreated.message).toMatch(new RegExp(`^cannot create lock file ${missing}: ENOENT`))
     // A folder where the lock file should be: the link finds it taken, and reading it fails.
     const folder = join(dir, 'y.jsonl.lock')
     mkdirSync(folder)
-    const notRead = await rejection(WriterLock.acquire(folder, 'y'))
+    const notRead = await rejectedError(WriterLock.acquire(folder, 'y'))
     expect(isDshError(notRead, PersistenceErrorCode.Io)).toBe(true)
     expect(notRead.message).toMatch(new RegExp(`^cannot read lock file ${folder}: EISDIR`))
     expect(readdirSync(dir).sort()).toEqual(['y.jsonl.lock'])
@@ -224,7 +218,7 @@ describe('JSONL writer lock file', () => {
     expect(readdirSync(dir)).toEqual([])
 
     const lock = await WriterLock.acquire(path, 'x')
-    const ours = await rejection(breakLock(path, 'x', true))
+    const ours = await rejectedError(breakLock(path, 'x', true))
     expect(isDshError(ours, PersistenceErrorCode.Locked)).toBe(true)
     expect(ours.message).toBe(
       `session "x" is held by this process on ${hostname()} (since ${new Date(lock.owner.acquiredAt).toISOString()}), which is still running (lock file ${path}); stop it first`,
@@ -233,7 +227,7 @@ describe('JSONL writer lock file', () => {
 
     const other = { ...newWriterOwner(), pid: process.ppid, startTime: undefined }
     writeFileSync(path, JSON.stringify(other))
-    const live = await rejection(breakLock(path, 'x', false))
+    const live = await rejectedError(breakLock(path, 'x', false))
     expect(live.message).toContain(`process ${process.ppid} on`)
     expect(live.message).toMatch(
       /stop it first, or pass --force if it is not really dsh writing this session$/,

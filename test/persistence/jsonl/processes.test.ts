@@ -10,6 +10,7 @@ import { isDshError } from '../../../src/core/errors.js'
 import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
 import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
 import { useTempDirs } from '../../support/temp-dir.js'
+import { rejectionOf } from '../../support/thrown.js'
 import { type Harness, LogBuilder, makeHeader, plain, startHarness } from '../fixtures.js'
 import { ChildWriter, ensureBuilt } from './child-writer.js'
 
@@ -36,13 +37,6 @@ async function spawnChild(root: string, options?: { fileSizeLimitKb?: number }):
   return child
 }
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  )
-}
-
 describe('JSONL writer exclusion across processes', () => {
   it('a live writer in another process makes our append fail clearly; nothing is lost', async () => {
     const root = join(tempDir(), 'sessions')
@@ -60,7 +54,7 @@ describe('JSONL writer exclusion across processes', () => {
     expect(plain((await harness.backend().load('shared')).events)).toEqual(first.events)
     const before = readFileSync(path)
     const ours = new LogBuilder(first.events.length).completedTurn(1, 'from the parent')
-    const error = await rejection(harness.backend().append('shared', ours.events))
+    const error = await rejectionOf(harness.backend().append('shared', ours.events))
     expect(isDshError(error, PersistenceErrorCode.Locked)).toBe(true)
     expect((error as { userFacing: boolean }).userFacing).toBe(true)
     expect((error as Error).message).toContain('"shared"')
@@ -74,7 +68,7 @@ describe('JSONL writer exclusion across processes', () => {
     expect(existsSync(`${path}.lock`)).toBe(false)
 
     // What we built on is stale now: the continuation check refuses to write over it.
-    const stale = await rejection(harness.backend().append('shared', ours.events))
+    const stale = await rejectionOf(harness.backend().append('shared', ours.events))
     expect(isDshError(stale, PersistenceErrorCode.SeqMismatch)).toBe(true)
     expect((stale as Error).message).toMatch(/does not follow the stored tail/)
     const all = [...first.events, ...more.events]
@@ -101,7 +95,7 @@ describe('JSONL writer exclusion across processes', () => {
     await child.exit()
 
     const ours = new LogBuilder(base.events.length).completedTurn(1, 'ours')
-    const error = await rejection(harness.backend().append('recheck', ours.events))
+    const error = await rejectionOf(harness.backend().append('recheck', ours.events))
     expect(isDshError(error, PersistenceErrorCode.SeqMismatch)).toBe(true)
     expect(plain((await harness.backend().load('recheck')).events)).toEqual([
       ...base.events,

@@ -8,6 +8,7 @@ import { isDshError } from '../../../src/core/errors.js'
 import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
 import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
 import { useTempDirs } from '../../support/temp-dir.js'
+import { rejectionOf } from '../../support/thrown.js'
 import { LogBuilder, makeHeader, plain, startHarness, useJsonlHarnesses } from '../fixtures.js'
 
 const tempDir = useTempDirs('dsh-jsonl-repair-')
@@ -22,13 +23,6 @@ async function writeSession(root: string, id: string, log: LogBuilder): Promise<
   const path = harness.backend().locate(header)!.path
   await harness.dispose()
   return path
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  )
 }
 
 function lines(path: string): string[] {
@@ -146,7 +140,7 @@ describe('JSONL crash repair', () => {
     const before = readFileSync(path)
 
     const harness = await start(root)
-    const error = await rejection(harness.backend().load('corrupt'))
+    const error = await rejectionOf(harness.backend().load('corrupt'))
     expect(isDshError(error, PersistenceErrorCode.Corrupt)).toBe(true)
     expect((error as Error).message).toContain(path)
     expect((error as Error).message).toContain('line 4')
@@ -166,7 +160,7 @@ describe('JSONL crash repair', () => {
     expect(text[index]).not.toBe(lines(path)[index])
     writeFileSync(path, text.join('\n'))
     const harness = await start(root)
-    const error = await rejection(harness.backend().load('invalid'))
+    const error = await rejectionOf(harness.backend().load('invalid'))
     expect(isDshError(error, PersistenceErrorCode.Corrupt)).toBe(true)
   })
 
@@ -185,7 +179,7 @@ describe('JSONL crash repair', () => {
     text[0] = text[0]!.replace('"delegationDepth":0', '"delegationDepth":"deep"')
     writeFileSync(path, text.join('\n'))
     const harness = await start(root)
-    const error = await rejection(harness.backend().load('header'))
+    const error = await rejectionOf(harness.backend().load('header'))
     expect(isDshError(error, PersistenceErrorCode.Corrupt)).toBe(true)
     expect((error as Error).message).toMatch(/line 1: invalid header \(delegationDepth/)
   })
@@ -204,7 +198,7 @@ describe('JSONL crash repair', () => {
     const reader = await start(root)
     expect(plain((await reader.backend().load('live')).events)).toEqual(log.events)
     expect(readFileSync(path)).toEqual(before)
-    const error = await rejection(
+    const error = await rejectionOf(
       reader
         .backend()
         .append(

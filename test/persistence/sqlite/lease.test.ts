@@ -10,6 +10,7 @@ import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
 import { newWriterOwner, processStartTime } from '../../../src/persistence/owner.js'
 import { SqliteSessionBackend } from '../../../src/persistence/sqlite/backend.js'
 import { useTempDirs } from '../../support/temp-dir.js'
+import { rejectedError } from '../../support/thrown.js'
 import { type Harness, LogBuilder, makeHeader, plain, startHarness } from '../fixtures.js'
 import { ChildWriter, ensureBuilt } from '../jsonl/child-writer.js'
 
@@ -34,15 +35,6 @@ async function spawnChild(file: string): Promise<ChildWriter> {
   const child = await ChildWriter.spawn(file, { backend: 'sqlite' })
   children.push(child)
   return child
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  )
-  expect(error, 'expected a rejection').toBeInstanceOf(Error)
-  return error as Error
 }
 
 function eventCount(file: string, id: string): number {
@@ -83,11 +75,11 @@ describe('SQLite writer lease', () => {
     }
     expect(eventCount(file, 'busy')).toBe(open.events.length)
 
-    const refused = await rejection(harness.backend().open('busy'))
+    const refused = await rejectedError(harness.backend().open('busy'))
     expect(isDshError(refused, PersistenceErrorCode.Locked)).toBe(true)
     expect(refused.message).toContain(`process ${child.pid}`)
     expect(refused.message).toContain('dsh sessions unlock busy')
-    const appendRefused = await rejection(
+    const appendRefused = await rejectedError(
       harness
         .backend()
         .append('busy', new LogBuilder(open.events.length).add('turn/start', { turn: 9 }).events),
@@ -140,12 +132,12 @@ describe('SQLite writer lease', () => {
 
     // The same pid with its real start time: alive, refused; unlock refuses too, --force breaks it.
     writeLease(file, 'reused', { ...newWriterOwner(), pid: livePid, startTime: start_ })
-    const refused = await rejection(harness.backend().open('reused'))
+    const refused = await rejectedError(harness.backend().open('reused'))
     expect(isDshError(refused, PersistenceErrorCode.Locked)).toBe(true)
     expect(refused.message).toContain(`process ${livePid}`)
-    expect(isDshError(await rejection(harness.backend().unlock('reused')), PersistenceErrorCode.Locked)).toBe(
-      true,
-    )
+    expect(
+      isDshError(await rejectedError(harness.backend().unlock('reused')), PersistenceErrorCode.Locked),
+    ).toBe(true)
     expect(await harness.backend().unlock('reused', { force: true })).toMatchObject({ pid: livePid })
     expect(await harness.backend().unlock('reused')).toBeUndefined()
     await harness.backend().open('reused')
@@ -158,19 +150,19 @@ describe('SQLite writer lease', () => {
     const log = new LogBuilder().completedTurn(0, 'x')
     await first.backend().create(makeHeader('shared'))
     await first.backend().append('shared', log.events)
-    const refused = await rejection(second.backend().open('shared'))
+    const refused = await rejectedError(second.backend().open('shared'))
     expect(refused.message).toContain('this process')
     // Unlock never breaks a lease of this very process, even forced.
     expect(
       isDshError(
-        await rejection(second.backend().unlock('shared', { force: true })),
+        await rejectedError(second.backend().unlock('shared', { force: true })),
         PersistenceErrorCode.Locked,
       ),
     ).toBe(true)
 
     writeLease(file, 'shared', { ...newWriterOwner(), pid: 999_999_999 }) // a pid that cannot exist
     const more = new LogBuilder(log.events.length).add('turn/start', { turn: 1 })
-    const stolen = await rejection(first.backend().append('shared', more.events))
+    const stolen = await rejectedError(first.backend().append('shared', more.events))
     expect(isDshError(stolen, PersistenceErrorCode.Locked)).toBe(true)
     expect(stolen.message).toMatch(/writer lease was taken by process 999999999/)
     expect(eventCount(file, 'shared')).toBe(log.events.length)
