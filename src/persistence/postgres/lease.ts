@@ -3,7 +3,7 @@
 // grows; every append carries it and the database refuses a stale one (fencing).
 
 import { randomUUID } from 'node:crypto'
-import type { Pool } from 'pg'
+import type { Pool, PoolClient } from 'pg'
 import { DshError } from '../../core/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
@@ -56,16 +56,7 @@ export class LeaseTable {
     const client = await this.pool.connect()
     try {
       await client.query('BEGIN')
-      const { rows } = await client.query<LeaseRow>(
-        `SELECT l.token, l.host, l.pid, l.process_start, l.nonce,
-                l.expires_at <= now() AS expired,
-                (extract(epoch FROM l.expires_at - now()) * 1000)::float8 AS remaining_ms
-           FROM ${this.s}.sessions s LEFT JOIN ${this.s}.leases l ON l.session_key = s.key
-          WHERE s.key = $1 FOR UPDATE OF s`,
-        [key],
-      )
-      const row = rows[0]
-      if (!row) throw notFound(id)
+      const row = await this.lockedLease(client, id, key)
       const nonce = randomUUID()
       const values = [key, this.owner.host, this.owner.pid, this.owner.processStart, nonce, this.leaseMs]
       let token: number
@@ -175,16 +166,7 @@ export class LeaseTable {
     const client = await this.pool.connect()
     try {
       await client.query('BEGIN')
-      const { rows } = await client.query<LeaseRow>(
-        `SELECT l.token, l.host, l.pid, l.process_start, l.nonce,
-                l.expires_at <= now() AS expired,
-                (extract(epoch FROM l.expires_at - now()) * 1000)::float8 AS remaining_ms
-           FROM ${this.s}.sessions s LEFT JOIN ${this.s}.leases l ON l.session_key = s.key
-          WHERE s.key = $1 FOR UPDATE OF s`,
-        [key],
-      )
-      const row = rows[0]
-      if (!row) throw notFound(id)
+      const row = await this.lockedLease(client, id, key)
       if (row.nonce !== null && row.expired !== true) {
         const holder = { host: row.host ?? '', pid: row.pid ?? 0, processStart: row.process_start }
         if (!ownerIsGone(holder, this.owner.host)) {
@@ -232,6 +214,21 @@ export class LeaseTable {
         WHERE session_key = $1 AND token = $2 AND nonce = $3`,
       [lease.key, lease.token, lease.nonce],
     )
+  }
+
+  /** The session's lease (nulls when none), its session row locked until commit; NOT_FOUND without it. */
+  private async lockedLease(client: PoolClient, id: SessionId, key: Buffer): Promise<LeaseRow> {
+    const { rows } = await client.query<LeaseRow>(
+      `SELECT l.token, l.host, l.pid, l.process_start, l.nonce,
+              l.expires_at <= now() AS expired,
+              (extract(epoch FROM l.expires_at - now()) * 1000)::float8 AS remaining_ms
+         FROM ${this.s}.sessions s LEFT JOIN ${this.s}.leases l ON l.session_key = s.key
+        WHERE s.key = $1 FOR UPDATE OF s`,
+      [key],
+    )
+    const row = rows[0]
+    if (!row) throw notFound(id)
+    return row
   }
 }
 
