@@ -275,6 +275,24 @@ describe('codex', () => {
     expect(existsSync(join(r2.cwd, 'y'))).toBe(false)
     expect(toolResults(r2, agent2.id)[0]).toContain('codex hooks cannot do')
     expect(r2.warnings.some((warning) => warning.includes('confirm?'))).toBe(true)
+
+    // Without a reason the notice ends at the denial: nothing is appended.
+    const dir3 = tempDir()
+    const bareAsk = writeScript(dir3, 'ask.sh', json({ hookSpecificOutput: { permissionDecision: 'ask' } }))
+    const r3 = await rig({
+      dialect: 'codex',
+      dir: dir3,
+      script: [bash('touch z'), { text: 'ok' }],
+      hooks: oneHook('PreToolUse', bareAsk),
+    })
+    const agent3 = await r3.agents.create({ sessionId: 'codex-bare-ask', meta: { cwd: r3.cwd } })
+    await agent3.prompt('go')
+    expect(existsSync(join(r3.cwd, 'z'))).toBe(false)
+    expect(r3.warnings.filter((warning) => warning.includes('cannot do'))).toEqual([
+      expect.stringMatching(
+        /a codex PreToolUse hook answered "ask", which codex hooks cannot do, so the call was denied$/,
+      ),
+    ])
   })
 })
 

@@ -277,6 +277,29 @@ describe('PermissionRequest', () => {
     ).toBe(true)
   })
 
+  it('a deny without a message refuses as quietly as the user would: no notice', async () => {
+    const dir = tempDir()
+    const deny = writeScript(
+      dir,
+      'perm-deny.sh',
+      json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny' } } }),
+    )
+    const r = await rig({
+      dir,
+      interactive: true,
+      script: [bash('touch ran'), { text: 'ok' }],
+      hooks: { ...oneHook('PreToolUse', askHook(dir)), ...oneHook('PermissionRequest', deny) },
+    })
+    const asked = await user(r.root, true)
+    const agent = await run(r, 'perm-deny-quiet')
+    expect(toolResults(r, agent.id)).toEqual([
+      'Tool call denied: a PreToolUse hook asks for approval (approval required and not given)',
+    ])
+    expect(existsSync(join(r.cwd, 'ran'))).toBe(false)
+    expect(asked).toEqual([])
+    expect(r.warnings.filter((warning) => warning.includes('PermissionRequest'))).toEqual([])
+  })
+
   it('an allow whose rewrite the tool refuses denies the call and says why', async () => {
     const dir = tempDir()
     const allow = writeScript(
