@@ -212,17 +212,25 @@ describe('outputs', () => {
   it('PreToolUse continue:false stops the tool body from running, and the agent', async () => {
     const dir = tempDir()
     const hook = writeScript(dir, 'halt-pre.sh', json({ continue: false, stopReason: 'frozen for review' }))
+    const post = join(dir, 'post.jsonl')
     const r = await rig({
       dialect: 'claude-code',
       dir,
       script: [bash('touch ran'), { text: 'never' }],
-      hooks: oneHook('PreToolUse', hook),
+      hooks: {
+        ...oneHook('PreToolUse', hook),
+        // A call that never ran has no Post hooks: neither the success nor the failure one.
+        ...oneHook('PostToolUse', writeRecorder(dir, 'post.sh', post)),
+        ...oneHook('PostToolUseFailure', writeRecorder(dir, 'failure.sh', post)),
+      },
     })
     const agent = await r.agents.create({ sessionId: 'halt-pre', meta: { cwd: r.cwd } })
     const result = await agent.prompt('go')
     expect(existsSync(join(r.cwd, 'ran'))).toBe(false)
     expect(result).toMatchObject({ reason: 'blocked', error: 'frozen for review' })
     expect(r.warnings.some((warning) => warning.includes('frozen for review'))).toBe(true)
+    // Post hooks are awaited by the loop: had one fired, its record would be written by now.
+    expect(readRecords(post)).toEqual([])
   })
 
   it('JSON printed with a non-zero exit is not obeyed, and the user is told why', async () => {

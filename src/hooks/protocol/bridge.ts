@@ -155,7 +155,6 @@ function applyBridge(ctx: Context, dialect: HookDialect, config: HookBridgeConfi
     services,
     warn,
     notify,
-    denied: new WeakSet(),
     isSubagent: (agent) => dialect.subagentEvents && agent.session.header.origin === 'subagent',
     async has(event, agent) {
       return (await tableOf(agent)).has(event)

@@ -2,7 +2,7 @@
 // bridge, and a bridge's config: types only, so the wiring files import no bridge code.
 
 import type { Context } from 'cordis'
-import type { AgentHandle, ToolCallInfo } from '../../plugin-api/index.js'
+import type { AgentHandle } from '../../plugin-api/index.js'
 import type { HookDialect, HookFacts, PayloadServices } from './dialect.js'
 import type { HookRecordSink } from './records.js'
 import type { HookEventName, HookWarn, MergedOutcome } from './types.js'
@@ -34,6 +34,4 @@ export interface BridgeRuntime {
   isSubagent(agent: AgentHandle): boolean
   /** `continue: false` from a tool hook: the agent stops before its next model request. */
   requestStop(agent: AgentHandle, outcome: MergedOutcome): void
-  /** Calls a hook or later policy denied: PostToolUse only runs for tools that ran. */
-  denied: WeakSet<ToolCallInfo>
 }

@@ -10,7 +10,7 @@ import { rewriteToolInput } from './tool-shape.js'
 import type { MergedOutcome } from './types.js'
 
 export function attachToolHooks(runtime: BridgeRuntime): void {
-  const { ctx, dialect, services, notify, denied } = runtime
+  const { ctx, dialect, services, notify } = runtime
   const addContext = (call: ToolCallInfo, event: string, texts: readonly string[]) => {
     for (const text of texts)
       call.agent.session.append('context/added', { source: `${dialect.name}/${event}`, text })
@@ -46,26 +46,22 @@ export function attachToolHooks(runtime: BridgeRuntime): void {
       addContext(call, 'PreToolUse', outcome.context)
       runtime.requestStop(call.agent, outcome)
       if (outcome.decision === 'deny' || outcome.stop) {
-        denied.add(call)
         // `continue: false` with no stopReason carries '': the model still gets a reason.
         const reason = outcome.reason || outcome.stop?.reason || 'denied by a PreToolUse hook'
         return { kind: 'deny', reason: dialect.denyMessage(reason, facts, services) }
       }
       if (outcome.decision === 'ask' && !dialect.canAsk) {
         // Codex rejects `ask` from PreToolUse as unsupported; dsh will not run the call unasked.
-        denied.add(call)
         const reason = `a ${dialect.name} PreToolUse hook answered "ask", which ${dialect.name} hooks cannot do, so the call was denied${outcome.reason ? `: ${outcome.reason}` : ''}`
         notify(reason)
         return { kind: 'deny', reason: dialect.denyMessage(reason, facts, services) }
       }
       const problem = applyUpdatedInput(call, 'PreToolUse', outcome)
       if (problem !== undefined) {
-        denied.add(call)
         notify(problem)
         return { kind: 'deny', reason: problem }
       }
       const downstream = await next()
-      if (downstream.kind === 'deny') denied.add(call)
       if (outcome.decision === 'ask' && downstream.kind !== 'deny')
         return { kind: 'ask', reason: outcome.reason ?? 'a PreToolUse hook asks for approval' }
       return downstream
@@ -111,7 +107,8 @@ export function attachToolHooks(runtime: BridgeRuntime): void {
   }
 
   ctx.on('tools/post-execute', async (state: PostExecuteState) => {
-    if (denied.has(state.call) || !state.executed) return
+    // PostToolUse only for tools that ran: a call any hook, rule or user denied never did.
+    if (!state.executed) return
     const { agent } = state.call
     const failure = failureOf(state.output)
     const facts: HookFacts = {
