@@ -59,6 +59,37 @@ async function run(r: Rig, sessionId: string) {
   return agent
 }
 
+/** What the model is told when an asked call is refused, by the user or for them. */
+const REFUSED_ASK = 'Tool call denied: a PreToolUse hook asks for approval (approval required and not given)'
+
+/**
+ * An interactive run of `touch ran` that a PreToolUse hook sends for approval, where a
+ * PermissionRequest hook answers `decision` and the user (never asked, if the hook answers)
+ * would say yes.
+ */
+async function answeredByPermissionHook(decision: object, sessionId: string) {
+  const dir = tempDir()
+  const hook = writeScript(
+    dir,
+    'perm.sh',
+    json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } }),
+  )
+  const r = await rig({
+    dir,
+    interactive: true,
+    script: [bash('touch ran'), { text: 'ok' }],
+    hooks: { ...oneHook('PreToolUse', askHook(dir)), ...oneHook('PermissionRequest', hook) },
+  })
+  const asked = await user(r.root, true)
+  const agent = await run(r, sessionId)
+  return {
+    results: toolResults(r, agent.id),
+    ran: existsSync(join(r.cwd, 'ran')),
+    asked,
+    warnings: r.warnings,
+  }
+}
+
 describe('PreToolUse', () => {
   it('one hook rewriting the input is obeyed without the "several hooks" warning', async () => {
     const dir = tempDir()
@@ -248,85 +279,32 @@ describe('PermissionRequest', () => {
   })
 
   it('a deny answers for the user (who would say yes) and its message is shown', async () => {
-    const dir = tempDir()
-    const deny = writeScript(
-      dir,
-      'perm-deny.sh',
-      json({
-        hookSpecificOutput: {
-          hookEventName: 'PermissionRequest',
-          decision: { behavior: 'deny', message: 'not on Sundays' },
-        },
-      }),
+    const answered = await answeredByPermissionHook(
+      { behavior: 'deny', message: 'not on Sundays' },
+      'perm-deny',
     )
-    const r = await rig({
-      dir,
-      interactive: true,
-      script: [bash('touch ran'), { text: 'ok' }],
-      hooks: { ...oneHook('PreToolUse', askHook(dir)), ...oneHook('PermissionRequest', deny) },
-    })
-    const asked = await user(r.root, true)
-    const agent = await run(r, 'perm-deny')
-    expect(toolResults(r, agent.id)).toEqual([
-      'Tool call denied: a PreToolUse hook asks for approval (approval required and not given)',
-    ])
-    expect(existsSync(join(r.cwd, 'ran'))).toBe(false)
-    expect(asked).toEqual([])
+    expect(answered).toMatchObject({ results: [REFUSED_ASK], ran: false, asked: [] })
     expect(
-      r.warnings.some((warning) => warning.includes('PermissionRequest hook denied bash: not on Sundays')),
+      answered.warnings.some((warning) =>
+        warning.includes('PermissionRequest hook denied bash: not on Sundays'),
+      ),
     ).toBe(true)
   })
 
   it('a deny without a message refuses as quietly as the user would: no notice', async () => {
-    const dir = tempDir()
-    const deny = writeScript(
-      dir,
-      'perm-deny.sh',
-      json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny' } } }),
-    )
-    const r = await rig({
-      dir,
-      interactive: true,
-      script: [bash('touch ran'), { text: 'ok' }],
-      hooks: { ...oneHook('PreToolUse', askHook(dir)), ...oneHook('PermissionRequest', deny) },
-    })
-    const asked = await user(r.root, true)
-    const agent = await run(r, 'perm-deny-quiet')
-    expect(toolResults(r, agent.id)).toEqual([
-      'Tool call denied: a PreToolUse hook asks for approval (approval required and not given)',
-    ])
-    expect(existsSync(join(r.cwd, 'ran'))).toBe(false)
-    expect(asked).toEqual([])
-    expect(r.warnings.filter((warning) => warning.includes('PermissionRequest'))).toEqual([])
+    const answered = await answeredByPermissionHook({ behavior: 'deny' }, 'perm-deny-quiet')
+    expect(answered).toMatchObject({ results: [REFUSED_ASK], ran: false, asked: [] })
+    expect(answered.warnings.filter((warning) => warning.includes('PermissionRequest'))).toEqual([])
   })
 
   it('an allow whose rewrite the tool refuses denies the call and says why', async () => {
-    const dir = tempDir()
-    const allow = writeScript(
-      dir,
-      'perm-allow.sh',
-      json({
-        hookSpecificOutput: {
-          hookEventName: 'PermissionRequest',
-          decision: { behavior: 'allow', updatedInput: { command: 42 } },
-        },
-      }),
+    const answered = await answeredByPermissionHook(
+      { behavior: 'allow', updatedInput: { command: 42 } },
+      'perm-bad-rewrite',
     )
-    const r = await rig({
-      dir,
-      interactive: true,
-      script: [bash('touch ran'), { text: 'ok' }],
-      hooks: { ...oneHook('PreToolUse', askHook(dir)), ...oneHook('PermissionRequest', allow) },
-    })
-    const asked = await user(r.root, true)
-    const agent = await run(r, 'perm-bad-rewrite')
-    expect(toolResults(r, agent.id)).toEqual([
-      'Tool call denied: a PreToolUse hook asks for approval (approval required and not given)',
-    ])
-    expect(asked).toEqual([])
-    expect(existsSync(join(r.cwd, 'ran'))).toBe(false)
+    expect(answered).toMatchObject({ results: [REFUSED_ASK], ran: false, asked: [] })
     expect(
-      r.warnings.some((warning) =>
+      answered.warnings.some((warning) =>
         warning.includes('PermissionRequest hook rewrote the input of Bash into something the tool refuses'),
       ),
     ).toBe(true)
