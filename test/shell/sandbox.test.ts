@@ -198,6 +198,35 @@ describe('bubblewrap sandbox', () => {
     ])
   })
 
+  it('builds the whole argument list of a workspace-write call without network, in order', () => {
+    const home = homeDir()
+    const policy: SandboxPolicy = { mode: 'workspace-write', network: false, home }
+    const paths = { workdir: '/srv/p/sub', projectRoot: '/srv/p', readable: [] }
+    expect(bwrapArgs(policy, paths)).toEqual([
+      '--die-with-parent',
+      '--new-session',
+      '--unshare-pid',
+      '--unshare-net',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--tmpfs',
+      '/tmp',
+      '--bind',
+      '/srv/p',
+      '/srv/p',
+      // A hidden folder beside the project is covered after the project is bound.
+      '--tmpfs',
+      home,
+      '--chdir',
+      '/srv/p/sub',
+    ])
+  })
+
   it('fails closed with one line when bwrap cannot build a namespace', async () => {
     // A program that exists but fails the probe, as bwrap does where user namespaces are off.
     const { run } = await sandboxed({ bwrapPath: '/bin/false' })
@@ -269,7 +298,8 @@ describe('bubblewrap sandbox: the harness home around the project and the readab
   })
 
   it('a readable path opens only what lies below a hidden root: never the root itself, and a missing one is skipped', async () => {
-    const { home, run } = await sandboxed({})
+    // A session store beside the home: each readable path is judged against every hidden root.
+    const { home, run } = await sandboxed({ store: { root: homeDir() } })
     writeFileSync(join(home, 'config.yaml'), 'secret: yes\n')
     mkdirSync(join(home, 'skills'))
     writeFileSync(join(home, 'skills', 'SKILL.md'), 'skill\n')
