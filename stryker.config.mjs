@@ -30,12 +30,7 @@ export const TARGETS = {
     'test/hooks/handler-contract.test.ts',
     'test/hooks/tool-hooks-gaps.test.ts',
   ],
-  'src/shell/sandbox/bwrap.ts': [
-    'test/shell/sandbox.test.ts',
-    'test/shell/sandbox-config.test.ts',
-    // SANDBOX_MODES and DEFAULT_BWRAP_PATH: the config's sandbox fields.
-    'test/config/load.test.ts',
-  ],
+  'src/shell/sandbox/bwrap.ts': ['test/shell/sandbox.test.ts', 'test/shell/sandbox-config.test.ts'],
   'src/llm/openai/request.ts': ['test/llm/request.test.ts', 'test/llm/deepseek-strict.test.ts'],
 }
 
