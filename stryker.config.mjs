@@ -19,6 +19,7 @@ export const TARGETS = {
     'test/persistence/jsonl/lock.test.ts',
     'test/history/search.test.ts',
     'test/persistence/jsonl/store-edges.test.ts',
+    'test/attachments/session-images.test.ts',
   ],
   'src/persistence/jsonl/lock.ts': ['test/persistence/jsonl/lock.test.ts', 'test/persistence/jsonl/lock-race.test.ts'],
   'src/shell/env/registry.ts': ['test/shell/env/registry.test.ts'],

@@ -1,15 +1,23 @@
 // The bubblewrap sandbox with real bwrap and bash: writes inside and outside the project,
-// the hidden harness home, the PID namespace, network off, DSH_* vars, cancel, missing bwrap.
+// the hidden harness home (around a project too) and its readable paths, the PID namespace,
+// network off, DSH_* vars, cancel, a missing or failing bwrap.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { Context, type Fiber } from 'cordis'
 import { afterEach, describe, expect } from 'vitest'
-import { isDshError } from '../../src/core/errors.js'
-import { bwrapArgs, LocalShellExecutor, type SandboxPolicy, ShellErrorCode } from '../../src/shell/index.js'
+import { type DshError, isDshError } from '../../src/core/errors.js'
+import {
+  assertSandboxAvailable,
+  bwrapArgs,
+  LocalShellExecutor,
+  type SandboxPolicy,
+  ShellErrorCode,
+} from '../../src/shell/index.js'
 import { itRequires } from '../support/requires.js'
 import { OUTSIDE_TMP, useTempDirs } from '../support/temp-dir.js'
+import { thrownBy } from '../support/thrown.js'
 import { until } from '../support/until.js'
 
 const it = itRequires(existsSync('/usr/bin/bwrap'), 'bubblewrap (/usr/bin/bwrap)')
@@ -190,6 +198,35 @@ describe('bubblewrap sandbox', () => {
     ])
   })
 
+  it('builds the whole argument list of a workspace-write call without network, in order', () => {
+    const home = homeDir()
+    const policy: SandboxPolicy = { mode: 'workspace-write', network: false, home }
+    const paths = { workdir: '/srv/p/sub', projectRoot: '/srv/p', readable: [] }
+    expect(bwrapArgs(policy, paths)).toEqual([
+      '--die-with-parent',
+      '--new-session',
+      '--unshare-pid',
+      '--unshare-net',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--tmpfs',
+      '/tmp',
+      '--bind',
+      '/srv/p',
+      '/srv/p',
+      // A hidden folder beside the project is covered after the project is bound.
+      '--tmpfs',
+      home,
+      '--chdir',
+      '/srv/p/sub',
+    ])
+  })
+
   it('fails closed with one line when bwrap cannot build a namespace', async () => {
     // A program that exists but fails the probe, as bwrap does where user namespaces are off.
     const { run } = await sandboxed({ bwrapPath: '/bin/false' })
@@ -214,7 +251,62 @@ describe('bubblewrap sandbox', () => {
       error = caught
     }
     expect(isDshError(error) && error.code).toBe(ShellErrorCode.SandboxUnavailable)
-    expect(String((error as Error).message)).toContain('/nonexistent/bwrap')
-    expect(String((error as Error).message)).not.toContain('\n')
+    expect((error as Error).message).toBe(
+      'sandbox: bubblewrap not found at /nonexistent/bwrap (install the bubblewrap package, set sandboxBwrapPath, or use sandbox: off)',
+    )
+    expect((error as DshError).userFacing).toBe(true)
+  })
+
+  it('names the first line of what a failed probe printed, or the reason it could not start', () => {
+    const folder = tempDir()
+    // A bwrap that prints its complaint over several lines, padded, as bwrap may.
+    const talkative = join(folder, 'bwrap-talks')
+    writeFileSync(talkative, "#!/bin/sh\nprintf '\\n  no namespace here\\nsecond line\\n' >&2\nexit 3\n", {
+      mode: 0o755,
+    })
+    const failure = thrownBy(() => assertSandboxAvailable(talkative)) as DshError
+    expect(failure.code).toBe(ShellErrorCode.SandboxUnavailable)
+    expect(failure.message).toBe(
+      `sandbox: ${talkative} cannot run here (no namespace here; are user namespaces disabled?)`,
+    )
+    expect(failure.userFacing).toBe(true)
+    // A file that exists but cannot be run: the spawn error is the reason.
+    const inert = join(folder, 'bwrap-inert')
+    writeFileSync(inert, '', { mode: 0o644 })
+    expect((thrownBy(() => assertSandboxAvailable(inert)) as DshError).message).toBe(
+      `sandbox: ${inert} cannot run here (spawnSync ${inert} EACCES; are user namespaces disabled?)`,
+    )
+  })
+})
+
+describe('bubblewrap sandbox: the harness home around the project and the readable paths', () => {
+  it('read-only: a project inside the hidden home is bound back, read-only', async () => {
+    const home = homeDir()
+    writeFileSync(join(home, 'config.yaml'), 'secret: yes\n')
+    const project = join(home, 'work', 'project')
+    mkdirSync(project, { recursive: true })
+    writeFileSync(join(project, 'kept.txt'), 'kept\n')
+    const root = new Context()
+    const fiber = root.plugin(LocalShellExecutor, { sandbox: { mode: 'read-only', network: true, home } })
+    fibers.push(fiber)
+    await fiber.await()
+    const run = (command: string) =>
+      root.get('shell')!.run({ command, workdir: project, projectRoot: project })
+    const read = await run(`cat kept.txt; cat ${home}/config.yaml; echo x 2>/dev/null > new.txt; echo "w=$?"`)
+    expect(read.stdout.text).toBe('kept\nw=1\n')
+    expect(existsSync(join(project, 'new.txt'))).toBe(false)
+  })
+
+  it('a readable path opens only what lies below a hidden root: never the root itself, and a missing one is skipped', async () => {
+    // A session store beside the home: each readable path is judged against every hidden root.
+    const { home, run } = await sandboxed({ store: { root: homeDir() } })
+    writeFileSync(join(home, 'config.yaml'), 'secret: yes\n')
+    mkdirSync(join(home, 'skills'))
+    writeFileSync(join(home, 'skills', 'SKILL.md'), 'skill\n')
+    const result = await run(`cat ${home}/config.yaml; cat ${home}/skills/SKILL.md; echo done`, {
+      readablePaths: [home, join(home, 'skills'), join(home, 'commands')],
+    })
+    expect(result.stdout.text).toBe('skill\ndone\n')
+    expect(result.exitCode).toBe(0)
   })
 })

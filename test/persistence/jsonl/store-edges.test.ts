@@ -2,7 +2,8 @@
 // released at shutdown (a pending session among them), re-creating a pending session,
 // an empty append, the title a turn/end line carries (never a fork's seed title), the
 // refusals of remove/unlock/open naming this process and the lock file, a log holding
-// another id's header, the sessions folder's check, and look-ups without a prior list.
+// another id's header, the sessions folder's check, look-ups without a prior list, and the
+// per-session queues emptied once idle (never a later operation's queue).
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
@@ -291,5 +292,77 @@ describe('JSONL log store: look-ups without a list first', () => {
       ['found', log.events.length],
     ])
     expect(skipped).toEqual([])
+  })
+})
+
+describe('JSONL log store: the per-session queues', () => {
+  // The queues are private; that they empty is a promise about memory (a long-lived harness
+  // touches many sessions), read here as layout.test.ts reads its memos.
+  type Queued = {
+    queues: Map<SessionId, Promise<void>>
+    serialized(id: SessionId, task: () => Promise<void>): Promise<void>
+  }
+
+  it('drops the queue of every session once its operations have settled', async () => {
+    const logs = new JsonlLogStore(join(tempDir(), 'sessions'))
+    const { queues } = logs as unknown as Queued
+    try {
+      const ids = Array.from({ length: 12 }, (_, i) => `idle-${i}`)
+      for (const id of ids) await logs.create(makeHeader(id))
+      const log = new LogBuilder().completedTurn(0, 'x').completedTurn(1, 'y')
+      const work = ids.flatMap((id) => [
+        logs.append(id, log.events.slice(0, 3)),
+        logs.append(id, log.events.slice(3)),
+        logs.load(id),
+      ])
+      expect(queues.size).toBe(ids.length)
+      await Promise.all(work)
+      await Promise.all(ids.map((id) => logs.release(id)))
+      await expect.poll(() => queues.size).toBe(0)
+    } finally {
+      logs.releaseAllSync()
+    }
+  })
+
+  it("an operation that settles leaves a later operation's queue in place: a third still waits for the second", async () => {
+    const logs = new JsonlLogStore(join(tempDir(), 'sessions'))
+    // Public operations cannot be held at a chosen point without stubbing the file system:
+    // these tasks wait on gates the test opens.
+    const queue = logs as unknown as Queued
+    const order: string[] = []
+    let openFirst!: () => void
+    let openSecond!: () => void
+    const firstGate = new Promise<void>((resolve) => {
+      openFirst = resolve
+    })
+    const secondGate = new Promise<void>((resolve) => {
+      openSecond = resolve
+    })
+    const first = queue.serialized('q', async () => {
+      order.push('first')
+      await firstGate
+      order.push('first done')
+    })
+    const second = queue.serialized('q', async () => {
+      order.push('second')
+      await secondGate
+      order.push('second done')
+    })
+    openFirst()
+    await first
+    // The first's clean-up is a promise continuation: one turn of the event loop runs every
+    // continuation queued so far (a drain, not a wait for time).
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(order).toEqual(['first', 'first done', 'second'])
+    expect(queue.queues.has('q')).toBe(true)
+    const third = queue.serialized('q', async () => {
+      order.push('third')
+    })
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(order).toEqual(['first', 'first done', 'second'])
+    openSecond()
+    await Promise.all([second, third])
+    expect(order).toEqual(['first', 'first done', 'second', 'second done', 'third'])
+    await expect.poll(() => queue.queues.size).toBe(0)
   })
 })
