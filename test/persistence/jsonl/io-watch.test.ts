@@ -11,6 +11,7 @@ import { PersistenceErrorCode } from '../../../src/persistence/errors.js'
 import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
 import type { SessionId } from '../../../src/session/types.js'
 import { useTempDirs } from '../../support/temp-dir.js'
+import { rejectionOf } from '../../support/thrown.js'
 import { type Harness, LogBuilder, makeHeader, plain, startHarness } from '../fixtures.js'
 import { ChildWriter, ensureBuilt } from './child-writer.js'
 
@@ -74,13 +75,6 @@ async function start(root: string): Promise<Harness> {
   return harness
 }
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  )
-}
-
 describe('JSONL locate under a file-system watch', () => {
   it('makes no fs call, sync or async, for any id and cwd, before or after the file exists', async () => {
     const root = join(tempDir(), 'sessions')
@@ -118,7 +112,7 @@ describe('JSONL tail re-check when a failed writer takes ownership again', () =>
     // Our append fails (the disk was full for a moment): rolled back, the lock dropped.
     const ours = new LogBuilder(base.events.length).completedTurn(1, 'ours, retried later')
     io.failNextWrite = 'ENOSPC'
-    const failed = await rejection(harness.backend().append('retry', ours.events))
+    const failed = await rejectionOf(harness.backend().append('retry', ours.events))
     expect(isDshError(failed, PersistenceErrorCode.Io)).toBe(true)
     expect(io.failNextWrite).toBeUndefined()
     expect(statSync(path).size).toBe(baseSize)
@@ -134,7 +128,7 @@ describe('JSONL tail re-check when a failed writer takes ownership again', () =>
 
     // Our retry still builds on the base (its seq check passes): only the tail re-check
     // when taking the lock again sees that the file grew, and refuses to write.
-    const retry = await rejection(harness.backend().append('retry', ours.events))
+    const retry = await rejectionOf(harness.backend().append('retry', ours.events))
     expect(isDshError(retry, PersistenceErrorCode.SeqMismatch)).toBe(true)
     expect((retry as Error).message).toMatch(/changed by another process/)
     expect((retry as Error).message).toContain(
@@ -179,7 +173,7 @@ describe('JSONL load after list', () => {
     await writer.backend().remove('gone')
     writeFileSync(path('replaced', '/work/b'), readFileSync(path('listed', '/work/a')))
     for (const id of ['replaced', 'gone']) {
-      const error = await rejection(reader.backend().load(id))
+      const error = await rejectionOf(reader.backend().load(id))
       expect(isDshError(error, PersistenceErrorCode.NotFound), `${id}: ${String(error)}`).toBe(true)
     }
   })
@@ -201,7 +195,7 @@ describe('JSONL ownership taken again after a failed append', () => {
     const next = new LogBuilder(base.events.length).completedTurn(1, 'retried')
     io.failNextWrite = 'ENOSPC'
     expect(
-      isDshError(await rejection(harness.backend().append('again', next.events)), PersistenceErrorCode.Io),
+      isDshError(await rejectionOf(harness.backend().append('again', next.events)), PersistenceErrorCode.Io),
     ).toBe(true)
     expect(existsSync(lock)).toBe(false)
     await harness.backend().append('again', next.events) // nothing changed meanwhile
@@ -217,12 +211,12 @@ describe('JSONL ownership taken again after a failed append', () => {
       await harness.backend().create(makeHeader(id))
       await harness.backend().append(id, log.events)
       io.failNextWrite = 'ENOSPC'
-      await rejection(
+      await rejectionOf(
         harness.backend().append(id, new LogBuilder(log.events.length).add('turn/start', { turn: 2 }).events),
       )
     }
     unlinkSync(harness.backend().locate(makeHeader('gone'))!.path)
-    const gone = await rejection(
+    const gone = await rejectionOf(
       harness
         .backend()
         .append('gone', new LogBuilder(log.events.length).add('turn/start', { turn: 2 }).events),

@@ -16,19 +16,11 @@ import { JsonlLogStore } from '../../../src/persistence/jsonl/log-store.js'
 import { newWriterOwner } from '../../../src/persistence/owner.js'
 import type { SessionId } from '../../../src/session/types.js'
 import { useTempDirs } from '../../support/temp-dir.js'
+import { rejectedError } from '../../support/thrown.js'
 import { LogBuilder, makeHeader, plain, startHarness, useJsonlHarnesses } from '../fixtures.js'
 
 const tempDir = useTempDirs('dsh-jsonl-edges-')
 const start = useJsonlHarnesses()
-
-async function rejection(promise: Promise<unknown>): Promise<DshError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  )
-  expect(error, 'expected a rejection').toBeInstanceOf(Error)
-  return error as DshError
-}
 
 function locks(root: string): string[] {
   if (!existsSync(root)) return []
@@ -66,7 +58,7 @@ describe('JSONL log store: shutdown, create, empty appends', () => {
     const path = harness.backend().locate(makeHeader('again', { cwd: '/b' }))!.path
     expect((await harness.backend().load('again')).header.cwd).toBe('/b')
     unlinkSync(path)
-    const error = await rejection(harness.backend().create(makeHeader('again', { cwd: '/b' })))
+    const error = await rejectedError<DshError>(harness.backend().create(makeHeader('again', { cwd: '/b' })))
     expect(isDshError(error, PersistenceErrorCode.AlreadyExists)).toBe(true)
   })
 
@@ -87,7 +79,7 @@ describe('JSONL log store: shutdown, create, empty appends', () => {
     const other = await start(root)
     await other.backend().create(makeHeader('raced', { cwd: '/b' }))
     await other.backend().append('raced', new LogBuilder().completedTurn(0, 'b').events)
-    const error = await rejection(
+    const error = await rejectedError<DshError>(
       harness.backend().append('raced', new LogBuilder().completedTurn(0, 'a').events),
     )
     expect(isDshError(error, PersistenceErrorCode.AlreadyExists)).toBe(true)
@@ -152,14 +144,16 @@ describe('JSONL log store: refusals', () => {
     await harness.backend().create(makeHeader('mine'))
     await harness.backend().append('mine', new LogBuilder().completedTurn(0, 'x').events)
     const lock = `${harness.backend().locate(makeHeader('mine'))!.path}.lock`
-    const removed = await rejection(harness.backend().remove('mine'))
+    const removed = await rejectedError<DshError>(harness.backend().remove('mine'))
     expect(removed.message).toBe(
       `session "mine" is being written by this process (lock file ${lock}); it was not removed (stop that process first)`,
     )
     const inThisProcess = `session "mine" is already open for writing in this process (lock file ${lock})`
-    expect((await rejection(harness.backend().unlock('mine'))).message).toBe(inThisProcess)
-    expect((await rejection(harness.backend().unlock('mine', { force: true }))).message).toBe(inThisProcess)
-    expect((await rejection(harness.backend().open('mine'))).message).toBe(inThisProcess)
+    expect((await rejectedError<DshError>(harness.backend().unlock('mine'))).message).toBe(inThisProcess)
+    expect((await rejectedError<DshError>(harness.backend().unlock('mine', { force: true }))).message).toBe(
+      inThisProcess,
+    )
+    expect((await rejectedError<DshError>(harness.backend().open('mine'))).message).toBe(inThisProcess)
   })
 
   it('remove refuses a live holder in another process by its own words, naming the lock file', async () => {
@@ -172,7 +166,7 @@ describe('JSONL log store: refusals', () => {
     // An old-format lock (no start time) naming a live process cannot be proved stale.
     const { startTime: _startTime, ...old } = newWriterOwner()
     writeFileSync(`${path}.lock`, JSON.stringify({ ...old, pid: process.ppid }))
-    const error = await rejection(harness.backend().remove('held'))
+    const error = await rejectedError<DshError>(harness.backend().remove('held'))
     expect(isDshError(error, PersistenceErrorCode.Locked)).toBe(true)
     expect(error.message).toMatch(
       new RegExp(
@@ -194,7 +188,7 @@ describe('JSONL log store: refusals', () => {
     writeFileSync(path('a'), readFileSync(path('b')))
     const harness = await start(root)
     for (const attempt of [() => harness.backend().open('a'), () => harness.backend().remove('a')]) {
-      expect(isDshError(await rejection(attempt()), PersistenceErrorCode.NotFound)).toBe(true)
+      expect(isDshError(await rejectedError<DshError>(attempt()), PersistenceErrorCode.NotFound)).toBe(true)
     }
     expect(existsSync(path('a'))).toBe(true)
     expect(locks(root)).toEqual([])
@@ -226,7 +220,7 @@ describe('JSONL log store: refusals', () => {
     const lines = readFileSync(path, 'utf8').split('\n')
     lines[3] = lines[3]!.slice(0, 10)
     writeFileSync(path, lines.join('\n'))
-    const error = await rejection(harness.backend().open('damaged'))
+    const error = await rejectedError<DshError>(harness.backend().open('damaged'))
     expect(isDshError(error, PersistenceErrorCode.Corrupt)).toBe(true)
     expect(locks(root)).toEqual([])
   })
@@ -236,7 +230,9 @@ describe('JSONL log store: refusals', () => {
     const logs = new JsonlLogStore(root)
     try {
       await logs.create(makeHeader('x'))
-      const error = await rejection(logs.append('x', new LogBuilder().completedTurn(0, 'x').events))
+      const error = await rejectedError<DshError>(
+        logs.append('x', new LogBuilder().completedTurn(0, 'x').events),
+      )
       expect(isDshError(error, PersistenceErrorCode.BadPath)).toBe(true)
       expect(error.message).toBe(
         `the sessions folder ${root} cannot hold sessions: it is inside /dev, a kernel file system`,
@@ -258,7 +254,7 @@ describe('JSONL log store: I/O failures named', () => {
     // A folder where the log goes: unlink fails with EISDIR.
     const path = harness.backend().locate(makeHeader('folder'))!.path
     mkdirSync(path, { recursive: true })
-    const removed = await rejection(harness.backend().remove('folder'))
+    const removed = await rejectedError<DshError>(harness.backend().remove('folder'))
     expect(isDshError(removed, PersistenceErrorCode.Io)).toBe(true)
     expect(removed.message).toMatch(new RegExp(`^cannot remove session file ${path}\\b`))
     expect(existsSync(path)).toBe(true)
@@ -267,7 +263,7 @@ describe('JSONL log store: I/O failures named', () => {
     const bucket = join(harness.backend().locate(makeHeader('x', { cwd: '/blocked' }))!.path, '..')
     writeFileSync(bucket, '')
     await harness.backend().create(makeHeader('x', { cwd: '/blocked' }))
-    const error = await rejection(
+    const error = await rejectedError<DshError>(
       harness.backend().append('x', new LogBuilder().completedTurn(0, 'x').events),
     )
     expect(isDshError(error, PersistenceErrorCode.Io)).toBe(true)
@@ -285,7 +281,9 @@ describe('JSONL log store: look-ups without a list first', () => {
     await writer.backend().release('found')
     const logs = new JsonlLogStore(root)
     expect(await logs.turnAt('found', 10)).toBe(1)
-    expect(isDshError(await rejection(logs.turnAt('missing', 0)), PersistenceErrorCode.NotFound)).toBe(true)
+    expect(
+      isDshError(await rejectedError<DshError>(logs.turnAt('missing', 0)), PersistenceErrorCode.NotFound),
+    ).toBe(true)
     const skipped: string[] = []
     const summaries = await logs.summariesOf(new Set(['found', 'missing']), (file) => skipped.push(file))
     expect(plain(summaries.map((summary) => [summary.header.id, summary.eventCount]))).toEqual([
