@@ -52,9 +52,30 @@ const symbolsParameters = z.object({
 
 type Lsp = () => LspService | undefined
 
+interface Positioned {
+  service: LspService
+  cwd: string
+  path: ToolPath
+  at: LspPosition
+}
+
 export function createLspTools(lsp: Lsp, hidden: HiddenPathGuard): ToolDefinition[] {
   const target = (execution: ToolExecution, path: string) =>
     checkedToolPath({ hidden }, execution, path, 'read')
+  /** A position tool's service, checked file and position, or the output that ends the call. */
+  const positioned = async (
+    execution: ToolExecution,
+    args: z.infer<typeof positionParameters>,
+  ): Promise<Positioned | ToolOutput> => {
+    const service = lsp()
+    if (!service) return off()
+    const cwd = cwdOf(execution)
+    const path = target(execution, args.file_path)
+    if (isRefusal(path)) return path
+    const at = await positionOf(service, path, cwd, args)
+    if (typeof at === 'string') return { content: at, isError: true }
+    return { service, cwd, path, at }
+  }
   return [
     tool({
       name: 'lsp_diagnostics',
@@ -100,13 +121,10 @@ export function createLspTools(lsp: Lsp, hidden: HiddenPathGuard): ToolDefinitio
       description: LSP_HOVER_DESCRIPTION,
       parameters: positionParameters,
       async execute(args, execution) {
-        const service = lsp()
-        if (!service) return off()
-        const path = target(execution, args.file_path)
-        if (isRefusal(path)) return path
-        const at = await positionOf(service, path, cwdOf(execution), args)
-        if (typeof at === 'string') return { content: at, isError: true }
-        const answer = await guarded(() => service.hover(path.absolute, cwdOf(execution), at), path)
+        const where = await positioned(execution, args)
+        if (!('at' in where)) return where
+        const { service, cwd, path, at } = where
+        const answer = await guarded(() => service.hover(path.absolute, cwd, at), path)
         return render(answer, path, (text) =>
           text === ''
             ? 'Nothing to show here.'
@@ -163,13 +181,9 @@ export function createLspTools(lsp: Lsp, hidden: HiddenPathGuard): ToolDefinitio
       description,
       parameters: positionParameters,
       async execute(args, execution) {
-        const service = lsp()
-        if (!service) return off()
-        const cwd = cwdOf(execution)
-        const path = target(execution, args.file_path)
-        if (isRefusal(path)) return path
-        const at = await positionOf(service, path, cwd, args)
-        if (typeof at === 'string') return { content: at, isError: true }
+        const where = await positioned(execution, args)
+        if (!('at' in where)) return where
+        const { service, cwd, path, at } = where
         const answer = await guarded(() => run(service, path.absolute, cwd, at), path)
         if (!answer.ok) return render(answer, path, () => '')
         const places = dedupe(answer.value).sort(byPlace)

@@ -126,6 +126,25 @@ describe('file tools under the sandbox', () => {
     expect((await w.tool('read', { file_path: 'log-link' })).content).toContain(SECRET)
   })
 
+  it('the code-intelligence tools refuse the harness home as read does', async () => {
+    // No server is started: the refusal comes before any server is chosen.
+    const w = await world({ config: () => ({ lsp: {} }) })
+    symlinkSync(w.otherLog, join(w.project, 'log-link'))
+    for (const path of [w.otherLog, 'log-link']) {
+      for (const [name, args] of [
+        ['lsp_diagnostics', { file_path: path }],
+        ['lsp_definition', { file_path: path, symbol: SECRET }],
+        ['lsp_references', { file_path: path, line: 1, column: 1 }],
+        ['lsp_hover', { file_path: path, line: 1 }],
+        ['lsp_symbols', { file_path: path }],
+      ] as const) {
+        const result = await w.tool(name, args)
+        expect(result.content, `${name} ${path}`).toMatch(REFUSED)
+        expect(result.isError).toBe(true)
+      }
+    }
+  })
+
   it("reads the session's own log and spill folder (as bash may), but never writes them", async () => {
     const w = await world()
     await w.harness.sessions.flush(w.agent.session)
