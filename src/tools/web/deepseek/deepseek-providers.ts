@@ -14,6 +14,7 @@ import {
   wireSearchResponseSchema,
 } from '../../../llm/deepseek/web-tools-wire.js'
 import { WebError } from '../errors.js'
+import { parseFetchUrl } from '../fetch-url.js'
 import type {
   WebFetchProvider,
   WebFetchRequest,
@@ -100,14 +101,5 @@ export function searchQuery(request: WebSearchRequest): string {
 function checkFetchUrl(raw: string): void {
   if (raw.length > MAX_FETCH_URL_CHARS)
     throw new WebError('invalid', `the URL is longer than ${MAX_FETCH_URL_CHARS} characters`)
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
-    throw new WebError('invalid', `not a valid URL: ${raw}`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new WebError('refused', `refused to fetch ${url.protocol} URLs: only http and https are fetched`)
-  if (url.username || url.password)
-    throw new WebError('refused', 'refused to fetch a URL that carries credentials')
+  parseFetchUrl(raw)
 }

@@ -10,6 +10,7 @@ import { packageVersion } from '../../../core/version.js'
 import { parseRetryAfterMs } from '../../../failures/index.js'
 import { createOutboundDispatcher, loadUndici } from '../../../net/index.js'
 import { classifySiteStatus, isWebError, WebError } from '../errors.js'
+import { parseFetchUrl } from '../fetch-url.js'
 import type { WebFetchProvider, WebFetchRequest, WebFetchResult } from '../types.js'
 import { checkLiteralHost, guardedLookup, PrivateHostPolicy } from './address-guard.js'
 import { bodyKind, mediaType } from './body-kind.js'
@@ -62,7 +63,7 @@ export class HttpFetchProvider implements WebFetchProvider {
     const signal = AbortSignal.any([request.signal, deadline])
     let response: SiteResponse | undefined
     try {
-      const followed = await this.follow(parseTarget(request.url), signal)
+      const followed = await this.follow(parseFetchUrl(request.url), signal)
       const url = followed.url
       response = followed.response
       const contentType = header(response.headers, 'content-type')
@@ -104,7 +105,7 @@ export class HttpFetchProvider implements WebFetchProvider {
         response.release()
         if (hop >= this.maxRedirects)
           throw new WebError('invalid', `${start.href}: more than ${this.maxRedirects} redirects`)
-        url = parseTarget(new URL(location, url).href)
+        url = parseFetchUrl(new URL(location, url).href)
         continue
       }
       if (status < 200 || status >= 300) {
@@ -167,22 +168,6 @@ export class HttpFetchProvider implements WebFetchProvider {
 function header(headers: SiteResponse['headers'], name: string): string | undefined {
   const value = headers[name]
   return Array.isArray(value) ? value[0] : value
-}
-
-/** Parses and checks a URL the model or a redirect gave: http(s), a host, no credentials. */
-function parseTarget(raw: string): URL {
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
-    throw new WebError('invalid', `not a valid URL: ${raw}`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new WebError('refused', `refused to fetch ${url.protocol} URLs: only http and https are fetched`)
-  if (url.username || url.password)
-    throw new WebError('refused', 'refused to fetch a URL that carries credentials')
-  if (!url.hostname) throw new WebError('invalid', `URL has no host: ${raw}`)
-  return url
 }
 
 function decompressed(response: SiteResponse): NodeJS.ReadableStream {
