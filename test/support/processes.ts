@@ -19,6 +19,19 @@ export function processesWith(marker: string): number[] {
   return found
 }
 
+/**
+ * Whether `pid` is a live process. A zombie is not: a killed process whose parent has not yet
+ * reaped it still answers `kill(pid, 0)`, and on a busy machine the reaping can lag.
+ */
+export function isLive(pid: number): boolean {
+  try {
+    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0]
+    return state !== undefined && state !== 'Z'
+  } catch {
+    return false
+  }
+}
+
 /** Pids of live (not zombie) processes in process group `pgid`. */
 export function liveGroupMembers(pgid: number): number[] {
   const found: number[] = []
