@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { serverLogPath } from '../../src/mcp/index.js'
 import { useTestHarnesses } from '../support/harness.js'
 import { FIXTURE_SERVER, SERVER_TEST_TIMEOUT_MS } from '../support/mcp-servers.js'
+import { isLive } from '../support/processes.js'
 import { useTempDirs } from '../support/temp-dir.js'
 import { until } from '../support/until.js'
 
@@ -224,29 +225,11 @@ describe('MCP server failures', () => {
       await agent.prompt('go')
       expect(test.harness.ctx.mcp.status()[0]).toMatchObject({ state: 'connected' })
       const pid = Number(/pid (\d+)/.exec(readFileSync(mark, 'utf8'))![1])
-      expect(isAlive(pid)).toBe(true)
+      expect(isLive(pid)).toBe(true)
       await test.close()
-      await waitFor(() => !isAlive(pid))
+      await until(() => !isLive(pid), 10_000, `MCP server ${pid} to be gone`)
       expect(test.harness.ctx.get('mcp')).toBeUndefined()
     },
     SERVER_TEST_TIMEOUT_MS,
   )
 })
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    // ESRCH: no such process.
-    return false
-  }
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}

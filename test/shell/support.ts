@@ -1,7 +1,6 @@
 // Shared composition for shell and bash-tool tests: a real Cordis context with the session
 // store, a chosen persistence backend, the tool registry, the shell seam and the bash tool.
 
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Context, type Fiber } from 'cordis'
 import type { AgentHandle } from '../../src/agent/index.js'
@@ -21,6 +20,7 @@ import {
 import { BashToolPlugin } from '../../src/tools/bash/index.js'
 import type { ToolExecution, ToolOutput } from '../../src/tools/index.js'
 import { ToolRegistry } from '../../src/tools/index.js'
+import { isLive } from '../support/processes.js'
 
 export type BackendKind = 'jsonl' | 'sqlite' | 'memory' | 'none'
 
@@ -115,24 +115,10 @@ export function parseEnvLines(text: string): Record<string, string> {
 export async function waitUntilGone(pid: number, timeoutMs = 10_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    if (!isRunning(pid)) return true
+    if (!isLive(pid)) return true
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
-  return !isRunning(pid)
-}
-
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  try {
-    // Zombies answer signal 0 but run nothing; whoever reaps them is not our concern.
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
-  } catch {
-    return false
-  }
+  return !isLive(pid)
 }
 
 /** A bare agent handle over a real Session, for registry tests that need no agent loop. */

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ReceivedRequest } from '../../support/loopback-model.js'
 import { FIXTURE_SERVER, SERVER_TEST_TIMEOUT_MS } from '../../support/mcp-servers.js'
-import { groupGone } from '../../support/processes.js'
+import { groupGone, isLive } from '../../support/processes.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { until } from '../../support/until.js'
 import { assertBuilt, hasStack, spawnCli, useModelWorlds } from './cli.js'
@@ -21,16 +21,6 @@ const STARTUP_TIMEOUT_MS = 20_000
 beforeAll(assertBuilt)
 
 const offered = (request: ReceivedRequest) => (request.tools ?? []).map((tool) => tool.function.name)
-
-/** Whether a process is alive (a zombie, or no process, counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0]
-    return state !== undefined && state !== 'Z'
-  } catch {
-    return false
-  }
-}
 
 /** A world with the hanging server; its pids file, read once the server ran. */
 async function hangingWorld(script: Parameters<typeof startWorld>[0]) {
@@ -77,7 +67,7 @@ describe('a server that never finishes starting', () => {
       expect(offered(world.model.requests[0]!).some((name) => name.startsWith('mcp__'))).toBe(false)
       // The server led its own process group; nothing of it is left.
       await groupGone(server)
-      expect(alive(child)).toBe(false) // it was in the server's group
+      expect(isLive(child)).toBe(false) // it was in the server's group
     },
     SERVER_TEST_TIMEOUT_MS,
   )
@@ -102,13 +92,13 @@ describe('a server that never finishes starting', () => {
       })
       await until(() => world.model.requests.length > 0 && existsSync(pidsFile), SERVER_TEST_TIMEOUT_MS)
       const { server, child } = pids()
-      expect(alive(child)).toBe(true)
+      expect(isLive(child)).toBe(true)
       cli.child.kill('SIGTERM')
       const run = await cli.done
       release()
       expect(run.code).toBe(143)
       await groupGone(server)
-      expect(alive(child)).toBe(false) // it was in the server's group
+      expect(isLive(child)).toBe(false) // it was in the server's group
     },
     SERVER_TEST_TIMEOUT_MS,
   )

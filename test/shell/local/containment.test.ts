@@ -9,10 +9,10 @@ import { afterEach, describe, expect } from 'vitest'
 import { LocalShellExecutor, type LocalShellExecutorConfig } from '../../../src/shell/index.js'
 import { createExecutorCgroup, removeCgroup } from '../../../src/shell/local/cgroup.js'
 import { sweepOrphanedCalls } from '../../../src/shell/local/running-calls.js'
+import { isLive } from '../../support/processes.js'
 import { itRequires } from '../../support/requires.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { until } from '../../support/until.js'
-import { isRunning } from '../support.js'
 
 const tempDir = useTempDirs('dsh-contain-')
 const fibers: Fiber[] = []
@@ -60,7 +60,7 @@ async function waitForFiles(dir: string, names: readonly string[]): Promise<void
 }
 
 async function expectAllGone(pids: readonly number[]): Promise<void> {
-  await until(() => pids.every((pid) => !isRunning(pid)), 10_000, `pids ${pids.join(', ')} to end`)
+  await until(() => pids.every((pid) => !isLive(pid)), 10_000, `pids ${pids.join(', ')} to end`)
 }
 
 for (const mode of ['cgroup', 'tracking'] as const) {

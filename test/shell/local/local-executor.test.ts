@@ -13,9 +13,10 @@ import {
   ShellErrorCode,
   TERMINAL_OVERRIDES,
 } from '../../../src/shell/index.js'
+import { isLive } from '../../support/processes.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { until } from '../../support/until.js'
-import { isRunning, parseEnvLines, waitUntilGone } from '../support.js'
+import { parseEnvLines, waitUntilGone } from '../support.js'
 
 const tempDir = useTempDirs()
 const fibers: Fiber[] = []
@@ -287,7 +288,7 @@ describe('background jobs', () => {
     expect(result.killed).toBe(true)
     expect(result.timeoutMs).toBeUndefined()
     expect(await waitUntilGone(child)).toBe(true)
-    expect(isRunning(job.pid)).toBe(false)
+    expect(isLive(job.pid)).toBe(false)
   })
 
   it('has no timeout and finishes on its own', async () => {
