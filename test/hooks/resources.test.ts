@@ -58,7 +58,8 @@ describe('misbehaving hooks', () => {
     const r = await rig({
       dir,
       script: [echoCall('tool-ran'), { text: 'ok' }],
-      hooks: oneHook('PreToolUse', hook, { timeout: 1 }),
+      // Long enough for the hook to start and write its pid on a busy machine (1 s once was not).
+      hooks: oneHook('PreToolUse', hook, { timeout: 5 }),
     })
     const agent = await r.agents.create({ sessionId: 'slow', meta: { cwd: r.cwd } })
     const started = Date.now()

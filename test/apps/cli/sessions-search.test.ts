@@ -18,13 +18,17 @@ beforeAll(assertBuilt)
 /** A world whose sessions are the contract's corpus, the first folder being its project. */
 function world() {
   const w = makeWorld(makeDir(), 'http://127.0.0.1:9')
-  for (const [id, cwd, , events] of corpus()) {
+  // One clock for all: which session is newest must not depend on how fast the files are
+  // written (a busy machine once made s-deploy newer than s-slug). The corpus's ages, read as
+  // minutes, keep every session recent: s-deploy (2) is this folder's newest, s-slug (30) older.
+  const now = Date.now()
+  for (const [id, cwd, age, events] of corpus()) {
     const folder = cwd === '/work/project-a' ? w.project : cwd
     const dir = join(w.home, 'sessions', bucketFor(folder))
     mkdirSync(dir, { recursive: true, mode: 0o700 })
-    const header = makeHeader(id, { cwd: folder, createdAt: Date.now() - 3_600_000 })
-    const now = Date.now()
-    const recent = events.map((event, index) => ({ ...event, time: now - 60_000 + index }))
+    const header = makeHeader(id, { cwd: folder, createdAt: now - 3_600_000 })
+    const last = now - age * 60_000
+    const recent = events.map((event, index) => ({ ...event, time: last - events.length + index }))
     writeFileSync(join(dir, `${encodeSessionId(id)}.jsonl`), headerLine(header) + eventLines(recent, null))
   }
   return w
@@ -80,7 +84,7 @@ it('an empty session (quit before a prompt) is hidden by list, never continued, 
   const { listSessions } = await import('../../../src/persistence/jsonl/catalog.js')
   const summaries = await listSessions(join(w.home, 'sessions'))
   // The empty session is the newest, yet --continue picks the newest with a turn.
-  expect(latestResumable(summaries, w.project)).toBe('s-slug')
+  expect(latestResumable(summaries, w.project)).toBe('s-deploy')
   const prune = await runCli(['sessions', 'prune', '--older-than', '30d'], { env: w.env, cwd: w.project })
   expect(prune.stdout).toContain('removed 1 session')
   const after = await runCli(['sessions', 'list'], { env: w.env, cwd: w.project })
