@@ -22,6 +22,15 @@ describePostgres(`search on postgres${describeSkipReason()}`, () => {
 
   runSearchContract(() => open({ schema: pg.schema() }))
 
+  /** A fresh schema holding the contract's corpus, its results, and a pool on it for raw SQL. */
+  async function storedCorpus() {
+    const schema = pg.schema()
+    const writer = await open({ schema })
+    await storeCorpus(writer)
+    const expected = await allResults(writer)
+    return { schema, expected, pool: await writer.store.db(), s: `"${schema}"` }
+  }
+
   it('gives the memory backend results, field by field', async () => {
     const ctx = new Context()
     const fiber = ctx.plugin(MemorySessionBackend)
@@ -35,13 +44,8 @@ describePostgres(`search on postgres${describeSkipReason()}`, () => {
   })
 
   it('migrates a schema from before search: found at once, then indexed by the backfill', async () => {
-    const schema = pg.schema()
-    const writer = await open({ schema })
-    await storeCorpus(writer)
-    const expected = await allResults(writer)
+    const { schema, expected, pool, s } = await storedCorpus()
     // Back to version 3: no search or bounds column, indexes (version 5's too) or twelve-argument append_events.
-    const pool = await writer.store.db()
-    const s = `"${schema}"`
     await pool.query(`DROP FUNCTION ${s}.append_events(bytea, bigint, integer[], text[], bigint[], json[],
       boolean[], text, integer, boolean, json, text[])`)
     await pool.query(`ALTER TABLE ${s}.events DROP COLUMN search, DROP COLUMN bounds`)
@@ -66,12 +70,7 @@ describePostgres(`search on postgres${describeSkipReason()}`, () => {
   })
 
   it('migrates a version-5 schema: the same results at once, new rows and the backfill fill `bounds`', async () => {
-    const schema = pg.schema()
-    const writer = await open({ schema })
-    await storeCorpus(writer)
-    const expected = await allResults(writer)
-    const pool = await writer.store.db()
-    const s = `"${schema}"`
+    const { schema, expected, pool, s } = await storedCorpus()
     const count = async (where: string) =>
       (await pool.query(`SELECT count(*)::int AS n FROM ${s}.events WHERE ${where}`)).rows[0].n
     // Each indexed row's bounds column holds its first lexeme when that is a bounds mark.
