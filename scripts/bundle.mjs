@@ -29,6 +29,40 @@ const zodEnglishOnly = {
   },
 }
 
+// Packages only a lazy path reaches: undici (an HTTP proxy, web_fetch, MCP over HTTP), chat's
+// code highlighting, the terminal tools' screen, code intelligence. Each is bundled into its
+// own file under dist/bundle/vendor/ and required on first use, instead of into cli.js: V8
+// keeps cli.js's whole source resident for the life of every process (lazy functions compile
+// from it), so a package no start needs costs memory in every `dsh run` (1.4 MB of 4.1 MB;
+// bench/RESULTS.md, "Start-up: a leaner headless turn"). The lists name every specifier
+// src/ imports (the build fails on any other); all four packages are CommonJS, so what
+// cli.js gets back is what `require(specifier)` returns, as when they were bundled inline.
+const VENDORED = {
+  undici: ['undici'],
+  'highlight.js': ['highlight.js/lib/common'],
+  '@xterm/headless': ['@xterm/headless'],
+  'vscode-languageserver-protocol': ['vscode-languageserver-protocol/node'],
+}
+const vendorFile = (pkg) => `vendor/${pkg.replace(/^@/, '').replace(/[/.]/g, '-')}.js`
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+const vendored = {
+  name: 'vendored',
+  setup(b) {
+    const packages = new RegExp(`^(${Object.keys(VENDORED).map(escaped).join('|')})(/|$)`)
+    b.onResolve({ filter: packages }, (args) => {
+      const pkg = args.path.match(packages)[1]
+      if (!VENDORED[pkg].includes(args.path)) return { errors: [{ text: `${args.path}: add it to VENDORED['${pkg}'] in scripts/bundle.mjs` }] }
+      return { path: args.path, namespace: 'dsh-vendored', pluginData: pkg }
+    })
+    // One line per specifier: the vendor file's export of that specifier, required on first use.
+    b.onLoad({ filter: /.*/, namespace: 'dsh-vendored' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(`./${vendorFile(args.pluginData)}`)})[${JSON.stringify(args.path)}]`,
+      loader: 'js',
+    }))
+    b.onResolve({ filter: /^\.\/vendor\//, namespace: 'dsh-vendored' }, (args) => ({ path: args.path, external: true }))
+  },
+}
+
 // Start empty, so the packed tarball carries only this build's files.
 rmSync('dist/bundle', { recursive: true, force: true })
 const CLI = 'dist/bundle/cli.js'
@@ -48,7 +82,7 @@ const cli = await build({
   // their module's URL: the bundle's own file, wherever it is installed.
   define: { 'import.meta.url': '__dshUrl' },
   banner: { js: "var __dshUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, vendored],
   // No comments or indentation: a smaller, pure-ASCII source reads and decodes much faster
   // (it is read at every start, cache or not); identifiers stay, for stack traces.
   minifyWhitespace: true,
@@ -57,6 +91,8 @@ const cli = await build({
   metafile: true,
   logLevel: 'warning',
 })
+// What went into cli.js, for the test that no vendored package did (test/apps/cli/bin.test.ts).
+writeFileSync('dist/bundle-inputs.json', `${JSON.stringify(Object.keys(cli.metafile.outputs[CLI].inputs), null, 1)}\n`)
 const dynamic = cli.metafile.outputs[CLI].imports.filter((i) => i.kind === 'dynamic-import')
 if (dynamic.length > 0) throw new Error(`${CLI}: import() left in the bundle: ${dynamic.map((i) => i.path).join(', ')}`)
 // cli.js holds the CommonJS module as one function expression, so the bin compiles the
@@ -87,7 +123,23 @@ await build({
 // In a `"type": "module"` package the bin must say it is CommonJS.
 writeFileSync('dist/bundle/package.json', '{ "type": "commonjs" }\n')
 copyFileSync('src/apps/cli/bin.cjs', 'dist/bundle/main.js')
+copyFileSync('src/apps/cli/headless-v8.cjs', 'dist/bundle/headless-v8.cjs')
 chmodSync('dist/bundle/main.js', 0o755)
+// The vendor files: each exports, per specifier, a getter that requires it (so a specifier is
+// evaluated only when asked for). Node loads them as ordinary CommonJS files, without a cache.
+for (const [pkg, specifiers] of Object.entries(VENDORED)) {
+  const getters = specifiers.map((spec) => `  get ${JSON.stringify(spec)}() { return require(${JSON.stringify(spec)}) },`)
+  await build({
+    stdin: { contents: `module.exports = {\n${getters.join('\n')}\n}\n`, resolveDir: process.cwd(), sourcefile: `${pkg} (vendored)` },
+    outfile: join('dist/bundle', vendorFile(pkg)),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    logLevel: 'warning',
+  })
+}
 // The training run, once the bundle folder is complete.
 const trainingTmp = mkdtempSync(join(tmpdir(), 'dsh-build-'))
 try {

@@ -29,6 +29,11 @@ function runCli() {
   }
   // The build checks that cli.js is ASCII: latin1 decodes it exactly, without UTF-8's checks.
   const script = new Script(readFileSync(file, 'latin1'), { filename: file, cachedData })
+  // A headless turn is a short process: lean V8 settings (headless-v8.cjs), set before the
+  // command line runs (or the young generation has grown already) but after V8 has checked
+  // the cache against the flags it was made under. `run` can only come first: the program
+  // itself has no options but --version and --help.
+  if (args[0] === 'run') require('./headless-v8.cjs').useHeadlessV8Flags()
   const cliModule = { exports: {} }
   script
     .runInThisContext()

@@ -1,7 +1,8 @@
 // The `dsh` bin (dist/bundle/main.js, src/apps/cli/bin.cjs): it runs the bundled command line
 // with the V8 code cache written at build time, falls back to compiling without it when the
 // cache is missing or rejected, never writes it, and works from a folder whose path has
-// spaces and through a symlink, as a global install runs it.
+// spaces and through a symlink, as a global install runs it. The packages only lazy paths
+// need live in dist/bundle/vendor/, not in cli.js, and load from there when used.
 
 import { spawn, spawnSync } from 'node:child_process'
 import {
@@ -14,14 +15,18 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
+import { createRequire } from 'node:module'
 import { delimiter, dirname, join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { startForwardProxy } from '../../support/forward-proxy.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, CLI, hasStack, useModelWorlds } from './cli.js'
 
 const makeDir = useTempDirs('dsh-bin-')
 const startWorld = useModelWorlds(makeDir)
 const BUNDLE = dirname(CLI)
+/** The packages scripts/bundle.mjs bundles apart (its VENDORED). */
+const VENDORED = ['undici', 'highlight.js', '@xterm/headless', 'vscode-languageserver-protocol']
 const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version
 
 beforeAll(assertBuilt)
@@ -109,6 +114,65 @@ describe('the dsh bin', () => {
     const missing = await run(bin, ['run', 'hi'], { env: world.env, cwd: world.project })
     expect(missing).toMatchObject({ code: 0, stdout: 'two\n' })
     expect(readdirSync(bundle)).not.toContain('cli.js.cache')
+  })
+
+  it('keeps the vendored packages out of cli.js and gives back what requiring each package gives', () => {
+    const inputs = JSON.parse(readFileSync('dist/bundle-inputs.json', 'utf8')) as string[]
+    expect(inputs.some((input) => input.startsWith('dist/src/apps/cli/'))).toBe(true)
+    for (const pkg of VENDORED)
+      expect(inputs.filter((input) => input.includes(`node_modules/${pkg}/`))).toEqual([])
+    const { bundle } = installCopy()
+    const fromBundle = createRequire(join(bundle, 'cli.js'))
+    const vendor = (file: string, specifier: string) =>
+      (fromBundle(`./vendor/${file}.js`) as Record<string, Record<string, unknown>>)[specifier]
+    const packages = createRequire(resolve('package.json'))
+    const undici = vendor('undici', 'undici')
+    expect(Object.keys(undici ?? {}).sort()).toEqual(Object.keys(packages('undici')).sort())
+    expect(typeof undici?.EnvHttpProxyAgent).toBe('function')
+    const hljs = vendor('highlight-js', 'highlight.js/lib/common') as { listLanguages(): string[] }
+    expect(hljs.listLanguages()).toEqual((packages('highlight.js/lib/common') as typeof hljs).listLanguages())
+    expect(typeof vendor('xterm-headless', '@xterm/headless')?.Terminal).toBe('function')
+    const lsp = vendor('vscode-languageserver-protocol', 'vscode-languageserver-protocol/node')
+    expect(Object.keys(lsp ?? {}).sort()).toEqual(
+      Object.keys(packages('vscode-languageserver-protocol/node')).sort(),
+    )
+  })
+
+  it('runs a turn through an HTTP proxy with undici from its vendor file', async () => {
+    const { bin } = installCopy()
+    const proxy = await startForwardProxy()
+    try {
+      const world = await startWorld([{ text: 'Through the proxy.' }], { strict: true })
+      const env = { ...world.env, HTTP_PROXY: proxy.url, HTTPS_PROXY: '', NO_PROXY: '' }
+      const result = await run(bin, ['run', 'hi'], { env, cwd: world.project })
+      expect(result).toMatchObject({ code: 0, stdout: 'Through the proxy.\n' })
+      expect(proxy.seen.length).toBeGreaterThan(0)
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it('runs a headless turn under the lean V8 flags (headless-v8.cjs), its young generation kept small', async () => {
+    const { bin } = installCopy()
+    const dir = makeDir()
+    const report = join(dir, 'new-space.txt')
+    const preload = join(dir, 'report-new-space.cjs')
+    writeFileSync(
+      preload,
+      `process.on('exit', () => { const s = require('node:v8').getHeapSpaceStatistics().find((x) => x.space_name === 'new_space'); require('node:fs').writeFileSync(${JSON.stringify(report)}, String(s.space_size)) })`,
+    )
+    const steps = Array.from({ length: 8 }, (_, i) => ({
+      toolCalls: [{ name: 'bash', arguments: { command: `true # ${i}` } }],
+    }))
+    const world = await startWorld([...steps, { text: 'done' }], { strict: true })
+    const env = { ...world.env, NODE_OPTIONS: `--require ${preload}` }
+    const result = await run(bin, ['run', '--permission-mode', 'bypassPermissions', 'go'], {
+      env,
+      cwd: world.project,
+    })
+    expect(result).toMatchObject({ code: 0, stdout: 'done\n' })
+    // 2 MB: two semi-spaces of 1 MB; without the flags they reach 16 MB in such a turn.
+    expect(Number(readFileSync(report, 'utf8'))).toBeLessThanOrEqual(2 * 1024 * 1024)
   })
 
   it('reports a user mistake in one line with no stack trace', async () => {

@@ -1,0 +1,29 @@
+// V8 settings for a headless `dsh run`, a short process that runs one turn and exits (issue
+// #31; bench/RESULTS.md, "Start-up: a leaner headless turn"). Measured on a 20-step turn,
+// each of these costs more than it saves there:
+// - the young generation growing from 1 MB to 16 MB semi-spaces (about 12 MB resident);
+// - TurboFan optimizing a dozen functions (its compiler's pages and zone memory, about 5 MB,
+//   and compile jobs that take one of the two cores while the turn starts).
+// The bin (bin.cjs) applies them after V8 has checked the code cache: V8 compares a cache's
+// flags with the current ones only then. These flags are read when V8 decides (to grow, to
+// optimize), so setting them at run time is safe; a flag read once at start-up is not (tried:
+// --single-threaded-gc set at run time crashed V8) and must never be added here.
+'use strict'
+const { setFlagsFromString } = require('node:v8')
+
+const HEADLESS_V8_FLAGS = [
+  // Keep the semi-spaces at their initial 1 MB (default: double them when objects survive).
+  '--semi-space-growth-factor=1',
+  // Optimize only code that stays hot ten times as long (default 67584), and no small
+  // function on its first tick (default: up to 81 bytes of bytecode): a short turn
+  // optimizes nothing, a long one still optimizes its hot loops.
+  '--interrupt-budget=675840',
+  '--max-bytecode-size-for-early-opt=0',
+]
+
+/** Applies HEADLESS_V8_FLAGS to this process. */
+function useHeadlessV8Flags() {
+  setFlagsFromString(HEADLESS_V8_FLAGS.join(' '))
+}
+
+module.exports = { HEADLESS_V8_FLAGS, useHeadlessV8Flags }
