@@ -30,18 +30,25 @@ const zodEnglishOnly = {
 }
 
 // Packages only a lazy path reaches: undici (an HTTP proxy, web_fetch, MCP over HTTP), chat's
-// code highlighting, the terminal tools' screen, code intelligence. Each is bundled into its
+// markdown and code highlighting, the terminal tools' screen, code intelligence, web_fetch's
+// HTML parsing and charset sniffing. Each is bundled into its
 // own file under dist/bundle/vendor/ and required on first use, instead of into cli.js: V8
 // keeps cli.js's whole source resident for the life of every process (lazy functions compile
-// from it), so a package no start needs costs memory in every `dsh run` (1.4 MB of 4.1 MB;
+// from it), so a package no start needs costs memory in every `dsh run` (1.7 MB of 4.1 MB;
 // bench/RESULTS.md, "Start-up: a leaner headless turn"). The lists name every specifier
-// src/ imports (the build fails on any other); all four packages are CommonJS, so what
-// cli.js gets back is what `require(specifier)` returns, as when they were bundled inline.
+// src/ imports (the build fails on any other). For a CommonJS package cli.js gets back what
+// `require(specifier)` returns, as when it was bundled inline; for an ES module (marked,
+// encoding-sniffer, htmlparser2) its namespace, so src/ may import only named exports of
+// those: a default import would get the namespace. The ACP SDK stays inline: vendored, it
+// would carry a second zod.
 const VENDORED = {
   undici: ['undici'],
   'highlight.js': ['highlight.js/lib/common'],
   '@xterm/headless': ['@xterm/headless'],
   'vscode-languageserver-protocol': ['vscode-languageserver-protocol/node'],
+  marked: ['marked'],
+  'encoding-sniffer': ['encoding-sniffer'],
+  htmlparser2: ['htmlparser2'],
 }
 const vendorFile = (pkg) => `vendor/${pkg.replace(/^@/, '').replace(/[/.]/g, '-')}.js`
 const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')

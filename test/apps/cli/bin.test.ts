@@ -20,13 +20,22 @@ import { delimiter, dirname, join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { startForwardProxy } from '../../support/forward-proxy.js'
 import { useTempDirs } from '../../support/temp-dir.js'
+import { startTestSite } from '../../support/web-site.js'
 import { assertBuilt, CLI, hasStack, useModelWorlds } from './cli.js'
 
 const makeDir = useTempDirs('dsh-bin-')
 const startWorld = useModelWorlds(makeDir)
 const BUNDLE = dirname(CLI)
 /** The packages scripts/bundle.mjs bundles apart (its VENDORED). */
-const VENDORED = ['undici', 'highlight.js', '@xterm/headless', 'vscode-languageserver-protocol']
+const VENDORED = [
+  'undici',
+  'highlight.js',
+  '@xterm/headless',
+  'vscode-languageserver-protocol',
+  'marked',
+  'encoding-sniffer',
+  'htmlparser2',
+]
 const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version
 
 beforeAll(assertBuilt)
@@ -116,7 +125,7 @@ describe('the dsh bin', () => {
     expect(readdirSync(bundle)).not.toContain('cli.js.cache')
   })
 
-  it('keeps the vendored packages out of cli.js and gives back what requiring each package gives', () => {
+  it('keeps the vendored packages out of cli.js and gives back what requiring each package gives', async () => {
     const inputs = JSON.parse(readFileSync('dist/bundle-inputs.json', 'utf8')) as string[]
     expect(inputs.some((input) => input.startsWith('dist/src/apps/cli/'))).toBe(true)
     for (const pkg of VENDORED)
@@ -132,6 +141,15 @@ describe('the dsh bin', () => {
     const hljs = vendor('highlight-js', 'highlight.js/lib/common') as { listLanguages(): string[] }
     expect(hljs.listLanguages()).toEqual((packages('highlight.js/lib/common') as typeof hljs).listLanguages())
     expect(typeof vendor('xterm-headless', '@xterm/headless')?.Terminal).toBe('function')
+    // The ES modules: their namespace, named exports and all.
+    for (const [file, pkg] of [
+      ['marked', 'marked'],
+      ['encoding-sniffer', 'encoding-sniffer'],
+      ['htmlparser2', 'htmlparser2'],
+    ] as const) {
+      const namespace = (await import(pkg)) as Record<string, unknown>
+      expect(Object.keys(vendor(file, pkg) ?? {}).sort(), pkg).toEqual(Object.keys(namespace).sort())
+    }
     const lsp = vendor('vscode-languageserver-protocol', 'vscode-languageserver-protocol/node')
     expect(Object.keys(lsp ?? {}).sort()).toEqual(
       Object.keys(packages('vscode-languageserver-protocol/node')).sort(),
@@ -149,6 +167,39 @@ describe('the dsh bin', () => {
       expect(proxy.seen.length).toBeGreaterThan(0)
     } finally {
       await proxy.close()
+    }
+  })
+
+  it('fetches a page with web_fetch, its charset and HTML handled by the vendored packages', async () => {
+    const { bin } = installCopy()
+    // windows-1252, said only in the page's <meta>: 0xE9 is "é".
+    const html = Buffer.concat([
+      Buffer.from('<html><head><meta charset="windows-1252"><title>Menu</title></head><body><h1>Caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('</h1><p>Open <b>daily</b>.</p></body></html>'),
+    ])
+    const site = await startTestSite({
+      '/menu': (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/html' })
+        res.end(html)
+      },
+    })
+    try {
+      const world = await startWorld(
+        [
+          { toolCalls: [{ name: 'web_fetch', arguments: { url: `${site.origin}/menu` } }] },
+          { text: 'fetched' },
+        ],
+        { strict: true, config: `web:\n  fetch: http\n  http:\n    allowPrivateHosts: ['127.0.0.1']\n` },
+      )
+      const args = ['run', '--permission-mode', 'bypassPermissions', 'read the menu']
+      const result = await run(bin, args, { env: world.env, cwd: world.project })
+      expect(result).toMatchObject({ code: 0, stdout: 'fetched\n' })
+      const toolResult = JSON.stringify(world.model.requests.at(-1))
+      expect(toolResult).toContain('# Café')
+      expect(toolResult).toContain('**daily**')
+    } finally {
+      await site.close()
     }
   })
 
