@@ -4,7 +4,6 @@
 // (bench/cli.bench.ts). With a proxy it is outboundFetch, whose agent honours it.
 
 import type { IncomingMessage } from 'node:http'
-import { Readable } from 'node:stream'
 import { outboundFetch } from './outbound-fetch.js'
 import { proxyFromEnv } from './proxy-settings.js'
 
@@ -14,7 +13,8 @@ export interface PostResponse {
   readonly status: number
   readonly statusText: string
   readonly headers: { get(name: string): string | null }
-  readonly body: ReadableStream<Uint8Array> | null
+  /** The body as it arrives: fetch's web stream, or the Node stream of node:http (no conversion). */
+  readonly body: AsyncIterable<Uint8Array> | null
   text(): Promise<string>
 }
 
@@ -71,7 +71,6 @@ export async function outboundPost(
 
 function answer(incoming: IncomingMessage): PostResponse {
   const status = incoming.statusCode ?? 0
-  let body: ReadableStream<Uint8Array> | undefined
   return {
     ok: status >= 200 && status < 300,
     status,
@@ -82,10 +81,9 @@ function answer(incoming: IncomingMessage): PostResponse {
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
       },
     },
-    get body() {
-      body ??= Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>
-      return body
-    },
+    // The Node stream itself: Readable.toWeb would load Node's web streams, several
+    // milliseconds of a cold start before the first answer could be read.
+    body: incoming,
     async text() {
       const chunks: Buffer[] = []
       for await (const chunk of incoming) chunks.push(chunk as Buffer)

@@ -1,5 +1,8 @@
-// SSE reading: events split across network pieces, comments, and an unterminated last event.
+// SSE reading: events split across network pieces, comments, and an unterminated last event;
+// a body that is a Node stream (node:http's answer) or a web stream (fetch's), released when
+// the consumer stops early.
 
+import { PassThrough, Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { readSseData } from '../../src/llm/openai/sse.js'
 
@@ -44,4 +47,54 @@ describe('readSseData', () => {
     for await (const data of readSseData(body)) out.push(data)
     expect(out).toEqual(['héllo ✓'])
   })
+
+  it('reads a Node stream as it arrives, and destroys it when the consumer stops early', async () => {
+    expect(
+      await readAll(Readable.from([Buffer.from('data: one\n\nda'), Buffer.from('ta: two\n\n')])),
+    ).toEqual(['one', 'two'])
+    const body = new PassThrough()
+    body.write('data: first\n\n')
+    for await (const data of readSseData(body)) {
+      expect(data).toBe('first')
+      break
+    }
+    expect(body.destroyed).toBe(true)
+  })
+
+  it('cancels a web stream when the consumer stops early', async () => {
+    let cancelled = false
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('data: first\n\n'))
+      },
+      cancel() {
+        cancelled = true
+      },
+    })
+    for await (const data of readSseData(body)) {
+      expect(data).toBe('first')
+      break
+    }
+    expect(cancelled).toBe(true)
+  })
+
+  it('rejects with the error the body fails with', async () => {
+    const body = new PassThrough()
+    body.write('data: first\n\n')
+    const seen: string[] = []
+    const reading = (async () => {
+      for await (const data of readSseData(body)) {
+        seen.push(data)
+        body.destroy(new Error('socket hang up'))
+      }
+    })()
+    await expect(reading).rejects.toThrow('socket hang up')
+    expect(seen).toEqual(['first'])
+  })
 })
+
+async function readAll(body: AsyncIterable<Uint8Array>): Promise<string[]> {
+  const out: string[] = []
+  for await (const data of readSseData(body)) out.push(data)
+  return out
+}

@@ -53,12 +53,12 @@ describe('outboundPost', () => {
     ])
     expect(response.headers.get('set-cookie')).toBe('a=1, b=2')
     expect(response.headers.get('retry-after')).toBeNull()
-    const reader = response.body!.getReader()
-    const first = await reader.read()
+    const pieces = response.body![Symbol.asyncIterator]()
+    const first = await pieces.next()
     expect(new TextDecoder().decode(first.value)).toBe('data: first\n\n')
     release()
     let rest = ''
-    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    for (let next = await pieces.next(); !next.done; next = await pieces.next()) {
       rest += new TextDecoder().decode(next.value)
     }
     expect(rest).toBe('data: last\n\n')
@@ -110,9 +110,9 @@ describe('outboundPost', () => {
     })
     const controller = new AbortController()
     const response = await post(url, controller.signal)
-    const reader = response.body!.getReader()
-    await reader.read()
+    const pieces = response.body![Symbol.asyncIterator]()
+    await pieces.next()
     controller.abort()
-    await expect(reader.read()).rejects.toThrow()
+    await expect(pieces.next()).rejects.toThrow()
   })
 })
