@@ -81,13 +81,42 @@ function answer(incoming: IncomingMessage): PostResponse {
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
       },
     },
-    // The Node stream itself: Readable.toWeb would load Node's web streams, several
-    // milliseconds of a cold start before the first answer could be read.
-    body: incoming,
+    body: releasingBody(incoming),
     async text() {
       const chunks: Buffer[] = []
       for await (const chunk of incoming) chunks.push(chunk as Buffer)
       return Buffer.concat(chunks).toString('utf8')
     },
   }
+}
+
+/** How long an answer read to its `[DONE]` may take to end before its connection is dropped. */
+export const ANSWER_END_GRACE_MS = 2000
+
+/**
+ * The answer's body as the Node stream gives it (Readable.toWeb would load Node's web
+ * streams, several milliseconds of a cold start before the first answer could be read).
+ * A reader that stops early — the adapter stops at the `[DONE]` event, usually just before
+ * the answer's last bytes — does not destroy it: it is read to its end in the background, so
+ * the keep-alive connection serves the next request instead of a new TCP (and TLS) handshake
+ * per model step. One that has not ended within ANSWER_END_GRACE_MS is destroyed.
+ */
+function releasingBody(incoming: IncomingMessage): AsyncIterable<Uint8Array> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      let ended = false
+      try {
+        for await (const piece of incoming.iterator({ destroyOnReturn: false })) yield piece as Buffer
+        ended = true
+      } finally {
+        if (!ended && !incoming.destroyed) finishInBackground(incoming)
+      }
+    },
+  }
+}
+
+function finishInBackground(incoming: IncomingMessage): void {
+  const timer = setTimeout(() => incoming.destroy(), ANSWER_END_GRACE_MS)
+  incoming.once('close', () => clearTimeout(timer))
+  incoming.resume()
 }

@@ -1,10 +1,13 @@
 // outboundPost, the model request's transport without a proxy: node:http against real
 // loopback servers. It must answer and fail the way the adapter expects of fetch.
 
-import { createServer, type Server } from 'node:http'
+import { createServer, globalAgent, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import { readSseData } from '../../src/llm/openai/sse.js'
 import { outboundPost } from '../../src/net/index.js'
+import { ANSWER_END_GRACE_MS } from '../../src/net/outbound-post.js'
+import { until } from '../support/until.js'
 
 const servers: Server[] = []
 afterEach(async () => {
@@ -114,5 +117,43 @@ describe('outboundPost', () => {
     await pieces.next()
     controller.abort()
     await expect(pieces.next()).rejects.toThrow()
+  })
+
+  it('reads an answer stopped at its [DONE] to the end, so the next request reuses the connection', async () => {
+    let connections = 0
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' })
+      res.write('data: one\n\ndata: [DONE]\n\n')
+      // The end comes after [DONE], as from a real server: the reader has stopped by then.
+      setImmediate(() => res.end())
+    })
+    servers.at(-1)!.on('connection', () => connections++)
+    for (let request = 0; request < 3; request++) {
+      const response = await post(url)
+      for await (const data of readSseData(response.body!)) if (data === '[DONE]') break
+      // Back in the agent's pool once its end arrived (in a turn: while the tools run).
+      await until(
+        () => Object.values(globalAgent.freeSockets).flat().length === 1,
+        10_000,
+        'a free connection',
+      )
+    }
+    expect(connections).toBe(1)
+  })
+
+  it('drops the connection of an answer that does not end after the reader stopped', async () => {
+    let closed = false
+    const url = await serve((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' })
+      res.write('data: [DONE]\n\n')
+      req.socket.on('close', () => {
+        closed = true
+      })
+    })
+    const response = await post(url)
+    const started = performance.now()
+    for await (const data of readSseData(response.body!)) if (data === '[DONE]') break
+    await until(() => closed, ANSWER_END_GRACE_MS + 10_000, 'the dropped connection')
+    expect(performance.now() - started).toBeGreaterThanOrEqual(ANSWER_END_GRACE_MS - 50)
   })
 })
