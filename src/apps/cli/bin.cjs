@@ -32,8 +32,9 @@ function runCli() {
   // A headless turn is a short process: lean V8 settings (headless-v8.cjs), set before the
   // command line runs (or the young generation has grown already) but after V8 has checked
   // the cache against the flags it was made under. `run` can only come first: the program
-  // itself has no options but --version and --help.
-  if (args[0] === 'run') require('./headless-v8.cjs').useHeadlessV8Flags()
+  // itself has no options but --version and --help. DSH_V8_TUNING=off keeps V8's defaults.
+  if (args[0] === 'run' && process.env.DSH_V8_TUNING !== 'off')
+    require('./headless-v8.cjs').useHeadlessV8Flags()
   const cliModule = { exports: {} }
   script
     .runInThisContext()
