@@ -45,6 +45,20 @@ describe('outbound requests through a proxy', () => {
     expect(proxyFromEnv({})).toBeUndefined()
   })
 
+  it('dsh run keeps one proxy tunnel for all the model requests of a turn', async () => {
+    const steps = [0, 1].map((i) => ({
+      toolCalls: [{ name: 'bash', arguments: { command: `true # ${i}` } }],
+    }))
+    const model = await startModel([...steps, { text: 'Three requests.' }], { strict: true })
+    const w = makeWorld(makeDir(), model.baseUrl)
+    const args = ['run', '--permission-mode', 'bypassPermissions', 'go']
+    const result = await runCli(args, { env: { ...w.env, HTTP_PROXY: proxy.url }, cwd: w.project })
+    expect(result.stdout).toBe('Three requests.\n')
+    expect(model.requests).toHaveLength(3)
+    // One CONNECT: one dispatcher per proxy setting, whose tunnel undici keeps between requests.
+    expect(proxy.seen).toEqual([`CONNECT ${new URL(model.baseUrl).host}`])
+  })
+
   it('dsh run sends its model request through HTTP_PROXY, and straight to a NO_PROXY host', async () => {
     const model = await startModel([{ text: 'Via the proxy.' }, { text: 'Direct.' }], {
       strict: true,
