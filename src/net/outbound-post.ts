@@ -52,15 +52,32 @@ export async function outboundPost(
     target.protocol === 'https:' ? await import('node:https') : await import('node:http')
   request.signal.throwIfAborted()
   return new Promise<PostResponse>((resolve, reject) => {
+    let arrived: IncomingMessage | undefined
     const outgoing = send(
       target,
       {
         method: 'POST',
         headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
-        signal: request.signal,
       },
-      (incoming) => resolve(answer(incoming)),
+      (incoming) => {
+        arrived = incoming
+        resolve(answer(incoming))
+      },
     )
+    // The signal ends the request and its answer, unless the answer has all arrived: its
+    // connection may be back in the agent's pool then, and Node's own `signal` option would
+    // destroy it there, with an error no one listens for (it crashed the process).
+    const onAbort = () => {
+      if (arrived?.complete) return
+      outgoing.destroy(
+        Object.assign(new Error('This operation was aborted', { cause: request.signal.reason }), {
+          name: 'AbortError',
+          code: 'ABORT_ERR',
+        }),
+      )
+    }
+    request.signal.addEventListener('abort', onAbort, { once: true })
+    outgoing.once('close', () => request.signal.removeEventListener('abort', onAbort))
     outgoing.on('error', (error) => {
       // After the answer started, its body stream reports the failure instead.
       reject(request.signal.aborted ? request.signal.reason : new TypeError('fetch failed', { cause: error }))
@@ -102,6 +119,10 @@ export const ANSWER_END_GRACE_MS = 2000
  * per model step. One that has not ended within ANSWER_END_GRACE_MS is destroyed.
  */
 function releasingBody(incoming: IncomingMessage): AsyncIterable<Uint8Array> {
+  // A reader learns of a failure from the iteration; one that comes after the reader left
+  // (the adapter aborts an answer it stopped reading early) concerns nobody, and without a
+  // listener Node would throw it at the process.
+  incoming.on('error', () => {})
   return {
     async *[Symbol.asyncIterator]() {
       let ended = false

@@ -156,4 +156,26 @@ describe('outboundPost', () => {
     await until(() => closed, ANSWER_END_GRACE_MS + 10_000, 'the dropped connection')
     expect(performance.now() - started).toBeGreaterThanOrEqual(ANSWER_END_GRACE_MS - 50)
   })
+
+  it('an answer stopped early and then aborted after it all arrived leaves its connection to the next request', async () => {
+    let connections = 0
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' })
+      res.end('data: {"bad":1}\n\ndata: [DONE]\n\n')
+    })
+    servers.at(-1)!.on('connection', () => connections++)
+    for (let request = 0; request < 3; request++) {
+      const controller = new AbortController()
+      const response = await post(url, controller.signal)
+      // The adapter's path on a malformed event: stop reading, then abort the request.
+      for await (const data of readSseData(response.body!)) if (data !== '') break
+      controller.abort()
+      await until(
+        () => Object.values(globalAgent.freeSockets).flat().length === 1,
+        10_000,
+        'a free connection',
+      )
+    }
+    expect(connections).toBe(1)
+  })
 })
