@@ -18,8 +18,9 @@ export async function* readSseData(
   const parser = createParser({ onEvent: (event) => pending.push(event.data) })
   const decoder = new TextDecoder()
   // Stopping early (a return or throw from the consumer while suspended here) ends the
-  // for-await, which calls the body's return(): that destroys a Node stream and cancels a
-  // web stream, releasing the connection.
+  // for-await, which calls the body's return(): the body releases its connection (a plain
+  // Node stream is destroyed, a web stream cancelled; outbound-post's body reads itself to
+  // the end so the connection is kept).
   for await (const piece of body) {
     onBytes()
     parser.feed(decoder.decode(piece, { stream: true }))
