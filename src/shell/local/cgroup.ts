@@ -154,6 +154,17 @@ export function waitEmptySync(folder: string, timeoutMs: number): boolean {
   return true
 }
 
+/**
+ * The start of a bash script that moves that bash into the cgroup `folder` before anything
+ * else of the script runs: what joinCgroupCommand's `sh` does, one exec fewer per command.
+ * It shares the script's first line, so the command's own line numbers stay as they were;
+ * a bash that cannot join exits 126 without running the rest. Only for a bash whose
+ * environment cannot run code before the script (bashJoinsItself in launch.ts).
+ */
+export function joinCgroupLine(folder: string): string {
+  return `echo $$ > '${join(folder, 'cgroup.procs').replaceAll("'", `'\\''`)}' || exit 126; `
+}
+
 /** The program and arguments that run `program args` inside the cgroup `folder` from its first instruction. */
 export function joinCgroupCommand(
   folder: string,

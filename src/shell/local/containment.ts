@@ -10,6 +10,7 @@ import {
   cgroupPopulated,
   createExecutorCgroup,
   joinCgroupCommand,
+  joinCgroupLine,
   removeCgroup,
   signalCgroup,
   waitEmptySync,
@@ -27,6 +28,11 @@ export interface CallContainment {
   readonly env: Readonly<Record<string, string>>
   /** The program and arguments that start the command inside the containment. */
   wrap(program: string, args: string[]): [string, string[]]
+  /**
+   * The script for a bash started directly (not through `wrap`) that enters the
+   * containment itself before `script` runs; only where launch.ts's bashJoinsItself holds.
+   */
+  joinScript(script: string): string
   /** The shell's pid, once spawned (its process group). */
   attach(pid: number): void
   /** Signals everything of the call; false when nothing was left. */
@@ -122,6 +128,10 @@ class CgroupContainment implements CallContainment {
     return joinCgroupCommand(this.cgroup, program, args)
   }
 
+  joinScript(script: string): string {
+    return joinCgroupLine(this.cgroup) + script
+  }
+
   attach(pid: number): void {
     this.pid = pid
     this.leaderTicks = processStartTicks(pid)
@@ -158,6 +168,11 @@ class TrackedContainment implements CallContainment {
 
   wrap(program: string, args: string[]): [string, string[]] {
     return [program, args]
+  }
+
+  joinScript(script: string): string {
+    // The marker variable in the environment is all tracking needs.
+    return script
   }
 
   attach(pid: number): void {

@@ -3,6 +3,7 @@
 // in the call's containment, with the child environment built the one documented way.
 
 import { statSync } from 'node:fs'
+import { basename } from 'node:path'
 import { DshError } from '../../core/errors.js'
 import { findProjectRoot } from '../../core/project-root.js'
 import { ShellErrorCode } from '../errors.js'
@@ -26,7 +27,7 @@ export function commandLine(
   sandbox: SandboxPolicy | undefined,
   newSession = true,
 ): [string, string[], () => void] {
-  if (!sandbox || sandbox.mode === 'off') return [shell[0]!, shell.slice(1), () => {}]
+  if (!isSandboxed(sandbox)) return [shell[0]!, shell.slice(1), () => {}]
   const readable = [...(spec.readablePaths ?? [])]
   // The managed variables point the model at its own files (the session log): keep those.
   for (const value of Object.values(spec.dshEnv)) if (value?.startsWith('/')) readable.push(value)
@@ -41,6 +42,26 @@ export function commandLine(
       : { args: [], release: () => {} }
   const args = [...bwrapArgs(sandbox, paths, config.args, { newSession }), '--', ...shell]
   return [sandbox.bwrapPath ?? DEFAULT_BWRAP_PATH, args, config.release]
+}
+
+/** Whether commands run inside bubblewrap under this policy. */
+export function isSandboxed(sandbox: SandboxPolicy | undefined): sandbox is SandboxPolicy {
+  return sandbox !== undefined && sandbox.mode !== 'off'
+}
+
+/**
+ * Whether the shell can be started directly and enter its call's containment as the first
+ * thing its script does (CallContainment.joinScript), instead of through `wrap`'s `sh`:
+ * only bash, and only when its environment cannot run code before the script — BASH_ENV
+ * (a file bash sources first), SHELLOPTS/BASHOPTS (xtrace expands PS4, which can run
+ * commands) and exported functions (one named `echo` would stand in for the join).
+ */
+export function bashJoinsItself(shellPath: string, env: Readonly<Record<string, string>>): boolean {
+  if (basename(shellPath) !== 'bash') return false
+  for (const name of Object.keys(env))
+    if (name === 'BASH_ENV' || name === 'SHELLOPTS' || name === 'BASHOPTS' || name.startsWith('BASH_FUNC_'))
+      return false
+  return true
 }
 
 /**

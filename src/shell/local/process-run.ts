@@ -13,7 +13,7 @@ import type { SecretFilter } from '../secrets.js'
 import type { CapturedOutput, ShellJobStatus, ShellResult } from '../types.js'
 import { buildChildEnv } from './child-env.js'
 import type { CallContainment, ContainmentProvider } from './containment.js'
-import { checkWorkdir, commandLine, sourcedPrefix } from './launch.js'
+import { bashJoinsItself, checkWorkdir, commandLine, isSandboxed, sourcedPrefix } from './launch.js'
 import { OutputCapture } from './output-capture.js'
 
 export interface ProcessRunOptions {
@@ -191,17 +191,38 @@ function capture(stream: Readable, output: OutputCapture): void {
   })
 }
 
+/**
+ * What to spawn for the shell of `spec`: `program args`, which starts `command` (the shell,
+ * or bwrap around it) inside the call's containment, and what to release when it exits.
+ */
+function containedCommandLine(
+  spec: ShellSpec,
+  options: ProcessRunOptions,
+  contained: CallContainment,
+  env: Readonly<Record<string, string>>,
+): { command: string; program: string; args: string[]; release: () => void } {
+  const script = sourcedPrefix(spec.dshEnv) + spec.command
+  if (!isSandboxed(options.sandbox) && bashJoinsItself(options.shellPath, env)) {
+    // bash enters the containment itself: one exec fewer than `wrap` for every command.
+    const args = ['-c', contained.joinScript(script)]
+    return { command: options.shellPath, program: options.shellPath, args, release: () => {} }
+  }
+  const [command, commandArgs, release] = commandLine(
+    spec,
+    [options.shellPath, '-c', script],
+    options.sandbox,
+  )
+  const [program, args] = contained.wrap(command, commandArgs)
+  return { command, program, args, release }
+}
+
 function spawnShell(
   spec: ShellSpec,
   options: ProcessRunOptions,
   contained: CallContainment,
 ): [ChildProcess, () => void] {
-  const [command, commandArgs, release] = commandLine(
-    spec,
-    [options.shellPath, '-c', sourcedPrefix(spec.dshEnv) + spec.command],
-    options.sandbox,
-  )
-  const [program, args] = contained.wrap(command, commandArgs)
+  const env = { ...buildChildEnv(process.env, spec.env, spec.dshEnv, options.secrets), ...contained.env }
+  const { command, program, args, release } = containedCommandLine(spec, options, contained, env)
   let child: ChildProcess | undefined
   let failure: unknown
   try {
@@ -209,7 +230,7 @@ function spawnShell(
     if (program !== command) accessSync(command, constants.X_OK)
     child = spawn(program, args, {
       cwd: spec.workdir,
-      env: { ...buildChildEnv(process.env, spec.env, spec.dshEnv, options.secrets), ...contained.env },
+      env,
       stdio: [spec.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       detached: true,
     })

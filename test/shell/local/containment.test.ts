@@ -143,3 +143,32 @@ for (const mode of ['cgroup', 'tracking'] as const) {
     })
   })
 }
+
+describe('a call cgroup joined by bash itself (one exec fewer than the sh wrapper)', () => {
+  /** The cgroup a shell's own process is in, as the command prints it. */
+  const ownCgroup =
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a JS template
+    'while read -r line; do case $line in 0::*) printf "%s\\n" "${line#0::}" ;; esac; done < /proc/$$/cgroup'
+
+  withCgroup('bash is in its call cgroup before the command runs; line numbers are unchanged', async () => {
+    const { shell } = await startExecutor({ containment: 'cgroup' })
+    const result = await shell.run({ command: `${ownCgroup}\nno-such-command-here` })
+    expect(result.stdout.text).toMatch(/\/call-[^/\n]+\n$/)
+    // The join shares the first line: bash still counts the command's lines from 1.
+    expect(result.stderr.text).toContain('line 2: no-such-command-here: command not found')
+  })
+
+  withCgroup('where the environment could run code first, the sh wrapper joins instead', async () => {
+    const { shell } = await startExecutor({ containment: 'cgroup' })
+    const dir = tempDir()
+    // BASH_ENV is sourced before the script: it must already be inside the call cgroup.
+    const bashEnv = join(dir, 'bash-env.sh')
+    await import('node:fs').then((fs) => fs.writeFileSync(bashEnv, `${ownCgroup} > ${dir}/sourced\n`))
+    const sourced = await shell.run({ command: 'true', env: { BASH_ENV: bashEnv } })
+    expect(sourced.exitCode).toBe(0)
+    expect(readFileSync(join(dir, 'sourced'), 'utf8')).toMatch(/\/call-[^/\n]+\n$/)
+    // An exported function named `echo` would answer the join in bash's place.
+    const shadowed = await shell.run({ command: ownCgroup, env: { 'BASH_FUNC_echo%%': '() { :; }' } })
+    expect(shadowed.stdout.text).toMatch(/\/call-[^/\n]+\n$/)
+  })
+})
