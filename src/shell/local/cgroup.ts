@@ -162,7 +162,7 @@ export function waitEmptySync(folder: string, timeoutMs: number): boolean {
  * environment cannot run code before the script (bashJoinsItself in launch.ts).
  */
 export function joinCgroupLine(folder: string): string {
-  return `echo $$ > '${join(folder, 'cgroup.procs').replaceAll("'", `'\\''`)}' || exit 126; `
+  return `echo "$$" > '${join(folder, 'cgroup.procs').replaceAll("'", `'\\''`)}' || exit 126; `
 }
 
 /** The program and arguments that run `program args` inside the cgroup `folder` from its first instruction. */
