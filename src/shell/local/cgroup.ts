@@ -102,14 +102,32 @@ export function signalCgroup(folder: string, signal: NodeJS.Signals): boolean {
 
 /** Removes `folder` and the cgroups below it once empty; false when something still runs there. */
 export function removeCgroup(folder: string): boolean {
+  // The usual call cgroup has nothing below it: one rmdir, no listing of its ~40 files.
+  const first = tryRmdir(folder)
+  if (first !== 'EBUSY') return first
+  // EBUSY: a process is in it, or a cgroup was made below it (removed first, if empty).
   try {
-    for (const entry of readdirSync(folder, { withFileTypes: true }))
-      if (entry.isDirectory() && !removeCgroup(join(folder, entry.name))) return false
+    let below = false
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue
+      if (!removeCgroup(join(folder, entry.name))) return false
+      below = true
+    }
+    return below && tryRmdir(folder) === true
+  } catch (error) {
+    // ENOENT: gone meanwhile.
+    return (error as NodeJS.ErrnoException).code === 'ENOENT'
+  }
+}
+
+/** rmdir of a cgroup: true when it is gone (ENOENT too), 'EBUSY' when something is in it. */
+function tryRmdir(folder: string): boolean | 'EBUSY' {
+  try {
     rmdirSync(folder)
     return true
   } catch (error) {
-    // ENOENT: already gone. EBUSY: a process is still in it.
-    return (error as NodeJS.ErrnoException).code === 'ENOENT'
+    const code = (error as NodeJS.ErrnoException).code
+    return code === 'ENOENT' || (code === 'EBUSY' ? 'EBUSY' : false)
   }
 }
 

@@ -147,7 +147,8 @@ class CgroupContainment implements CallContainment {
   }
 
   release(): boolean {
-    return !this.alive() && removeCgroup(this.cgroup)
+    // rmdir refuses a cgroup that anything (a zombie too) is still in: no read of cgroup.events first.
+    return removeCgroup(this.cgroup)
   }
 }
 

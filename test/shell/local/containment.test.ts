@@ -2,7 +2,8 @@
 // with setsid, nohup or a double fork does not outlive its call — at its end, timeout,
 // abort, job kill and unload — with a cgroup and with tracking (issue 24, item 4).
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Context, type Fiber } from 'cordis'
 import { afterEach, describe, expect } from 'vitest'
@@ -171,4 +172,36 @@ describe('a call cgroup joined by bash itself (one exec fewer than the sh wrappe
     const shadowed = await shell.run({ command: ownCgroup, env: { 'BASH_FUNC_echo%%': '() { :; }' } })
     expect(shadowed.stdout.text).toMatch(/\/call-[^/\n]+\n$/)
   })
+})
+
+describe('removing a call cgroup', () => {
+  withCgroup(
+    'goes at once when empty, stays while a process is in it or below it, and takes empty cgroups below with it',
+    async () => {
+      const empty = createExecutorCgroup()!
+      expect(removeCgroup(empty)).toBe(true)
+      expect(existsSync(empty)).toBe(false)
+      expect(removeCgroup(empty)).toBe(true) // already gone
+
+      const folder = createExecutorCgroup()!
+      const below = join(folder, 'made-by-the-command')
+      const deeper = join(below, 'deeper')
+      mkdirSync(deeper, { recursive: true })
+      const child = spawn(
+        '/bin/sh',
+        ['-c', 'echo $$ > "$1" && exec sleep 300', 'sh', join(deeper, 'cgroup.procs')],
+        {
+          stdio: 'ignore',
+        },
+      )
+      await until(() => readFileSync(join(deeper, 'cgroup.procs'), 'utf8').trim() !== '', 10_000, 'the join')
+      expect(removeCgroup(folder)).toBe(false)
+      expect(existsSync(deeper)).toBe(true)
+      const exited = new Promise((resolve) => child.on('exit', resolve))
+      child.kill('SIGKILL')
+      await exited
+      await until(() => removeCgroup(folder), 10_000, 'the cgroups to go')
+      expect(existsSync(folder)).toBe(false)
+    },
+  )
 })
