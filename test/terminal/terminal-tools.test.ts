@@ -36,7 +36,8 @@ describe('terminal tools', () => {
       await test.call(agent, 'terminal_send', { id: 't1', text: 'def square(x):\n    return x * x\n\n' })
       await test.call(agent, 'terminal_read', { id: 't1', wait_for: '>>> $' })
       await test.call(agent, 'terminal_send', { id: 't1', text: 'square(12345)\n' })
-      const reading = await test.call(agent, 'terminal_read', { id: 't1', wait_for: '152399025' })
+      // The answer and the next prompt can arrive in separate writes: wait for both.
+      const reading = await test.call(agent, 'terminal_read', { id: 't1', wait_for: '152399025\\s+>>> $' })
       expect(screenOf(reading)).toContain('152399025')
       expect(reading).toMatch(/cursor row \d+, col 5\]/) // after the fresh ">>> " prompt
     },
