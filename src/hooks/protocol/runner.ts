@@ -3,6 +3,7 @@
 // `bash -c <command>`; exec form (`args`) execs the program with exactly those arguments.
 
 import { errorMessage } from '../../core/errors.js'
+import { shellQuote } from '../../core/shell-quote.js'
 import type { ShellExecutor } from '../../shell/executor.js'
 import type { HookRun } from './types.js'
 
@@ -69,11 +70,7 @@ export async function runHookCommand(request: HookRunRequest): Promise<HookRun> 
 
 /** `exec 'program' 'arg' …`: bash only execs; every word is single-quoted, so argv is exactly as given. */
 export function execLine(program: string, args: readonly string[]): string {
-  return ['exec', ...[program, ...args].map(singleQuote)].join(' ')
-}
-
-function singleQuote(word: string): string {
-  return `'${word.replace(/'/g, "'\\''")}'`
+  return ['exec', ...[program, ...args].map(shellQuote)].join(' ')
 }
 
 /**

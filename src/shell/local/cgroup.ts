@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { shellQuote } from '../../core/shell-quote.js'
 import { signalEach } from './process-scan.js'
 
 /** The cgroup v2 folder this process lives in, or undefined (no v2 hierarchy, no /proc). */
@@ -103,8 +104,8 @@ export function signalCgroup(folder: string, signal: NodeJS.Signals): boolean {
 /** Removes `folder` and the cgroups below it once empty; false when something still runs there. */
 export function removeCgroup(folder: string): boolean {
   // The usual call cgroup has nothing below it: one rmdir, no listing of its ~40 files.
-  const first = tryRmdir(folder)
-  if (first !== 'EBUSY') return first
+  const first = rmdirCgroup(folder)
+  if (first !== 'busy') return first === 'gone'
   // EBUSY: a process is in it, or a cgroup was made below it (removed first, if empty).
   try {
     let below = false
@@ -113,21 +114,21 @@ export function removeCgroup(folder: string): boolean {
       if (!removeCgroup(join(folder, entry.name))) return false
       below = true
     }
-    return below && tryRmdir(folder) === true
+    return below && rmdirCgroup(folder) === 'gone'
   } catch (error) {
     // ENOENT: gone meanwhile.
     return (error as NodeJS.ErrnoException).code === 'ENOENT'
   }
 }
 
-/** rmdir of a cgroup: true when it is gone (ENOENT too), 'EBUSY' when something is in it. */
-function tryRmdir(folder: string): boolean | 'EBUSY' {
+/** rmdir of a cgroup: `gone` (ENOENT too), `busy` (a process or a cgroup is in it), or `failed`. */
+function rmdirCgroup(folder: string): 'gone' | 'busy' | 'failed' {
   try {
     rmdirSync(folder)
-    return true
+    return 'gone'
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    return code === 'ENOENT' || (code === 'EBUSY' ? 'EBUSY' : false)
+    return code === 'ENOENT' ? 'gone' : code === 'EBUSY' ? 'busy' : 'failed'
   }
 }
 
@@ -180,7 +181,7 @@ export function waitEmptySync(folder: string, timeoutMs: number): boolean {
  * environment cannot run code before the script (bashJoinsItself in launch.ts).
  */
 export function joinCgroupLine(folder: string): string {
-  return `echo "$$" > '${join(folder, 'cgroup.procs').replaceAll("'", `'\\''`)}' || exit 126; `
+  return `echo "$$" > ${shellQuote(join(folder, 'cgroup.procs'))} || exit 126; `
 }
 
 /** The program and arguments that run `program args` inside the cgroup `folder` from its first instruction. */

@@ -6,6 +6,7 @@ import { statSync } from 'node:fs'
 import { basename } from 'node:path'
 import { DshError } from '../../core/errors.js'
 import { findProjectRoot } from '../../core/project-root.js'
+import { shellQuote } from '../../core/shell-quote.js'
 import { ShellErrorCode } from '../errors.js'
 import { SOURCED_ENV_KEY_PATTERN } from '../namespace.js'
 import type { ShellSpec } from '../request.js'
@@ -72,7 +73,7 @@ export function sourcedPrefix(dshEnv: ShellSpec['dshEnv']): string {
   let prefix = ''
   for (const [key, file] of Object.entries(dshEnv)) {
     if (file === undefined || !SOURCED_ENV_KEY_PATTERN.test(key)) continue
-    prefix += `. '${file.replaceAll("'", `'\\''`)}'\n`
+    prefix += `. ${shellQuote(file)}\n`
   }
   return prefix
 }
@@ -108,6 +109,8 @@ export function prepareLaunch(
   let releaseSandbox = () => {}
   try {
     checkWorkdir(spec.workdir)
+    // Always through `wrap`, never a bash that joins itself (joinScript): the joining bash
+    // would stay the terminal's foreground program, which the terminal names (`python3`).
     const [command, args, release] = commandLine(spec, [shellPath, '-c', spec.command], sandbox, false)
     releaseSandbox = release
     const [file, wrapped] = contained.wrap(command, args)
