@@ -3,7 +3,7 @@
 // abort, job kill and unload — with a cgroup and with tracking (issue 24, item 4).
 
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Context, type Fiber } from 'cordis'
 import { afterEach, describe, expect } from 'vitest'
@@ -164,7 +164,7 @@ describe('a call cgroup joined by bash itself (one exec fewer than the sh wrappe
     const dir = tempDir()
     // BASH_ENV is sourced before the script: it must already be inside the call cgroup.
     const bashEnv = join(dir, 'bash-env.sh')
-    await import('node:fs').then((fs) => fs.writeFileSync(bashEnv, `${ownCgroup} > ${dir}/sourced\n`))
+    writeFileSync(bashEnv, `${ownCgroup} > ${dir}/sourced\n`)
     const sourced = await shell.run({ command: 'true', env: { BASH_ENV: bashEnv } })
     expect(sourced.exitCode).toBe(0)
     expect(readFileSync(join(dir, 'sourced'), 'utf8')).toMatch(/\/call-[^/\n]+\n$/)
