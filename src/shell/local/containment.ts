@@ -19,11 +19,21 @@ import { groupAlive, signalOwnGroup } from './process-group.js'
 import { callMarkerName, findCallProcesses, signalEach } from './process-scan.js'
 import { processStartTicks, writeRunningRecord } from './running-calls.js'
 
+/** What a call's record says of it. */
+export interface CallDescription {
+  command: string
+  sessionId?: string | undefined
+}
+
 /** `auto`: a cgroup when possible, else tracking; the others force one (tests). */
 export type ContainmentMode = 'auto' | 'cgroup' | 'tracking'
 
 /** One call's processes, from spawn until nothing of them is left. */
 export interface CallContainment {
+  /** The call's token: its record's name and its marker variable's suffix. */
+  readonly token: string
+  /** Its cgroup folder, when it has one. */
+  readonly cgroup: string | undefined
   /** Variables the command's environment must carry. */
   readonly env: Readonly<Record<string, string>>
   /** The program and arguments that start the command inside the containment. */
@@ -72,25 +82,52 @@ export class ContainmentProvider {
   }
 
   /** The containment of a new call. Throws when its record or cgroup cannot be made (fail closed). */
-  create(call: { command: string; sessionId?: string | undefined }): CallContainment {
+  create(call: CallDescription): CallContainment {
+    return this.record(this.reserve(), call)
+  }
+
+  /**
+   * A call's containment before its command is known (a standby shell waits in it,
+   * standby.ts): killed and released with the others, recorded under the home only by
+   * `record`. Throws when its cgroup cannot be made.
+   */
+  reserve(): CallContainment {
     const token = `${this.prefix}_${this.nextCall++}`
     const parent = this.executorCgroup()
     const contained = parent
       ? new CgroupContainment(token, join(parent, `call-${token}`))
       : new TrackedContainment(token)
-    const record =
-      this.home === undefined
-        ? undefined
-        : writeRunningRecord(this.home, { token, ...call, cgroup: contained.cgroup })
     const live = this.live
     const released = contained.release.bind(contained)
     contained.release = () => {
       if (!released()) return false
-      if (record) rmSync(record, { force: true })
       live.delete(contained)
       return true
     }
     live.add(contained)
+    return contained
+  }
+
+  /**
+   * Records the call under the home until it is released (what the next start finds if dsh
+   * is killed). Throws when the record cannot be written, after releasing the containment.
+   */
+  record(contained: CallContainment, call: CallDescription): CallContainment {
+    if (this.home === undefined) return contained
+    let record: string
+    try {
+      record = writeRunningRecord(this.home, { token: contained.token, ...call, cgroup: contained.cgroup })
+    } catch (error) {
+      contained.signal('SIGKILL')
+      contained.release()
+      throw error
+    }
+    const released = contained.release.bind(contained)
+    contained.release = () => {
+      if (!released()) return false
+      rmSync(record, { force: true })
+      return true
+    }
     return contained
   }
 
@@ -117,7 +154,7 @@ class CgroupContainment implements CallContainment {
   private leaderTicks: number | null = null
 
   constructor(
-    token: string,
+    readonly token: string,
     readonly cgroup: string,
   ) {
     this.env = { [callMarkerName(token)]: '1' }
@@ -162,7 +199,7 @@ class TrackedContainment implements CallContainment {
   /** Once a scan after the shell's exit found nothing, nothing can appear again. */
   private empty = false
 
-  constructor(token: string) {
+  constructor(readonly token: string) {
     this.marker = callMarkerName(token)
     this.env = { [this.marker]: '1' }
   }

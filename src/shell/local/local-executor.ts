@@ -19,6 +19,7 @@ import { type ContainmentMode, ContainmentProvider } from './containment.js'
 import { prepareLaunch } from './launch.js'
 import { DEFAULT_MAX_OUTPUT_CHARS } from './output-capture.js'
 import { ProcessRun, type ProcessRunOptions } from './process-run.js'
+import { StandbyShells } from './standby.js'
 
 export interface LocalShellExecutorConfig {
   /** Absolute path of the shell. Default: `bash` found on PATH, else `/bin/bash`. */
@@ -43,6 +44,11 @@ export interface LocalShellExecutorConfig {
   home?: string
   /** How descendants are contained: `auto` (a cgroup v2 when writable, else tracking). Tests force one. */
   containment?: ContainmentMode
+  /**
+   * How long after a call the next command's shell is started ahead of time (standby.ts);
+   * `false`: never. Default 50 ms. Only in a cgroup, without a sandbox, for bash.
+   */
+  standbyAfterMs?: number | false
 }
 
 export const DEFAULT_KILL_GRACE_MS = 2_000
@@ -69,6 +75,8 @@ export class LocalShellExecutor extends ShellExecutor {
   private readonly hidden: readonly string[]
   /** How this executor's calls are contained. */
   readonly containment: ContainmentProvider
+  /** The next command's shell, started ahead of time (none under a sandbox). */
+  readonly standby: StandbyShells | undefined
 
   override get sandboxed(): boolean {
     return this.sandboxMode !== 'off'
@@ -106,8 +114,14 @@ export class LocalShellExecutor extends ShellExecutor {
     }
     const containment = new ContainmentProvider(config.containment ?? 'auto', config.home)
     this.containment = containment
+    const standby =
+      this.sandboxMode === 'off' && config.standbyAfterMs !== false
+        ? new StandbyShells(containment, this.shellPath, config.standbyAfterMs)
+        : undefined
+    this.standby = standby
     this.runOptions = {
       containment,
+      ...(standby ? { standby } : {}),
       shellPath: this.shellPath,
       maxOutputChars: config.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
       killGraceMs: config.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
@@ -129,6 +143,7 @@ export class LocalShellExecutor extends ShellExecutor {
       return async () => {
         process.off('exit', killAllNow)
         state.closed = true
+        standby?.close()
         await Promise.allSettled([...state.runs].map((run) => run.stop('killed')))
         // A descendant that ignored TERM is still there while its KILL waits: end it now.
         containment.killAll()

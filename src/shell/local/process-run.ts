@@ -3,7 +3,7 @@
 // the call, KILL after a grace period), and no descendant left running once the shell is gone.
 
 import { type ChildProcess, spawn } from 'node:child_process'
-import { accessSync, constants } from 'node:fs'
+import { accessSync, constants, statSync } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { ShellErrorCode } from '../errors.js'
@@ -15,6 +15,7 @@ import { buildChildEnv } from './child-env.js'
 import type { CallContainment, ContainmentProvider } from './containment.js'
 import { bashJoinsItself, checkWorkdir, commandLine, isSandboxed, sourcedPrefix } from './launch.js'
 import { OutputCapture } from './output-capture.js'
+import { type StandbyShell, type StandbyShells, standbyCanCarry } from './standby.js'
 
 export interface ProcessRunOptions {
   shellPath: string
@@ -28,6 +29,8 @@ export interface ProcessRunOptions {
   sandbox?: SandboxPolicy
   /** Gives each call its cgroup or tracked process set. */
   containment: ContainmentProvider
+  /** Shells started ahead of the calls that will take them (standby.ts); none under a sandbox. */
+  standby?: StandbyShells
 }
 
 /** Tries to forget a finished call this many times, a kill grace period apart. */
@@ -59,18 +62,36 @@ export class ProcessRun {
   ) {
     this.stdout = new OutputCapture(options.maxOutputChars, () => options.spillPath('stdout'))
     this.stderr = new OutputCapture(options.maxOutputChars, () => options.spillPath('stderr'))
-    this.contained = options.containment.create({
-      command: spec.command,
-      sessionId: spec.dshEnv.DSH_SESSION_ID,
-    })
-    try {
-      const [child, release] = spawnShell(spec, options, this.contained)
-      this.child = child
-      // bwrap gone means every process of its PID namespace is gone: the placeholders are free.
-      child.once('exit', release)
-    } catch (error) {
-      this.contained.release()
-      throw error
+    const call = { command: spec.command, sessionId: spec.dshEnv.DSH_SESSION_ID }
+    const env = buildChildEnv(process.env, spec.env, spec.dshEnv, options.secrets)
+    const standby = takeStandby(spec, options, env)
+    if (standby) {
+      this.contained = options.containment.record(standby.contained, call)
+      const script = sourcedPrefix(spec.dshEnv) + spec.command
+      const command = {
+        shell: options.shellPath,
+        script,
+        workdir: spec.workdir,
+        env: { ...env, ...this.contained.env },
+      }
+      try {
+        this.child = standby.run(command)
+      } catch (error) {
+        this.contained.signal('SIGKILL')
+        this.contained.release()
+        throw error
+      }
+    } else {
+      this.contained = options.containment.create(call)
+      try {
+        const [child, release] = spawnShell(spec, options, this.contained, env)
+        this.child = child
+        // bwrap gone means every process of its PID namespace is gone: the placeholders are free.
+        child.once('exit', release)
+      } catch (error) {
+        this.contained.release()
+        throw error
+      }
     }
     this.pid = this.child.pid!
     this.contained.attach(this.pid)
@@ -178,6 +199,7 @@ export class ProcessRun {
       workdir: this.spec.workdir,
     }
     if (this.spec.timeoutMs !== undefined) result.timeoutMs = this.spec.timeoutMs
+    this.options.standby?.schedule()
     return result
   }
 }
@@ -216,12 +238,37 @@ function containedCommandLine(
   return { command, program, args, release }
 }
 
+/**
+ * The waiting standby shell, when this call can use one: no sandbox, no stdin, an
+ * environment `env -i` can carry, and a workdir that exists (a missing one is reported by
+ * the direct spawn, as always).
+ */
+function takeStandby(
+  spec: ShellSpec,
+  options: ProcessRunOptions,
+  env: Readonly<Record<string, string>>,
+): StandbyShell | undefined {
+  if (options.standby === undefined || isSandboxed(options.sandbox) || spec.stdin !== undefined)
+    return undefined
+  if (!standbyCanCarry(options.shellPath, env) || !isDirectory(spec.workdir)) return undefined
+  return options.standby.take()
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 function spawnShell(
   spec: ShellSpec,
   options: ProcessRunOptions,
   contained: CallContainment,
+  childEnv: Readonly<Record<string, string>>,
 ): [ChildProcess, () => void] {
-  const env = { ...buildChildEnv(process.env, spec.env, spec.dshEnv, options.secrets), ...contained.env }
+  const env = { ...childEnv, ...contained.env }
   const { command, program, args, release } = containedCommandLine(spec, options, contained, env)
   let child: ChildProcess | undefined
   let failure: unknown

@@ -4,7 +4,8 @@
 
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { Context, type Fiber } from 'cordis'
 import { afterEach, describe, expect } from 'vitest'
 import { LocalShellExecutor, type LocalShellExecutorConfig } from '../../../src/shell/index.js'
@@ -204,4 +205,120 @@ describe('removing a call cgroup', () => {
       expect(existsSync(folder)).toBe(false)
     },
   )
+})
+
+describe('a standby shell (the next command started ahead of time)', () => {
+  /** An executor whose standby starts right after each call, and the pid of the one that waits. */
+  async function withStandby(config: LocalShellExecutorConfig = {}) {
+    const started = await startExecutor({ containment: 'cgroup', standbyAfterMs: 0, ...config })
+    const standby = started.shell.standby!
+    const waiting = async () => {
+      await until(() => standby.waitingPid !== undefined, 10_000, 'a standby shell')
+      return standby.waitingPid!
+    }
+    return { ...started, waiting }
+  }
+
+  /** Runs `env -0` and a line of facts in `workdir`; answers them and the environment (without the call's marker). */
+  async function describeCall(shell: LocalShellExecutor, workdir: string, out: string) {
+    const result = await shell.run({
+      command: `printf '%s|%s|%s|%s\\n' "$$" "$LINENO" "$(pwd)" "$0"\nenv -0 > ${out}\nexit 3`,
+      workdir,
+      env: { TEST_VALUE: "it's\nquoted $HOME `x`" },
+    })
+    const env = readFileSync(out, 'utf8')
+      .split('\0')
+      .filter((entry) => entry !== '' && !entry.startsWith('__DSH_CALL_'))
+      .sort()
+    return { result, facts: result.stdout.text.trim().split('|'), env }
+  }
+
+  withCgroup(
+    'runs the command as a direct spawn would: environment, workdir, exit code, line numbers',
+    async () => {
+      const dir = tempDir()
+      const workdir = join(dir, "a dir with 'quotes'")
+      mkdirSync(workdir)
+      const direct = await startExecutor({ containment: 'cgroup', standbyAfterMs: false })
+      expect(direct.shell.standby).toBeUndefined()
+      const { shell, waiting } = await withStandby()
+      await shell.run({ command: 'true' }) // the first call spawns; a standby follows it
+      const pid = await waiting()
+      // Without the variables bash sets for itself, so that none of the standby's own can hide.
+      const saved = { PWD: process.env.PWD, OLDPWD: process.env.OLDPWD, SHLVL: process.env.SHLVL }
+      delete process.env.PWD
+      delete process.env.OLDPWD
+      delete process.env.SHLVL
+      let expected: Awaited<ReturnType<typeof describeCall>>
+      let viaStandby: typeof expected
+      try {
+        expected = await describeCall(direct.shell, workdir, join(dir, 'direct-env'))
+        viaStandby = await describeCall(shell, workdir, join(dir, 'standby-env'))
+      } finally {
+        Object.assign(process.env, saved)
+      }
+      expect(viaStandby.facts[0]).toBe(String(pid)) // the standby became the command's shell
+      expect(viaStandby.facts.slice(1)).toEqual(['1', workdir, expected.facts[3]])
+      expect(viaStandby.facts.slice(1)).toEqual(expected.facts.slice(1))
+      expect(viaStandby.result.exitCode).toBe(3)
+      expect(viaStandby.env).toEqual(expected.env)
+      expect(viaStandby.env).toContain("TEST_VALUE=it's\nquoted $HOME `x`")
+      // The shell still refuses what it always refused, and keeps the standby for the next call.
+      const missing = join(dir, 'missing')
+      await expect(shell.run({ command: 'true', workdir: missing })).rejects.toThrow(
+        `working directory does not exist: ${missing}`,
+      )
+    },
+  )
+
+  withCgroup(
+    'is in its call cgroup before the command, and nothing the command starts outlives it',
+    async () => {
+      const { shell, waiting } = await withStandby()
+      await shell.run({ command: 'true' })
+      const pid = await waiting()
+      // Already in a call cgroup of its own while it waits: the command pays no join.
+      const cgroup = readFileSync(`/proc/${pid}/cgroup`, 'utf8')
+      expect(cgroup).toMatch(/^0::.*\/call-[^/\n]+$/m)
+      const dir = tempDir()
+      const result = await shell.run({ command: `${escapees(dir, true)}; sleep 0.2; echo "$$"` })
+      expect(result.stdout.text).toBe(`${pid}\n`)
+      await expectAllGone(pidsIn(dir, ['setsid', 'nohup', 'double', 'envi']))
+    },
+  )
+
+  withCgroup('a waiting standby ends with the executor, and with dsh', async () => {
+    const { shell, fiber, waiting } = await withStandby()
+    await shell.run({ command: 'true' })
+    const pid = await waiting()
+    await fiber.dispose()
+    await expectAllGone([pid])
+    // Killed without a word (dsh's SIGKILL): its end of the control pipe closes and it exits.
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { Context } from 'cordis'
+         import { LocalShellExecutor } from '${pathToFileURL(resolve('dist/src/shell/index.js')).href}'
+         const root = new Context()
+         await root.plugin(LocalShellExecutor, { containment: 'cgroup', standbyAfterMs: 0 }).await()
+         const shell = root.get('shell')
+         await shell.run({ command: 'true' })
+         while (shell.standby.waitingPid === undefined) await new Promise((r) => setTimeout(r, 20))
+         console.log(shell.standby.waitingPid)
+         setInterval(() => {}, 1000)`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+    })
+    await until(() => out.includes('\n'), 30_000, 'the child dsh to report its standby')
+    const orphan = Number(out.trim())
+    expect(isLive(orphan)).toBe(true)
+    child.kill('SIGKILL')
+    await expectAllGone([orphan])
+  })
 })
