@@ -135,6 +135,7 @@ export class LocalShellExecutor extends ShellExecutor {
     // If the process exits without unloading us, no group may outlive it.
     const killAllNow = () => {
       // Every run's call is in the containment until released: one sweep reaches them all.
+      standby?.close() // its folder too
       containment.killAll()
       containment.dispose(200)
     }

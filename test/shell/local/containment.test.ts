@@ -287,13 +287,11 @@ describe('a standby shell (the next command started ahead of time)', () => {
     },
   )
 
-  withCgroup('a waiting standby ends with the executor, and with dsh', async () => {
-    const { shell, fiber, waiting } = await withStandby()
-    await shell.run({ command: 'true' })
-    const pid = await waiting()
-    await fiber.dispose()
-    await expectAllGone([pid])
-    // Killed without a word (dsh's SIGKILL): its end of the control pipe closes and it exits.
+  /**
+   * A separate dsh (Node) process with a waiting standby, its temp folder `tmp`; answers it
+   * and the standby's pid. Ended by a line on its stdin: `exit` (process.exit) or nothing.
+   */
+  async function dshWithStandby(tmp: string) {
     const child = spawn(
       process.execPath,
       [
@@ -307,18 +305,38 @@ describe('a standby shell (the next command started ahead of time)', () => {
          await shell.run({ command: 'true' })
          while (shell.standby.waitingPid === undefined) await new Promise((r) => setTimeout(r, 20))
          console.log(shell.standby.waitingPid)
-         setInterval(() => {}, 1000)`,
+         process.stdin.on('data', () => process.exit(0))`,
       ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: tmp } },
     )
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString()
     })
     await until(() => out.includes('\n'), 30_000, 'the child dsh to report its standby')
-    const orphan = Number(out.trim())
-    expect(isLive(orphan)).toBe(true)
-    child.kill('SIGKILL')
-    await expectAllGone([orphan])
+    const standby = Number(out.trim())
+    expect(isLive(standby)).toBe(true)
+    expect(readdirSync(tmp).filter((name) => name.startsWith('dsh-standby-'))).toHaveLength(1)
+    return { child, standby }
+  }
+
+  withCgroup('a waiting standby ends with the executor, and with dsh', async () => {
+    const { shell, fiber, waiting } = await withStandby()
+    await shell.run({ command: 'true' })
+    const pid = await waiting()
+    await fiber.dispose()
+    await expectAllGone([pid])
+    // dsh exits without unloading: the exit handler kills it and removes its folder.
+    const exitTmp = tempDir()
+    const exiting = await dshWithStandby(exitTmp)
+    const exited = new Promise((done) => exiting.child.on('close', done))
+    exiting.child.stdin.write('exit\n')
+    await exited
+    await expectAllGone([exiting.standby])
+    expect(readdirSync(exitTmp).filter((name) => name.startsWith('dsh-standby-'))).toEqual([])
+    // Killed without a word (dsh's SIGKILL): its end of the control pipe closes and it exits.
+    const killed = await dshWithStandby(tempDir())
+    killed.child.kill('SIGKILL')
+    await expectAllGone([killed.standby])
   })
 })
