@@ -94,7 +94,7 @@ async function runBash(
   const spillPath = call.spillPath
     ? (stream: 'stdout' | 'stderr') => call.spillPath!(`bash-${stream}`)
     : undefined
-  const sandboxPaths = { projectRoot: call.projectRoot, readablePaths: call.readablePaths }
+  const { sandboxPaths } = call
   try {
     if (args.run_in_background) {
       const job = shell.start({

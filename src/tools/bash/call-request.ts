@@ -23,8 +23,12 @@ export interface CallServices {
 export interface CallRequest {
   workdir: string
   dshEnv: DshEnvSnapshot
-  projectRoot: string
-  readablePaths: string[]
+  /**
+   * Under a sandbox: the project (writable) and what of the harness home stays readable.
+   * Empty otherwise: nothing else reads them, and finding the project root costs a few
+   * `stat`s per call.
+   */
+  sandboxPaths: { projectRoot?: string; readablePaths?: string[] }
   /** A fresh file in the session's spill folder (undefined without a session or store). */
   spillPath: ((label: string) => string) | undefined
 }
@@ -59,13 +63,17 @@ export async function callRequest(
   return {
     workdir: workdir === undefined ? base : resolveWorkdir(base, workdir),
     dshEnv,
-    projectRoot: findProjectRoot(base),
-    readablePaths:
-      home !== undefined
-        ? callReadablePaths(home, { spillDir, sessionLog: dshEnv.DSH_SESSION_JSONL })
-        : spillDir !== undefined
-          ? [spillDir]
-          : [],
+    sandboxPaths: shell.sandboxed
+      ? {
+          projectRoot: findProjectRoot(base),
+          readablePaths:
+            home !== undefined
+              ? callReadablePaths(home, { spillDir, sessionLog: dshEnv.DSH_SESSION_JSONL })
+              : spillDir !== undefined
+                ? [spillDir]
+                : [],
+        }
+      : {},
     spillPath,
   }
 }

@@ -74,8 +74,7 @@ export const TerminalToolsPlugin = {
         shell: {
           workdir: call.workdir,
           dshEnv: call.dshEnv,
-          projectRoot: call.projectRoot,
-          readablePaths: call.readablePaths,
+          ...call.sandboxPaths,
         },
         ...(args.cols !== undefined ? { cols: args.cols } : {}),
         ...(args.rows !== undefined ? { rows: args.rows } : {}),
