@@ -264,10 +264,15 @@ describe('a standby shell (the next command started ahead of time)', () => {
       expect(viaStandby.env).toEqual(expected.env)
       expect(viaStandby.env).toContain("TEST_VALUE=it's\nquoted $HOME `x`")
       // The shell still refuses what it always refused, and keeps the standby for the next call.
+      const next = await waiting()
       const missing = join(dir, 'missing')
       await expect(shell.run({ command: 'true', workdir: missing })).rejects.toThrow(
         `working directory does not exist: ${missing}`,
       )
+      // A command with stdin gets a shell of its own (the standby's stdin is closed).
+      const fed = await shell.run({ command: 'tr a-z A-Z', stdin: 'hello' })
+      expect(fed.stdout.text).toBe('HELLO')
+      expect(shell.standby!.waitingPid).toBe(next)
     },
   )
 
