@@ -134,6 +134,13 @@ describe('bubblewrap sandbox', () => {
     }
   })
 
+  it('starts no standby shell: every command is started inside bubblewrap', async () => {
+    const { shell, run } = await sandboxed({})
+    // A standby waits outside any sandbox for an unsandboxed executor's next call (standby.ts).
+    expect((shell as LocalShellExecutor).standby).toBeUndefined()
+    for (let i = 0; i < 2; i++) expect(Number((await run('echo $$')).stdout.text)).toBeLessThan(10)
+  })
+
   it('network off refuses a connect to a loopback server; on allows it', async () => {
     const server = createServer((socket) => {
       socket.on('error', () => {}) // the shell closes without reading: a reset is expected
