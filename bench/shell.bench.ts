@@ -104,7 +104,9 @@ async function benchPipeline(ctx: Context, execution: ToolExecution): Promise<Be
   // The same after a pause, as between a model's replies. Moving a process into a cgroup
   // write-locks the kernel's cgroup_threadgroup_rwsem, which waits for an RCU grace period
   // unless another move came just before (or cgroup2 is mounted with `favordynmods`):
-  // back-to-back calls above do not show it (bench/RESULTS.md, 2026-12-07 05:10 UTC).
+  // back-to-back calls above do not show it. After a pause the executor's standby shell
+  // (src/shell/local/standby.ts) has joined already; this row shows what a call still costs
+  // then (bench/RESULTS.md, "A standby shell for calls after a pause").
   const idleRaw: number[] = []
   const idleTool: number[] = []
   for (let i = 0; i < IDLE_SAMPLES; i++) {
