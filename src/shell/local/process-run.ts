@@ -3,7 +3,7 @@
 // the call, KILL after a grace period), and no descendant left running once the shell is gone.
 
 import { type ChildProcess, spawn } from 'node:child_process'
-import { accessSync, constants, statSync } from 'node:fs'
+import { accessSync, constants } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { ShellErrorCode } from '../errors.js'
@@ -239,27 +239,22 @@ function containedCommandLine(
 }
 
 /**
- * The waiting standby shell, when this call can use one: no sandbox, no stdin, an
- * environment `env -i` can carry, and a workdir that exists (a missing one is reported by
- * the direct spawn, as always).
+ * The waiting standby shell, when there is one and this call can use it: no sandbox, no
+ * stdin, an environment `env -i` can carry. A missing workdir throws the error a direct
+ * spawn reports, and the standby stays for the next call.
  */
 function takeStandby(
   spec: ShellSpec,
   options: ProcessRunOptions,
   env: Readonly<Record<string, string>>,
 ): StandbyShell | undefined {
-  if (options.standby === undefined || isSandboxed(options.sandbox) || spec.stdin !== undefined)
+  const { standby } = options
+  // Back-to-back calls find none waiting: they pay no checks here.
+  if (standby?.waitingPid === undefined || isSandboxed(options.sandbox) || spec.stdin !== undefined)
     return undefined
-  if (!standbyCanCarry(options.shellPath, env) || !isDirectory(spec.workdir)) return undefined
-  return options.standby.take()
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory()
-  } catch {
-    return false
-  }
+  if (!standbyCanCarry(options.shellPath, env)) return undefined
+  checkWorkdir(spec.workdir)
+  return standby.take()
 }
 
 function spawnShell(
