@@ -85,6 +85,89 @@ describe('dsh web sessions page', () => {
     await page.context().close()
   })
 
+  // Seen under load: the default folder arrived between Playwright's select-all and its typing,
+  // and the session was asked for in "<server cwd><typed folder>".
+  it('shows the new-session fields only with their defaults, so nothing typed is replaced or appended to', async () => {
+    const { server } = await start({ script: [{ text: 'the only answer' }] })
+    const folder = tempDir()
+    const { page, dialogs, errors } = await openPage(browser(), server.url)
+    const created = () =>
+      page.waitForRequest(
+        (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/sessions',
+      )
+
+    // While the choices load there is nothing to type into and nothing to start.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route('**/api/models', async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.click('button.new-session')
+    await page.locator('.new-session-dialog .loading').waitFor()
+    expect(await page.locator('.new-session-dialog .folder-input').count()).toBe(0)
+    expect(await page.locator('.new-session-dialog button.create').isDisabled()).toBe(true)
+    release()
+    const input = page.locator('.new-session-dialog .folder-input')
+    await input.waitFor()
+    expect(await input.inputValue()).toBe(process.cwd())
+    await page.fill('.new-session-dialog .folder-input', folder)
+    const first = created()
+    await page.click('.new-session-dialog button.create')
+    expect((await first).postDataJSON()).toMatchObject({ cwd: folder })
+    await page.locator('.session-page .mode.hosted').waitFor()
+
+    // The choices cannot be loaded: the dialog says so, and a session still starts in the folder typed.
+    await page.unroute('**/api/models')
+    await page.route('**/api/models', (route) => route.abort())
+    await page.reload()
+    await page.goto(`${server.origin}/#/`)
+    await page.click('button.new-session')
+    await page
+      .locator('.new-session-dialog .error', { hasText: 'could not load the model choices' })
+      .waitFor()
+    await page.fill('.new-session-dialog .folder-input', folder)
+    const second = created()
+    await page.click('.new-session-dialog button.create')
+    expect((await second).postDataJSON()).toEqual({ cwd: folder })
+    await page.locator('.session-page .mode.hosted').waitFor()
+    // The chat box says so too (it asked for them as well), and a prompt still goes out.
+    await page.locator('.notice-bar', { hasText: 'could not load the model choices' }).waitFor()
+    await page.fill('textarea.prompt', 'hello')
+    await page.press('textarea.prompt', 'Enter')
+    await page.locator('.markdown', { hasText: 'the only answer' }).waitFor()
+
+    expect(dialogs).toEqual([])
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  // Seen under load: a test moved to a session's hash before the router listened, and the
+  // page stayed on the list.
+  it('follows a hash that changed before the router was listening', async () => {
+    const { server, test } = await start({ script: [{ text: 'stored answer' }] })
+    const agent = await test.harness.agents.create({ sessionId: 'early-hash', meta: { cwd: tempDir() } })
+    await agent.prompt('a question')
+    await test.harness.agents.dispose(agent.id)
+
+    const context = await browser().newContext()
+    const page = await context.newPage()
+    // The hash changes as soon as the first render is in the DOM: its event comes before any effect runs.
+    await page.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        if (document.getElementById('app')?.firstChild) {
+          observer.disconnect()
+          location.hash = '#/session/early-hash'
+        }
+      }).observe(document, { childList: true, subtree: true })
+    })
+    await page.goto(server.url)
+    await page.locator('.markdown', { hasText: 'stored answer' }).waitFor()
+    await context.close()
+  })
+
   it('asks when a stored session in an untrusted project is resumed from its page', async () => {
     const { server, test } = await start({ script: [{ text: 'after resume' }] })
     const project = projectWithHook()

@@ -10,8 +10,12 @@ import { ApiError, api } from './api.js'
 import { ACCEPTED_TYPES, filesOf, Thumbnails, useAttachments } from './attachments.js'
 
 let modelsOnce: Promise<ModelsResponse> | undefined
+/** The model choices, asked once per page; a failed request is asked again next time. */
 export function models(): Promise<ModelsResponse> {
-  modelsOnce ??= api.models()
+  modelsOnce ??= api.models().catch((failure: unknown) => {
+    modelsOnce = undefined
+    throw failure
+  })
   return modelsOnce
 }
 
@@ -26,7 +30,12 @@ export function ChatBox(props: {
   const [text, setText] = useState('')
   const [choices, setChoices] = useState<ModelsResponse | undefined>(undefined)
   useEffect(() => {
-    void models().then(setChoices)
+    models().then(setChoices, (failure: unknown) =>
+      // Without the choices the model menu stays away; prompts still go out.
+      onError(
+        `could not load the model choices: ${failure instanceof Error ? failure.message : String(failure)}`,
+      ),
+    )
   }, [])
 
   const fail = (failure: unknown) => onError(failure instanceof ApiError ? failure.message : String(failure))

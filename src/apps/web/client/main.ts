@@ -25,6 +25,8 @@ function App(): VNode {
   useEffect(() => {
     const update = () => setHash(location.hash)
     window.addEventListener('hashchange', update)
+    // Effects run after the first paint: a hash that changed before then sent its event to nobody.
+    update()
     return () => window.removeEventListener('hashchange', update)
   }, [])
   const current = route(hash)

@@ -153,20 +153,33 @@ function NewSessionDialog(props: { onClose: () => void }): VNode {
   const [model, setModel] = useState('')
   const [effort, setEffort] = useState('')
   const [names, setNames] = useState<{ models: string[]; efforts: string[] }>({ models: [], efforts: [] })
+  // The fields appear once their defaults are known: a default arriving while someone
+  // types would replace their folder or be prepended to it.
+  const [ready, setReady] = useState(false)
   const [error, setError] = useState<string | undefined>(undefined)
   useEffect(() => {
-    void models().then((choices) => {
-      setCwd((current) => current || choices.cwd)
-      setModel(choices.defaultModel ?? choices.models[0] ?? '')
-      setEffort(choices.defaultEffort)
-      setNames({ models: choices.models, efforts: choices.efforts })
-    })
+    models().then(
+      (choices) => {
+        setCwd(choices.cwd)
+        setModel(choices.defaultModel ?? choices.models[0] ?? '')
+        setEffort(choices.defaultEffort)
+        setNames({ models: choices.models, efforts: choices.efforts })
+        setReady(true)
+      },
+      (failure: unknown) => {
+        // Without the choices the server's defaults apply; the folder is still asked for.
+        setError(
+          `could not load the model choices: ${failure instanceof Error ? failure.message : String(failure)}`,
+        )
+        setReady(true)
+      },
+    )
   }, [])
   // Starting may wait for the project-trust question; a second click must not start another.
   const [starting, setStarting] = useState(false)
   const create = (event: Event) => {
     event.preventDefault()
-    if (starting) return
+    if (starting || !ready) return
     setStarting(true)
     api
       .create(cwd.trim(), model, effort)
@@ -179,17 +192,20 @@ function NewSessionDialog(props: { onClose: () => void }): VNode {
         setError(failure instanceof Error ? failure.message : String(failure))
       })
   }
-  return html`<form class="dialog new-session-dialog" onSubmit=${create}>
-    <h2>New session</h2>
-    <label>Folder <input class="folder-input" value=${cwd} onInput=${(e: Event) => setCwd((e.target as HTMLInputElement).value)} /></label>
+  const fields = ready
+    ? html`<label>Folder <input class="folder-input" value=${cwd} onInput=${(e: Event) => setCwd((e.target as HTMLInputElement).value)} /></label>
     <label>Model <select value=${model} onChange=${(e: Event) => setModel((e.target as HTMLSelectElement).value)}>
       ${names.models.map((name) => html`<option value=${name}>${name}</option>`)}
     </select></label>
     <label>Effort <select value=${effort} onChange=${(e: Event) => setEffort((e.target as HTMLSelectElement).value)}>
       ${names.efforts.map((name) => html`<option value=${name}>${name}</option>`)}
-    </select></label>
+    </select></label>`
+    : html`<p class="loading">loading…</p>`
+  return html`<form class="dialog new-session-dialog" onSubmit=${create}>
+    <h2>New session</h2>
+    ${fields}
     ${error !== undefined ? html`<p class="error" role="alert">${error}</p>` : null}
-    <div class="dialog-actions"><button type="submit" class="create" disabled=${starting}>${starting ? 'Starting…' : 'Start'}</button><button type="button" onClick=${props.onClose}>Cancel</button></div>
+    <div class="dialog-actions"><button type="submit" class="create" disabled=${starting || !ready}>${starting ? 'Starting…' : 'Start'}</button><button type="button" onClick=${props.onClose}>Cancel</button></div>
   </form>`
 }
 
