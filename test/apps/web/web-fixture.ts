@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll } from 'vitest'
+import { afterAll, afterEach, beforeAll, onTestFailed } from 'vitest'
 import { startWebServer, type WebServer } from '../../../src/apps/web/index.js'
 import type { Script } from '../../../src/llm/index.js'
 import { launchChromium } from '../../support/browser.js'
@@ -59,8 +59,9 @@ export async function openPage(
 ): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
   const page = await context.newPage()
-  // Shorter than the test's timeout, so a wait that never ends names its locator.
-  page.setDefaultTimeout(20_000)
+  // Shorter than the test's timeout, so a wait that never ends names its locator; long
+  // enough for a page on two cores shared with the rest of the suite.
+  page.setDefaultTimeout(60_000)
   const dialogs: string[] = []
   const errors: string[] = []
   page.on('dialog', (dialog) => {
@@ -68,6 +69,35 @@ export async function openPage(
     void dialog.dismiss()
   })
   page.on('pageerror', (error) => errors.push(error.message))
+  recordTraffic(page)
   await page.goto(url)
   return { page, dialogs, errors }
+}
+
+/**
+ * Keeps the page's requests, answers and console lines, and prints them when the test
+ * fails: a wait that timed out then shows what the page asked and got (a refused request
+ * body is what explained the last flaky failure).
+ */
+function recordTraffic(page: Page): void {
+  const started = Date.now()
+  const lines: string[] = []
+  const note = (line: string) => lines.push(`${Date.now() - started} ms ${line}`)
+  page.on('request', (request) =>
+    note(`${request.method()} ${request.url()} ${request.postData()?.slice(0, 300) ?? ''}`),
+  )
+  page.on('response', (response) => {
+    note(`${response.status()} ${response.url()}`)
+    if (response.status() >= 400)
+      void response.text().then(
+        (body) => note(`  body ${body.slice(0, 300)}`),
+        () => {},
+      )
+  })
+  page.on('requestfailed', (request) => note(`failed ${request.url()} ${request.failure()?.errorText ?? ''}`))
+  page.on('console', (message) => note(`console ${message.type()} ${message.text()}`))
+  page.on('framenavigated', (frame) => note(`navigated ${frame.url()}`))
+  onTestFailed(() => {
+    process.stderr.write(`the page's traffic (${page.url()}):\n${lines.slice(-200).join('\n')}\n`)
+  })
 }

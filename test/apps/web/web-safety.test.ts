@@ -147,7 +147,8 @@ describe('dsh web safety and liveness', () => {
   it('shows two tabs the same live turn, and a session another process writes read-only and live', async () => {
     const folder = tempDir()
     const { server, test } = await start({
-      script: [{ text: 'answer seen by both tabs', delayMs: 20 }],
+      // It streams until stopped, so the streaming state is there to see whatever the load.
+      script: [{ endless: { text: 'answer seen by both tabs ', intervalMs: 50 } }],
     })
     const id = await (
       (await fetch(`${server.origin}/api/sessions`, {
@@ -168,10 +169,14 @@ describe('dsh web safety and liveness', () => {
     }
     await one.page.fill('textarea.prompt', 'hello')
     await one.page.press('textarea.prompt', 'Enter')
-    // The other tab sees the streamed answer and the committed one.
-    await two.page.locator('.msg.assistant.streaming', { hasText: 'answer' }).waitFor()
-    await two.page.locator('.markdown', { hasText: 'answer seen by both tabs' }).waitFor()
-    await one.page.locator('.markdown', { hasText: 'answer seen by both tabs' }).waitFor()
+    // The other tab sees the streamed answer, and the turn's end when the first tab stops it.
+    await two.page.locator('.msg.assistant.streaming', { hasText: 'answer seen by both tabs' }).waitFor()
+    await one.page.locator('.msg.assistant.streaming', { hasText: 'answer seen by both tabs' }).waitFor()
+    await one.page.click('button.stop')
+    for (const tab of [one, two]) {
+      await tab.page.locator('.turn-end', { hasText: 'turn 1 · aborted' }).waitFor()
+      await tab.page.locator('.markdown', { hasText: 'answer seen by both tabs' }).waitFor()
+    }
 
     // Another process (a second harness with its own backend instance) writes a session.
     const other = await startTestHarness({
