@@ -249,9 +249,10 @@ function takeStandby(
   env: Readonly<Record<string, string>>,
 ): StandbyShell | undefined {
   const { standby } = options
-  // Back-to-back calls find none waiting: they pay no checks here.
-  if (standby?.waitingPid === undefined || isSandboxed(options.sandbox) || spec.stdin !== undefined)
-    return undefined
+  if (standby === undefined || isSandboxed(options.sandbox) || spec.stdin !== undefined) return undefined
+  // Back-to-back calls find none waiting and pay no checks; the one still due is not started
+  // (take cancels it), as it would fork while this call runs.
+  if (standby.waitingPid === undefined) return standby.take()
   if (!standbyCanCarry(options.shellPath, env)) return undefined
   checkWorkdir(spec.workdir)
   return standby.take()

@@ -276,6 +276,20 @@ describe('a standby shell (the next command started ahead of time)', () => {
     },
   )
 
+  withCgroup('is not started while a call runs that came before it was due', async () => {
+    const { shell } = await startExecutor({ containment: 'cgroup', standbyAfterMs: 100 })
+    await shell.run({ command: 'true' }) // a standby is due 100 ms from now
+    const release = join(tempDir(), 'release')
+    const running = shell.run({ command: `while [ ! -e '${release}' ]; do sleep 0.02; done` })
+    // Well past the time it was due: one that was still due would have started (a negative needs a wait).
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    expect(shell.standby!.waitingPid).toBeUndefined()
+    writeFileSync(release, '')
+    await running
+    // After the call, the next one is due again.
+    await until(() => shell.standby!.waitingPid !== undefined, 10_000, 'a standby shell')
+  })
+
   withCgroup(
     'is in its call cgroup before the command, and nothing the command starts outlives it',
     async () => {
