@@ -104,9 +104,15 @@ export class StandbyShells {
     return this.waiting?.exited === false ? this.waiting.child.pid : undefined
   }
 
-  /** The waiting standby, if it is still alive; the caller owns it from now on. */
+  /** Whether a standby's start is scheduled (a call that comes first cancels it). */
+  get due(): boolean {
+    return this.timer !== undefined
+  }
+
+  /** The waiting standby, if it is still alive; the caller owns it from now on. A start still due is cancelled. */
   take(): StandbyShell | undefined {
     clearTimeout(this.timer)
+    this.timer = undefined
     const standby = this.waiting
     this.waiting = undefined
     return standby?.exited ? undefined : standby
@@ -116,7 +122,10 @@ export class StandbyShells {
   schedule(): void {
     if (this.closed || !this.usable || this.waiting !== undefined) return
     clearTimeout(this.timer)
-    this.timer = setTimeout(() => this.refill(), this.afterMs)
+    this.timer = setTimeout(() => {
+      this.timer = undefined
+      this.refill()
+    }, this.afterMs)
     this.timer.unref()
   }
 
@@ -182,6 +191,7 @@ export class StandbyShells {
   close(): void {
     this.closed = true
     clearTimeout(this.timer)
+    this.timer = undefined
     if (this.folder !== undefined) rmSync(this.folder, { recursive: true, force: true })
   }
 }

@@ -277,17 +277,23 @@ describe('a standby shell (the next command started ahead of time)', () => {
   )
 
   withCgroup('is not started while a call runs that came before it was due', async () => {
-    const { shell } = await startExecutor({ containment: 'cgroup', standbyAfterMs: 100 })
-    await shell.run({ command: 'true' }) // a standby is due 100 ms from now
-    const release = join(tempDir(), 'release')
-    const running = shell.run({ command: `while [ ! -e '${release}' ]; do sleep 0.02; done` })
-    // Well past the time it was due: one that was still due would have started (a negative needs a wait).
-    await new Promise((resolve) => setTimeout(resolve, 600))
-    expect(shell.standby!.waitingPid).toBeUndefined()
+    // Due a minute after each call: nothing starts by itself during the test.
+    const { shell } = await startExecutor({ containment: 'cgroup', standbyAfterMs: 60_000 })
+    const standby = shell.standby!
+    await shell.run({ command: 'true' })
+    expect(standby.due).toBe(true)
+    const dir = tempDir()
+    const [started, release] = [join(dir, 'started'), join(dir, 'release')]
+    const running = shell.run({
+      command: `: > '${started}'; while [ ! -e '${release}' ]; do sleep 0.02; done`,
+    })
+    await until(() => existsSync(started), 10_000, 'the second call')
+    // The second call cancelled the start that was due: it would have forked beside the command.
+    expect(standby.due).toBe(false)
+    expect(standby.waitingPid).toBeUndefined()
     writeFileSync(release, '')
     await running
-    // After the call, the next one is due again.
-    await until(() => shell.standby!.waitingPid !== undefined, 10_000, 'a standby shell')
+    expect(standby.due).toBe(true)
   })
 
   withCgroup(

@@ -19,6 +19,11 @@ export function models(): Promise<ModelsResponse> {
   return modelsOnce
 }
 
+/** What the new-session dialog and the chat box say when the model choices could not be loaded. */
+export function modelsFailure(failure: unknown): string {
+  return `could not load the model choices: ${failure instanceof Error ? failure.message : String(failure)}`
+}
+
 export function ChatBox(props: {
   id: string
   state: SessionState
@@ -32,9 +37,7 @@ export function ChatBox(props: {
   useEffect(() => {
     models().then(setChoices, (failure: unknown) =>
       // Without the choices the model menu stays away; prompts still go out.
-      onError(
-        `could not load the model choices: ${failure instanceof Error ? failure.message : String(failure)}`,
-      ),
+      onError(modelsFailure(failure)),
     )
   }, [])
 

@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { formatCost } from '../../../usage/format.js'
 import type { SessionRow, SessionsResponse } from '../types.js'
 import { ApiError, api } from './api.js'
-import { models } from './chat-box.js'
+import { models, modelsFailure } from './chat-box.js'
 import { formatTokens } from './items.js'
 import { useTrustStream } from './trust.js'
 
@@ -168,9 +168,7 @@ function NewSessionDialog(props: { onClose: () => void }): VNode {
       },
       (failure: unknown) => {
         // Without the choices the server's defaults apply; the folder is still asked for.
-        setError(
-          `could not load the model choices: ${failure instanceof Error ? failure.message : String(failure)}`,
-        )
+        setError(modelsFailure(failure))
         setReady(true)
       },
     )
