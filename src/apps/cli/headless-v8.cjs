@@ -21,9 +21,29 @@ const HEADLESS_V8_FLAGS = [
   '--max-bytecode-size-for-early-opt=0',
 ]
 
-/** Applies HEADLESS_V8_FLAGS to this process. */
+// Node's own modules that every headless turn loads (measured: process.moduleLoadList of a
+// 20-step `dsh run`; `node:https` for the default DeepSeek endpoint). Node compiles its
+// modules from a code cache built into the binary, but V8 checks that cache against the
+// current flags, and any flag set here changes them: loaded after the flags, these compiled
+// from source, about 15 ms more to the first model request (bench/RESULTS.md, 2026-12-07).
+// So they load first. One missing from the list costs only that time.
+const NODE_MODULES_OF_A_TURN = [
+  'node:child_process',
+  'node:crypto',
+  'node:fs/promises',
+  'node:http',
+  'node:https',
+  'node:os',
+  'node:readline',
+]
+
+/** Loads NODE_MODULES_OF_A_TURN, then applies HEADLESS_V8_FLAGS to this process. */
 function useHeadlessV8Flags() {
+  for (const id of NODE_MODULES_OF_A_TURN) require(id)
+  // The streams behind them (a pipe's net.Socket, a file's or a terminal's) load on first use.
+  void process.stdout
+  void process.stderr
   setFlagsFromString(HEADLESS_V8_FLAGS.join(' '))
 }
 
-module.exports = { HEADLESS_V8_FLAGS, useHeadlessV8Flags }
+module.exports = { HEADLESS_V8_FLAGS, NODE_MODULES_OF_A_TURN, useHeadlessV8Flags }

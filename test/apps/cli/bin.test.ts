@@ -111,6 +111,36 @@ describe('the dsh bin', () => {
     expect(listing(bundle)).toEqual(before)
   })
 
+  it("loads Node's own modules of a turn before it sets the headless V8 flags", async () => {
+    // Node's built-in code cache for its own modules is checked against V8's flags: a module
+    // first loaded after headless-v8.cjs sets them compiles from source (about 15 ms in all).
+    // The probe notes which modules Node loads from the moment the flags are set.
+    const { bin } = installCopy()
+    const dir = makeDir()
+    const probe = join(dir, 'probe.cjs')
+    const out = join(dir, 'after-flags.json')
+    writeFileSync(
+      probe,
+      `const v8 = require('node:v8')
+      const set = v8.setFlagsFromString
+      let from
+      v8.setFlagsFromString = (flags) => { from ??= process.moduleLoadList.length; return set(flags) }
+      process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(
+        from === undefined ? null : process.moduleLoadList.slice(from).filter((e) => e.startsWith('NativeModule ')).map((e) => e.slice(13)))))`,
+    )
+    const world = await startWorld(
+      [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo called' } }] }, { text: 'done' }],
+      { strict: true },
+    )
+    const env = { ...world.env, NODE_OPTIONS: `--require ${probe}` }
+    const args = ['run', '--permission-mode', 'bypassPermissions', 'call bash']
+    expect(await run(bin, args, { env, cwd: world.project })).toMatchObject({ code: 0, stdout: 'done\n' })
+    const afterFlags = JSON.parse(readFileSync(out, 'utf8')) as string[] | null
+    expect(afterFlags).not.toBeNull()
+    // What is left: `process` (its module is the process object) and fs.rm's recursive helper.
+    expect(afterFlags!.filter((name) => name !== 'process' && name !== 'internal/fs/rimraf')).toEqual([])
+  })
+
   it('compiles without the cache when it is missing or was written by another V8', async () => {
     const { bin, bundle } = installCopy()
     const cache = join(bundle, 'cli.js.cache')
