@@ -75,6 +75,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ file: badEnum, env: {} })).toThrow(`${badEnum}: persistence.backend:`)
   })
 
+  it('takes mcpServers and lsp sections with their defaults, and names the field of a bad entry', () => {
+    const good = writeConfig(
+      'mcpServers:\n  files:\n    command: npx\n  remote:\n    type: http\n    url: https://example.test/mcp\nlsp:\n  feedback: false\n',
+    )
+    const config = loadConfig({ file: good, env: {} })
+    expect(config.mcpServers).toEqual({
+      files: { command: 'npx', args: [], env: {} },
+      remote: { type: 'http', url: 'https://example.test/mcp', headers: {} },
+    })
+    expect(config.lsp).toMatchObject({ feedback: false, diagnosticsWaitMs: 3000, servers: {} })
+    const badUrl = writeConfig('mcpServers:\n  remote:\n    type: http\n    url: ftp://x\n')
+    expect(() => loadConfig({ file: badUrl, env: {} })).toThrow(`${badUrl}: mcpServers.remote.url:`)
+    const badName = writeConfig('mcpServers:\n  "bad name":\n    command: x\n')
+    expect(() => loadConfig({ file: badName, env: {} })).toThrow(`${badName}: mcpServers.bad name:`)
+    const badLsp = writeConfig('lsp:\n  maxRestarts: 99\n')
+    expect(() => loadConfig({ file: badLsp, env: {} })).toThrow(`${badLsp}: lsp.maxRestarts:`)
+    expect(loadConfig({ file: writeConfig('lsp: false\n'), env: {} }).lsp).toBe(false)
+  })
+
   it('takes the sandbox fields with their defaults, and refuses a bad sandbox value in one line', () => {
     const defaults = loadConfig({ env: { DSH_HOME: tempDir() } })
     expect(defaults).toMatchObject({
