@@ -147,17 +147,21 @@ for (const [pkg, specifiers] of Object.entries(VENDORED)) {
     logLevel: 'warning',
   })
 }
-// The training run, once the bundle folder is complete.
+// The training runs, once the bundle folder is complete: `dsh demo`, then `dsh run` with the
+// demo's cache loaded (scripts/train-code-cache.cjs), so the cache holds both commands' code.
 const trainingTmp = mkdtempSync(join(tmpdir(), 'dsh-build-'))
 try {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(DSH_|DEEPSEEK_)/.test(key)))
-  const training = spawnSync(process.execPath, ['scripts/train-code-cache.cjs', 'demo'], {
-    env: { ...env, TMPDIR: trainingTmp, NO_COLOR: '1' },
-    stdio: 'ignore',
-    timeout: 120_000,
-  })
-  if (training.status !== 0) {
+  const train = (command) =>
+    spawnSync(process.execPath, ['scripts/train-code-cache.cjs', command], {
+      env: { ...env, TMPDIR: trainingTmp, NO_COLOR: '1' },
+      stdio: 'ignore',
+      timeout: 120_000,
+    }).status === 0
+  if (!train('demo')) {
     console.warn('bundle: the training run of `dsh demo` failed; the code cache holds the top level only')
+  } else if (!train('run')) {
+    console.warn('bundle: the training run of `dsh run` failed; the code cache holds `dsh demo` only')
   }
 } finally {
   rmSync(trainingTmp, { recursive: true, force: true })

@@ -111,6 +111,44 @@ describe('the dsh bin', () => {
     expect(listing(bundle)).toEqual(before)
   })
 
+  it('ships a code cache that already holds what a headless `dsh run` turn runs', async () => {
+    // The build trains the cache on `dsh demo` and then `dsh run` (scripts/train-code-cache.cjs).
+    // A turn that had to compile functions the cache lacks ends with a larger cache: trained on
+    // the demo alone, a `dsh run` turn added about 12% (bench/RESULTS.md, 2026-12-07).
+    const { bundle } = installCopy()
+    const dir = makeDir()
+    const probe = join(dir, 'probe.cjs')
+    const out = join(dir, 'cache-sizes.json')
+    const file = join(bundle, 'cli.js')
+    writeFileSync(
+      probe,
+      `const { readFileSync, writeFileSync } = require('node:fs')
+      const { createRequire } = require('node:module')
+      const { Script } = require('node:vm')
+      const file = ${JSON.stringify(file)}
+      const cachedData = readFileSync(file + '.cache')
+      const script = new Script(readFileSync(file, 'latin1'), { filename: file, cachedData })
+      process.on('exit', () => writeFileSync(${JSON.stringify(out)}, JSON.stringify({
+        rejected: script.cachedDataRejected, shipped: cachedData.length, atExit: script.createCachedData().length })))
+      const cliModule = { exports: {} }
+      script.runInThisContext().call(cliModule.exports, cliModule.exports, createRequire(file), cliModule, file, ${JSON.stringify(bundle)})`,
+    )
+    const world = await startWorld(
+      [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo called' } }] }, { text: 'done' }],
+      { strict: true },
+    )
+    const args = [probe, 'run', '--permission-mode', 'bypassPermissions', 'call bash']
+    const child = spawn(process.execPath, args, { env: world.env, cwd: world.project, stdio: 'ignore' })
+    expect(await new Promise((done) => child.on('close', done))).toBe(0)
+    const sizes = JSON.parse(readFileSync(out, 'utf8')) as {
+      rejected: boolean
+      shipped: number
+      atExit: number
+    }
+    expect(sizes.rejected).toBe(false)
+    expect(sizes.atExit / sizes.shipped).toBeLessThan(1.01)
+  })
+
   it("loads Node's own modules of a turn before it sets the headless V8 flags", async () => {
     // Node's built-in code cache for its own modules is checked against V8's flags: a module
     // first loaded after headless-v8.cjs sets them compiles from source (about 15 ms in all).
