@@ -11,60 +11,84 @@ export const DEFAULT_INITIALIZE_TIMEOUT_MS = 30_000
 export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000
 export const DEFAULT_MAX_RESTARTS = 3
 
-const extension = z
-  .string()
-  .min(1)
-  .transform((value) => value.replace(/^\./, '').toLowerCase())
+/**
+ * The `lsp` section's schemas, built on first use (lspSchemas): a config without the section
+ * never builds them (issue #31: zod schemas cost start-up time to build).
+ */
+function buildLspSchemas() {
+  const extension = z
+    .string()
+    .min(1)
+    .transform((value) => value.replace(/^\./, '').toLowerCase())
 
-export const lspServerConfigSchema = z
-  .object({
-    command: z.string().min(1).optional(),
-    args: z.array(z.string()).optional(),
-    /** File extensions (`ts` or `.ts`). Required for a server that is not a preset. */
-    extensions: z.array(extension).min(1).optional(),
-    rootMarkers: z.array(z.string().min(1)).optional(),
-    initializationOptions: z.unknown().optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    /** True turns a preset off. */
-    disabled: z.boolean().optional(),
-  })
-  .strict()
+  const server = z
+    .object({
+      command: z.string().min(1).optional(),
+      args: z.array(z.string()).optional(),
+      /** File extensions (`ts` or `.ts`). Required for a server that is not a preset. */
+      extensions: z.array(extension).min(1).optional(),
+      rootMarkers: z.array(z.string().min(1)).optional(),
+      initializationOptions: z.unknown().optional(),
+      env: z.record(z.string(), z.string()).optional(),
+      /** True turns a preset off. */
+      disabled: z.boolean().optional(),
+    })
+    .strict()
 
-export const lspSettingsSchema = z
-  .object({
-    servers: z.record(z.string().min(1), lspServerConfigSchema).default({}),
-    /** Append new errors to edit/multi_edit/write results. Default true. */
-    feedback: z.boolean().default(true),
-    /** How long an edit waits for the server's diagnostics, ms. */
-    diagnosticsWaitMs: z.number().int().min(0).max(120_000).default(DEFAULT_DIAGNOSTICS_WAIT_MS),
-    /** After a server's first publish for a change, how long without another counts as done, ms. */
-    diagnosticsSettleMs: z.number().int().min(0).max(10_000).default(DEFAULT_DIAGNOSTICS_SETTLE_MS),
-    /** A server that has not answered `initialize` by then is given up on, ms. */
-    initializeTimeoutMs: z.number().int().min(100).default(DEFAULT_INITIALIZE_TIMEOUT_MS),
-    /** Definition, references, hover and symbol requests, ms. */
-    requestTimeoutMs: z.number().int().min(100).default(DEFAULT_REQUEST_TIMEOUT_MS),
-    /** Restarts after crashes per server and root before it stays down. */
-    maxRestarts: z.number().int().min(0).max(20).default(DEFAULT_MAX_RESTARTS),
-  })
-  .strict()
-  .superRefine((settings, context) => {
-    for (const [id, entry] of Object.entries(settings.servers)) {
-      const preset = LSP_PRESETS.some((spec) => spec.id === id)
-      if (!preset && !entry.disabled && (entry.command === undefined || entry.extensions === undefined))
-        context.addIssue({
-          code: 'custom',
-          path: ['servers', id],
-          message: `lsp.servers.${id} is not a preset, so it needs command and extensions`,
-        })
-    }
-  })
+  const settings = z
+    .object({
+      servers: z.record(z.string().min(1), server).default({}),
+      /** Append new errors to edit/multi_edit/write results. Default true. */
+      feedback: z.boolean().default(true),
+      /** How long an edit waits for the server's diagnostics, ms. */
+      diagnosticsWaitMs: z.number().int().min(0).max(120_000).default(DEFAULT_DIAGNOSTICS_WAIT_MS),
+      /** After a server's first publish for a change, how long without another counts as done, ms. */
+      diagnosticsSettleMs: z.number().int().min(0).max(10_000).default(DEFAULT_DIAGNOSTICS_SETTLE_MS),
+      /** A server that has not answered `initialize` by then is given up on, ms. */
+      initializeTimeoutMs: z.number().int().min(100).default(DEFAULT_INITIALIZE_TIMEOUT_MS),
+      /** Definition, references, hover and symbol requests, ms. */
+      requestTimeoutMs: z.number().int().min(100).default(DEFAULT_REQUEST_TIMEOUT_MS),
+      /** Restarts after crashes per server and root before it stays down. */
+      maxRestarts: z.number().int().min(0).max(20).default(DEFAULT_MAX_RESTARTS),
+    })
+    .strict()
+    .superRefine((settings, context) => {
+      for (const [id, entry] of Object.entries(settings.servers)) {
+        const preset = LSP_PRESETS.some((spec) => spec.id === id)
+        if (!preset && !entry.disabled && (entry.command === undefined || entry.extensions === undefined))
+          context.addIssue({
+            code: 'custom',
+            path: ['servers', id],
+            message: `lsp.servers.${id} is not a preset, so it needs command and extensions`,
+          })
+      }
+    })
 
-export const lspConfigSchema = z.union([z.literal(false), lspSettingsSchema])
+  const config = z.union([z.literal(false), settings])
 
-export type LspSettings = z.infer<typeof lspSettingsSchema>
-export type LspConfig = z.infer<typeof lspConfigSchema>
+  return { server, settings, config }
+}
 
-export const DEFAULT_LSP_SETTINGS: LspSettings = lspSettingsSchema.parse({})
+let schemas: ReturnType<typeof buildLspSchemas> | undefined
+/** The section's schemas: one server entry, the settings, and the whole section (`false` or the settings). */
+export function lspSchemas(): ReturnType<typeof buildLspSchemas> {
+  schemas ??= buildLspSchemas()
+  return schemas
+}
+
+export type LspSettings = z.infer<ReturnType<typeof buildLspSchemas>['settings']>
+export type LspConfig = z.infer<ReturnType<typeof buildLspSchemas>['config']>
+
+/** What `lsp: {}` parses to (a test checks it against the schema). */
+export const DEFAULT_LSP_SETTINGS: LspSettings = {
+  servers: {},
+  feedback: true,
+  diagnosticsWaitMs: DEFAULT_DIAGNOSTICS_WAIT_MS,
+  diagnosticsSettleMs: DEFAULT_DIAGNOSTICS_SETTLE_MS,
+  initializeTimeoutMs: DEFAULT_INITIALIZE_TIMEOUT_MS,
+  requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
+  maxRestarts: DEFAULT_MAX_RESTARTS,
+}
 
 /**
  * The presets with `servers` laid over them (field by field), minus disabled ones; a new

@@ -11,8 +11,7 @@ export {
   DEFAULT_MAX_RESTARTS,
   type LspConfig,
   type LspSettings,
-  lspConfigSchema,
-  lspSettingsSchema,
+  lspSchemas,
   resolveServerSpecs,
 } from './config.js'
 export { LSP_TOOL_NAMES, type LspPluginConfig, lspPlugin } from './plugin.js'

@@ -9,7 +9,7 @@ import {
   MAX_MCP_SERVERS,
   type McpServerConfig,
   type McpServerEntry,
-  mcpServerConfigSchema,
+  mcpSchemas,
   PROJECT_MCP_FILE,
   SERVER_NAME,
   tooManyServers,
@@ -53,7 +53,7 @@ function checkEntry(name: string, entry: McpServerEntry): McpServerConfig {
       { userFacing: true },
     )
   }
-  const result = mcpServerConfigSchema.safeParse(entry)
+  const result = mcpSchemas().server.safeParse(entry)
   if (!result.success) {
     throw new DshError(`server ${name}: ${result.error.issues[0]?.message}`, McpErrorCode.InvalidConfig, {
       userFacing: true,

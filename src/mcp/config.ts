@@ -22,24 +22,6 @@ export function tooManyServers(where: string, count: number): string {
   return `${where}: ${count} MCP servers; the limit is ${MAX_MCP_SERVERS}`
 }
 
-const timeouts = {
-  /** How long the first model request waits for this server to start. */
-  startupTimeoutMs: z.number().int().positive().optional(),
-  /** How long one tool call may run without progress. */
-  toolTimeoutMs: z.number().int().positive().optional(),
-}
-
-const stdioServerSchema = z
-  .object({
-    type: z.literal('stdio').optional(),
-    command: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    env: z.record(z.string(), z.string()).default({}),
-    cwd: z.string().min(1).optional(),
-    ...timeouts,
-  })
-  .strict()
-
 /** An http(s) URL; one holding a `${VAR}` is checked once expanded, when the server starts. */
 function isServerUrl(url: string): boolean {
   if (url.includes('${')) return true
@@ -51,42 +33,77 @@ function isServerUrl(url: string): boolean {
   }
 }
 
-const remoteServerSchema = z
-  .object({
-    type: z.enum(['http', 'sse']),
-    url: z
-      .string()
-      .min(1)
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax
-      .refine(isServerUrl, 'url must be an http:// or https:// URL (or hold a ${VAR})'),
-    headers: z.record(z.string(), z.string()).default({}),
-    ...timeouts,
-  })
-  .strict()
-
-/** One server entry: stdio (`type` may be omitted), `http` (Streamable HTTP) or legacy `sse`. */
-export const mcpServerConfigSchema = z.union([stdioServerSchema, remoteServerSchema])
-export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>
-/** An entry as written in a file, before defaults (`args`, `env`, `headers` may be left out). */
-export type McpServerEntry = z.input<typeof mcpServerConfigSchema>
-export type McpStdioServerConfig = z.infer<typeof stdioServerSchema>
-export type McpRemoteServerConfig = z.infer<typeof remoteServerSchema>
-
 export const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/
-/** The `mcpServers` map; a list past MAX_MCP_SERVERS is refused before any entry is validated. */
-export const mcpServersSchema = z
-  .unknown()
-  .superRefine((servers, ctx) => {
-    const count = typeof servers === 'object' && servers !== null ? Object.keys(servers).length : 0
-    if (count > MAX_MCP_SERVERS)
-      ctx.addIssue({ code: 'custom', message: `${count} MCP servers; the limit is ${MAX_MCP_SERVERS}` })
-  })
-  .pipe(
-    z.record(
-      z.string().regex(SERVER_NAME, 'server names use letters, digits, _ and - (at most 64)'),
-      mcpServerConfigSchema,
-    ),
-  )
+
+/**
+ * The schemas of server entries, built on first use (mcpSchemas): a start with no MCP server
+ * in its config and no `.mcp.json` never builds them (issue #31).
+ */
+function buildMcpSchemas() {
+  const timeouts = {
+    /** How long the first model request waits for this server to start. */
+    startupTimeoutMs: z.number().int().positive().optional(),
+    /** How long one tool call may run without progress. */
+    toolTimeoutMs: z.number().int().positive().optional(),
+  }
+
+  const stdio = z
+    .object({
+      type: z.literal('stdio').optional(),
+      command: z.string().min(1),
+      args: z.array(z.string()).default([]),
+      env: z.record(z.string(), z.string()).default({}),
+      cwd: z.string().min(1).optional(),
+      ...timeouts,
+    })
+    .strict()
+
+  const remote = z
+    .object({
+      type: z.enum(['http', 'sse']),
+      url: z
+        .string()
+        .min(1)
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax
+        .refine(isServerUrl, 'url must be an http:// or https:// URL (or hold a ${VAR})'),
+      headers: z.record(z.string(), z.string()).default({}),
+      ...timeouts,
+    })
+    .strict()
+
+  /** One server entry: stdio (`type` may be omitted), `http` (Streamable HTTP) or legacy `sse`. */
+  const server = z.union([stdio, remote])
+
+  /** The `mcpServers` map; a list past MAX_MCP_SERVERS is refused before any entry is validated. */
+  const servers = z
+    .unknown()
+    .superRefine((servers, ctx) => {
+      const count = typeof servers === 'object' && servers !== null ? Object.keys(servers).length : 0
+      if (count > MAX_MCP_SERVERS)
+        ctx.addIssue({ code: 'custom', message: `${count} MCP servers; the limit is ${MAX_MCP_SERVERS}` })
+    })
+    .pipe(
+      z.record(
+        z.string().regex(SERVER_NAME, 'server names use letters, digits, _ and - (at most 64)'),
+        server,
+      ),
+    )
+  return { stdio, remote, server, servers }
+}
+
+type McpSchemas = ReturnType<typeof buildMcpSchemas>
+let schemas: McpSchemas | undefined
+/** The schemas of one server entry (`server`) and of an `mcpServers` map (`servers`), built on the first call. */
+export function mcpSchemas(): McpSchemas {
+  schemas ??= buildMcpSchemas()
+  return schemas
+}
+
+export type McpServerConfig = z.infer<McpSchemas['server']>
+/** An entry as written in a file, before defaults (`args`, `env`, `headers` may be left out). */
+export type McpServerEntry = z.input<McpSchemas['server']>
+export type McpStdioServerConfig = z.infer<McpSchemas['stdio']>
+export type McpRemoteServerConfig = z.infer<McpSchemas['remote']>
 
 export function isStdio(config: McpServerConfig): config is McpStdioServerConfig {
   return config.type === undefined || config.type === 'stdio'
@@ -149,7 +166,7 @@ export function readProjectServers(root: string): ProjectServers | undefined {
       problems.push(`${file}: mcpServers.${name}: server names use letters, digits, _ and -`)
       continue
     }
-    const result = mcpServerConfigSchema.safeParse(entry)
+    const result = mcpSchemas().server.safeParse(entry)
     if (result.success) servers[name] = result.data
     else problems.push(`${file}: mcpServers.${name}: ${result.error.issues[0]?.message ?? 'invalid'}`)
   }

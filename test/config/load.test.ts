@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadConfig, MAX_CONFIG_BYTES } from '../../src/config/index.js'
+import { loadConfig, MAX_CONFIG_BYTES, validateConfig } from '../../src/config/index.js'
 import { useTempDirs } from '../support/temp-dir.js'
 import { thrownBy } from '../support/thrown.js'
 
@@ -73,6 +73,39 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ file: mistyped, env: {} })).toThrow(`${mistyped}: subagents.maxDepth:`)
     const badEnum = writeConfig('persistence:\n  backend: mongodb\n')
     expect(() => loadConfig({ file: badEnum, env: {} })).toThrow(`${badEnum}: persistence.backend:`)
+  })
+
+  it('gives a missing section the default its schema gives an empty one (the schemas are built on first use)', () => {
+    // config/schema.ts writes each section's default out, so that a config without the section
+    // need not build its schema (issue #31); they must not drift from the schemas' own defaults.
+    const absent = validateConfig('t', {}) as unknown as Record<string, unknown>
+    const sections = Object.keys(absent).filter(
+      (key) => typeof absent[key] === 'object' && absent[key] !== null,
+    )
+    expect(sections.sort()).toEqual(
+      [
+        'agent',
+        'agents',
+        'compaction',
+        'hooks',
+        'lsp',
+        'mcpServers',
+        'model',
+        'permissions',
+        'persistence',
+        'pricing',
+        'secrets',
+        'skills',
+        'subagents',
+        'terminals',
+        'web',
+      ].sort(),
+    )
+    for (const key of sections) {
+      const empty = Array.isArray(absent[key]) ? [] : {}
+      const given = validateConfig('t', { [key]: empty }) as unknown as Record<string, unknown>
+      expect(given[key], key).toEqual(absent[key])
+    }
   })
 
   it('takes mcpServers and lsp sections with their defaults, and names the field of a bad entry', () => {

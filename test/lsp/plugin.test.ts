@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path'
 import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
 import { validateConfig } from '../../src/config/index.js'
-import { DEFAULT_LSP_SETTINGS, LSP_TOOL_NAMES, lspPlugin, lspSettingsSchema } from '../../src/lsp/index.js'
+import { DEFAULT_LSP_SETTINGS, LSP_TOOL_NAMES, lspPlugin, lspSchemas } from '../../src/lsp/index.js'
 import { ToolRegistry } from '../../src/tools/index.js'
 import { fakeLspServer } from '../support/fake-lsp.js'
 import { useTestHarnesses } from '../support/harness.js'
@@ -31,7 +31,7 @@ describe('lsp plugin', { timeout: 60_000 }, () => {
       /lsp.servers.mine is not a preset, so it needs command and extensions/,
     )
     expect(
-      lspSettingsSchema.parse({ servers: { mine: { command: 'x', extensions: ['.Foo'] } } }).servers.mine
+      lspSchemas().settings.parse({ servers: { mine: { command: 'x', extensions: ['.Foo'] } } }).servers.mine
         ?.extensions,
     ).toEqual(['foo'])
   })
