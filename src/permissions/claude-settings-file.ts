@@ -4,43 +4,46 @@
 // fine, and only a present, malformed key is an error, named by its path.
 
 import * as z from 'zod'
-
-const seconds = z.number().positive().finite()
-
-const handlerSchema = z.looseObject({
-  type: z.string().optional(),
-  command: z.unknown().optional(),
-  args: z.array(z.string()).optional(),
-  if: z.string().optional(),
-  async: z.boolean().optional(),
-  once: z.boolean().optional(),
-  timeout: seconds.optional(),
-  timeoutSec: seconds.optional(),
-})
-
-const groupSchema = z.looseObject({
-  matcher: z.string().optional(),
-  hooks: z.array(handlerSchema),
-})
+import { lazySchema } from '../core/lazy-schema.js'
 
 /** `{ Event: [groups] }`: the value of `hooks`, and the whole of a Codex hooks.json. */
-export const hookEventMapSchema = z.record(z.string(), z.array(groupSchema))
+export const hookEventMapSchema = lazySchema(() => {
+  const seconds = z.number().positive().finite()
+  const handlerSchema = z.looseObject({
+    type: z.string().optional(),
+    command: z.unknown().optional(),
+    args: z.array(z.string()).optional(),
+    if: z.string().optional(),
+    async: z.boolean().optional(),
+    once: z.boolean().optional(),
+    timeout: seconds.optional(),
+    timeoutSec: seconds.optional(),
+  })
 
-export const settingsFileSchema = z.looseObject({
-  hooks: hookEventMapSchema.optional(),
-  permissions: z
-    .looseObject({
-      allow: z.array(z.string()).optional(),
-      ask: z.array(z.string()).optional(),
-      deny: z.array(z.string()).optional(),
-      additionalDirectories: z.array(z.string()).optional(),
-    })
-    .optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  model: z.string().optional(),
+  const groupSchema = z.looseObject({
+    matcher: z.string().optional(),
+    hooks: z.array(handlerSchema),
+  })
+  return z.record(z.string(), z.array(groupSchema))
 })
 
-export type SettingsFile = z.infer<typeof settingsFileSchema>
+export const settingsFileSchema = lazySchema(() =>
+  z.looseObject({
+    hooks: hookEventMapSchema().optional(),
+    permissions: z
+      .looseObject({
+        allow: z.array(z.string()).optional(),
+        ask: z.array(z.string()).optional(),
+        deny: z.array(z.string()).optional(),
+        additionalDirectories: z.array(z.string()).optional(),
+      })
+      .optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    model: z.string().optional(),
+  }),
+)
+
+export type SettingsFile = z.infer<ReturnType<typeof settingsFileSchema>>
 
 type SettingsKey = 'hooks' | 'permissions'
 
@@ -59,7 +62,7 @@ export function isSettingsObject(value: unknown): value is Record<string, unknow
  */
 export function readSettingsKey<K extends SettingsKey>(value: unknown, key: K): SettingsKeyResult<K> {
   if (!isSettingsObject(value)) return { ok: false, problem: '(top level): expected a JSON object' }
-  const parsed = settingsFileSchema.shape[key].safeParse(value[key])
+  const parsed = settingsFileSchema().shape[key].safeParse(value[key])
   if (parsed.success) return { ok: true, value: parsed.data as SettingsFile[K] }
   return { ok: false, problem: describeSettingsIssues(parsed.error, [key]) }
 }

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve, sep } from 'node:path'
 import * as z from 'zod'
 import { DshError } from '../core/errors.js'
+import { lazySchema } from '../core/lazy-schema.js'
 import type { ConfigFingerprint } from './fingerprint.js'
 
 export const TRUST_FILE_NAME = 'trusted-folders.json'
@@ -23,14 +24,16 @@ export interface TrustEntry {
 }
 
 // Version 1 had no `configs`: its folders count as trusted with unknown content.
-const TrustFileSchema = z.object({
-  version: z.union([z.literal(1), z.literal(2)]),
-  folders: z.array(z.object({ folder: z.string().min(1), trustedAt: z.number().int() })),
-  /** By project root: the content of its configuration files when it was trusted. */
-  configs: z.record(z.string(), z.record(z.string(), z.string().nullable())).optional(),
-})
+const TrustFileSchema = lazySchema(() =>
+  z.object({
+    version: z.union([z.literal(1), z.literal(2)]),
+    folders: z.array(z.object({ folder: z.string().min(1), trustedAt: z.number().int() })),
+    /** By project root: the content of its configuration files when it was trusted. */
+    configs: z.record(z.string(), z.record(z.string(), z.string().nullable())).optional(),
+  }),
+)
 
-type TrustFile = z.infer<typeof TrustFileSchema>
+type TrustFile = z.infer<ReturnType<typeof TrustFileSchema>>
 
 /** The trust file of one harness home. Every call reads the file, so other processes' answers count. */
 export class ProjectTrustStore {
@@ -73,7 +76,7 @@ export class ProjectTrustStore {
     }
     let parsed: TrustFile
     try {
-      parsed = TrustFileSchema.parse(JSON.parse(text))
+      parsed = TrustFileSchema().parse(JSON.parse(text))
     } catch (error) {
       throw new DshError(
         `${this.path} is damaged (not a dsh trust file); fix it or delete it to be asked again`,

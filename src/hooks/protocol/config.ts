@@ -26,9 +26,9 @@ export function parseHookSettings(value: unknown, source: string, warn: HookWarn
     warn(`hook file ${source} is invalid, no hooks registered from it: ${problem}`, HookErrorCode.FileInvalid)
     return undefined
   }
-  let map: Record<string, z.infer<typeof hookEventMapSchema>[string]>
+  let map: Record<string, z.infer<ReturnType<typeof hookEventMapSchema>>[string]>
   if (isBareEventMap(value)) {
-    const parsed = hookEventMapSchema.safeParse(value)
+    const parsed = hookEventMapSchema().safeParse(value)
     if (!parsed.success) return invalid(describeSettingsIssues(parsed.error))
     map = parsed.data
   } else {

@@ -2,38 +2,41 @@
 // stdout is parsed for decisions and context; any other exit is a non-blocking error.
 
 import * as z from 'zod'
+import { lazySchema } from '../../core/lazy-schema.js'
 import type { HookOutcome, HookRun } from './types.js'
 
 /** Longest reason or context text (characters) passed on to the model. */
 export const MAX_HOOK_TEXT_CHARS = 10_000
 
-const hookOutputSchema = z.looseObject({
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  suppressOutput: z.boolean().optional(),
-  systemMessage: z.string().optional(),
-  decision: z.enum(['approve', 'block']).optional(),
-  reason: z.string().optional(),
-  hookSpecificOutput: z
-    .looseObject({
-      hookEventName: z.string().optional(),
-      permissionDecision: z.enum(['allow', 'deny', 'ask', 'defer']).optional(),
-      permissionDecisionReason: z.string().optional(),
-      additionalContext: z.string().optional(),
-      updatedInput: z.record(z.string(), z.unknown()).optional(),
-      /** PermissionRequest: the answer to the permission prompt. */
-      decision: z
-        .looseObject({
-          behavior: z.enum(['allow', 'deny']),
-          updatedInput: z.record(z.string(), z.unknown()).optional(),
-          message: z.string().optional(),
-        })
-        .optional(),
-    })
-    .optional(),
-})
+const hookOutputSchema = lazySchema(() =>
+  z.looseObject({
+    continue: z.boolean().optional(),
+    stopReason: z.string().optional(),
+    suppressOutput: z.boolean().optional(),
+    systemMessage: z.string().optional(),
+    decision: z.enum(['approve', 'block']).optional(),
+    reason: z.string().optional(),
+    hookSpecificOutput: z
+      .looseObject({
+        hookEventName: z.string().optional(),
+        permissionDecision: z.enum(['allow', 'deny', 'ask', 'defer']).optional(),
+        permissionDecisionReason: z.string().optional(),
+        additionalContext: z.string().optional(),
+        updatedInput: z.record(z.string(), z.unknown()).optional(),
+        /** PermissionRequest: the answer to the permission prompt. */
+        decision: z
+          .looseObject({
+            behavior: z.enum(['allow', 'deny']),
+            updatedInput: z.record(z.string(), z.unknown()).optional(),
+            message: z.string().optional(),
+          })
+          .optional(),
+      })
+      .optional(),
+  }),
+)
 
-export type HookOutput = z.infer<typeof hookOutputSchema>
+export type HookOutput = z.infer<ReturnType<typeof hookOutputSchema>>
 
 export interface InterpretOptions {
   /** Exit-0 stdout that is not JSON counts as context (SessionStart, UserPromptSubmit). */
@@ -92,7 +95,7 @@ export function parseHookOutput(
       problem: `malformed JSON (${error instanceof Error ? error.message : String(error)})`,
     }
   }
-  const result = hookOutputSchema.safeParse(value)
+  const result = hookOutputSchema().safeParse(value)
   if (!result.success) {
     const issue = result.error.issues[0]
     const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(top level)'

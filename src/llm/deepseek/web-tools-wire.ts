@@ -3,6 +3,7 @@
 // on the chat API's host, the same Bearer key, JSON in and out.
 
 import * as z from 'zod'
+import { lazySchema } from '../../core/lazy-schema.js'
 
 export const SEARCH_PATH = '/v1/tools/search'
 export const FETCH_PATH = '/v1/tools/fetch'
@@ -25,31 +26,35 @@ export interface WireSearchRequest {
   need_content?: boolean
 }
 
-export const wireSearchResultSchema = z.object({
-  rerank_score: z.number(),
-  title: z.string(),
-  url: z.string(),
-  snippet: z.string(),
-  summary: z.string(),
-  content: z.string(),
-  site_name: z.string(),
-  site_icon: z.string(),
-  date: z.string(),
-  authority: z.number(),
-})
-export type WireSearchResult = z.infer<typeof wireSearchResultSchema>
+export const wireSearchResultSchema = lazySchema(() =>
+  z.object({
+    rerank_score: z.number(),
+    title: z.string(),
+    url: z.string(),
+    snippet: z.string(),
+    summary: z.string(),
+    content: z.string(),
+    site_name: z.string(),
+    site_icon: z.string(),
+    date: z.string(),
+    authority: z.number(),
+  }),
+)
+export type WireSearchResult = z.infer<ReturnType<typeof wireSearchResultSchema>>
 
 /** Read leniently (a field the API drops later must not break search); the stand-in sends all. */
-export const wireSearchResponseSchema = z.object({
-  results: z.array(wireSearchResultSchema.partial().extend({ title: z.string(), url: z.string() })),
-})
+export const wireSearchResponseSchema = lazySchema(() =>
+  z.object({
+    results: z.array(wireSearchResultSchema().partial().extend({ title: z.string(), url: z.string() })),
+  }),
+)
 
 export interface WireFetchRequest {
   url: string
 }
 
-export const wireFetchResponseSchema = z.object({ title: z.string(), content: z.string() })
-export type WireFetchResponse = z.infer<typeof wireFetchResponseSchema>
+export const wireFetchResponseSchema = lazySchema(() => z.object({ title: z.string(), content: z.string() }))
+export type WireFetchResponse = z.infer<ReturnType<typeof wireFetchResponseSchema>>
 
 /** The service root for the tool endpoints: the model's base URL without a trailing `/v1`. */
 export function toolsRoot(baseUrl: string): string {

@@ -46,7 +46,7 @@ export class DeepSeekSearchProvider implements WebSearchProvider {
       count: Math.min(MAX_SEARCH_COUNT, Math.max(1, request.count ?? DEFAULT_SEARCH_COUNT)),
     }
     const raw = await this.client.post(SEARCH_PATH, body, request.signal, 'DeepSeek Search')
-    const parsed = wireSearchResponseSchema.safeParse(raw)
+    const parsed = wireSearchResponseSchema().safeParse(raw)
     if (!parsed.success)
       throw new WebError('server', 'DeepSeek Search: the answer has no valid `results` list')
     const hits = parsed.data.results.map((result) => ({
@@ -72,7 +72,7 @@ export class DeepSeekFetchProvider implements WebFetchProvider {
   async fetch(request: WebFetchRequest): Promise<WebFetchResult> {
     checkFetchUrl(request.url)
     const raw = await this.client.post(FETCH_PATH, { url: request.url }, request.signal, 'DeepSeek Fetch')
-    const parsed = wireFetchResponseSchema.safeParse(raw)
+    const parsed = wireFetchResponseSchema().safeParse(raw)
     if (!parsed.success)
       throw new WebError('server', 'DeepSeek Fetch: the answer lacks `title` and `content`')
     const { title, content } = parsed.data
