@@ -237,6 +237,9 @@ function unwrap(schema: z.ZodType): z.ZodType {
   for (;;) {
     if (node instanceof z.ZodOptional || node instanceof z.ZodDefault || node instanceof z.ZodNullable) {
       node = node.unwrap() as z.ZodType
+    } else if (node instanceof z.ZodLazy) {
+      // config/schema.ts builds each section on first use
+      node = node.unwrap() as z.ZodType
     } else if (node instanceof z.ZodArray) {
       node = node.element as z.ZodType
     } else if (node instanceof z.ZodPipe) {
