@@ -195,5 +195,9 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     const keys = issue.keys.join(', ')
     return `${field === '(top level)' ? '' : `${field}: `}unknown field ${keys}`
   }
+  // A map's bad key (an MCP server's name): zod says "Invalid key in record" and keeps the
+  // key schema's own message, which says what a key may be, one level down.
+  if (issue.code === 'invalid_key' && issue.issues[0] !== undefined)
+    return `${field}: ${issue.issues[0].message}`
   return `${field}: ${issue.message}`
 }

@@ -121,7 +121,9 @@ describe('loadConfig', () => {
     const badUrl = writeConfig('mcpServers:\n  remote:\n    type: http\n    url: ftp://x\n')
     expect(() => loadConfig({ file: badUrl, env: {} })).toThrow(`${badUrl}: mcpServers.remote.url:`)
     const badName = writeConfig('mcpServers:\n  "bad name":\n    command: x\n')
-    expect(() => loadConfig({ file: badName, env: {} })).toThrow(`${badName}: mcpServers.bad name:`)
+    expect(() => loadConfig({ file: badName, env: {} })).toThrow(
+      `${badName}: mcpServers.bad name: server names use letters, digits, _ and - (at most 64)`,
+    )
     const badLsp = writeConfig('lsp:\n  maxRestarts: 99\n')
     expect(() => loadConfig({ file: badLsp, env: {} })).toThrow(`${badLsp}: lsp.maxRestarts:`)
     expect(loadConfig({ file: writeConfig('lsp: false\n'), env: {} }).lsp).toBe(false)
