@@ -2,6 +2,7 @@
 // by name or adds servers; the waits and limits have documented defaults here, once.
 
 import * as z from 'zod'
+import { lazySchema } from '../core/lazy-schema.js'
 import { LSP_PRESETS } from './presets.js'
 import type { LspServerSpec } from './types.js'
 
@@ -69,12 +70,8 @@ function buildLspSchemas() {
   return { server, settings, config }
 }
 
-let schemas: ReturnType<typeof buildLspSchemas> | undefined
 /** The section's schemas: one server entry, the settings, and the whole section (`false` or the settings). */
-export function lspSchemas(): ReturnType<typeof buildLspSchemas> {
-  schemas ??= buildLspSchemas()
-  return schemas
-}
+export const lspSchemas = lazySchema(buildLspSchemas)
 
 export type LspSettings = z.infer<ReturnType<typeof buildLspSchemas>['settings']>
 export type LspConfig = z.infer<ReturnType<typeof buildLspSchemas>['config']>

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import * as z from 'zod'
 import { MAX_PROJECT_FILE_BYTES, readCappedText } from '../core/capped-file.js'
 import { DshError, errorMessage } from '../core/errors.js'
+import { lazySchema } from '../core/lazy-schema.js'
 import { McpErrorCode } from './errors.js'
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000
@@ -92,12 +93,8 @@ function buildMcpSchemas() {
 }
 
 type McpSchemas = ReturnType<typeof buildMcpSchemas>
-let schemas: McpSchemas | undefined
 /** The schemas of one server entry (`server`) and of an `mcpServers` map (`servers`), built on the first call. */
-export function mcpSchemas(): McpSchemas {
-  schemas ??= buildMcpSchemas()
-  return schemas
-}
+export const mcpSchemas = lazySchema(buildMcpSchemas)
 
 export type McpServerConfig = z.infer<McpSchemas['server']>
 /** An entry as written in a file, before defaults (`args`, `env`, `headers` may be left out). */
