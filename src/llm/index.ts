@@ -84,5 +84,11 @@ declare module 'cordis' {
   interface Events {
     /** The OpenAI-compatible adapter is about to wait `delayMs` and retry a failed attempt. */
     'llm/retry'(info: LlmRetryInfo): void
+    /**
+     * A model server has accepted a request and its answer streams now: the process mostly
+     * waits from here. Work that must not delay a request but should be done before the
+     * answer's tool calls run (the shell's cgroup probe) starts here.
+     */
+    'llm/answering'(): void
   }
 }

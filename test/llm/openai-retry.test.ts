@@ -34,7 +34,11 @@ async function setup(script: Script, config: OpenAiCompatibleConfig = {}) {
   loaded.root.on('llm/retry', (info) => {
     retries.push(info)
   })
-  return { server, llm: loaded.llm, retries }
+  const answering = { count: 0 }
+  loaded.root.on('llm/answering', () => {
+    answering.count += 1
+  })
+  return { server, llm: loaded.llm, retries, answering }
 }
 
 /** A raw HTTP server for answers the loopback model never gives. */
@@ -53,7 +57,7 @@ async function rawServer(handler: Parameters<typeof createServer>[1]): Promise<s
 
 describe('retries', () => {
   it('honours Retry-After on 429, then succeeds', async () => {
-    const { llm, server, retries } = await setup([
+    const { llm, server, retries, answering } = await setup([
       { status: 429, retryAfter: 0.3 },
       { text: 'after the wait' },
     ])
@@ -62,6 +66,8 @@ describe('retries', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(280)
     expect(textOf(chunks)).toBe('after the wait')
     expect(server.requests).toHaveLength(2)
+    // Only the accepted request's answer streams: the 429 is not "answering".
+    expect(answering.count).toBe(1)
     expect(retries).toHaveLength(1)
     expect(retries[0]).toMatchObject({
       attempt: 1,

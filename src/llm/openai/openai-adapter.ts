@@ -166,6 +166,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
         signal: controller.signal,
       })
       if (!response.ok) throw new FailedAttempt(await httpFailure(response))
+      this.ctx.emit('llm/answering')
       if (!response.body || response.headers.get('content-type')?.includes('application/json')) {
         throw new FailedAttempt({
           class: 'protocol',

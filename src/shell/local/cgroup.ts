@@ -2,7 +2,7 @@
 // own cgroup, one `call-<n>` below it per command. Nothing a command starts can leave it
 // (setsid and double forks included), and `cgroup.kill` ends all of it at once.
 
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { shellQuote } from '../../core/shell-quote.js'
@@ -28,12 +28,60 @@ export function ownCgroupFolder(): string | undefined {
 
 let nextGroup = 1
 
+/** How long the probe's `sh` may take to join before the cgroup counts as unusable. */
+const PROBE_TIMEOUT_MS = 5_000
+
 /**
  * Creates this executor's cgroup and checks that a child can join one below it (one `sh`
- * run). Undefined when it cannot: no cgroup v2, not writable (a systemd session scope
- * not delegated to the user), or joining is refused.
+ * run, waited for). Undefined when it cannot: no cgroup v2, not writable (a systemd session
+ * scope not delegated to the user), or joining is refused.
  */
 export function createExecutorCgroup(): string | undefined {
+  const made = makeProbedFolder()
+  if (made === undefined) return undefined
+  let joined = false
+  try {
+    const [program, args] = joinProbeCommand(made.probe)
+    joined = spawnSync(program, args, { stdio: 'ignore', timeout: PROBE_TIMEOUT_MS }).status === 0
+  } catch {
+    // Could not start it: not joined.
+  }
+  return settleProbe(made, joined)
+}
+
+/** A background createExecutorCgroup: its folder at once, and whether it is kept once settled. */
+export interface CgroupProbe {
+  /** The executor folder being probed (removed again when the probe fails). */
+  readonly folder: string
+  /** The folder when a child could join below it, else undefined (and the folder is gone). */
+  readonly settled: Promise<string | undefined>
+}
+
+/**
+ * createExecutorCgroup without blocking: the `sh` runs while dsh goes on. Its join can wait
+ * for the kernel (the first move into a cgroup in a while waits for an RCU grace period,
+ * 8–18 ms here), and a call's own join right after it does not. Undefined when no folder
+ * can be made here.
+ */
+export function startCgroupProbe(): CgroupProbe | undefined {
+  const made = makeProbedFolder()
+  if (made === undefined) return undefined
+  const [program, args] = joinProbeCommand(made.probe)
+  const joined = new Promise<boolean>((resolve) => {
+    try {
+      const child = spawn(program, args, { stdio: 'ignore', timeout: PROBE_TIMEOUT_MS })
+      child.on('error', () => resolve(false))
+      child.on('exit', (code) => resolve(code === 0))
+    } catch {
+      // Could not start it: not joined.
+      resolve(false)
+    }
+  })
+  return { folder: made.folder, settled: joined.then((ok) => settleProbe(made, ok)) }
+}
+
+/** A new executor folder with an empty `probe` cgroup below it; undefined when none can be made. */
+function makeProbedFolder(): { folder: string; probe: string } | undefined {
   const own = ownCgroupFolder()
   if (own === undefined) return undefined
   const folder = join(own, `dsh-${process.pid}-${nextGroup++}`)
@@ -46,16 +94,27 @@ export function createExecutorCgroup(): string | undefined {
   const probe = join(folder, 'probe')
   try {
     mkdirSync(probe)
-    const joined = spawnSync('/bin/sh', ['-c', 'echo $$ > "$1"', 'sh', join(probe, 'cgroup.procs')], {
-      stdio: 'ignore',
-      timeout: 5_000,
-    })
-    rmdirSync(probe)
-    if (joined.status === 0) return folder
   } catch {
-    // Could not join or clean up the probe: fall through and give the folder back.
+    removeCgroup(folder)
+    return undefined
   }
-  removeCgroup(folder)
+  return { folder, probe }
+}
+
+/** `sh`, which moves itself into `probe` and exits 0 only when that worked. */
+function joinProbeCommand(probe: string): [string, string[]] {
+  return ['/bin/sh', ['-c', 'echo $$ > "$1"', 'sh', join(probe, 'cgroup.procs')]]
+}
+
+/** The executor folder once the probe's `sh` has exited: kept when it joined, else removed. */
+function settleProbe(made: { folder: string; probe: string }, joined: boolean): string | undefined {
+  try {
+    rmdirSync(made.probe)
+    if (joined) return made.folder
+  } catch {
+    // Could not clean up the probe: fall through and give the folder back.
+  }
+  removeCgroup(made.folder)
   return undefined
 }
 

@@ -7,12 +7,14 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import {
+  type CgroupProbe,
   cgroupPopulated,
   createExecutorCgroup,
   joinCgroupCommand,
   joinCgroupLine,
   removeCgroup,
   signalCgroup,
+  startCgroupProbe,
   waitEmptySync,
 } from './cgroup.js'
 import { groupAlive, signalOwnGroup } from './process-group.js'
@@ -59,6 +61,10 @@ export class ContainmentProvider {
   private nextCall = 1
   private readonly prefix = `${process.pid}_${randomBytes(3).toString('hex')}`
   private readonly live = new Set<CallContainment>()
+  /** warmUp's probe while it runs, and its settling. */
+  private probe: CgroupProbe | undefined
+  private probing: Promise<void> | undefined
+  private disposed = false
 
   constructor(
     private readonly mode: ContainmentMode,
@@ -71,13 +77,47 @@ export class ContainmentProvider {
     return this.executorCgroup() === undefined ? 'tracking' : 'cgroup'
   }
 
-  private executorCgroup(): string | undefined {
-    if (this.chosen === undefined) {
-      const cgroup =
-        this.mode === 'tracking' || process.platform !== 'linux' ? undefined : createExecutorCgroup()
-      if (this.mode === 'cgroup' && cgroup === undefined) throw new Error('no writable cgroup v2 here')
-      this.chosen = { cgroup }
+  /**
+   * Decides in the background whether calls get a cgroup (startCgroupProbe), so the
+   * first call neither waits for a probe nor for the kernel's first join in a while. A
+   * call that comes before the probe has settled either waits for it (`ready`) or, when it
+   * cannot wait, probes on its own.
+   */
+  warmUp(): void {
+    if (this.chosen !== undefined || this.probe !== undefined || this.disposed || !this.wantsCgroup()) return
+    const probe = startCgroupProbe()
+    if (probe === undefined) {
+      this.chosen = { cgroup: undefined } // no folder can be made: as createExecutorCgroup decides
+      return
     }
+    this.probe = probe
+    this.probing = probe.settled.then(
+      (cgroup) => {
+        this.probe = undefined
+        // Decided meanwhile (a call that could not wait), or unloaded: this folder is not used.
+        if (this.chosen === undefined && !this.disposed) this.chosen = { cgroup }
+        else if (cgroup !== undefined) removeCgroup(cgroup)
+      },
+      () => {
+        // Unexpected: the next call probes on its own, and fails if it cannot.
+        this.probe = undefined
+      },
+    )
+  }
+
+  /** Settles once a probe started by `warmUp` has (at once when none runs). */
+  async ready(): Promise<void> {
+    await this.probing
+  }
+
+  private wantsCgroup(): boolean {
+    return this.mode !== 'tracking' && process.platform === 'linux'
+  }
+
+  private executorCgroup(): string | undefined {
+    this.chosen ??= { cgroup: this.wantsCgroup() ? createExecutorCgroup() : undefined }
+    if (this.mode === 'cgroup' && this.chosen.cgroup === undefined)
+      throw new Error('no writable cgroup v2 here')
     return this.chosen.cgroup
   }
 
@@ -141,6 +181,12 @@ export class ContainmentProvider {
    * left (blocking up to `waitMs`: on unload and process exit, after `killAll`).
    */
   dispose(waitMs = 500): void {
+    this.disposed = true
+    // A probe still under way (the process exits): its folder must not stay behind.
+    if (this.probe !== undefined) {
+      waitEmptySync(this.probe.folder, waitMs)
+      removeCgroup(this.probe.folder)
+    }
     const cgroup = this.chosen?.cgroup
     if (cgroup !== undefined) waitEmptySync(cgroup, waitMs)
     for (const call of this.live) call.release()

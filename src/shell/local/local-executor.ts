@@ -132,6 +132,10 @@ export class LocalShellExecutor extends ShellExecutor {
         return join(state.outputDir, `${state.nextSpill++}-${stream}.txt`) // a fresh folder per executor
       },
     }
+    // Probe for a cgroup while the model answers: not on the first call's path (the probe's
+    // join can wait 8–18 ms for the kernel), nor before the first request, which a probe at
+    // start-up delayed by 2–3 ms (bench/RESULTS.md, 2026-12-07). Once decided, this is a no-op.
+    ctx.on('llm/answering', () => containment.warmUp())
     // If the process exits without unloading us, no group may outlive it.
     const killAllNow = () => {
       // Every run's call is in the containment until released: one sweep reaches them all.
@@ -146,6 +150,7 @@ export class LocalShellExecutor extends ShellExecutor {
         state.closed = true
         standby?.close()
         await Promise.allSettled([...state.runs].map((run) => run.stop('killed')))
+        await containment.ready() // a probe's folder is gone once unloaded
         // A descendant that ignored TERM is still there while its KILL waits: end it now.
         containment.killAll()
         containment.dispose()
@@ -155,7 +160,9 @@ export class LocalShellExecutor extends ShellExecutor {
   }
 
   async run(request: ShellRequest): Promise<ShellResult> {
-    const run = this.spawn(resolveShellRequest(request, false))
+    const spec = resolveShellRequest(request, false)
+    await this.containment.ready()
+    const run = this.spawn(spec)
     return run.done
   }
 

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url'
 import { Context, type Fiber } from 'cordis'
 import { afterEach, describe, expect } from 'vitest'
 import { LocalShellExecutor, type LocalShellExecutorConfig } from '../../../src/shell/index.js'
-import { createExecutorCgroup, removeCgroup } from '../../../src/shell/local/cgroup.js'
+import { createExecutorCgroup, ownCgroupFolder, removeCgroup } from '../../../src/shell/local/cgroup.js'
 import { sweepOrphanedCalls } from '../../../src/shell/local/running-calls.js'
 import { isLive } from '../../support/processes.js'
 import { itRequires } from '../../support/requires.js'
@@ -32,7 +32,7 @@ async function startExecutor(config: LocalShellExecutorConfig) {
   const fiber = root.plugin(LocalShellExecutor, { killGraceMs: 500, ...config })
   fibers.push(fiber)
   await fiber.await()
-  return { shell: root.get('shell')! as LocalShellExecutor, fiber }
+  return { shell: root.get('shell')! as LocalShellExecutor, fiber, root }
 }
 
 /** Starts escapees of every kind; each writes its pid to `<dir>/<name>`. */
@@ -205,6 +205,47 @@ describe('removing a call cgroup', () => {
       expect(existsSync(folder)).toBe(false)
     },
   )
+})
+
+describe('deciding on a cgroup in the background', () => {
+  /** This process's executor folders (`dsh-<pid>-<n>`) that exist now. */
+  const executorFolders = () =>
+    readdirSync(ownCgroupFolder()!).filter((name) => name.startsWith(`dsh-${process.pid}-`))
+
+  withCgroup(
+    'an executor probes once while the model answers; its first call runs in that folder',
+    async () => {
+      const before = executorFolders()
+      const { shell, root } = await startExecutor({ containment: 'auto' })
+      root.emit('llm/answering')
+      expect(executorFolders().length).toBe(before.length + 1) // the probe's folder, made at once
+      await shell.containment.ready()
+      const probed = executorFolders().filter((name) => !before.includes(name))
+      expect(probed).toHaveLength(1)
+      const result = await shell.run({ command: 'cat /proc/self/cgroup' })
+      expect(result.stdout.text).toContain(`/${probed[0]}/call-`)
+      // No second probe: the call used the folder the background one kept.
+      expect(executorFolders().filter((name) => !before.includes(name))).toEqual(probed)
+    },
+  )
+
+  withCgroup('a probe under way when the executor goes leaves no folder behind', async () => {
+    const before = executorFolders()
+    // Unloading waits for it.
+    const unloaded = await startExecutor({ containment: 'auto' })
+    unloaded.shell.containment.warmUp()
+    await unloaded.fiber.dispose()
+    expect(executorFolders()).toEqual(before)
+    unloaded.root.emit('llm/answering') // gone with the executor: no probe
+    expect(executorFolders()).toEqual(before)
+    // At process exit nothing can wait: dispose removes the folder of the probe at once.
+    const exiting = await startExecutor({ containment: 'auto' })
+    exiting.shell.containment.warmUp()
+    exiting.shell.containment.dispose(1_000)
+    expect(executorFolders()).toEqual(before)
+    await exiting.shell.containment.ready()
+    expect(executorFolders()).toEqual(before)
+  })
 })
 
 describe('a standby shell (the next command started ahead of time)', () => {
