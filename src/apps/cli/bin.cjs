@@ -32,9 +32,13 @@ function runCli() {
   // A headless turn is a short process: lean V8 settings (headless-v8.cjs), set before the
   // command line runs (or the young generation has grown already) but after V8 has checked
   // the cache against the flags it was made under. `run` can only come first: the program
-  // itself has no options but --version and --help. DSH_V8_TUNING=off keeps V8's defaults.
-  if (args[0] === 'run' && process.env.DSH_V8_TUNING !== 'off')
-    require('./headless-v8.cjs').useHeadlessV8Flags()
+  // itself has no options but --version and --help. It captures no stack trace unless
+  // DSH_DEBUG shows them. DSH_V8_TUNING=off keeps V8's defaults (both).
+  if (args[0] === 'run' && process.env.DSH_V8_TUNING !== 'off') {
+    const headless = require('./headless-v8.cjs')
+    headless.useHeadlessV8Flags()
+    headless.captureStacksOnlyForDebug(process.env)
+  }
   const cliModule = { exports: {} }
   script
     .runInThisContext()

@@ -46,4 +46,16 @@ function useHeadlessV8Flags() {
   setFlagsFromString(HEADLESS_V8_FLAGS.join(' '))
 }
 
-module.exports = { HEADLESS_V8_FLAGS, NODE_MODULES_OF_A_TURN, useHeadlessV8Flags }
+/**
+ * No stack traces captured in a headless run unless DSH_DEBUG asks to see them: nothing
+ * else prints one (an unexpected error is one line and a DSH_DEBUG hint), and each costs a
+ * walk of the stack where it is made. Cordis makes two per plugin and effect as the harness
+ * starts, about 560 in a `dsh run`: ~3 ms of its first request (bench/RESULTS.md,
+ * 2026-12-07). zod skips its own the same way.
+ */
+function captureStacksOnlyForDebug(env) {
+  const debug = env.DSH_DEBUG !== undefined && env.DSH_DEBUG !== '' && env.DSH_DEBUG !== '0'
+  if (!debug) Error.stackTraceLimit = 0
+}
+
+module.exports = { HEADLESS_V8_FLAGS, NODE_MODULES_OF_A_TURN, captureStacksOnlyForDebug, useHeadlessV8Flags }

@@ -296,6 +296,26 @@ describe('the dsh bin', () => {
     expect(await newSpaceAfterTurn({ DSH_V8_TUNING: 'off' })).toBeGreaterThan(2 * 1024 * 1024)
   })
 
+  it('captures no stack trace in a headless turn unless DSH_DEBUG shows them', async () => {
+    const { bin } = installCopy()
+    const dir = makeDir()
+    const report = join(dir, 'stack-limit.txt')
+    const preload = join(dir, 'report-stack-limit.cjs')
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, String(Error.stackTraceLimit)))`,
+    )
+    const world = await startWorld([{ text: 'one' }, { text: 'two' }, { text: 'three' }], { strict: true })
+    const stackLimitOfRun = async (extra: NodeJS.ProcessEnv) => {
+      const env = { ...world.env, NODE_OPTIONS: `--require ${preload}`, ...extra }
+      expect(await run(bin, ['run', 'hi'], { env, cwd: world.project })).toMatchObject({ code: 0 })
+      return Number(readFileSync(report, 'utf8'))
+    }
+    expect(await stackLimitOfRun({})).toBe(0)
+    expect(await stackLimitOfRun({ DSH_DEBUG: '1' })).toBe(10) // V8's default
+    expect(await stackLimitOfRun({ DSH_V8_TUNING: 'off' })).toBe(10)
+  })
+
   it('reports a user mistake in one line with no stack trace', async () => {
     const { bin } = installCopy()
     const result = await run(bin, ['--no-such-flag'])
