@@ -72,6 +72,14 @@ const vendored = {
 
 // Start empty, so the packed tarball carries only this build's files.
 rmSync('dist/bundle', { recursive: true, force: true })
+// The built-in tools' parameter JSON Schemas, made by zod from the tsc output of the same
+// sources and embedded in cli.js (src/core/tool-parameters.ts): the model's first request
+// then needs neither their zod schemas nor zod's conversion. Loading the harness loads the
+// module of every built-in tool a harness composes.
+await import('../dist/src/harness/index.js')
+const { declaredParametersTable } = await import('../dist/src/core/tool-parameters.js')
+const toolParameters = declaredParametersTable()
+
 const CLI = 'dist/bundle/cli.js'
 const cli = await build({
   entryPoints: ['dist/src/apps/cli/main.js'],
@@ -87,7 +95,7 @@ const cli = await build({
   supported: { 'dynamic-import': false },
   // version.ts, the web assets and yaml.ts find package.json, dist/web and node_modules from
   // their module's URL: the bundle's own file, wherever it is installed.
-  define: { 'import.meta.url': '__dshUrl' },
+  define: { 'import.meta.url': '__dshUrl', __DSH_TOOL_PARAMETERS__: JSON.stringify(toolParameters) },
   banner: { js: "var __dshUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [zodEnglishOnly, vendored],
   // No comments or indentation: a smaller, pure-ASCII source reads and decodes much faster
@@ -123,7 +131,7 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  define: { 'import.meta.url': '__dshUrl' },
+  define: { 'import.meta.url': '__dshUrl', __DSH_TOOL_PARAMETERS__: JSON.stringify(toolParameters) },
   banner: { js: "var __dshUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 })

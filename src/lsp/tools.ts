@@ -3,6 +3,7 @@
 
 import { readFile } from 'node:fs/promises'
 import * as z from 'zod'
+import { type SchemaOf, toolParameters } from '../core/tool-parameters.js'
 import {
   checkedToolPath,
   cwdOf,
@@ -34,21 +35,29 @@ import {
 import type { LspAnswer, LspPosition, LspService } from './service.js'
 import type { LspLocation } from './types.js'
 
-const filePath = z.string().min(1).describe('The file (absolute, or relative to the working directory).')
+// Shared by the schemas below, built with them.
+const filePath = () =>
+  z.string().min(1).describe('The file (absolute, or relative to the working directory).')
 
-const positionParameters = z.object({
-  file_path: filePath,
-  line: z.number().int().positive().optional().describe('1-based line.'),
-  column: z.number().int().positive().optional().describe('1-based column (characters).'),
-  symbol: z.string().min(1).optional().describe('A symbol name in the file, instead of line and column.'),
-})
+const positionParameters = toolParameters('lsp_position', () =>
+  z.object({
+    file_path: filePath(),
+    line: z.number().int().positive().optional().describe('1-based line.'),
+    column: z.number().int().positive().optional().describe('1-based column (characters).'),
+    symbol: z.string().min(1).optional().describe('A symbol name in the file, instead of line and column.'),
+  }),
+)
 
-const diagnosticsParameters = z.object({ file_path: filePath.optional() })
+const diagnosticsParameters = toolParameters('lsp_diagnostics', () =>
+  z.object({ file_path: filePath().optional() }),
+)
 
-const symbolsParameters = z.object({
-  file_path: filePath,
-  query: z.string().min(1).optional().describe('Search the whole project for symbols matching this.'),
-})
+const symbolsParameters = toolParameters('lsp_symbols', () =>
+  z.object({
+    file_path: filePath(),
+    query: z.string().min(1).optional().describe('Search the whole project for symbols matching this.'),
+  }),
+)
 
 type Lsp = () => LspService | undefined
 
@@ -65,7 +74,7 @@ export function createLspTools(lsp: Lsp, hidden: HiddenPathGuard): ToolDefinitio
   /** A position tool's service, checked file and position, or the output that ends the call. */
   const positioned = async (
     execution: ToolExecution,
-    args: z.infer<typeof positionParameters>,
+    args: z.infer<SchemaOf<typeof positionParameters>>,
   ): Promise<Positioned | ToolOutput> => {
     const service = lsp()
     if (!service) return off()
@@ -80,7 +89,10 @@ export function createLspTools(lsp: Lsp, hidden: HiddenPathGuard): ToolDefinitio
     tool({
       name: 'lsp_diagnostics',
       description: LSP_DIAGNOSTICS_DESCRIPTION,
-      parameters: diagnosticsParameters,
+      get parameters() {
+        return diagnosticsParameters.schema()
+      },
+      parametersJsonSchema: diagnosticsParameters.jsonSchema,
       async execute(args, execution) {
         const service = lsp()
         if (!service) return off()
@@ -119,7 +131,10 @@ export function createLspTools(lsp: Lsp, hidden: HiddenPathGuard): ToolDefinitio
     tool({
       name: 'lsp_hover',
       description: LSP_HOVER_DESCRIPTION,
-      parameters: positionParameters,
+      get parameters() {
+        return positionParameters.schema()
+      },
+      parametersJsonSchema: positionParameters.jsonSchema,
       async execute(args, execution) {
         const where = await positioned(execution, args)
         if (!('at' in where)) return where
@@ -137,7 +152,10 @@ export function createLspTools(lsp: Lsp, hidden: HiddenPathGuard): ToolDefinitio
     tool({
       name: 'lsp_symbols',
       description: LSP_SYMBOLS_DESCRIPTION,
-      parameters: symbolsParameters,
+      get parameters() {
+        return symbolsParameters.schema()
+      },
+      parametersJsonSchema: symbolsParameters.jsonSchema,
       async execute(args, execution) {
         const service = lsp()
         if (!service) return off()
@@ -179,7 +197,10 @@ export function createLspTools(lsp: Lsp, hidden: HiddenPathGuard): ToolDefinitio
     return tool({
       name,
       description,
-      parameters: positionParameters,
+      get parameters() {
+        return positionParameters.schema()
+      },
+      parametersJsonSchema: positionParameters.jsonSchema,
       async execute(args, execution) {
         const where = await positioned(execution, args)
         if (!('at' in where)) return where

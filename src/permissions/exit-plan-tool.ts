@@ -4,21 +4,27 @@
 
 import type { Context } from 'cordis'
 import * as z from 'zod'
+import { type SchemaOf, toolParameters } from '../core/tool-parameters.js'
 import type { ToolDefinition } from '../plugin-api/index.js'
 import type { PermissionPolicy } from './plugin.js'
 import { EXIT_PLAN_MODE_DESCRIPTION } from './prompts.js'
 
-export const exitPlanModeParameters = z.object({
-  plan: z.string().min(1).describe('The plan to present to the user, in markdown.'),
-})
+export const exitPlanModeParameters = toolParameters('exit_plan_mode', () =>
+  z.object({
+    plan: z.string().min(1).describe('The plan to present to the user, in markdown.'),
+  }),
+)
 
 export function createExitPlanModeTool(
   policy: () => PermissionPolicy | undefined,
-): ToolDefinition<typeof exitPlanModeParameters> {
+): ToolDefinition<SchemaOf<typeof exitPlanModeParameters>> {
   return {
     name: 'exit_plan_mode',
     description: EXIT_PLAN_MODE_DESCRIPTION,
-    parameters: exitPlanModeParameters,
+    get parameters() {
+      return exitPlanModeParameters.schema()
+    },
+    parametersJsonSchema: exitPlanModeParameters.jsonSchema,
     async execute(_args, execution) {
       const permissions = policy()
       const agent = execution.agent

@@ -63,6 +63,11 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   /** Model-facing text; keep it in a prompt file next to the tool. */
   description: string
   parameters: Schema
+  /**
+   * The JSON Schema of `parameters` for the model, when the tool has it made already (a
+   * built-in tool's, carried by the bundle: core/tool-parameters.ts). Default: zod makes it.
+   */
+  parametersJsonSchema?(): Record<string, unknown>
   /** How Claude Code and Codex hooks see this tool (name, field names); see HookToolShape. */
   hookNames?: ToolHookNames
   /**

@@ -3,6 +3,7 @@
 
 import type { Context } from 'cordis'
 import * as z from 'zod'
+import { toolParameters } from '../core/tool-parameters.js'
 import type { AgentHandle } from '../plugin-api/index.js'
 import { type DiscoveryProblem, discoverSkills, type SkillSources, skillBody } from './discover.js'
 import { SKILL_TOOL_DESCRIPTION, skillsSection } from './prompt.js'
@@ -13,9 +14,11 @@ export interface SkillsConfig {
   includeUserClaude?: boolean
 }
 
-export const skillParameters = z.object({
-  skill: z.string().min(1).describe('The name of the skill to load.'),
-})
+export const skillParameters = toolParameters('skill', () =>
+  z.object({
+    skill: z.string().min(1).describe('The name of the skill to load.'),
+  }),
+)
 
 /** Whether a project's own skills count for this cwd: the permission policy's trust decision. */
 function trusted(ctx: Context, cwd: string): boolean {
@@ -48,7 +51,10 @@ export const SkillsPlugin = {
     ctx.tools.register({
       name: 'skill',
       description: SKILL_TOOL_DESCRIPTION,
-      parameters: skillParameters,
+      get parameters() {
+        return skillParameters.schema()
+      },
+      parametersJsonSchema: skillParameters.jsonSchema,
       async execute(args, execution) {
         const cwd = (execution.agent as AgentHandle | undefined)?.cwd ?? process.cwd()
         const skills = discoverSkills(sources(cwd))

@@ -2,8 +2,9 @@
 // for the model, and argument validation that turns bad calls into tool errors.
 
 import { type Context, Service } from 'cordis'
-import * as z from 'zod'
+import type * as z from 'zod'
 import { DshError, errorMessage } from '../core/errors.js'
+import { parametersJsonSchema } from '../core/tool-parameters.js'
 import type { ToolSchema } from '../llm/types.js'
 import type {
   AgentHandle,
@@ -152,8 +153,7 @@ export class ToolRegistry extends Service {
 }
 
 export function toolSchema(tool: ToolDefinition): ToolSchema {
-  const parameters = z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown>
-  delete parameters.$schema
+  const parameters = tool.parametersJsonSchema?.() ?? parametersJsonSchema(tool.parameters)
   return { name: tool.name, description: tool.description, parameters }
 }
 

@@ -24,14 +24,20 @@ export const BashToolPlugin = {
     ctx.tools.register({
       name: 'bash',
       description: BASH_TOOL_DESCRIPTION,
-      parameters: bashParameters,
+      get parameters() {
+        return bashParameters.schema()
+      },
+      parametersJsonSchema: bashParameters.jsonSchema,
       hookNames: BASH_HOOK_NAMES,
       execute: (args, execution) => runBash(services, owners, args, execution),
     })
     ctx.tools.register({
       name: 'job_output',
       description: JOB_OUTPUT_TOOL_DESCRIPTION,
-      parameters: jobParameters,
+      get parameters() {
+        return jobParameters.schema()
+      },
+      parametersJsonSchema: jobParameters.jsonSchema,
       execute: async (args, execution) => {
         const job = findJob(ctx, owners, args, execution)
         return job ? { content: await renderJob(job) } : noSuchJob(args)
@@ -40,7 +46,10 @@ export const BashToolPlugin = {
     ctx.tools.register({
       name: 'job_kill',
       description: JOB_KILL_TOOL_DESCRIPTION,
-      parameters: jobParameters,
+      get parameters() {
+        return jobParameters.schema()
+      },
+      parametersJsonSchema: jobParameters.jsonSchema,
       execute: async (args, execution) => {
         const job = findJob(ctx, owners, args, execution)
         if (!job) return noSuchJob(args)

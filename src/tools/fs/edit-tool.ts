@@ -5,6 +5,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import * as z from 'zod'
+import { type SchemaOf, toolParameters } from '../../core/tool-parameters.js'
 import type { ToolDefinition, ToolExecution, ToolOutput } from '../../plugin-api/index.js'
 import { applyEdits, type EditSpec } from './apply-edits.js'
 import { formatDiff, type PatchHunk, patchHunks } from './diff.js'
@@ -20,39 +21,58 @@ import {
 } from './shared.js'
 import { decodeText, encodeText, fromModelText, looksBinary, toModelText } from './text-file.js'
 
-const editFields = {
+/** The fields of one replacement (a function: built with the schema that uses them). */
+const editFields = () => ({
   old_string: z.string().describe('The exact text to replace.'),
   new_string: z.string().describe('The text to put in its place.'),
   replace_all: z
     .boolean()
     .optional()
     .describe('Replace every occurrence (default false: it must match once).'),
-}
-
-export const editParameters = z.object({
-  file_path: z.string().min(1).describe('The file to edit (absolute, or relative to the working directory).'),
-  ...editFields,
 })
 
-export const multiEditParameters = z.object({
-  file_path: z.string().min(1).describe('The file to edit (absolute, or relative to the working directory).'),
-  edits: z.array(z.object(editFields)).min(1).describe('Replacements applied in order; all or nothing.'),
-})
+export const editParameters = toolParameters('edit', () =>
+  z.object({
+    file_path: z
+      .string()
+      .min(1)
+      .describe('The file to edit (absolute, or relative to the working directory).'),
+    ...editFields(),
+  }),
+)
 
-export function createEditTool(services: FsToolServices): ToolDefinition<typeof editParameters> {
+export const multiEditParameters = toolParameters('multi_edit', () =>
+  z.object({
+    file_path: z
+      .string()
+      .min(1)
+      .describe('The file to edit (absolute, or relative to the working directory).'),
+    edits: z.array(z.object(editFields())).min(1).describe('Replacements applied in order; all or nothing.'),
+  }),
+)
+
+export function createEditTool(services: FsToolServices): ToolDefinition<SchemaOf<typeof editParameters>> {
   return {
     name: 'edit',
     description: EDIT_DESCRIPTION,
-    parameters: editParameters,
+    get parameters() {
+      return editParameters.schema()
+    },
+    parametersJsonSchema: editParameters.jsonSchema,
     execute: (args, execution) => editFile(services, execution, args.file_path, [args], 'edit'),
   }
 }
 
-export function createMultiEditTool(services: FsToolServices): ToolDefinition<typeof multiEditParameters> {
+export function createMultiEditTool(
+  services: FsToolServices,
+): ToolDefinition<SchemaOf<typeof multiEditParameters>> {
   return {
     name: 'multi_edit',
     description: MULTI_EDIT_DESCRIPTION,
-    parameters: multiEditParameters,
+    get parameters() {
+      return multiEditParameters.schema()
+    },
+    parametersJsonSchema: multiEditParameters.jsonSchema,
     execute: (args, execution) => editFile(services, execution, args.file_path, args.edits, 'multi_edit'),
   }
 }

@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises'
 import { isAbsolute } from 'node:path'
 import picomatch from 'picomatch'
 import * as z from 'zod'
+import { type SchemaOf, toolParameters } from '../../core/tool-parameters.js'
 import type { ToolDefinition } from '../../plugin-api/index.js'
 import { displayPath, outsideNote } from './paths.js'
 import { GLOB_DESCRIPTION } from './prompts.js'
@@ -14,18 +15,23 @@ import { walkFiles } from './walk.js'
 
 export const MAX_GLOB_RESULTS = 100
 
-export const globParameters = z.object({
-  pattern: z.string().min(1).describe('The glob, e.g. **/*.ts'),
-  path: z.string().min(1).optional().describe('The folder to search in (default: the working directory).'),
-})
+export const globParameters = toolParameters('glob', () =>
+  z.object({
+    pattern: z.string().min(1).describe('The glob, e.g. **/*.ts'),
+    path: z.string().min(1).optional().describe('The folder to search in (default: the working directory).'),
+  }),
+)
 
 export function createGlobTool(
   services: Pick<FsToolServices, 'hidden'>,
-): ToolDefinition<typeof globParameters> {
+): ToolDefinition<SchemaOf<typeof globParameters>> {
   return {
     name: 'glob',
     description: GLOB_DESCRIPTION,
-    parameters: globParameters,
+    get parameters() {
+      return globParameters.schema()
+    },
+    parametersJsonSchema: globParameters.jsonSchema,
     async execute(args, execution) {
       const cwd = cwdOf(execution)
       let pattern = args.pattern

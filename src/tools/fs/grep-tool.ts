@@ -4,6 +4,7 @@
 
 import { stat } from 'node:fs/promises'
 import * as z from 'zod'
+import { type SchemaOf, toolParameters } from '../../core/tool-parameters.js'
 import type { ToolDefinition } from '../../plugin-api/index.js'
 import { searchWithJavaScript } from './grep-js.js'
 import { findRipgrep, searchWithRipgrep } from './grep-rg.js'
@@ -16,25 +17,27 @@ export const DEFAULT_GREP_FILES = 100
 export const DEFAULT_GREP_LINES = 250
 const MAX_LINE_CHARS = 500
 
-export const grepParameters = z.object({
-  pattern: z.string().min(1).describe('The regular expression to search for.'),
-  path: z.string().min(1).optional().describe('File or folder to search (default: the working directory).'),
-  glob: z.string().min(1).optional().describe('Only files matching this glob, e.g. *.ts or src/**/*.py'),
-  type: z.string().min(1).optional().describe('Only files of this type, e.g. ts, js, py, rust, go'),
-  output_mode: z
-    .enum(['content', 'files_with_matches', 'count'])
-    .optional()
-    .describe('content: matching lines; files_with_matches (default): paths; count: matches per file'),
-  '-i': z.boolean().optional().describe('Ignore case.'),
-  '-n': z.boolean().optional().describe('Show line numbers in content mode (default true).'),
-  '-A': z.number().int().min(0).optional().describe('Lines of context after each match (content mode).'),
-  '-B': z.number().int().min(0).optional().describe('Lines of context before each match (content mode).'),
-  '-C': z.number().int().min(0).optional().describe('Lines of context before and after (content mode).'),
-  multiline: z.boolean().optional().describe('Let patterns span lines (. matches newlines).'),
-  head_limit: z.number().int().positive().optional().describe('Show at most this many entries.'),
-})
+export const grepParameters = toolParameters('grep', () =>
+  z.object({
+    pattern: z.string().min(1).describe('The regular expression to search for.'),
+    path: z.string().min(1).optional().describe('File or folder to search (default: the working directory).'),
+    glob: z.string().min(1).optional().describe('Only files matching this glob, e.g. *.ts or src/**/*.py'),
+    type: z.string().min(1).optional().describe('Only files of this type, e.g. ts, js, py, rust, go'),
+    output_mode: z
+      .enum(['content', 'files_with_matches', 'count'])
+      .optional()
+      .describe('content: matching lines; files_with_matches (default): paths; count: matches per file'),
+    '-i': z.boolean().optional().describe('Ignore case.'),
+    '-n': z.boolean().optional().describe('Show line numbers in content mode (default true).'),
+    '-A': z.number().int().min(0).optional().describe('Lines of context after each match (content mode).'),
+    '-B': z.number().int().min(0).optional().describe('Lines of context before each match (content mode).'),
+    '-C': z.number().int().min(0).optional().describe('Lines of context before and after (content mode).'),
+    multiline: z.boolean().optional().describe('Let patterns span lines (. matches newlines).'),
+    head_limit: z.number().int().positive().optional().describe('Show at most this many entries.'),
+  }),
+)
 
-export type GrepArguments = z.infer<typeof grepParameters>
+export type GrepArguments = z.infer<SchemaOf<typeof grepParameters>>
 
 export interface GrepToolOptions {
   /** Which searcher to use: `auto` (rg when installed), or force one (tests, benchmarks). */
@@ -44,11 +47,14 @@ export interface GrepToolOptions {
 export function createGrepTool(
   services: Pick<FsToolServices, 'hidden'>,
   options: GrepToolOptions = {},
-): ToolDefinition<typeof grepParameters> {
+): ToolDefinition<SchemaOf<typeof grepParameters>> {
   return {
     name: 'grep',
     description: GREP_DESCRIPTION,
-    parameters: grepParameters,
+    get parameters() {
+      return grepParameters.schema()
+    },
+    parametersJsonSchema: grepParameters.jsonSchema,
     async execute(args, execution) {
       const cwd = cwdOf(execution)
       const target = checkedToolPath(services, execution, args.path ?? '.', 'read')

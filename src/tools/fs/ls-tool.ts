@@ -5,6 +5,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import picomatch from 'picomatch'
 import * as z from 'zod'
+import { type SchemaOf, toolParameters } from '../../core/tool-parameters.js'
 import type { ToolDefinition } from '../../plugin-api/index.js'
 import { outsideNote } from './paths.js'
 import { LS_DESCRIPTION } from './prompts.js'
@@ -13,16 +14,23 @@ import { ignoreCheckerFor } from './walk.js'
 
 export const MAX_LS_ENTRIES = 1000
 
-export const lsParameters = z.object({
-  path: z.string().min(1).optional().describe('The folder to list (default: the working directory).'),
-  ignore: z.array(z.string().min(1)).optional().describe('Glob patterns of names to leave out.'),
-})
+export const lsParameters = toolParameters('ls', () =>
+  z.object({
+    path: z.string().min(1).optional().describe('The folder to list (default: the working directory).'),
+    ignore: z.array(z.string().min(1)).optional().describe('Glob patterns of names to leave out.'),
+  }),
+)
 
-export function createLsTool(services: Pick<FsToolServices, 'hidden'>): ToolDefinition<typeof lsParameters> {
+export function createLsTool(
+  services: Pick<FsToolServices, 'hidden'>,
+): ToolDefinition<SchemaOf<typeof lsParameters>> {
   return {
     name: 'ls',
     description: LS_DESCRIPTION,
-    parameters: lsParameters,
+    get parameters() {
+      return lsParameters.schema()
+    },
+    parametersJsonSchema: lsParameters.jsonSchema,
     async execute(args, execution) {
       const folder = checkedToolPath(services, execution, args.path ?? '.', 'read')
       if (isRefusal(folder)) return folder

@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import * as z from 'zod'
 import { formatBytes as formatImageBytes, prepareImageData } from '../../attachments/prepare.js'
+import { type SchemaOf, toolParameters } from '../../core/tool-parameters.js'
 import { sniffImageType } from '../../llm/image-format.js'
 import type { PreparedImage, ToolDefinition, ToolOutput } from '../../plugin-api/index.js'
 import { outsideNote, realOrSelf } from './paths.js'
@@ -19,16 +20,21 @@ export const MAX_LINE_CHARS = 2000
 /** Output beyond this many characters stops the page early, with a note how to read on. */
 export const MAX_READ_CHARS = 100_000
 
-export const readParameters = z.object({
-  file_path: z.string().min(1).describe('The file to read (absolute, or relative to the working directory).'),
-  offset: z.number().int().positive().optional().describe('The 1-based line number to start at.'),
-  limit: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe(`How many lines to read (default ${DEFAULT_READ_LINES}).`),
-})
+export const readParameters = toolParameters('read', () =>
+  z.object({
+    file_path: z
+      .string()
+      .min(1)
+      .describe('The file to read (absolute, or relative to the working directory).'),
+    offset: z.number().int().positive().optional().describe('The 1-based line number to start at.'),
+    limit: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(`How many lines to read (default ${DEFAULT_READ_LINES}).`),
+  }),
+)
 
 const IMAGE_TYPES: readonly [string, (b: Buffer) => boolean][] = [
   [
@@ -44,11 +50,14 @@ const IMAGE_TYPES: readonly [string, (b: Buffer) => boolean][] = [
   ['PDF document', (b) => b.subarray(0, 5).toString('latin1') === '%PDF-'],
 ]
 
-export function createReadTool(services: FsToolServices): ToolDefinition<typeof readParameters> {
+export function createReadTool(services: FsToolServices): ToolDefinition<SchemaOf<typeof readParameters>> {
   return {
     name: 'read',
     description: READ_DESCRIPTION,
-    parameters: readParameters,
+    get parameters() {
+      return readParameters.schema()
+    },
+    parametersJsonSchema: readParameters.jsonSchema,
     async execute(args, execution) {
       const target = checkedToolPath(services, execution, args.file_path, 'read')
       if (isRefusal(target)) return target

@@ -2,25 +2,28 @@
 // `todo/update` session event (chat shows it; ACP sends it as a plan update).
 
 import * as z from 'zod'
+import { type SchemaOf, toolParameters } from '../../core/tool-parameters.js'
 import type { ToolDefinition } from '../../plugin-api/index.js'
 import type { TodoItem } from '../../session/types.js'
 import { TODO_WRITE_DESCRIPTION } from './prompts.js'
 
-export const todoWriteParameters = z.object({
-  todos: z
-    .array(
-      z.object({
-        content: z.string().min(1).describe('The task, in the imperative.'),
-        status: z.enum(['pending', 'in_progress', 'completed']),
-        activeForm: z
-          .string()
-          .min(1)
-          .optional()
-          .describe('The task in present continuous, shown while it runs.'),
-      }),
-    )
-    .describe('The whole task list; it replaces the previous one.'),
-})
+export const todoWriteParameters = toolParameters('todo_write', () =>
+  z.object({
+    todos: z
+      .array(
+        z.object({
+          content: z.string().min(1).describe('The task, in the imperative.'),
+          status: z.enum(['pending', 'in_progress', 'completed']),
+          activeForm: z
+            .string()
+            .min(1)
+            .optional()
+            .describe('The task in present continuous, shown while it runs.'),
+        }),
+      )
+      .describe('The whole task list; it replaces the previous one.'),
+  }),
+)
 
 const MARKS: Record<TodoItem['status'], string> = { pending: '[ ]', in_progress: '[~]', completed: '[x]' }
 
@@ -30,11 +33,14 @@ export function renderTodos(todos: readonly TodoItem[]): string {
   return todos.map((todo) => `${MARKS[todo.status]} ${todo.content}`).join('\n')
 }
 
-export function createTodoWriteTool(): ToolDefinition<typeof todoWriteParameters> {
+export function createTodoWriteTool(): ToolDefinition<SchemaOf<typeof todoWriteParameters>> {
   return {
     name: 'todo_write',
     description: TODO_WRITE_DESCRIPTION,
-    parameters: todoWriteParameters,
+    get parameters() {
+      return todoWriteParameters.schema()
+    },
+    parametersJsonSchema: todoWriteParameters.jsonSchema,
     async execute(args, execution) {
       const todos: TodoItem[] = args.todos.map((todo) => ({
         content: todo.content,

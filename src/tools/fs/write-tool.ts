@@ -4,6 +4,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import * as z from 'zod'
+import { type SchemaOf, toolParameters } from '../../core/tool-parameters.js'
 import type { ToolDefinition } from '../../plugin-api/index.js'
 import { formatDiff, patchHunks } from './diff.js'
 import { outsideNote, realOrSelf } from './paths.js'
@@ -18,19 +19,24 @@ import {
 } from './shared.js'
 import { decodeText, encodeText, fromModelText, looksBinary, toModelText } from './text-file.js'
 
-export const writeParameters = z.object({
-  file_path: z
-    .string()
-    .min(1)
-    .describe('The file to write (absolute, or relative to the working directory).'),
-  content: z.string().describe('The complete content of the file.'),
-})
+export const writeParameters = toolParameters('write', () =>
+  z.object({
+    file_path: z
+      .string()
+      .min(1)
+      .describe('The file to write (absolute, or relative to the working directory).'),
+    content: z.string().describe('The complete content of the file.'),
+  }),
+)
 
-export function createWriteTool(services: FsToolServices): ToolDefinition<typeof writeParameters> {
+export function createWriteTool(services: FsToolServices): ToolDefinition<SchemaOf<typeof writeParameters>> {
   return {
     name: 'write',
     description: WRITE_DESCRIPTION,
-    parameters: writeParameters,
+    get parameters() {
+      return writeParameters.schema()
+    },
+    parametersJsonSchema: writeParameters.jsonSchema,
     async execute(args, execution) {
       const target = checkedToolPath(services, execution, args.file_path, 'write')
       if (isRefusal(target)) return target

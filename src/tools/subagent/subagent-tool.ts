@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Context } from 'cordis'
 import * as z from 'zod'
+import { toolParameters } from '../../core/tool-parameters.js'
 import type { AgentHandle, ToolOutput, TurnResult } from '../../plugin-api/index.js'
 import { completedPrefixLength } from '../../session/store.js'
 import type { SessionId } from '../../session/types.js'
@@ -14,11 +15,13 @@ export interface SubagentToolConfig {
   maxDepth?: number
 }
 
-const parameters = z.object({
-  description: z.string().describe('A short (3-7 word) label for the task'),
-  prompt: z.string().min(1).describe('The complete task for the sub-agent'),
-  fork: z.boolean().optional().describe("Start the sub-agent with this conversation's completed turns"),
-})
+const subagentParameters = toolParameters('subagent', () =>
+  z.object({
+    description: z.string().describe('A short (3-7 word) label for the task'),
+    prompt: z.string().min(1).describe('The complete task for the sub-agent'),
+    fork: z.boolean().optional().describe("Start the sub-agent with this conversation's completed turns"),
+  }),
+)
 
 export function mintSubagentId(parent: SessionId): SessionId {
   return `${parent}-sub-${randomUUID()}`
@@ -32,7 +35,10 @@ export const subagentToolPlugin = {
     ctx.tools.register({
       name: 'subagent',
       description: SUBAGENT_DESCRIPTION,
-      parameters,
+      get parameters() {
+        return subagentParameters.schema()
+      },
+      parametersJsonSchema: subagentParameters.jsonSchema,
       // Claude Code's sub-agent tool is `Agent` (formerly `Task`): hooks match either.
       hookNames: { claudeCode: { name: 'Agent', aliases: ['Task'] } },
       async execute(args, execution): Promise<ToolOutput> {

@@ -60,7 +60,10 @@ export const TerminalToolsPlugin = {
     ctx.tools.register({
       name: 'terminal_start',
       description: TERMINAL_START_DESCRIPTION,
-      parameters: startParameters,
+      get parameters() {
+        return startParameters.schema()
+      },
+      parametersJsonSchema: startParameters.jsonSchema,
       permissionSubject: (input) => startView(input),
       execute: (args, execution) => guarded(() => start(args, execution)),
     })
@@ -104,7 +107,10 @@ export const TerminalToolsPlugin = {
     ctx.tools.register({
       name: 'terminal_send',
       description: TERMINAL_SEND_DESCRIPTION,
-      parameters: sendParameters,
+      get parameters() {
+        return sendParameters.schema()
+      },
+      parametersJsonSchema: sendParameters.jsonSchema,
       permissionSubject: (input, agent) =>
         sendView(
           typeof input.id === 'string' ? terminals().get({ agentId: agent.id }, input.id) : undefined,
@@ -132,7 +138,10 @@ export const TerminalToolsPlugin = {
     ctx.tools.register({
       name: 'terminal_read',
       description: TERMINAL_READ_DESCRIPTION,
-      parameters: readParameters,
+      get parameters() {
+        return readParameters.schema()
+      },
+      parametersJsonSchema: readParameters.jsonSchema,
       execute: (args, execution) =>
         guarded(async () => {
           const terminal = find(execution, args.id)
@@ -163,7 +172,10 @@ export const TerminalToolsPlugin = {
     ctx.tools.register({
       name: 'terminal_resize',
       description: TERMINAL_RESIZE_DESCRIPTION,
-      parameters: resizeParameters,
+      get parameters() {
+        return resizeParameters.schema()
+      },
+      parametersJsonSchema: resizeParameters.jsonSchema,
       execute: (args, execution) =>
         guarded(async () => {
           const terminal = find(execution, args.id)
@@ -176,7 +188,10 @@ export const TerminalToolsPlugin = {
     ctx.tools.register({
       name: 'terminal_kill',
       description: TERMINAL_KILL_DESCRIPTION,
-      parameters: idParameters,
+      get parameters() {
+        return idParameters.schema()
+      },
+      parametersJsonSchema: idParameters.jsonSchema,
       execute: (args, execution) =>
         guarded(async () => {
           const wasRunning = find(execution, args.id)?.running
@@ -190,7 +205,10 @@ export const TerminalToolsPlugin = {
     ctx.tools.register({
       name: 'terminal_list',
       description: TERMINAL_LIST_DESCRIPTION,
-      parameters: listParameters,
+      get parameters() {
+        return listParameters.schema()
+      },
+      parametersJsonSchema: listParameters.jsonSchema,
       execute: async (_args, execution) => ({ content: renderList(terminals().list(owner(execution))) }),
     })
   },

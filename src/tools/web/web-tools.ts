@@ -46,7 +46,10 @@ export const WebToolsPlugin = {
           },
         },
         description: WEB_SEARCH_TOOL_DESCRIPTION,
-        parameters: webSearchParameters,
+        get parameters() {
+          return webSearchParameters.schema()
+        },
+        parametersJsonSchema: webSearchParameters.jsonSchema,
         execute: (args, execution) => runSearch(search, args, execution),
       })
     }
@@ -54,7 +57,10 @@ export const WebToolsPlugin = {
       name: 'web_fetch',
       hookNames: { claudeCode: { name: 'WebFetch' } },
       description: WEB_FETCH_TOOL_DESCRIPTION,
-      parameters: webFetchParameters,
+      get parameters() {
+        return webFetchParameters.schema()
+      },
+      parametersJsonSchema: webFetchParameters.jsonSchema,
       execute: (args, execution) =>
         runFetch(config.fetch, cache, windowChars, args, execution, () => ctx.get('spill')),
     })

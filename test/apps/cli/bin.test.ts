@@ -296,6 +296,23 @@ describe('the dsh bin', () => {
     expect(await newSpaceAfterTurn({ DSH_V8_TUNING: 'off' })).toBeGreaterThan(2 * 1024 * 1024)
   })
 
+  it("offers the model the unbundled build's tools: the JSON Schemas built into the bundle are zod's", async () => {
+    const { bin } = installCopy()
+    const world = await startWorld([{ text: 'bundled' }, { text: 'unbundled' }], { strict: true })
+    const args = ['run', 'hi']
+    expect(await run(bin, args, { env: world.env, cwd: world.project })).toMatchObject({ code: 0 })
+    // Not spawnSync: the loopback model answers on this process's event loop.
+    const unbundled = spawn(process.execPath, [resolve('dist/src/apps/cli/main.js'), ...args], {
+      env: world.env,
+      cwd: world.project,
+      stdio: 'ignore',
+    })
+    expect(await new Promise((done) => unbundled.on('close', done))).toBe(0)
+    const [fromBundle, fromZod] = world.model.requests.map((request) => request.tools)
+    expect(fromBundle?.length).toBeGreaterThan(20)
+    expect(fromBundle).toEqual(fromZod)
+  })
+
   it('captures no stack trace in a headless turn unless DSH_DEBUG shows them', async () => {
     const { bin } = installCopy()
     const dir = makeDir()
