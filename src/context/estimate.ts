@@ -23,8 +23,10 @@ export const ESTIMATE_ERROR = 0.25
 export function estimateTextTokens(text: string): number {
   // Only ASCII text is as many UTF-8 bytes as UTF-16 units; the native count is ~10x the loop.
   if (Buffer.byteLength(text, 'utf8') === text.length) return Math.ceil(text.length * TOKENS_PER_ASCII_CHAR)
-  let other = 0
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) other++
+  // The UTF-16 units past ASCII: what is left without the ASCII runs. The regular expression
+  // runs compiled; a charCodeAt loop took ~0.5 ms for the tools' 13 KB on a cold start.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range includes the controls
+  const other = text.replace(/[\x00-\x7f]+/g, '').length
   return Math.ceil((text.length - other) * TOKENS_PER_ASCII_CHAR + other * TOKENS_PER_OTHER_CHAR)
 }
 
