@@ -29,7 +29,15 @@ const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a
  * default-ignorable code point (variation selectors, fillers), separators and spaces but
  * the ASCII one, and lone surrogates. Two ids that print alike are then alike.
  */
-const ID_UNSAFE = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}\p{Cs}]|(?! )\p{Zs}/u
+function idUnsafe(): RegExp {
+  // Built on first use: its Unicode classes cost about 0.5 ms, and most ids are plain ASCII.
+  ID_UNSAFE ??= /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}\p{Cs}]|(?! )\p{Zs}/u
+  return ID_UNSAFE
+}
+let ID_UNSAFE: RegExp | undefined
+
+/** Printable ASCII, the space included: nothing of it is unsafe in an id (a session id, say). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 
 /** Shows one character as a visible escape (`\e`, `\r`, `\x07`, `\u202e`, `\u{e0041}`). */
 function escapeChar(char: string): string {
@@ -50,9 +58,11 @@ function escapeChar(char: string): string {
  * toTerminalText it keeps nothing invisible: text may need a zero-width joiner, an id never does.
  */
 export function toTerminalId(id: string): string {
-  if (!ID_UNSAFE.test(id)) return id
+  if (PRINTABLE_ASCII.test(id)) return id
+  const unsafe = idUnsafe()
+  if (!unsafe.test(id)) return id
   let out = ''
-  for (const char of id) out += ID_UNSAFE.test(char) ? escapeChar(char) : char
+  for (const char of id) out += unsafe.test(char) ? escapeChar(char) : char
   return out
 }
 

@@ -63,6 +63,14 @@ describe('toTerminalId', () => {
     expect(toTerminalId('a\nb\u001b[2J\u0007')).toBe('a\\nb\\e[2J\\x07')
   })
 
+  it('passes printable ASCII as it is and escapes every ASCII control, DEL included', () => {
+    for (let code = 0; code < 0x80; code++) {
+      const char = String.fromCharCode(code)
+      const printable = code >= 0x20 && code <= 0x7e
+      expect(toTerminalId(`id${char}`) === `id${char}`, `U+${code.toString(16)}`).toBe(printable)
+    }
+  })
+
   it('passes printable ids as they are, spaces, emoji and any script included', () => {
     for (const id of ['5f0c6f0e-1b2a', 'my session', 'ファイル-日本', 'emoji-👍', 'path/../x']) {
       expect(toTerminalId(id)).toBe(id)
