@@ -2,7 +2,7 @@
 // (or JSON lines with --json); Ctrl-C, SIGTERM and SIGHUP cancel the turn, clean up
 // and exit 130, 143 and 129.
 
-import * as z from 'zod'
+import './zod-jitless.js'
 import { type PreparedImage, preparePromptImages, visionRefusal } from '../../attachments/index.js'
 import { isDshError } from '../../core/errors.js'
 import { findProjectRoot } from '../../core/project-root.js'
@@ -41,9 +41,6 @@ export interface RunOptions extends AgentOptions {
 
 /** Runs one turn; resolves with the exit code (0 only when the turn completed). */
 export async function runCommand(promptArgument: string, options: RunOptions): Promise<number> {
-  // One turn parses each schema only a few times: zod's JIT (code generated per object
-  // schema on its first parse) costs more than it saves before the first model request.
-  z.config({ jitless: true })
   const prompt = promptArgument === '-' ? await readStdin() : promptArgument
   if (prompt.trim() === '') throw usageError('the prompt is empty')
   const plan = await planAgent(options)
