@@ -31,10 +31,10 @@ const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a
  */
 function idUnsafe(): RegExp {
   // Built on first use: its Unicode classes cost about 0.5 ms, and most ids are plain ASCII.
-  ID_UNSAFE ??= /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}\p{Cs}]|(?! )\p{Zs}/u
-  return ID_UNSAFE
+  idUnsafePattern ??= /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}\p{Cs}]|(?! )\p{Zs}/u
+  return idUnsafePattern
 }
-let ID_UNSAFE: RegExp | undefined
+let idUnsafePattern: RegExp | undefined
 
 /** Printable ASCII, the space included: nothing of it is unsafe in an id (a session id, say). */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/

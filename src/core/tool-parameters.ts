@@ -6,6 +6,7 @@
 // (scripts/bundle.mjs); elsewhere (the tsc output, tests) zod makes them on first use.
 
 import * as z from 'zod'
+import { lazySchema } from './lazy-schema.js'
 
 /** The JSON Schema of a tool's parameters, as the model is offered it. */
 export type ParametersJsonSchema = Record<string, unknown>
@@ -18,7 +19,6 @@ const BUILT: Readonly<Record<string, ParametersJsonSchema>> | undefined =
 
 /** One tool's parameters under a key unique among the built-in tools. */
 export interface ToolParameters<Schema extends z.ZodObject> {
-  readonly key: string
   /** The zod schema, built on the first call. */
   schema(): Schema
   /** Its JSON Schema: from the bundle's table, else made by zod (once). */
@@ -36,18 +36,10 @@ export function toolParameters<Schema extends z.ZodObject>(
   build: () => Schema,
 ): ToolParameters<Schema> {
   if (declared.has(key)) throw new Error(`tool parameters ${JSON.stringify(key)} are declared twice`)
-  let schema: Schema | undefined
-  let json: ParametersJsonSchema | undefined
+  const schema = lazySchema(build)
   const parameters: ToolParameters<Schema> = {
-    key,
-    schema() {
-      schema ??= build()
-      return schema
-    },
-    jsonSchema() {
-      json ??= BUILT?.[key] ?? parametersJsonSchema(parameters.schema())
-      return json
-    },
+    schema,
+    jsonSchema: lazySchema(() => BUILT?.[key] ?? parametersJsonSchema(schema())),
   }
   declared.set(key, parameters)
   return parameters

@@ -54,6 +54,7 @@ function useHeadlessV8Flags() {
  * 2026-12-07). zod skips its own the same way.
  */
 function captureStacksOnlyForDebug(env) {
+  // The rule reportError and the logger use (apps/shared): this file runs before the bundle.
   const debug = env.DSH_DEBUG !== undefined && env.DSH_DEBUG !== '' && env.DSH_DEBUG !== '0'
   if (!debug) Error.stackTraceLimit = 0
 }

@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import {
-  type CgroupProbe,
   cgroupPopulated,
   createExecutorCgroup,
   joinCgroupCommand,
@@ -61,9 +60,8 @@ export class ContainmentProvider {
   private nextCall = 1
   private readonly prefix = `${process.pid}_${randomBytes(3).toString('hex')}`
   private readonly live = new Set<CallContainment>()
-  /** warmUp's probe while it runs, and its settling. */
-  private probe: CgroupProbe | undefined
-  private probing: Promise<void> | undefined
+  /** warmUp's probe while it runs: its executor folder, and its settling. */
+  private probe: { folder: string; settled: Promise<void> } | undefined
   private disposed = false
 
   constructor(
@@ -90,8 +88,7 @@ export class ContainmentProvider {
       this.chosen = { cgroup: undefined } // no folder can be made: as createExecutorCgroup decides
       return
     }
-    this.probe = probe
-    this.probing = probe.settled.then(
+    const settled = probe.settled.then(
       (cgroup) => {
         this.probe = undefined
         // Decided meanwhile (a call that could not wait), or unloaded: this folder is not used.
@@ -103,11 +100,12 @@ export class ContainmentProvider {
         this.probe = undefined
       },
     )
+    this.probe = { folder: probe.folder, settled }
   }
 
-  /** Settles once a probe started by `warmUp` has (at once when none runs). */
-  async ready(): Promise<void> {
-    await this.probing
+  /** The probe `warmUp` started, to wait for while it runs; undefined (nothing to wait for) once settled. */
+  ready(): Promise<void> | undefined {
+    return this.probe?.settled
   }
 
   private wantsCgroup(): boolean {

@@ -161,7 +161,8 @@ export class LocalShellExecutor extends ShellExecutor {
 
   async run(request: ShellRequest): Promise<ShellResult> {
     const spec = resolveShellRequest(request, false)
-    await this.containment.ready()
+    const probing = this.containment.ready()
+    if (probing) await probing // only while the first probe runs: no extra tick per call
     const run = this.spawn(spec)
     return run.done
   }
