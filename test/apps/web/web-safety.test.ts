@@ -225,10 +225,21 @@ describe('dsh web safety and liveness', () => {
     await page.locator('.markdown', { hasText: `Answer ${lastTurn}:` }).waitFor()
     // Windowed: only the items near the viewport are in the DOM.
     expect(await page.locator('.vl-items > [data-key]').count()).toBeLessThan(200)
-    // Scrolling to the top brings the first turn in.
-    await page.locator('.vl').evaluate((node) => {
+    // Scrolling to the top brings the first turn in, and the view stays there even when the
+    // scroll lands while a scroll to the end is still due: any render while the view follows
+    // the end (here, one its own scroll event causes) asks for one on the next frame.
+    const tops = await page.locator('.vl').evaluate(async (node) => {
+      node.dispatchEvent(new Event('scroll'))
+      await new Promise((resolve) => setTimeout(resolve, 0))
       node.scrollTop = 0
+      const seen: number[] = []
+      for (let frame = 0; frame < 3; frame++) {
+        await new Promise((resolve) => requestAnimationFrame(resolve))
+        seen.push(node.scrollTop)
+      }
+      return seen
     })
+    expect(tops).toEqual([0, 0, 0])
     await page.locator('.msg.user', { hasText: 'question 1:' }).waitFor()
     expect(errors).toEqual([])
     await page.context().close()

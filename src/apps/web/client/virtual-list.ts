@@ -30,6 +30,8 @@ export function VirtualList<T>(props: VirtualListProps<T>): VNode {
   const following = useRef(true)
   const footer = useRef<HTMLDivElement>(null)
   const frame = useRef<number | undefined>(undefined)
+  /** Where our last scroll to the end put the view, until its scroll event arrives. */
+  const ownScrollTop = useRef<number | undefined>(undefined)
   const [view, setView] = useState({ top: 0, height: 800 })
   const [, setMeasured] = useState(0)
 
@@ -79,32 +81,49 @@ export function VirtualList<T>(props: VirtualListProps<T>): VNode {
     follow()
   })
 
-  /** Scrolls to the end on the next frame while the view follows it. */
+  /**
+   * Scrolls to the end on the next frame while the view follows it. The frame checks again:
+   * a person who scrolled up after it was asked for is not pulled back down.
+   */
   const follow = () => {
     const element = scroller.current
     if (!element || !following.current || frame.current !== undefined) return
     frame.current = requestAnimationFrame(() => {
       frame.current = undefined
+      if (!following.current) return
+      const before = element.scrollTop
       element.scrollTop = element.scrollHeight
+      // No scroll event comes when the view was already at the end.
+      ownScrollTop.current = element.scrollTop === before ? undefined : element.scrollTop
     })
   }
 
   useLayoutEffect(() => {
     const element = scroller.current
     if (!element) return
-    const update = () => {
-      following.current = element.scrollTop + element.clientHeight >= element.scrollHeight - FOLLOW_SLACK_PX
-      setView({ top: element.scrollTop, height: element.clientHeight })
+    const measureView = () => setView({ top: element.scrollTop, height: element.clientHeight })
+    // Only a scroll decides whether the view follows the end. Our own scroll to the end counts
+    // as following even if the items grew before its event arrived.
+    const onScroll = () => {
+      const own = element.scrollTop === ownScrollTop.current
+      ownScrollTop.current = undefined
+      following.current =
+        own || element.scrollTop + element.clientHeight >= element.scrollHeight - FOLLOW_SLACK_PX
+      measureView()
     }
-    update()
-    element.addEventListener('scroll', update, { passive: true })
-    const observer = new ResizeObserver(update)
+    const onResize = () => {
+      measureView()
+      follow()
+    }
+    measureView()
+    element.addEventListener('scroll', onScroll, { passive: true })
+    const observer = new ResizeObserver(onResize)
     observer.observe(element)
     // The footer (a streaming answer) re-renders on its own; its growth is followed here.
     const growth = new ResizeObserver(follow)
     if (footer.current) growth.observe(footer.current)
     return () => {
-      element.removeEventListener('scroll', update)
+      element.removeEventListener('scroll', onScroll)
       observer.disconnect()
       growth.disconnect()
     }
