@@ -222,6 +222,22 @@ function processExists(pid: number): boolean {
   }
 }
 
+/**
+ * Removes `folder` (blocking, at most `timeoutMs`; for process exit) while a process may still
+ * be joining it: a join the kernel holds (waitEmptySync sees nothing yet) lands while the
+ * removal waits for the cgroup lock, and the removal then fails. So it waits for that process
+ * to leave and tries again. False when the folder is still there at the end.
+ */
+export function removeCgroupSync(folder: string, timeoutMs: number): boolean {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    if (!waitEmptySync(folder, until - Date.now())) return false
+    if (removeCgroup(folder)) return true
+    if (Date.now() >= until) return false
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1)
+  }
+}
+
 /** Waits (blocking, at most `timeoutMs`) until `folder` has no process; for process exit. */
 export function waitEmptySync(folder: string, timeoutMs: number): boolean {
   const until = Date.now() + timeoutMs

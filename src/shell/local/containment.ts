@@ -12,6 +12,7 @@ import {
   joinCgroupCommand,
   joinCgroupLine,
   removeCgroup,
+  removeCgroupSync,
   signalCgroup,
   startCgroupProbe,
   waitEmptySync,
@@ -181,10 +182,7 @@ export class ContainmentProvider {
   dispose(waitMs = 500): void {
     this.disposed = true
     // A probe still under way (the process exits): its folder must not stay behind.
-    if (this.probe !== undefined) {
-      waitEmptySync(this.probe.folder, waitMs)
-      removeCgroup(this.probe.folder)
-    }
+    if (this.probe !== undefined) removeCgroupSync(this.probe.folder, waitMs)
     const cgroup = this.chosen?.cgroup
     if (cgroup !== undefined) waitEmptySync(cgroup, waitMs)
     for (const call of this.live) call.release()

@@ -246,6 +246,24 @@ describe('deciding on a cgroup in the background', () => {
     await exiting.shell.containment.ready()
     expect(executorFolders()).toEqual(before)
   })
+
+  withCgroup(
+    'exiting while the probe joins (the kernel holds the join a while) leaves no folder',
+    async () => {
+      const before = executorFolders()
+      // The probe's `sh` holds the cgroup lock while the kernel makes its join wait, and a
+      // removal meanwhile waits for the lock and then finds it inside. Exit at each moment of
+      // the first 25 ms after the probe starts, one executor per moment.
+      for (let delayMs = 0; delayMs < 25; delayMs++) {
+        const exiting = await startExecutor({ containment: 'auto' })
+        exiting.shell.containment.warmUp()
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, delayMs)
+        exiting.shell.containment.dispose(5_000)
+        expect({ delayMs, left: executorFolders() }).toEqual({ delayMs, left: before })
+        await exiting.shell.containment.ready()
+      }
+    },
+  )
 })
 
 describe('a standby shell (the next command started ahead of time)', () => {
@@ -343,9 +361,11 @@ describe('a standby shell (the next command started ahead of time)', () => {
       const { shell, waiting } = await withStandby()
       await shell.run({ command: 'true' })
       const pid = await waiting()
-      // Already in a call cgroup of its own while it waits: the command pays no join.
-      const cgroup = readFileSync(`/proc/${pid}/cgroup`, 'utf8')
-      expect(cgroup).toMatch(/^0::.*\/call-[^/\n]+$/m)
+      // In a call cgroup of its own while it waits, before any command: the command pays no
+      // join. (Its pid is known at spawn; the join is its first statement, and the kernel may
+      // hold that a while on a busy machine.)
+      const inCallCgroup = () => /^0::.*\/call-[^/\n]+$/m.test(readFileSync(`/proc/${pid}/cgroup`, 'utf8'))
+      await until(inCallCgroup, 10_000, 'the standby in its call cgroup')
       const dir = tempDir()
       const result = await shell.run({ command: `${escapees(dir, true)}; sleep 0.2; echo "$$"` })
       expect(result.stdout.text).toBe(`${pid}\n`)
