@@ -181,12 +181,19 @@ export class ContainmentProvider {
    */
   dispose(waitMs = 500): void {
     this.disposed = true
+    const until = Date.now() + waitMs
     // A probe still under way (the process exits): its folder must not stay behind.
-    if (this.probe !== undefined) removeCgroupSync(this.probe.folder, waitMs)
+    if (this.probe !== undefined) removeCgroupSync(this.probe.folder, until - Date.now())
     const cgroup = this.chosen?.cgroup
-    if (cgroup !== undefined) waitEmptySync(cgroup, waitMs)
-    for (const call of this.live) call.release()
-    if (cgroup !== undefined && this.live.size === 0) removeCgroup(cgroup)
+    for (;;) {
+      if (cgroup !== undefined) waitEmptySync(cgroup, until - Date.now())
+      for (const call of this.live) call.release()
+      if (cgroup === undefined || (this.live.size === 0 && removeCgroup(cgroup))) return
+      // A killed standby whose join the kernel held lands in its call cgroup while that is
+      // removed (as a probe can, removeCgroupSync): wait for it to die, and try again.
+      if (Date.now() >= until) return
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1)
+    }
   }
 }
 

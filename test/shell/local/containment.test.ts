@@ -355,6 +355,26 @@ describe('a standby shell (the next command started ahead of time)', () => {
     expect(standby.due).toBe(true)
   })
 
+  withCgroup('exiting while a standby joins its call cgroup leaves no folder', async () => {
+    const own = ownCgroupFolder()!
+    const before = readdirSync(own).filter((name) => name.startsWith(`dsh-${process.pid}-`))
+    // Exit (as the exit handler does: close, kill, dispose) at each moment of the first 25 ms
+    // of a standby's join.
+    for (let delayMs = 0; delayMs < 25; delayMs++) {
+      const { shell } = await startExecutor({ containment: 'cgroup', standbyAfterMs: 100 })
+      await shell.run({ command: 'true' })
+      // The standby starts after a pause, as after a model's reply: its join then waits for the
+      // kernel. Its pid is known right after the spawn.
+      while (shell.standby!.waitingPid === undefined) await new Promise((resolve) => setImmediate(resolve))
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, delayMs)
+      shell.standby!.close()
+      shell.containment.killAll()
+      shell.containment.dispose(5_000)
+      const left = readdirSync(own).filter((name) => name.startsWith(`dsh-${process.pid}-`))
+      expect({ delayMs, left }).toEqual({ delayMs, left: before })
+    }
+  })
+
   withCgroup(
     'is in its call cgroup before the command, and nothing the command starts outlives it',
     async () => {
