@@ -226,15 +226,17 @@ function processExists(pid: number): boolean {
  * Removes `folder` (blocking, at most `timeoutMs`; for process exit) while a process may still
  * be joining it: a join the kernel holds (waitEmptySync sees nothing yet) lands while the
  * removal waits for the cgroup lock, and the removal then fails. So it waits for that process
- * to leave and tries again. False when the folder is still there at the end.
+ * to leave and tries again. `prepare` runs before each try (releasing what is below); a
+ * false answer skips that try. False when the folder is still there at the end.
  */
-export function removeCgroupSync(folder: string, timeoutMs: number): boolean {
+export function removeCgroupSync(folder: string, timeoutMs: number, prepare = () => true): boolean {
   const until = Date.now() + timeoutMs
   for (;;) {
-    if (!waitEmptySync(folder, until - Date.now())) return false
-    if (removeCgroup(folder)) return true
-    if (Date.now() >= until) return false
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1)
+    const empty = waitEmptySync(folder, until - Date.now())
+    // Still tried when time ran out: `prepare` releases whatever has gone.
+    if (prepare() && removeCgroup(folder)) return true
+    if (!empty || Date.now() >= until) return false
+    sleepSync(1)
   }
 }
 
@@ -243,9 +245,14 @@ export function waitEmptySync(folder: string, timeoutMs: number): boolean {
   const until = Date.now() + timeoutMs
   while (cgroupPopulated(folder)) {
     if (Date.now() >= until) return false
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5)
+    sleepSync(5)
   }
   return true
+}
+
+/** Blocks this thread for `ms` (only where nothing can wait asynchronously: process exit). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
 
 /**

@@ -15,7 +15,6 @@ import {
   removeCgroupSync,
   signalCgroup,
   startCgroupProbe,
-  waitEmptySync,
 } from './cgroup.js'
 import { groupAlive, signalOwnGroup } from './process-group.js'
 import { callMarkerName, findCallProcesses, signalEach } from './process-scan.js'
@@ -184,16 +183,15 @@ export class ContainmentProvider {
     const until = Date.now() + waitMs
     // A probe still under way (the process exits): its folder must not stay behind.
     if (this.probe !== undefined) removeCgroupSync(this.probe.folder, until - Date.now())
-    const cgroup = this.chosen?.cgroup
-    for (;;) {
-      if (cgroup !== undefined) waitEmptySync(cgroup, until - Date.now())
+    const releaseCalls = () => {
       for (const call of this.live) call.release()
-      if (cgroup === undefined || (this.live.size === 0 && removeCgroup(cgroup))) return
-      // A killed standby whose join the kernel held lands in its call cgroup while that is
-      // removed (as a probe can, removeCgroupSync): wait for it to die, and try again.
-      if (Date.now() >= until) return
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1)
+      return this.live.size === 0
     }
+    const cgroup = this.chosen?.cgroup
+    if (cgroup === undefined) releaseCalls()
+    // A killed standby whose join the kernel held lands in its call cgroup while that is
+    // removed, as a probe can: removeCgroupSync tries again once it has died.
+    else removeCgroupSync(cgroup, until - Date.now(), releaseCalls)
   }
 }
 
