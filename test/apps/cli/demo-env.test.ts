@@ -2,7 +2,8 @@
 // `--version`, help, and a SIGINT while a bash command runs.
 
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
@@ -77,7 +78,16 @@ describe('dsh env, --version, help', () => {
 
 it('SIGINT while a bash command runs kills it, ends the turn aborted and exits 130', async () => {
   const model = await startModel(
-    [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo started; sleep 30; echo finished' } }] }],
+    [
+      {
+        toolCalls: [
+          {
+            name: 'bash',
+            arguments: { command: 'echo started; : > reached-sleep; sleep 30; echo finished' },
+          },
+        ],
+      },
+    ],
     { strict: true },
   )
   const w = makeWorld(makeDir(), model.baseUrl)
@@ -88,7 +98,12 @@ it('SIGINT while a bash command runs kills it, ends the turn aborted and exits 1
     if (Date.now() > deadline) throw new Error(`no tool-start; stderr: ${run.stderr()}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
-  await new Promise((resolve) => setTimeout(resolve, 300)) // let bash reach the sleep
+  // The interrupt comes while the command runs: it has written its marker and goes on to the sleep.
+  const ran = Date.now() + 30_000
+  while (!existsSync(join(w.project, 'reached-sleep'))) {
+    if (Date.now() > ran) throw new Error(`the command never ran; stderr: ${run.stderr()}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
   run.child.kill('SIGINT')
   const result = await run.done
   expect(result.code).toBe(130)

@@ -4,6 +4,7 @@
 
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Request } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { SPILL_FOLDER, spillDirFor } from '../../../src/spill/index.js'
 import { ProjectTrustStore } from '../../../src/trust/index.js'
@@ -262,13 +263,28 @@ describe('dsh web sessions page', () => {
 
       // A session another process is writing is refused, naming the writer; nothing goes.
       await row('written-elsewhere').locator('button.remove').click()
+      // The list reloads after a remove (a GET of the list); the refusal must outlive that reload.
+      // Only a GET asked after the DELETE's answer is that reload (the browser reports them in order).
+      let removeAnswered = false
+      const reloads = new Set<Request>()
+      page.on('response', (response) => {
+        if (response.request().method() === 'DELETE') removeAnswered = true
+      })
+      page.on('request', (request) => {
+        if (removeAnswered && request.method() === 'GET' && /\/api\/sessions\?/.test(request.url()))
+          reloads.add(request)
+      })
+      const reloaded = page.waitForResponse((response) => reloads.has(response.request()))
       await row('written-elsewhere').locator('button.remove-yes').click()
       const refusal = page.locator('.notice-bar', {
         hasText: /"written-elsewhere" is being written by .*not removed/,
       })
       await refusal.waitFor()
-      // The list reloads after a remove; the refusal must outlive that reload.
-      await page.waitForTimeout(1000)
+      await reloaded
+      // Two frames: the reloaded list has rendered.
+      await page.evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+      )
       expect(await refusal.isVisible()).toBe(true)
       expect(await row('written-elsewhere').count()).toBe(1)
       expect(await persistence.exists('written-elsewhere')).toBe(true)
