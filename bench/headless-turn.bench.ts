@@ -1,7 +1,10 @@
 // A headless turn of 20 sequential `bash true` calls (issue #31): `dsh run` from spawn to
 // exit, against the loopback model, compared with its floor measured in the same run —
 // `node -e 0` plus 20 sequential `bash -c true` spawns — and the `dsh run` process's peak
-// RSS (the largest resident size of it and the bash children it waited for).
+// RSS (the largest resident size of it and the bash children it waited for). For reading,
+// the same turn by bench/minimal-turn.cjs (no dsh code: the model round trips, two fsync'd
+// appends per step and the spawns) against the same floor, and dsh against it: what the
+// floor leaves out, and what dsh adds.
 
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
@@ -13,6 +16,8 @@ import { median } from './stats.js'
 import type { BenchRow } from './types.js'
 
 const CLI = fileURLToPath(new URL('../bundle/main.js', import.meta.url))
+// Not compiled: bench/ itself (dist/bench/.. is dist/, ../.. the package).
+const MINIMAL_TURN = fileURLToPath(new URL('../../bench/minimal-turn.cjs', import.meta.url))
 const CALLS = 20
 const SAMPLES = 7
 const TIME_TARGET_RATIO = 2
@@ -37,7 +42,7 @@ function turn(): Script {
 
 export default async function run(): Promise<BenchRow[]> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-bench-turn-')))
-  const runs = 1 + 2 * SAMPLES // a warm-up, then timed runs and RSS runs
+  const runs = 1 + 3 * SAMPLES // a warm-up, then timed runs, minimal turns and RSS runs
   const model = await startLoopbackModel(Array.from({ length: runs }, turn).flat())
   try {
     const home = join(root, 'home')
@@ -48,6 +53,7 @@ export default async function run(): Promise<BenchRow[]> {
     const env = { ...process.env, DSH_HOME: home, DEEPSEEK_API_KEY: 'bench-key', NO_COLOR: '1' }
     const args = [CLI, 'run', '--permission-mode', 'bypassPermissions', 'run true 20 times']
     const dsh = () => timed(process.execPath, args, env, project)
+    const minimal = () => timed(process.execPath, [MINIMAL_TURN, 'run true 20 times'], env, project)
     const floor = async () => {
       const node = await timed(process.execPath, ['-e', '0'], env, project)
       let bash = 0
@@ -55,14 +61,21 @@ export default async function run(): Promise<BenchRow[]> {
       return node + bash
     }
     await dsh() // warm-up
-    const times = { dsh: [] as number[], floor: [] as number[], rssKb: [] as number[] }
+    const times = {
+      dsh: [] as number[],
+      floor: [] as number[],
+      minimal: [] as number[],
+      rssKb: [] as number[],
+    }
     for (let i = 0; i < SAMPLES; i++) {
       times.floor.push(await floor())
       times.dsh.push(await dsh())
+      times.minimal.push(await minimal())
       times.rssKb.push(await peakRssKb(args, env, project))
     }
     const ratio = median(times.dsh) / median(times.floor)
     const rssMb = median(times.rssKb) / 1024
+    const floorMs = `${median(times.floor).toFixed(1)} ms (the floor above)`
     return [
       {
         name: `dsh run: a headless turn of ${CALLS} sequential bash true calls (median)`,
@@ -79,6 +92,24 @@ export default async function run(): Promise<BenchRow[]> {
         ratio: rssMb / RSS_TARGET_MB,
         target: `≤ ${RSS_TARGET_MB} MB`,
         pass: rssMb <= RSS_TARGET_MB,
+      },
+      {
+        name: '  the same turn with no dsh code (bench/minimal-turn.cjs)',
+        measured: `${median(times.minimal).toFixed(1)} ms`,
+        baseline: floorMs,
+        ratio: median(times.minimal) / median(times.floor),
+        target: '— (what the floor leaves out)',
+        pass: true,
+        informational: true,
+      },
+      {
+        name: '  dsh run against that minimal turn',
+        measured: `${median(times.dsh).toFixed(1)} ms`,
+        baseline: `${median(times.minimal).toFixed(1)} ms (the minimal turn)`,
+        ratio: median(times.dsh) / median(times.minimal),
+        target: '— (what dsh adds)',
+        pass: true,
+        informational: true,
       },
     ]
   } finally {

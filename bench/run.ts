@@ -36,7 +36,7 @@ function table(rows: BenchRow[]): string {
     row.baseline,
     `${row.ratio.toFixed(2)}×`,
     row.target,
-    row.pass ? 'ok' : 'MISSED',
+    row.informational ? 'info' : row.pass ? 'ok' : 'MISSED',
   ])
   const widths = header.map((title, column) =>
     Math.max(title.length, ...cells.map((line) => line[column]!.length)),

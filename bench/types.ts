@@ -12,6 +12,8 @@ export interface BenchRow {
   /** The target, e.g. "≥ 0.5× baseline throughput". */
   target: string
   pass: boolean
+  /** A figure for reading, with no target of its own: the result column says so, not ok. */
+  informational?: boolean
 }
 
 /** A benchmark module: `export default async function run(): Promise<BenchRow[]>`. */
