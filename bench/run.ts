@@ -1,5 +1,6 @@
 // Runs every benchmark module in sequence and prints one table. Exits 0 even when
-// a target is missed (the row says MISSED): figures are for reading, not gating.
+// a target is missed (the row says MISSED): figures are for reading, not gating. A row
+// with no target of its own says `info`.
 // Run with `npm run bench` (builds, then `node dist/bench/run.js`).
 
 import { spawnSync } from 'node:child_process'
