@@ -4,6 +4,7 @@
 
 import type { Command } from 'commander'
 import { packageVersion } from '../../core/version.js'
+import { detachHungUpTerminalsAtExit } from '../shared/hung-up-terminal.js'
 import { claimBrokenPipe } from '../shared/termination.js'
 import { addHistoryCommands } from './history-commands.js'
 import { addMcpCommands } from './mcp-commands.js'
@@ -376,6 +377,9 @@ for (const stream of [process.stdout, process.stderr]) {
     process.exit(0)
   })
 }
+
+// A terminal closed under dsh must not turn its exit into Node 20's abort (hung-up-terminal.ts).
+detachHungUpTerminalsAtExit()
 
 // No top-level await: the bin runs this file bundled as CommonJS (scripts/bundle.mjs).
 void main(process.argv.slice(2))
