@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
+import { until } from '../../support/until.js'
 import { assertBuilt, CLI, cliEnv, jsonLines, makeWorld, runCli, spawnCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-demo-')
@@ -99,11 +100,7 @@ it('SIGINT while a bash command runs kills it, ends the turn aborted and exits 1
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
   // The interrupt comes while the command runs: it has written its marker and goes on to the sleep.
-  const ran = Date.now() + 30_000
-  while (!existsSync(join(w.project, 'reached-sleep'))) {
-    if (Date.now() > ran) throw new Error(`the command never ran; stderr: ${run.stderr()}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
+  await until(() => existsSync(join(w.project, 'reached-sleep')), 30_000, 'the command to write its marker')
   run.child.kill('SIGINT')
   const result = await run.done
   expect(result.code).toBe(130)
