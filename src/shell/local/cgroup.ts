@@ -4,7 +4,7 @@
 
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { shellQuote } from '../../core/shell-quote.js'
 import { signalEach } from './process-scan.js'
 
@@ -84,6 +84,8 @@ export function startCgroupProbe(): CgroupProbe | undefined {
 function makeProbedFolder(): { folder: string; probe: string } | undefined {
   const own = ownCgroupFolder()
   if (own === undefined) return undefined
+  // What killed dsh processes left here goes first: they could not remove their own folders.
+  removeStaleCgroups(own)
   const folder = join(own, `dsh-${process.pid}-${nextGroup++}`)
   try {
     mkdirSync(folder)
@@ -116,6 +118,29 @@ function settleProbe(made: { folder: string; probe: string }, joined: boolean): 
   }
   removeCgroup(made.folder)
   return undefined
+}
+
+/**
+ * Makes a call's cgroup `folder` below its executor folder; when that executor folder is
+ * gone (removed as stale by a dsh that cannot see this process), makes it again: it was
+ * empty, or it could not have been removed. Throws when it cannot (the call must not start
+ * uncontained).
+ */
+export function makeCallCgroup(folder: string): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      mkdirSync(folder)
+      return
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 3) throw error
+    }
+    try {
+      mkdirSync(dirname(folder))
+    } catch (error) {
+      // Made again meanwhile by this process's other call: fine. Anything else: the call fails.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+  }
 }
 
 /** The pids in `folder` and the cgroups below it. */
@@ -193,11 +218,12 @@ function rmdirCgroup(folder: string): 'gone' | 'busy' | 'failed' {
 
 /**
  * Removes the empty executor folders (`dsh-<pid>-<n>`) of dsh processes that are gone,
- * under this process's own cgroup. A folder with processes stays (its calls are
- * recorded, and reported by the orphan sweep).
+ * under `own`, this process's own cgroup. A folder with processes stays (its calls are
+ * recorded, and reported by the orphan sweep). A dsh in another PID namespace looks gone
+ * from here; its folder, empty between calls, may go too, and it makes it again
+ * (makeCallCgroup).
  */
-export function removeStaleCgroups(): void {
-  const own = ownCgroupFolder()
+export function removeStaleCgroups(own = ownCgroupFolder()): void {
   if (own === undefined) return
   let names: string[]
   try {

@@ -4,13 +4,14 @@
 // Each call is recorded under the home while it runs (running-calls.ts).
 
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   cgroupPopulated,
   createExecutorCgroup,
   joinCgroupCommand,
   joinCgroupLine,
+  makeCallCgroup,
   removeCgroup,
   removeCgroupSync,
   signalCgroup,
@@ -205,7 +206,7 @@ class CgroupContainment implements CallContainment {
     readonly cgroup: string,
   ) {
     this.env = { [callMarkerName(token)]: '1' }
-    mkdirSync(cgroup) // throws when it cannot: the call does not start uncontained
+    makeCallCgroup(cgroup) // throws when it cannot: the call does not start uncontained
   }
 
   wrap(program: string, args: string[]): [string, string[]] {

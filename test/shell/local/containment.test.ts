@@ -3,13 +3,18 @@
 // abort, job kill and unload — with a cgroup and with tracking (issue 24, item 4).
 
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Context, type Fiber } from 'cordis'
 import { afterEach, describe, expect } from 'vitest'
 import { LocalShellExecutor, type LocalShellExecutorConfig } from '../../../src/shell/index.js'
-import { createExecutorCgroup, ownCgroupFolder, removeCgroup } from '../../../src/shell/local/cgroup.js'
+import {
+  cgroupPopulated,
+  createExecutorCgroup,
+  ownCgroupFolder,
+  removeCgroup,
+} from '../../../src/shell/local/cgroup.js'
 import { sweepOrphanedCalls } from '../../../src/shell/local/running-calls.js'
 import { isLive } from '../../support/processes.js'
 import { itRequires } from '../../support/requires.js'
@@ -444,5 +449,37 @@ describe('a standby shell (the next command started ahead of time)', () => {
     const killed = await dshWithStandby(tempDir())
     killed.child.kill('SIGKILL')
     await expectAllGone([killed.standby])
+  })
+
+  withCgroup("a killed dsh's folders go when the next executor decides on its cgroup", async () => {
+    const own = ownCgroupFolder()!
+    const killed = await dshWithStandby(tempDir())
+    const folders = readdirSync(own).filter((name) => name.startsWith(`dsh-${killed.child.pid}-`))
+    expect(folders).toHaveLength(1)
+    const folder = join(own, folders[0]!)
+    const exited = new Promise((done) => killed.child.on('close', done))
+    killed.child.kill('SIGKILL')
+    await exited
+    await expectAllGone([killed.standby])
+    await until(() => !cgroupPopulated(folder), 10_000, 'the standby to leave its cgroup')
+    // A killed process removes nothing: its folder and its standby's call folder stay ...
+    expect(readdirSync(folder).filter((name) => name.startsWith('call-'))).toHaveLength(1)
+    // ... until the next executor here looks for stale ones.
+    const { shell } = await startExecutor({ containment: 'cgroup', standbyAfterMs: false })
+    await shell.run({ command: 'true' })
+    expect(existsSync(folder)).toBe(false)
+  })
+
+  withCgroup('an executor whose folder was removed between calls makes it again', async () => {
+    const { shell } = await startExecutor({ containment: 'cgroup', standbyAfterMs: false })
+    const first = await shell.run({ command: 'cat /proc/self/cgroup' })
+    const folder = /\/(dsh-\d+-\d+)\/call-/.exec(first.stdout.text)?.[1]
+    expect(folder).toBeDefined()
+    // As the stale-folder sweep of a dsh in another PID namespace (it cannot see this
+    // process) removes it while it is empty.
+    rmdirSync(join(ownCgroupFolder()!, folder!))
+    const second = await shell.run({ command: 'cat /proc/self/cgroup' })
+    expect(second.exitCode).toBe(0)
+    expect(second.stdout.text).toContain(`/${folder}/call-`)
   })
 })
