@@ -21,6 +21,11 @@ export interface LspManagerOptions {
   readonly sandbox?: (root: string) => string[]
   /** Base delay before the first restart, doubled for each further one. Default 500 ms. */
   readonly restartBackoffMs?: number
+  /**
+   * Whether the project around `root` may run its own program `path` (a server found in its
+   * node_modules/.bin) on the host: the project trust decision. Absent: it may not.
+   */
+  readonly projectTrusted?: (root: string, path: string) => Promise<boolean>
 }
 
 /** A server (or the lack of one) for a file, as tools and feedback use it. */
@@ -72,14 +77,32 @@ export class LspManager {
         const install = spec.install ? `; install it with: ${spec.install}` : ''
         return this.none(`${spec.id}: ${spec.command} is not installed${install}`)
       }
-      entry = { spec, root, command, state: 'starting', restarts: 0 }
-      this.entries.set(key, entry)
-      entry.starting = this.start(entry)
+      // The project's own program is project content the model can write: on the host it
+      // runs only in a trusted folder (under the sandbox it runs read-only, without network).
+      if (command.fromProject && !this.options.sandbox && !(await this.mayRun(root, command.path)))
+        return this.none(
+          `${spec.id}: ${command.path} is the project's own program, and the folder is not trusted: it runs only in a trusted folder or under the sandbox (or install ${spec.command} on PATH)`,
+        )
+      entry = this.entries.get(key) // started by another lookup meanwhile
+      if (!entry) {
+        entry = { spec, root, command: command.path, state: 'starting', restarts: 0 }
+        this.entries.set(key, entry)
+        entry.starting = this.start(entry)
+      }
     }
     const connection = entry.connection ?? (await entry.starting)
     if (!connection?.alive || entry.state !== 'running')
       return this.none(`${spec.id} (${root}) is not available: ${entry.lastError ?? entry.state}`)
     return { kind: 'ready', server: entry, connection }
+  }
+
+  /** The trust decision for the project's own program; false when it cannot be made (fail closed). */
+  private async mayRun(root: string, path: string): Promise<boolean> {
+    try {
+      return (await this.options.projectTrusted?.(root, path)) === true
+    } catch {
+      return false
+    }
   }
 
   /** Takes the entry's pending notice (a restart), if any. */

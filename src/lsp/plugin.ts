@@ -2,6 +2,7 @@
 // loads the LSP libraries; the first server start does (manager.ts).
 
 import type { Context } from 'cordis'
+import { findProjectRoot } from '../core/project-root.js'
 import { currentService } from '../core/service-ref.js'
 import type { SecretFilter } from '../shell/index.js'
 import { createHiddenPathGuard } from '../tools/fs/index.js'
@@ -39,6 +40,13 @@ export const lspPlugin = {
       ...(config.secrets !== undefined ? { secrets: config.secrets } : {}),
       ...(config.sandbox !== undefined ? { sandbox: createSandboxWrapper(config.sandbox) } : {}),
       ...(config.restartBackoffMs !== undefined ? { restartBackoffMs: config.restartBackoffMs } : {}),
+      // The one trust decision per project folder (asked at most once); no service: not trusted.
+      projectTrusted: async (root, path) => {
+        const trust = ctx.get('projectTrust')
+        if (!trust) return false
+        const brings = [`language server ${path}`]
+        return (await trust.decide(findProjectRoot(root), brings)).trusted
+      },
     })
     const lsp = currentService(ctx, 'lsp')
     for (const tool of createLspTools(lsp, createHiddenPathGuard(ctx, config.home))) ctx.tools.register(tool)

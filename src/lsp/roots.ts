@@ -30,21 +30,28 @@ export function findRoot(path: string, markers: readonly string[], fallback: str
   }
 }
 
+/** A server's program as found: `fromProject` when it is the project's own (node_modules/.bin). */
+export interface ResolvedCommand {
+  readonly path: string
+  readonly fromProject: boolean
+}
+
 /**
  * The absolute command: as given when absolute, else on PATH, else in
- * `node_modules/.bin` of the root or a folder above it; undefined when not installed.
+ * `node_modules/.bin` of the root or a folder above it (the project's own program, which
+ * the model can write); undefined when not installed.
  */
 export function resolveCommand(
   command: string,
   root: string,
   pathVariable = process.env.PATH,
-): string | undefined {
-  if (isAbsolute(command)) return existsSync(command) ? command : undefined
+): ResolvedCommand | undefined {
+  if (isAbsolute(command)) return existsSync(command) ? { path: command, fromProject: false } : undefined
   const onPath = findExecutable(command, pathVariable)
-  if (onPath) return onPath
+  if (onPath) return { path: onPath, fromProject: false }
   for (let folder = root; ; folder = dirname(folder)) {
     const local = join(folder, 'node_modules', '.bin', command)
-    if (existsSync(local)) return local
+    if (existsSync(local)) return { path: local, fromProject: true }
     if (dirname(folder) === folder) return undefined
   }
 }

@@ -22,7 +22,9 @@ export function installedPresets(specs: readonly LspServerSpec[], cwd: string): 
   return specs.map((spec) => {
     const command = resolveCommand(spec.command, cwd)
     const files = spec.extensions.map((e) => `.${e}`).join(' ')
-    if (command) return `${spec.id}  installed: ${command}  (${files})`
+    if (command?.fromProject)
+      return `${spec.id}  installed in the project: ${command.path}, used in a trusted folder or under the sandbox  (${files})`
+    if (command) return `${spec.id}  installed: ${command.path}  (${files})`
     return `${spec.id}  not installed${spec.install ? ` — install: ${spec.install}` : ''}  (${files})`
   })
 }

@@ -4,7 +4,6 @@
 // asked (`dsh run`, `dsh stdio`) an untrusted or changed folder brings nothing unless the
 // user said so for this run (`--trust-project`, config `trustProjects`).
 
-import { resolve } from 'node:path'
 import {
   type ConfigFingerprint,
   changedConfigFiles,
@@ -93,9 +92,12 @@ export function isTrustedNow(store: ProjectTrustStore, folder: string): boolean 
 
 /**
  * Undefined when `folder` was never trusted; else the configuration files changed since
- * (empty: unchanged). A folder trusted only through a parent ("trust what is inside")
- * takes its content as first seen. A folder trusted before dsh recorded content counts
- * every configuration file it has as changed: nobody saw what it held.
+ * (empty: unchanged). A trusted folder whose content dsh never recorded — trusted only
+ * through a parent ("trust what is inside"), or before dsh recorded content — counts every
+ * configuration file it has as changed: nobody saw what it held. A nested project the
+ * model made inside a trusted one (a `.dsh` marker and an `.mcp.json` below it) must not
+ * bring its servers on the strength of the parent's trust. Without configuration files it
+ * takes its (empty) content as first seen, and later files count as changes.
  */
 function changedSinceTrusted(
   store: ProjectTrustStore,
@@ -103,13 +105,10 @@ function changedSinceTrusted(
   current: ConfigFingerprint,
   record = true,
 ): string[] | undefined {
-  const entry = store.trustedBy(folder)
-  if (!entry) return undefined
+  if (!store.trustedBy(folder)) return undefined
   const known = store.configOf(folder)
   if (known) return changedConfigFiles(known, current)
-  if (entry.folder !== resolve(folder) || isEmptyFingerprint(current)) {
-    if (record) store.recordConfig(folder, current)
-    return []
-  }
-  return changedConfigFiles({}, current)
+  if (!isEmptyFingerprint(current)) return changedConfigFiles({}, current)
+  if (record) store.recordConfig(folder, current)
+  return []
 }

@@ -117,7 +117,7 @@ describe('decideProjectTrust', () => {
     ])
   })
 
-  it('a folder trusted before content was recorded asks again; one trusted through a parent takes it as first seen', async () => {
+  it('a folder trusted before content was recorded, or only through a parent, asks again about configuration nobody saw', async () => {
     const home = makeDir()
     const parent = makeDir()
     const folder = join(parent, 'repo')
@@ -133,10 +133,38 @@ describe('decideProjectTrust', () => {
       changed: ['.mcp.json'],
     })
     store.untrust(folder)
-    store.trust(parent, 2)
+    // The parent is trusted with its own content; the nested project's `.mcp.json` (which
+    // the model may have written) was never seen: refused headless, asked about in chat.
+    store.trust(parent, 2, {})
+    expect(await decideProjectTrust(store, { folder, frontEnd: 'headless' })).toEqual({
+      trusted: false,
+      reason: 'changed',
+      changed: ['.mcp.json'],
+    })
+    const asked: string[][] = []
+    const ask = async (_folder: string, brings: readonly string[]) => {
+      asked.push([...brings])
+      return true
+    }
+    expect((await decideProjectTrust(store, { folder, frontEnd: 'interactive', ask })).reason).toBe(
+      'accepted',
+    )
+    expect(asked).toEqual([['changed since you trusted it: .mcp.json']])
     expect((await decideProjectTrust(store, { folder, frontEnd: 'headless' })).reason).toBe('remembered')
     writeFileSync(join(folder, '.mcp.json'), '{"mcpServers":{}}')
     expect((await decideProjectTrust(store, { folder, frontEnd: 'headless' })).reason).toBe('changed')
+    // A nested folder without configuration files takes its empty content as first seen,
+    // and a file that appears later is a change.
+    const plain = join(parent, 'plain')
+    mkdirSync(plain)
+    expect((await decideProjectTrust(store, { folder: plain, frontEnd: 'headless' })).reason).toBe(
+      'remembered',
+    )
+    writeFileSync(join(plain, '.mcp.json'), '{}')
+    expect(await decideProjectTrust(store, { folder: plain, frontEnd: 'headless' })).toMatchObject({
+      trusted: false,
+      changed: ['.mcp.json'],
+    })
   })
 })
 

@@ -56,7 +56,7 @@ export async function hooksListCommand(options: HooksListOptions): Promise<numbe
         (row.async ? ' (async)' : '') +
         (row.once ? ' (once)' : ''),
       row.origin === 'project'
-        ? `${row.file} (project${trusted ? ', trusted' : ': asks before loading in chat, loaded by run/stdio'})`
+        ? `${row.file} (project, ${trusted ? 'trusted' : 'not trusted: chat asks first; run and stdio load it only with --trust-project'})`
         : row.file,
     ])
     out.push(formatTable(rows, colors, ['DIALECT', 'EVENT', 'MATCHER', 'IF', 'COMMAND', 'FILE']))

@@ -73,6 +73,10 @@ describe('dsh hooks list', () => {
     expect(listing.problems.join('\n')).toContain('type "http" that dsh does not run')
     const text = await runCli(['hooks', 'list'], { env: w.env, cwd: w.project })
     expect(text.stdout).toContain('Setup (not fired)')
+    // The project's file is not trusted here: `dsh run` would not load it.
+    expect(text.stdout).toContain(
+      '(project, not trusted: chat asks first; run and stdio load it only with --trust-project)',
+    )
     expect(text.stdout).not.toContain('PreCompact (not fired)')
     expect(text.stdout).toMatch(/claude-code events dsh does not fire: .*PostToolBatch/)
     expect(text.stdout).not.toMatch(/claude-code events dsh does not fire: .*PostCompact/)
