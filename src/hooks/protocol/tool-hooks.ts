@@ -37,33 +37,84 @@ export function attachToolHooks(runtime: BridgeRuntime): void {
     return undefined
   }
 
+  type Refusal = { kind: 'deny'; reason: string }
+
+  /** The context and stop request of a PreToolUse outcome taken; a deny when it refuses the call. */
+  const refusalOf = (call: ToolCallInfo, facts: HookFacts, outcome: MergedOutcome): Refusal | undefined => {
+    addContext(call, 'PreToolUse', outcome.context)
+    runtime.requestStop(call.agent, outcome)
+    if (outcome.decision === 'deny' || outcome.stop) {
+      // `continue: false` with no stopReason carries '': the model still gets a reason.
+      const reason = outcome.reason || outcome.stop?.reason || 'denied by a PreToolUse hook'
+      return { kind: 'deny', reason: dialect.denyMessage(reason, facts, services) }
+    }
+    if (outcome.decision === 'ask' && !dialect.canAsk) {
+      // Codex rejects `ask` from PreToolUse as unsupported; dsh will not run the call unasked.
+      const reason = `a ${dialect.name} PreToolUse hook answered "ask", which ${dialect.name} hooks cannot do, so the call was denied${outcome.reason ? `: ${outcome.reason}` : ''}`
+      notify(reason)
+      return { kind: 'deny', reason: dialect.denyMessage(reason, facts, services) }
+    }
+    return undefined
+  }
+
+  /**
+   * A call that runs shell commands another way (`terminal_start`, a line sent to a shell
+   * with `terminal_send`) goes to PreToolUse hooks a second time, as the Bash call it amounts
+   * to (the tool's permission view): a guard written for Claude Code's or Codex's Bash must
+   * see every command the model runs. Such a hook can deny or ask; its `updatedInput` cannot
+   * be applied to a terminal, so a rewrite denies the call.
+   */
+  const fireAsBash = async (call: ToolCallInfo): Promise<Refusal | MergedOutcome | undefined> => {
+    const view = bashViewOf(call)
+    if (view === undefined) return undefined
+    const facts: HookFacts = { ...toolFacts(call), tool: { name: 'bash', callId: call.callId, input: view } }
+    const outcome = await runtime.fire('PreToolUse', facts)
+    const refused = refusalOf(call, facts, outcome)
+    if (refused) return refused
+    if (outcome.updatedInput !== undefined) {
+      const reason = `a ${dialect.name} PreToolUse hook rewrote the command ${call.name} would run; dsh cannot rewrite a terminal's command, so the call was denied (run it with the bash tool)`
+      notify(reason)
+      return { kind: 'deny', reason }
+    }
+    return outcome
+  }
+
+  /** The Bash command a non-bash call amounts to, as permission rules see it; undefined when none. */
+  const bashViewOf = (call: ToolCallInfo): Record<string, unknown> | undefined => {
+    if (call.name === 'bash') return undefined
+    const input =
+      call.input !== null && typeof call.input === 'object' ? (call.input as Record<string, unknown>) : {}
+    try {
+      const view = ctx.get('tools')?.get(call.name)?.permissionSubject?.(input, call.agent)
+      return view?.tool === 'Bash' ? { ...view.input } : undefined
+    } catch {
+      // The permission policy denies a call whose view cannot be worked out.
+      return undefined
+    }
+  }
+
   // Prepended: hooks decide before permission rules and modes, as Claude Code documents.
   ctx.on(
     'tools/pre-execute',
     async (call, next) => {
       const facts = toolFacts(call)
       const outcome = await runtime.fire('PreToolUse', facts)
-      addContext(call, 'PreToolUse', outcome.context)
-      runtime.requestStop(call.agent, outcome)
-      if (outcome.decision === 'deny' || outcome.stop) {
-        // `continue: false` with no stopReason carries '': the model still gets a reason.
-        const reason = outcome.reason || outcome.stop?.reason || 'denied by a PreToolUse hook'
-        return { kind: 'deny', reason: dialect.denyMessage(reason, facts, services) }
-      }
-      if (outcome.decision === 'ask' && !dialect.canAsk) {
-        // Codex rejects `ask` from PreToolUse as unsupported; dsh will not run the call unasked.
-        const reason = `a ${dialect.name} PreToolUse hook answered "ask", which ${dialect.name} hooks cannot do, so the call was denied${outcome.reason ? `: ${outcome.reason}` : ''}`
-        notify(reason)
-        return { kind: 'deny', reason: dialect.denyMessage(reason, facts, services) }
-      }
+      const refused = refusalOf(call, facts, outcome)
+      if (refused) return refused
       const problem = applyUpdatedInput(call, 'PreToolUse', outcome)
       if (problem !== undefined) {
         notify(problem)
         return { kind: 'deny', reason: problem }
       }
+      // After any rewrite: the command that would run.
+      const asBash = await fireAsBash(call)
+      if (asBash && 'kind' in asBash) return asBash
       const downstream = await next()
-      if (outcome.decision === 'ask' && downstream.kind !== 'deny')
+      if (downstream.kind === 'deny') return downstream
+      if (outcome.decision === 'ask')
         return { kind: 'ask', reason: outcome.reason ?? 'a PreToolUse hook asks for approval' }
+      if (asBash?.decision === 'ask')
+        return { kind: 'ask', reason: asBash.reason ?? 'a PreToolUse hook asks for approval' }
       return downstream
     },
     { prepend: true },
