@@ -33,6 +33,12 @@ async function main(argv: string[]): Promise<number> {
     // Bare `dsh` takes every chat option: `dsh -m X`, `dsh --continue`, `dsh -r ID`.
     argv = ['chat', ...argv]
   }
+  // Commander shows the general help for `help <anything>`: an unknown topic is a usage error.
+  const topic = argv[0] === 'help' ? argv[1] : undefined
+  if (topic !== undefined && !topic.startsWith('-') && !program.commands.some((c) => c.name() === topic)) {
+    process.stderr.write(`dsh: unknown command '${topic}' (dsh help lists the commands)\n`)
+    return ExitCode.Usage
+  }
   try {
     await program.parseAsync(argv, { from: 'user' })
     return exitCode
@@ -360,7 +366,7 @@ Exit codes:
   1    a command failed or a turn did not complete
   2    bad flags or arguments
   130  interrupted with Ctrl-C (143: SIGTERM, 129: SIGHUP)
-  141  run/piped chat: the reader of stdout went away (the turn was ended and stored)
+  141  run/piped chat: the reader of stdout or stderr went away (the turn was ended and stored)
 `
 
 async function flushed(stream: NodeJS.WriteStream): Promise<void> {
@@ -368,12 +374,13 @@ async function flushed(stream: NodeJS.WriteStream): Promise<void> {
 }
 
 // A reader that went away (`dsh sessions list | head`) is not an error: stop quietly —
-// unless a turn is running on stdout (`dsh run … | head -1`): it then ends like Ctrl-C,
-// its session recorded and its lock released, and the exit code says so (termination.ts).
+// unless a turn is running (`dsh run … | head -1`, or `2>&1 | head -1`, where the progress
+// on stderr hits the closed pipe first): it then ends like Ctrl-C, its session recorded and
+// its lock released, and the exit code says so (termination.ts).
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error
-    if (stream === process.stdout && claimBrokenPipe()) return
+    if (claimBrokenPipe()) return
     process.exit(0)
   })
 }

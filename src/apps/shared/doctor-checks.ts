@@ -51,7 +51,15 @@ export async function runDoctorChecks(
       fix: 'fix model.* in the config',
     })
   }
-  if (endpoint) checks.push(keyCheck(endpoint, env), ...(await endpointChecks(endpoint, options)))
+  if (endpoint) {
+    const key = keyCheck(endpoint, env)
+    // Without the key no request goes out: the server was not tried, so nothing is said of it.
+    const server: DoctorCheck[] =
+      key.status === 'problem'
+        ? [{ name: 'base URL', status: 'note', detail: `${endpoint.baseUrl} not checked: no API key` }]
+        : await endpointChecks(endpoint, options)
+    checks.push(key, ...server)
+  }
   checks.push(bwrapCheck(config), ripgrepCheck(env), ...lspChecks(config, cwd), clipboardCheck(env))
   if (config.persistence.backend === 'postgres') checks.push(await postgresCheck(config))
   return checks

@@ -218,7 +218,9 @@ export async function startAgent(
     model,
     meta: { cwd: plan.cwd },
   })
-  return { agent, how: stored || resumeId !== undefined ? 'resumed' : 'new' }
+  if (!stored && resumeId === undefined) return { agent, how: 'new' }
+  // Resumed by `--session-id` or an agents[] row: its settings came back as with `-r`.
+  return { agent, how: 'resumed', restored: restoring(agent) }
 }
 
 /** The session `--continue` picks: the latest top-level one of `cwd` with a turn (never an empty one). */

@@ -2,7 +2,7 @@
 // cancels its turn, the harness is disposed (running commands and background jobs are
 // killed by process group, sessions flushed, writer locks released) — then the process
 // exits 128 + the signal number. A repeated signal stops waiting and exits at once.
-// A reader that closes the pipe under stdout (`dsh run … | head -1`) counts as SIGPIPE
+// A reader that closes the pipe under stdout or stderr (`dsh run … | head -1`) counts as SIGPIPE
 // when the caller asks for it: the turn ends as on Ctrl-C and the exit code is 141, as a
 // shell reports a pipeline member killed by SIGPIPE (Node ignores the signal itself).
 
@@ -17,13 +17,13 @@ export const SIGNAL_EXIT_CODES: Readonly<Record<TerminationSignal, number>> = {
   SIGPIPE: 141,
 }
 
-/** Who handles a broken stdout pipe now; main.ts asks before its default (a quiet exit 0). */
+/** Who handles a broken stdout or stderr pipe now; main.ts asks before its default (a quiet exit 0). */
 const brokenPipeHandlers: Array<() => void> = []
 /** Set once a command took the broken pipe over: every later write fails the same way. */
 let brokenPipeClaimed = false
 
 /**
- * Called by main.ts when stdout's reader went away (EPIPE; once per failed write). True
+ * Called by main.ts when the reader of stdout or stderr went away (EPIPE; once per failed write). True
  * when a running command took it over (it then ends its turn and chooses the exit code);
  * false to exit quietly.
  */
@@ -56,7 +56,7 @@ export function handleTermination(
   options: {
     signals?: readonly (typeof TERMINATION_SIGNALS)[number][]
     repeatExits?: boolean
-    /** Treat a broken stdout pipe as SIGPIPE (once: later EPIPEs are the same event). */
+    /** Treat a broken stdout or stderr pipe as SIGPIPE (once: later EPIPEs are the same event). */
     brokenPipe?: boolean
   } = {},
 ): Termination {

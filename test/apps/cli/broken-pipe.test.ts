@@ -2,7 +2,8 @@
 // on Ctrl-C — recorded as aborted, the session stored, the writer lock released — and the
 // exit code is 141 (128 + SIGPIPE), not 0. `dsh sessions list | head` still ends quietly.
 
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { until } from '../../support/until.js'
@@ -39,6 +40,31 @@ it('--json | head -1: the turn is aborted and stored, the lock released, exit 14
   })
   expect(resumed.code, resumed.stderr).toBe(0)
   expect(resumed.stdout).toBe('resumed fine\n')
+})
+
+it('2>&1 | head -1: a reader gone from stderr ends the turn the same way, exit 141', async () => {
+  const wait = 'touch started; while [ ! -e go ]; do sleep 0.05; done'
+  const w = await startWorld(
+    [{ toolCalls: [{ name: 'bash', arguments: { command: wait } }] }, { text: 'never read' }],
+    { strict: true },
+  )
+  const run = spawnCli(['run', '--permission-mode', 'bypassPermissions', 'wait for go'], {
+    env: w.env,
+    cwd: w.project,
+  })
+  await until(() => existsSync(join(w.project, 'started')), 30_000, 'the command to start')
+  const sessionId = /^session (\S+) \(new\)$/m.exec(run.stderr())?.[1]
+  expect(sessionId, run.stderr()).toBeDefined()
+  // The reader of stderr goes away; the command's result line is the next write there.
+  run.child.stderr!.destroy()
+  writeFileSync(join(w.project, 'go'), '')
+  const result = await run.done
+  expect(result.code).toBe(141)
+  const path = (await runCli(['sessions', 'path', sessionId!], { env: w.env, cwd: w.project })).stdout.trim()
+  expect(existsSync(path)).toBe(true)
+  expect(existsSync(`${path}.lock`)).toBe(false)
+  const events = jsonLines(readFileSync(path, 'utf8')).slice(1)
+  expect(events.at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'aborted' } })
 })
 
 it('a listing whose reader goes away still ends quietly with 0', async () => {

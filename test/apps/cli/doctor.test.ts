@@ -52,3 +52,14 @@ it('says the base URL is unreachable in one problem line and exits 1', async () 
   expect(hasStack(result.stdout + result.stderr)).toBe(false)
   expect(result.code).toBe(1)
 })
+
+it('without the API key does not call the model server unreachable: it was not tried', async () => {
+  const env = cliEnv({ DSH_HOME: makeDir(), DEEPSEEK_BASE_URL: 'https://api.example.invalid/v1' })
+  const result = await runCli(['doctor'], { env })
+  expect(result.stdout).toMatch(/^problem +API key +DEEPSEEK_API_KEY is not set — fix: /m)
+  expect(result.stdout).toMatch(
+    /^note +base URL +https:\/\/api\.example\.invalid\/v1 not checked: no API key$/m,
+  )
+  expect(result.stdout).not.toContain('unreachable')
+  expect(result.code).toBe(1)
+})

@@ -43,7 +43,7 @@ describePostgres(`session settings (postgres)${describeSkipReason()}`, { timeout
 })
 
 async function restoresSettings(config: string): Promise<void> {
-  const answers = Array.from({ length: 5 }, (_, i) => ({ text: `answer ${i + 1}` }))
+  const answers = Array.from({ length: 7 }, (_, i) => ({ text: `answer ${i + 1}` }))
   const w = await startWorld(answers, { config })
   const run = (args: string[]) => runCli(['run', ...args], { env: w.env, cwd: w.project })
 
@@ -79,6 +79,17 @@ async function restoresSettings(config: string): Promise<void> {
   expect(continued.code, continued.stderr).toBe(0)
   expect(continued.stderr).toContain('restored: model model-b, mode auto\n')
   expect(w.model.requests[4]).toMatchObject({ model: 'model-b', reasoning_effort: 'max' })
+
+  // `--session-id` of a stored session resumes it (`id`, not the fork `-c` took), and says
+  // what came back as `-r` does.
+  const byId = await run(['--json', '--session-id', id, 'six'])
+  expect(byId.code, byId.stderr).toBe(0)
+  expect(jsonLines(byId.stdout)[0]).toMatchObject({
+    how: 'resumed',
+    restored: { model: 'model-b', effort: 'low', mode: 'auto' },
+  })
+  const byIdText = await run(['--session-id', id, 'seven'])
+  expect(byIdText.stderr).toContain('restored: model model-b, effort low, mode auto\n')
 }
 
 async function forksAtTurn(config: string): Promise<void> {

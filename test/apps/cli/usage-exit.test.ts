@@ -15,6 +15,7 @@ beforeAll(assertBuilt)
 /** [what is wrong, the arguments]: each must exit 2 with one `dsh:` line. */
 const CASES: Array<[string, string[]]> = [
   ['unknown command', ['frobnicate']],
+  ['unknown help topic', ['help', 'frobnicate']],
   ['unknown option', ['run', '--bogus', 'hi']],
   ['missing prompt', ['run']],
   ['empty prompt', ['run', '  ']],
