@@ -7,7 +7,6 @@ import { toTerminalId } from '../../core/terminal-text.js'
 import { resolveSessionId, titleData } from '../../history/index.js'
 import { INIT_PROMPT } from '../../instructions/index.js'
 import { expandPromptCommand, promptCommands, statusLine } from '../../mcp/index.js'
-import { describePermissions, isPermissionMode, PERMISSION_MODES } from '../../permissions/index.js'
 import { givenTitle, sessionTitle } from '../../persistence/index.js'
 import type { AgentHandle } from '../../plugin-api/index.js'
 import { type CustomCommand, discoverCommands, expandCommand } from '../../skills/index.js'
@@ -20,6 +19,7 @@ import { describeConfigCommand } from './commands/config.js'
 import { doctor } from './commands/doctor.js'
 import { addNote, describeMemory, isMemoryNote } from './commands/memory.js'
 import { changeModel, listRewindable } from './commands/model.js'
+import { permissionsCommand } from './commands/permissions.js'
 import { describeStatus } from './commands/status.js'
 import { closestCommand, findCommand, helpText } from './commands.js'
 import { contextLines } from './context-view.js'
@@ -56,7 +56,7 @@ export async function runChatCommand(chat: ChatHost, line: string): Promise<void
       await chat.runPrompt(INIT_PROMPT)
       return
     case 'permissions':
-      permissions(chat, argument)
+      permissionsCommand(chat, argument)
       return
     case 'rewind':
       await rewind(chat, argument)
@@ -65,7 +65,7 @@ export async function runChatCommand(chat: ChatHost, line: string): Promise<void
       describeSession(chat)
       return
     case 'rename':
-      rename(chat, argument)
+      await rename(chat, argument)
       return
     case 'sessions':
       await listRecent(chat)
@@ -274,15 +274,21 @@ function describeSession(chat: ChatHost): void {
   chat.say(`log      ${safe(location.path)}${pending}`)
 }
 
-/** `/rename TITLE` appends a person's `session/title` to the live log; `/rename` shows the title. */
-function rename(chat: ChatHost, argument: string): void {
+/**
+ * `/rename TITLE` appends a person's `session/title` to the live log and flushes it, so
+ * `/sessions` and `dsh sessions list` in another shell show it at once (as after
+ * `dsh sessions rename`), not after the next turn; `/rename` shows the title.
+ */
+async function rename(chat: ChatHost, argument: string): Promise<void> {
   if (argument === '') {
     chat.say(`title  ${describeTitle(chat.agent)}`)
     return
   }
   // One line, at most 200 characters, no control characters: refused in one line otherwise.
   const data = titleData(argument)
-  chat.agent.session.append('session/title', data, { ignorable: true })
+  const { session } = chat.agent
+  session.append('session/title', data, { ignorable: true })
+  await chat.harness.sessions.flush(session)
   chat.say(`renamed to ${safe(data.title)}`)
 }
 
@@ -344,26 +350,6 @@ function customCommands(chat: ChatHost): CustomCommand[] {
     projectTrusted: policy?.projectTrusted(chat.agent.cwd) ?? false,
     includeUserClaude: chat.plan.config.skills.includeUserClaude,
   })
-}
-
-function permissions(chat: ChatHost, argument: string): void {
-  const policy = chat.harness.ctx.get('permissions')
-  if (!policy) {
-    chat.say(chat.colors.yellow('no permission policy is loaded'))
-    return
-  }
-  if (argument !== '') {
-    if (!isPermissionMode(argument)) {
-      chat.say(chat.colors.yellow(`unknown mode ${safe(argument)}; modes: ${PERMISSION_MODES.join(', ')}`))
-      return
-    }
-    policy.setMode(chat.agent, argument)
-    if (argument === 'bypassPermissions')
-      chat.say(
-        chat.colors.yellow('warning: every tool call now runs without asking, also outside the project'),
-      )
-  }
-  for (const line of describePermissions(policy.stateOf(chat.agent))) chat.say(safe(line))
 }
 
 async function rewind(chat: ChatHost, argument: string): Promise<void> {

@@ -14,6 +14,7 @@ import type { AgentPlan, StartedAgent } from '../shared/start.js'
 import { handleTermination } from '../shared/termination.js'
 import { runChatCommand } from './chat-commands.js'
 import { type ChatHost, safe } from './chat-host.js'
+import { cycleMode } from './commands/permissions.js'
 import { commandNames, isCommandLine } from './commands.js'
 import type { PromptHistory } from './history.js'
 import { InputBox, type KeyPress } from './input.js'
@@ -205,6 +206,10 @@ export class TerminalChat implements ChatHost {
       interrupt: () => this.interrupt(),
       exit: () => this.exit(),
       toggleReasoning: () => this.say(this.transcript.ctrlO()),
+      cycleMode: () => {
+        // Before the agent is attached there is no mode to change.
+        if (this.agentHandle) cycleMode(this)
+      },
       changed: () => this.screen.schedule(),
       hint: (text: string | undefined) => {
         this.hint = text
@@ -376,6 +381,7 @@ export class TerminalChat implements ChatHost {
         effort: safe(currentEffort(agent, plan)),
         sessionId: agent.id,
         cwd: safe(agent.cwd),
+        mode: this.harness.ctx.get('permissions')?.modeOf(agent),
         queued: this.queue.length,
       },
       this.colors,

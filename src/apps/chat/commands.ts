@@ -115,6 +115,7 @@ export const COMMANDS: readonly CommandInfo[] = [
 export const KEYS_HELP = `keys:
   Enter submits · Ctrl-J, \\+Enter or Shift+Enter (where the terminal reports it) insert a newline
   Up/Down history (kept per project) · Ctrl-R searches it · Tab completes commands and paths
+  Shift-Tab switches to the next permission mode (auto, default, acceptEdits, plan)
   @path attaches a file's content · a pasted image path or Ctrl-V attaches an image
   typing during a reply queues the next prompt
   # note appends a line to the project's AGENTS.md (#~ note: to your own $DSH_HOME/AGENTS.md)

@@ -3,6 +3,7 @@
 
 import { readdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import { graphemesOf } from './graphemes.js'
 
 export interface Completion {
   /** Start index (in the input) of the text being replaced. */
@@ -55,12 +56,13 @@ function completePath(typed: string, cwd: string): string[] {
     .slice(0, 200)
 }
 
-/** The longest common prefix of the candidates. */
+/** The longest common prefix of the candidates, in whole grapheme clusters (never half an emoji). */
 export function commonPrefix(candidates: readonly string[]): string {
-  if (candidates.length === 0) return ''
-  let prefix = candidates[0]!
-  for (const candidate of candidates) {
-    while (!candidate.startsWith(prefix)) prefix = prefix.slice(0, -1)
+  let prefix = ''
+  for (const cluster of graphemesOf(candidates[0] ?? '')) {
+    const longer = prefix + cluster
+    if (!candidates.every((candidate) => candidate.startsWith(longer))) break
+    prefix = longer
   }
   return prefix
 }

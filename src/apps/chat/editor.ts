@@ -1,13 +1,17 @@
 // The input editor's text and cursor: a pure state object with the editing operations
 // a shell user expects (word moves, kill line, multi-line), kept apart from key decoding
-// and drawing so it is tested directly.
+// and drawing so it is tested directly. The cursor moves and deletes by grapheme cluster
+// (graphemes.ts), never by UTF-16 unit.
+
+import { graphemeEndAfter, graphemeStartBefore, graphemesOf } from './graphemes.js'
+import { displayWidth } from './width.js'
 
 /** A paste at least this many lines long is shown as a placeholder in the input. */
 export const PASTE_PLACEHOLDER_LINES = 4
 
 export class EditorBuffer {
   text = ''
-  /** Cursor as an index into `text` (UTF-16 units). */
+  /** Cursor as an index into `text` (UTF-16 units), always at a grapheme cluster boundary. */
   cursor = 0
   /** Long pastes: the placeholder shown in `text` → the pasted text sent on submit. */
   private pastes = new Map<string, string>()
@@ -57,22 +61,25 @@ export class EditorBuffer {
   backspace(): void {
     if (this.cursor === 0) return
     const placeholder = this.placeholderEndingAt(this.cursor)
-    const start = placeholder !== undefined ? this.cursor - placeholder.length : this.cursor - 1
+    const start =
+      placeholder !== undefined
+        ? this.cursor - placeholder.length
+        : graphemeStartBefore(this.text, this.cursor)
     this.text = this.text.slice(0, start) + this.text.slice(this.cursor)
     this.cursor = start
   }
 
   deleteForward(): void {
     if (this.cursor >= this.text.length) return
-    this.text = this.text.slice(0, this.cursor) + this.text.slice(this.cursor + 1)
+    this.text = this.text.slice(0, this.cursor) + this.text.slice(graphemeEndAfter(this.text, this.cursor))
   }
 
   left(): void {
-    this.cursor = Math.max(0, this.cursor - 1)
+    this.cursor = graphemeStartBefore(this.text, this.cursor)
   }
 
   right(): void {
-    this.cursor = Math.min(this.text.length, this.cursor + 1)
+    this.cursor = graphemeEndAfter(this.text, this.cursor)
   }
 
   wordLeft(): void {
@@ -81,8 +88,13 @@ export class EditorBuffer {
 
   wordRight(): void {
     let index = this.cursor
-    while (index < this.text.length && !isWordChar(this.text[index]!)) index++
-    while (index < this.text.length && isWordChar(this.text[index]!)) index++
+    let inWord = false
+    for (const cluster of graphemesOf(this.text.slice(this.cursor))) {
+      const word = isWordCluster(cluster)
+      if (inWord && !word) break
+      inWord ||= word
+      index += cluster.length
+    }
     this.cursor = index
   }
 
@@ -117,20 +129,23 @@ export class EditorBuffer {
     this.text = this.text.slice(0, this.cursor) + (end < 0 ? '' : this.text.slice(end))
   }
 
-  /** Moves the cursor one line up or down; false when it is already on the first/last line. */
+  /**
+   * Moves the cursor one line up or down, to the same screen column or the nearest cluster
+   * boundary left of it; false when it is already on the first/last line.
+   */
   verticalMove(direction: -1 | 1): boolean {
     const lineStart = this.text.lastIndexOf('\n', this.cursor - 1) + 1
-    const column = this.cursor - lineStart
+    const column = displayWidth(this.text.slice(lineStart, this.cursor))
     if (direction < 0) {
       if (lineStart === 0) return false
       const previousStart = this.text.lastIndexOf('\n', lineStart - 2) + 1
-      this.cursor = Math.min(previousStart + column, lineStart - 1)
+      this.cursor = indexAtColumn(this.text, previousStart, lineStart - 1, column)
       return true
     }
     const lineEnd = this.text.indexOf('\n', this.cursor)
     if (lineEnd < 0) return false
     const nextEnd = this.text.indexOf('\n', lineEnd + 1)
-    this.cursor = Math.min(lineEnd + 1 + column, nextEnd < 0 ? this.text.length : nextEnd)
+    this.cursor = indexAtColumn(this.text, lineEnd + 1, nextEnd < 0 ? this.text.length : nextEnd, column)
     return true
   }
 
@@ -147,13 +162,29 @@ export class EditorBuffer {
   }
 }
 
-function isWordChar(char: string): boolean {
-  return /[\p{L}\p{N}_]/u.test(char)
+/** A cluster is part of a word when it starts with a letter, digit or `_` (`é` with its accent, `𝒳`). */
+function isWordCluster(cluster: string): boolean {
+  return /^[\p{L}\p{N}_]/u.test(cluster)
 }
 
 function wordStartBefore(text: string, cursor: number): number {
+  // One pass over the text before the cursor, then back over its clusters.
+  const clusters = [...graphemesOf(text.slice(0, cursor))]
   let index = cursor
-  while (index > 0 && !isWordChar(text[index - 1]!)) index--
-  while (index > 0 && isWordChar(text[index - 1]!)) index--
+  let i = clusters.length
+  while (i > 0 && !isWordCluster(clusters[i - 1]!)) index -= clusters[--i]!.length
+  while (i > 0 && isWordCluster(clusters[i - 1]!)) index -= clusters[--i]!.length
+  return index
+}
+
+/** The index in `text[start, end)` (one line) whose clusters before it fill at most `column` columns. */
+function indexAtColumn(text: string, start: number, end: number, column: number): number {
+  let index = start
+  let width = 0
+  for (const cluster of graphemesOf(text.slice(start, end))) {
+    width += displayWidth(cluster)
+    if (width > column) break
+    index += cluster.length
+  }
   return index
 }

@@ -6,6 +6,7 @@ import { toTerminalText } from '../../core/terminal-text.js'
 import type { Colors } from '../shared/render.js'
 import { commonPrefix, complete } from './completion.js'
 import { EditorBuffer } from './editor.js'
+import { withoutLastGrapheme } from './graphemes.js'
 import type { PromptHistory } from './history.js'
 import { PastedImages, pastedImagePaths } from './paste.js'
 import { displayWidth } from './width.js'
@@ -29,6 +30,8 @@ export interface InputActions {
   /** Ctrl-D on an empty input. */
   exit(): void
   toggleReasoning(): void
+  /** Shift-Tab: the next permission mode. */
+  cycleMode(): void
   /** Something changed that needs a redraw. */
   changed(): void
   /** A one-off notice (completion candidates) shown above the input until the next key. */
@@ -172,6 +175,11 @@ export class InputBox {
       buffer.insert('\n')
       return
     }
+    // Shift-Tab (`ESC [ Z`, which Node names Tab with shift) cycles the mode, as in Claude Code.
+    if (name === 'tab' && key.shift) {
+      this.actions.cycleMode()
+      return
+    }
     switch (name) {
       case 'return':
         if (buffer.endsWithBackslash()) {
@@ -299,7 +307,7 @@ export class InputBox {
       return
     }
     if (key.name === 'backspace') {
-      search.query = search.query.slice(0, -1)
+      search.query = withoutLastGrapheme(search.query)
       find(entries.length)
       return
     }

@@ -10,6 +10,7 @@ import type { ApprovalAnswer, ToolCallInfo } from '../../plugin-api/index.js'
 import type { Colors } from '../shared/render.js'
 import { approvalLines } from './approval-view.js'
 import { safe } from './chat-host.js'
+import { withoutLastGrapheme } from './graphemes.js'
 import type { KeyPress } from './input.js'
 import { type PickerSource, ResumePicker } from './resume-picker.js'
 
@@ -156,7 +157,7 @@ export class ChatQuestions {
       return
     }
     if (key.name === 'escape') approval.answer(false)
-    else if (key.name === 'backspace') approval.feedback = text.slice(0, -1)
+    else if (key.name === 'backspace') approval.feedback = withoutLastGrapheme(text)
     else if (key.paste !== undefined) approval.feedback = text + key.paste.replace(/\s*\n\s*/g, ' ')
     else if (key.sequence !== undefined && !key.ctrl && !key.meta && isPrintable(key.sequence))
       approval.feedback = text + key.sequence

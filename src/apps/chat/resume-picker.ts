@@ -7,6 +7,7 @@
 import { formatAge } from '../shared/age.js'
 import type { Colors } from '../shared/render.js'
 import { safe } from './chat-host.js'
+import { withoutLastGrapheme } from './graphemes.js'
 import type { KeyPress } from './input.js'
 import type { PickerRow, PickerSource } from './picker-types.js'
 
@@ -55,7 +56,7 @@ export class ResumePicker {
       if (row) this.done(row.id)
     } else if (key.name === 'up' || (key.ctrl && key.name === 'p')) this.move(-1, count)
     else if (key.name === 'down' || (key.ctrl && key.name === 'n')) this.move(1, count)
-    else if (key.name === 'backspace') this.setQuery(this.query.slice(0, -1))
+    else if (key.name === 'backspace') this.setQuery(withoutLastGrapheme(this.query))
     else if (key.paste !== undefined) this.setQuery(this.query + key.paste.replace(/\s+/g, ' '))
     else if (key.sequence !== undefined && !key.ctrl && !key.meta && isPrintable(key.sequence))
       this.setQuery(this.query + key.sequence)

@@ -1,11 +1,11 @@
-// The status line under the input: model, session (short id), context used (the share of
-// the window, from the context service, refreshed after each step and compaction), tokens and
-// estimated cost of the session so far, and the folder. Figures come from the one usage
-// derivation over the session log (src/usage); nothing is counted twice.
+// The status line under the input: model, permission mode (unless `auto`), short session id,
+// context used (from the context service, after each step and compaction), the session's tokens
+// and cost (the one usage derivation over the log, src/usage: nothing counted twice), folder.
 
 import { homedir } from 'node:os'
 import { type ContextUsage, contextPercent } from '../../context/index.js'
 import { toTerminalId } from '../../core/terminal-text.js'
+import type { PermissionMode } from '../../permissions/index.js'
 import type { AgentHandle } from '../../plugin-api/index.js'
 import type { SessionEvent } from '../../session/types.js'
 import { DEFAULT_PRICE_TABLE, deriveUsage, formatCost, type PriceTable } from '../../usage/index.js'
@@ -73,6 +73,8 @@ export interface StatusFacts {
   sessionId: string
   tokens: SessionTokens
   cwd: string
+  /** The permission mode, shown when it is not dsh's default (`auto`). */
+  mode?: PermissionMode | undefined
   /** Prompts waiting for the running turn. */
   queued: number
 }
@@ -82,6 +84,7 @@ export function renderStatusLine(facts: StatusFacts, colors: Colors, columns: nu
   const cwd = facts.cwd.startsWith(home) ? `~${facts.cwd.slice(home.length)}` : facts.cwd
   const parts = [
     `${facts.model} (${facts.effort})`,
+    ...(facts.mode !== undefined && facts.mode !== 'auto' ? [`${facts.mode} mode`] : []),
     `session ${toTerminalId(facts.sessionId.slice(0, 8))}`,
     `ctx ${facts.context ?? formatTokens(facts.tokens.context)}`,
     `${formatTokens(facts.tokens.total)} tokens ${formatCost(facts.tokens.cost, facts.tokens.currency)}`,

@@ -6,6 +6,7 @@ import type { Command } from 'commander'
 import { packageVersion } from '../../core/version.js'
 import { detachHungUpTerminalsAtExit } from '../shared/hung-up-terminal.js'
 import { claimBrokenPipe } from '../shared/termination.js'
+import { HELP_CODES, startsWithChatOption, unknownHelpTopic } from './argv.js'
 import { addHistoryCommands } from './history-commands.js'
 import { addMcpCommands } from './mcp-commands.js'
 import type { RunOptions } from './run.js'
@@ -33,9 +34,8 @@ async function main(argv: string[]): Promise<number> {
     // Bare `dsh` takes every chat option: `dsh -m X`, `dsh --continue`, `dsh -r ID`.
     argv = ['chat', ...argv]
   }
-  // Commander shows the general help for `help <anything>`: an unknown topic is a usage error.
-  const topic = argv[0] === 'help' ? argv[1] : undefined
-  if (topic !== undefined && !topic.startsWith('-') && !program.commands.some((c) => c.name() === topic)) {
+  const topic = unknownHelpTopic(program, argv)
+  if (topic !== undefined) {
     process.stderr.write(`dsh: unknown command '${topic}' (dsh help lists the commands)\n`)
     return ExitCode.Usage
   }
@@ -49,17 +49,6 @@ async function main(argv: string[]): Promise<number> {
     }
     return reportError(error)
   }
-}
-
-/** Commander's ways of saying "help or version was shown": a successful exit. */
-const HELP_CODES = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version'])
-
-/** Options that the program itself answers; anything else leading with `-` is a chat option. */
-const PROGRAM_FLAGS = new Set(['-h', '--help', '-V', '--version'])
-
-function startsWithChatOption(argv: string[]): boolean {
-  const first = argv[0]!
-  return first.startsWith('-') && first !== '-' && !PROGRAM_FLAGS.has(first)
 }
 
 async function buildProgram(setExitCode: (code: number) => void): Promise<Command> {

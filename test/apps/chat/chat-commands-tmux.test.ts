@@ -2,7 +2,7 @@
 // against a loopback model: each is in /help and completes with Tab, and a note lands in
 // the project's AGENTS.md and in the next request's instructions.
 
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
 import { useTempDirs } from '../../support/temp-dir.js'
@@ -15,6 +15,13 @@ const startChat = useChatTerminals()
 const startWorld = useModelWorlds(makeDir)
 
 beforeAll(assertBuilt)
+
+/** Sends a prompt and waits for `answer` (the model's scripted reply). */
+async function turn(t: TmuxTerminal, prompt: string, answer: string): Promise<void> {
+  t.type(prompt)
+  t.keys('Enter')
+  await t.waitFor(answer)
+}
 
 /** Completes `typed` with Tab, checks the input shows `/name`, and runs it. */
 async function complete(t: TmuxTerminal, typed: string, name: string): Promise<void> {
@@ -103,6 +110,17 @@ it('/memory lists the instruction files; # note appends to AGENTS.md and reaches
     (message) => message.role === 'user' && String(message.content) === 'next',
   )
   expect(prompts).toHaveLength(1)
+})
+
+it('#~ with no text is a prompt like # alone: nothing is appended to the user AGENTS.md', async () => {
+  const w = await startWorld([{ text: 'First answer.' }, { text: 'Second answer.' }])
+  const t = await startChat(w)
+  await turn(t, '#~', 'First answer.')
+  await turn(t, '#~   ', 'Second answer.')
+  expect(existsSync(join(w.home, 'AGENTS.md'))).toBe(false)
+  expect(t.screen()).not.toContain('noted in')
+  const prompts = w.model.requests[1]!.messages.filter((message) => message.role === 'user')
+  expect(prompts.map((message) => message.content)).toEqual(['#~', '#~   '])
 })
 
 it('/model refuses a name the server does not list at once; bare /rewind lists the turns that changed files', async () => {

@@ -206,6 +206,53 @@ it('bypassPermissions prints its warning and never asks, also outside the projec
   await t.waitFor('warning: every tool call now runs without asking, also outside the project')
 })
 
+/** The modes Shift-Tab switched to, in order, from their one-line notices. */
+const cycled = (t: TmuxTerminal) => [...t.screen().matchAll(/^mode (\S+): /gm)].map((match) => match[1])
+
+it('Shift-Tab cycles auto → default → acceptEdits → plan → auto as /permissions sets them, not bypassPermissions', async () => {
+  const w = await world([{ toolCalls: [write('asked.txt', 'yes\n')] }, { text: 'Write answered.' }])
+  const t = await startChat(w)
+  t.type('draft')
+  t.keys('BTab')
+  await t.waitFor('mode default: ask before file edits')
+  // The status line names the mode; the input keeps its text (Shift-Tab is not Tab completion).
+  expect(t.screen()).toMatch(/> draft\s*\n.* · default mode · /)
+  t.keys('C-u')
+  t.type('/permissions')
+  t.keys('Enter')
+  await t.waitFor('mode     default: ask before file edits')
+  // The mode is in force: the write asks.
+  t.type('write it')
+  t.keys('Enter')
+  await t.waitFor(ASK)
+  t.keys('y')
+  await t.waitFor('Write answered.')
+  for (const mode of ['acceptEdits', 'plan', 'auto']) {
+    t.keys('BTab')
+    await t.waitFor(`mode ${mode}: `)
+  }
+  t.keys('BTab')
+  await expect.poll(() => cycled(t)).toEqual(['default', 'acceptEdits', 'plan', 'auto', 'default'])
+  expect(t.screen()).not.toContain('bypassPermissions')
+})
+
+it('Shift-Tab includes bypassPermissions, with its warning, when the chat was started in it', async () => {
+  const w = await world([])
+  const t = await startChat(w, ['--permission-mode', 'bypassPermissions'])
+  for (const mode of ['auto', 'default', 'acceptEdits', 'plan']) {
+    t.keys('BTab')
+    await t.waitFor(`mode ${mode}: `)
+  }
+  t.keys('BTab')
+  await t.waitFor(
+    /warning: every tool call now runs without asking, also outside the project\s*\nmode bypassPermissions: /,
+  )
+  expect(cycled(t)).toEqual(['auto', 'default', 'acceptEdits', 'plan', 'bypassPermissions'])
+  t.type('/permissions')
+  t.keys('Enter')
+  await t.waitFor('mode     bypassPermissions: never ask')
+})
+
 it('rules: an allow rule runs `npm test` unasked, a deny rule refuses src/**, an ask rule asks before a read', async () => {
   const w = await world(
     [

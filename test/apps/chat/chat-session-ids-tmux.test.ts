@@ -70,3 +70,23 @@ it('/rename gives the live session a title that /session, /sessions and sessions
   const list = await runCli(['sessions', 'list'], { env: w.env, cwd: w.project })
   expect(list.stdout).toMatch(/nutnut-hazel .*Hazelnut notes/)
 })
+
+it('/rename is stored at once: /sessions and sessions list in another shell show it before the next turn', async () => {
+  const model = await startModel([{ text: 'Filberts are hazelnuts.' }])
+  const w = makeWorld(makeDir(), model.baseUrl)
+  const t = await startChat(w, ['--session-id', 'nutnut-filbert'])
+  t.type('tell me about filberts')
+  t.keys('Enter')
+  await t.waitFor('Filberts are hazelnuts.')
+  t.type('/rename Filbert facts')
+  t.keys('Enter')
+  await t.waitFor('renamed to Filbert facts')
+  t.type('/sessions')
+  t.keys('Enter')
+  await t.waitFor(/nutnut-filbert .*Filbert facts/)
+  // The chat is still running: the title is in the log, not waiting for the next turn or exit.
+  const list = await runCli(['sessions', 'list'], { env: w.env, cwd: w.project })
+  expect(list.stdout).toMatch(/nutnut-filbert .*Filbert facts/)
+  t.keys('C-d')
+  await t.waitFor('dsh-exit=0')
+})

@@ -92,6 +92,14 @@ describe('the resume picker', () => {
     expect(chosen()).toBe('bbbb2222')
   })
 
+  it('Backspace drops a whole emoji from the query, never half of it', () => {
+    const { picker } = open()
+    picker.key({ sequence: 'fix👍🏽' })
+    picker.key({ name: 'backspace' })
+    expect(picker.query).toBe('fix')
+    expect(picker.visible().map((row) => row.id)).toEqual(['aaaa1111'])
+  })
+
   it('filters by title at once and by the search service when it answers', async () => {
     let answer: (ids: string[]) => void = () => {}
     const { picker, type, chosen } = open(() => new Promise((resolve) => (answer = resolve)))

@@ -76,3 +76,12 @@ it('follows the live agent: tokens per reply, ctx per step, and only the agent f
   meter.stop()
   expect(second.listeners.size).toBe(0)
 })
+
+it('names the permission mode when it is not auto, so Shift-Tab and /permissions show in the status line', () => {
+  const meter = new StatusMeter()
+  meter.follow(fakeAgent().handle, table)
+  const facts = { model: 'm', effort: 'high', sessionId: 'abcdef123456', cwd: '/w', queued: 0 }
+  expect(meter.render({ ...facts, mode: 'plan' }, plain, 200)).toMatch(/^m \(high\) · plan mode · session /)
+  expect(meter.render({ ...facts, mode: 'auto' }, plain, 200)).not.toContain('mode')
+  expect(meter.render(facts, plain, 200)).not.toContain('mode')
+})

@@ -12,10 +12,14 @@ import {
 } from '../../../instructions/index.js'
 import { type ChatHost, safe } from '../chat-host.js'
 
-/** A one-line input starting with `#` (not `##…`, a pasted heading) is a note, not a prompt. */
+/**
+ * A one-line input starting with `#` (not `##…`, a pasted heading) and holding some text is a
+ * note, not a prompt. A `~` right after the `#` is the user-file marker, never the text: `#~`
+ * alone is a prompt, as `#` alone is.
+ */
 export function isMemoryNote(text: string): boolean {
   const line = text.trim()
-  return !line.includes('\n') && /^#(?!#)~?\s*\S/.test(line)
+  return !line.includes('\n') && /^#(?!#)(?:~|(?!~))\s*\S/.test(line)
 }
 
 /** Where a note goes: the user's file for `#~`, else the project root's AGENTS.md (its CLAUDE.md when that is the one loaded). */
