@@ -156,15 +156,15 @@ export abstract class SessionPersistence extends Service {
   }
 
   /**
-   * Stored ids that start with `prefix` (the id resolver's candidates: see
-   * src/history/ids.ts), at most `limit` of them, in no particular order. Never writes.
+   * Stored ids that start with `prefix` and not with `except` (the id resolver's candidates:
+   * see src/history/ids.ts), at most `limit` of them, in no particular order. Never writes.
    * This generic version filters `list()`; the other backends answer from an index.
    */
-  async idsWithPrefix(prefix: string, limit: number): Promise<SessionId[]> {
+  async idsWithPrefix(prefix: string, limit: number, except?: string): Promise<SessionId[]> {
     const ids: SessionId[] = []
     for (const summary of await this.list()) {
       if (ids.length >= limit) break
-      if (summary.header.id.startsWith(prefix)) ids.push(summary.header.id)
+      if (matchesPrefix(summary.header.id, prefix, except)) ids.push(summary.header.id)
     }
     return ids
   }
@@ -210,6 +210,11 @@ export function prefixUpperBound(prefix: string): string | undefined {
   return undefined
 }
 
+/** Whether `id` starts with `prefix` and not with `except`: `idsWithPrefix`'s filter. */
+export function matchesPrefix(id: SessionId, prefix: string, except: string | undefined): boolean {
+  return id.startsWith(prefix) && (except === undefined || !id.startsWith(except))
+}
+
 export function notFound(id: SessionId): DshError {
   return new DshError(`unknown session ${JSON.stringify(id)}`, PersistenceErrorCode.NotFound, {
     userFacing: true,
@@ -220,6 +225,20 @@ export function notFound(id: SessionId): DshError {
 export function removeRefused(id: SessionId, holder: string): DshError {
   return new DshError(
     `session ${JSON.stringify(id)} is being written by ${holder}; it was not removed (stop that process first)`,
+    PersistenceErrorCode.Locked,
+    { userFacing: true },
+  )
+}
+
+/**
+ * The one-line refusal of `unlock` (`dsh sessions unlock`) while the holder may run:
+ * `where` names the lock or lease; `ours` (this very process) is never broken, so it
+ * gets no --force hint.
+ */
+export function unlockRefused(id: SessionId, holder: string, where: string, ours: boolean): DshError {
+  return new DshError(
+    `session ${JSON.stringify(id)} is held by ${holder}, which is still running (${where}); stop it first` +
+      (ours ? '' : ', or pass --force if it is not really dsh writing this session'),
     PersistenceErrorCode.Locked,
     { userFacing: true },
   )

@@ -2,6 +2,12 @@
 // ACP) and by every backend: a non-empty, well-formed Unicode string (no lone
 // surrogates) without U+0000, at most MAX_SESSION_ID_LENGTH UTF-16 code units.
 
+/**
+ * What a sub-agent's id adds to its parent's: `<parent>-sub-<uuid>` (`mintSubagentId` in
+ * src/tools/subagent/subagent-tool.ts), so every prefix of a parent matches its sub-agents.
+ */
+export const SUBAGENT_ID_INFIX = '-sub-'
+
 /** Longest id, in UTF-16 code units: every id is repeated in headers, payloads and paths. */
 export const MAX_SESSION_ID_LENGTH = 4096
 

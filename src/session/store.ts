@@ -7,7 +7,7 @@ import { DshError } from '../core/errors.js'
 import { currentService } from '../core/service-ref.js'
 // layer-exception: ctx.sessions is the service built on the persistence seam; it lives here
 // with the session it opens, so it reaches up to persistence's seam and write-behind log.
-import type { SessionPersistence } from '../persistence/persistence.js'
+import { matchesPrefix, type SessionPersistence } from '../persistence/persistence.js'
 // layer-exception: (the same) the write-behind log over the seam.
 import { WriteBehindLog } from '../persistence/write-behind.js'
 import { SessionErrorCode } from './errors.js'
@@ -148,10 +148,13 @@ export class SessionStore extends Service {
     return (await this.backend()?.exists(id)) ?? false
   }
 
-  /** Ids of live or stored sessions starting with `prefix`, at most `limit` (the id resolver's candidates). */
-  async idsWithPrefix(prefix: string, limit: number): Promise<SessionId[]> {
-    const live = [...this.live.keys()].filter((id) => id.startsWith(prefix))
-    const stored = (await this.backend()?.idsWithPrefix(prefix, limit)) ?? []
+  /**
+   * Ids of live or stored sessions starting with `prefix` and not with `except`, at most
+   * `limit` (the id resolver's candidates).
+   */
+  async idsWithPrefix(prefix: string, limit: number, except?: string): Promise<SessionId[]> {
+    const live = [...this.live.keys()].filter((id) => matchesPrefix(id, prefix, except))
+    const stored = (await this.backend()?.idsWithPrefix(prefix, limit, except)) ?? []
     return [...new Set([...live, ...stored])].slice(0, limit)
   }
 

@@ -1,7 +1,8 @@
 // The id and title contract of every backend: short id prefixes resolve through
-// `resolveSessionId` (exact ids win, ambiguity names the candidates, short prefixes are
-// unknown), and a rename (`session/title` through the store) is what listings show,
-// also after later turns and across a reopen.
+// `resolveSessionId` (exact ids win, a session's prefix is not made ambiguous by its own
+// sub-agents, ambiguity names the candidates, short prefixes are unknown), and a rename
+// (`session/title` through the store) is what listings show, also after later turns and
+// across a reopen.
 
 import { expect, it } from 'vitest'
 import { renameStored, resolveSessionId } from '../../src/history/index.js'
@@ -67,6 +68,38 @@ export function runIdContract(open: () => Promise<SessionPersistence>): void {
     expect((await refusal(resolveSessionId(backend, '6ec0b'))).code).toBe('PERSISTENCE_NOT_FOUND')
     expect(await backend.idsWithPrefix('1b9d6bcd-', 10)).toHaveLength(2)
     expect(await backend.idsWithPrefix('1b9d6bcd-', 1)).toHaveLength(1)
+  })
+
+  it('a prefix of a session that ran sub-agents names it; one reaching into `-sub-` names a sub-agent', async () => {
+    const backend = await open()
+    const parent = '54edb73d-ccb7-4e4a-aac3-ce5d994d18f2'
+    // More sub-agents than the resolver asks candidates for, one with a sub-agent of its own.
+    const subs = Array.from({ length: 8 }, (_, i) => `${parent}-sub-${i}0b1d2c3-aaaa-4bbb-8ccc-000000000000`)
+    const nested = `${subs[3]}-sub-ffffffff-aaaa-4bbb-8ccc-000000000000`
+    for (const id of [parent, ...subs, nested]) await store(backend, id)
+    for (const length of [6, 8, 35])
+      expect(await resolveSessionId(backend, parent.slice(0, length))).toBe(parent)
+    expect(await resolveSessionId(backend, `${parent}-sub-3`)).toBe(subs[3])
+    expect(await resolveSessionId(backend, subs[3]!.slice(0, -4))).toBe(subs[3])
+    const subsOnly = await refusal(resolveSessionId(backend, `${parent}-su`))
+    expect(subsOnly.code).toBe('HISTORY_AMBIGUOUS_ID')
+    const named = /is ambiguous: (.*), and more \(give more characters\)$/.exec(subsOnly.message)?.[1]
+    expect(named?.split(', ').filter((id) => id.startsWith(`${parent}-sub-`))).toHaveLength(5)
+    expect(await backend.idsWithPrefix(parent.slice(0, 8), 10, `${parent}-sub-`)).toEqual([parent])
+
+    // Another session the prefix matches, sorting after every sub-agent: ambiguous again.
+    await store(backend, `${parent}x`)
+    const two = await refusal(resolveSessionId(backend, parent.slice(0, 8)))
+    expect(two.code).toBe('HISTORY_AMBIGUOUS_ID')
+    expect((await backend.idsWithPrefix(parent.slice(0, 8), 10, `${parent}-sub-`)).sort()).toEqual([
+      parent,
+      `${parent}x`,
+    ])
+
+    // Ids that only look like sub-agents' (no session `feature` exists) stay ambiguous.
+    await store(backend, 'feature-sub-one')
+    await store(backend, 'feature-sub-two')
+    expect((await refusal(resolveSessionId(backend, 'featur'))).code).toBe('HISTORY_AMBIGUOUS_ID')
   })
 
   it('lists a renamed title, after later turns too, and a fork keeps its own', async () => {

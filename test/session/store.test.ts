@@ -1,9 +1,10 @@
 // The session store (`ctx.sessions`): live sessions, fork boundaries, flush
-// through the write-behind log, backend swaps, shutdown.
+// through the write-behind log, backend swaps, shutdown, id prefixes of live sessions.
 
 import { Context } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
 import { isDshError } from '../../src/core/errors.js'
+import { resolveSessionId } from '../../src/history/ids.js'
 import { MemorySessionBackend } from '../../src/persistence/memory/memory-backend.js'
 import { SessionErrorCode } from '../../src/session/errors.js'
 import type {} from '../../src/session/index.js'
@@ -206,6 +207,22 @@ describe('SessionStore', () => {
     expect(ctx.get('sessions')).toBeUndefined()
     expect((await ctx.get('sessionPersistence')!.load('shutdown')).events).toHaveLength(1)
     await backendFiber.dispose()
+  })
+
+  it("resolves a live session's prefix past its own live and stored sub-agents", async () => {
+    const { store } = await start()
+    const parent = await store().create({ id: 'a1b2c3d4-parent' })
+    parent.append('turn/start', { turn: 1 })
+    const stored = await store().create({ id: 'a1b2c3d4-parent-sub-stored' })
+    stored.append('turn/start', { turn: 1 })
+    await store().flush(stored)
+    await store().create({ id: 'a1b2c3d4-parent-sub-live' })
+    expect(await store().idsWithPrefix('a1b2c3', 5, 'a1b2c3d4-parent-sub-')).toEqual(['a1b2c3d4-parent'])
+    expect(await resolveSessionId(store(), 'a1b2c3')).toBe('a1b2c3d4-parent')
+    await store().create({ id: 'a1b2c3d4-other' })
+    expect(isDshError(await rejectionOf(resolveSessionId(store(), 'a1b2c3')), 'HISTORY_AMBIGUOUS_ID')).toBe(
+      true,
+    )
   })
 
   it('works without a backend: flush is a no-op, open is a clear error', async () => {

@@ -120,8 +120,8 @@ export class JsonlSessionBackend extends SessionPersistence {
   }
 
   /** From the file names: see `idsWithPrefix` in catalog.ts. */
-  override idsWithPrefix(prefix: string, limit: number): Promise<SessionId[]> {
-    return idsWithPrefix(this.root, prefix, limit)
+  override idsWithPrefix(prefix: string, limit: number, except?: string): Promise<SessionId[]> {
+    return idsWithPrefix(this.root, prefix, limit, except)
   }
 
   /** Summaries from each file's head and tail only; a log that cannot be listed is a warning naming it. */

@@ -7,6 +7,7 @@ import { DshError, errorMessage } from '../../core/errors.js'
 import type { SessionId, SessionSummary } from '../../session/types.js'
 import { ledgerOf } from '../../usage/ledger.js'
 import { PersistenceErrorCode } from '../errors.js'
+import { matchesPrefix } from '../persistence.js'
 import { lastTurnNumber, outcomeOf, sessionTitle } from '../repair.js'
 import { ioError, isCode } from './file-log.js'
 import { decodeSessionId, LOG_SUFFIX } from './layout.js'
@@ -32,28 +33,53 @@ export async function bucketDirs(root: string): Promise<string[]> {
 }
 
 /**
+ * The names in one bucket folder; none when it vanished. A folder that cannot be read is
+ * PERSISTENCE_IO naming it: listing it as empty would hide its sessions (and make
+ * `--continue` pick an older one).
+ */
+export async function bucketNames(bucket: string): Promise<string[]> {
+  try {
+    return await readdir(bucket)
+  } catch (error) {
+    if (isCode(error, 'ENOENT')) return []
+    throw unreadableFolder(bucket, error)
+  }
+}
+
+function unreadableFolder(bucket: string, error: unknown): DshError {
+  return ioError(`cannot read session folder ${bucket}`, error)
+}
+
+/**
  * The path of `fileName` in whichever bucket holds it, or undefined. The same
- * name in two buckets is refused as PERSISTENCE_CORRUPT naming both files.
+ * name in two buckets is refused as PERSISTENCE_CORRUPT naming both files; a bucket
+ * that cannot be searched, when no other holds the name, is PERSISTENCE_IO naming it,
+ * unless `skipUnreadable` (the duplicate check of a new session's id).
  */
 export async function findSessionFile(
   root: string,
   id: SessionId,
   fileName: string,
+  skipUnreadable = false,
 ): Promise<string | undefined> {
   const buckets = await bucketDirs(root)
   const found: string[] = []
+  let unreadable: { bucket: string; error: unknown } | undefined
   for (let i = 0; i < buckets.length; i += FIND_CONCURRENCY) {
     const probes = buckets.slice(i, i + FIND_CONCURRENCY).map(async (bucket) => {
       const path = bucket + sep + fileName
       try {
         await access(path)
         found.push(path)
-      } catch {
-        // Not in this bucket.
+      } catch (error) {
+        // Not in this bucket, or the bucket vanished; anything else hides what it holds.
+        if (!isCode(error, 'ENOENT') && !isCode(error, 'ENOTDIR')) unreadable ??= { bucket, error }
       }
     })
     await Promise.all(probes)
   }
+  if (found.length === 0 && unreadable && !skipUnreadable)
+    throw unreadableFolder(unreadable.bucket, unreadable.error)
   if (found.length > 1) {
     throw new DshError(
       `session ${JSON.stringify(id)} is stored twice (${found.sort().join(', ')}); remove one`,
@@ -77,13 +103,8 @@ export async function listSessions(
 ): Promise<SessionSummary[]> {
   const files: string[] = []
   for (const bucket of await bucketDirs(root)) {
-    let names: string[]
-    try {
-      names = await readdir(bucket)
-    } catch {
-      continue // the bucket vanished or is unreadable: it holds nothing we can list
-    }
-    for (const name of names) if (name.endsWith(LOG_SUFFIX)) files.push(bucket + sep + name)
+    for (const name of await bucketNames(bucket))
+      if (name.endsWith(LOG_SUFFIX)) files.push(bucket + sep + name)
   }
   return summarizeFiles(files, onSkipped)
 }
@@ -149,26 +170,26 @@ async function summarizeByScan(
 }
 
 /**
- * Ids of the logs under `root` that start with `prefix` (at most `limit`), from the file
- * names alone: a plain name is the id, encoded. Only a hashed name (an id too long to be
- * a file name) has its header line read, and only when its readable part fits the prefix.
+ * Ids of the logs under `root` that start with `prefix` and not with `except` (at most
+ * `limit`), from the file names alone: a plain name is the id, encoded. Only a hashed name
+ * (an id too long to be a file name) has its header line read, and only when its readable
+ * part fits the prefix.
  */
-export async function idsWithPrefix(root: string, prefix: string, limit: number): Promise<SessionId[]> {
+export async function idsWithPrefix(
+  root: string,
+  prefix: string,
+  limit: number,
+  except?: string,
+): Promise<SessionId[]> {
   const ids = new Set<SessionId>()
   for (const bucket of await bucketDirs(root)) {
-    let names: string[]
-    try {
-      names = await readdir(bucket)
-    } catch {
-      continue // the bucket vanished or is unreadable: it holds nothing we can list
-    }
-    for (const name of names) {
+    for (const name of await bucketNames(bucket)) {
       if (ids.size >= limit) return [...ids]
       if (!name.endsWith(LOG_SUFFIX)) continue
       const stem = name.slice(0, -LOG_SUFFIX.length)
       const decoded = decodeSessionId(stem)
       if (decoded !== undefined) {
-        if (decoded.startsWith(prefix)) ids.add(decoded)
+        if (matchesPrefix(decoded, prefix, except)) ids.add(decoded)
         continue
       }
       const readable = decodeSessionId(stem.slice(0, stem.indexOf('~~')))
@@ -179,7 +200,7 @@ export async function idsWithPrefix(root: string, prefix: string, limit: number)
       } catch {
         continue // removed meanwhile
       }
-      if (id?.startsWith(prefix)) ids.add(id)
+      if (id !== undefined && matchesPrefix(id, prefix, except)) ids.add(id)
     }
   }
   return [...ids]

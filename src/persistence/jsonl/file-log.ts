@@ -2,7 +2,7 @@
 // overwrite, whole-line appends with fsync, and rollback of a failed write.
 
 import { randomUUID } from 'node:crypto'
-import { fsyncSync, ftruncateSync, writeSync } from 'node:fs'
+import { fstatSync, fsyncSync, ftruncateSync, writeSync } from 'node:fs'
 import { type FileHandle, link, mkdir, open, unlink } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { DshError } from '../../core/errors.js'
@@ -56,12 +56,27 @@ export async function publishLog(path: string, bytes: Buffer): Promise<FileHandl
 
 /**
  * Writes whole lines at `position` (the current end of the log) and fsyncs; on
- * any failure truncates back to `position` and throws. Synchronous on purpose,
+ * any failure truncates back to `position` and throws. A log that is not `position`
+ * bytes long rejects with PERSISTENCE_SEQ_MISMATCH, nothing written. Synchronous on purpose,
  * like better-sqlite3 in the SQLite backend: the caller's promise settles after
  * one write and one fsync, without two thread-pool round trips, which on a busy
  * machine halved append throughput. The event loop waits for one fsync.
  */
 export function appendAt(fd: number, position: number, bytes: Buffer, path: string): void {
+  let found: number
+  try {
+    found = fstatSync(fd).size
+  } catch (error) {
+    throw ioError(`cannot append to session file ${path}`, error)
+  }
+  // Bytes past our end are another writer's (one whose lock was broken, or not dsh): never write over them.
+  if (found !== position) {
+    throw new DshError(
+      `session file ${path} was changed by another process (${position} bytes expected, ${found} found); nothing was written`,
+      PersistenceErrorCode.SeqMismatch,
+      { userFacing: true },
+    )
+  }
   try {
     let done = 0
     while (done < bytes.length) {

@@ -1,16 +1,25 @@
 // Cross-process writer exclusion for one session log: a lock file `<log>.lock`
 // holding the owner's identity (see owner.ts), published atomically with `link`.
 
-import { readFileSync, unlinkSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readFileSync, type Stats, statSync, unlinkSync } from 'node:fs'
 import { link, readFile, unlink, writeFile } from 'node:fs/promises'
 import { DshError } from '../../core/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { describeOwner, isOwnerGone, newWriterOwner, parseWriterOwner, type WriterOwner } from '../owner.js'
+import { unlockRefused } from '../persistence.js'
 import { ioError, isCode } from './file-log.js'
 import { tempSibling } from './layout.js'
 
 const ATTEMPTS = 3
+
+/** What identifies the lock file this process published: compared, never read, before each append. */
+interface LockFileMark {
+  dev: number
+  ino: number
+  size: number
+  mtimeMs: number
+}
 
 /** A held writer lock. Acquire with `WriterLock.acquire`; release exactly once. */
 export class WriterLock {
@@ -19,6 +28,9 @@ export class WriterLock {
   private constructor(
     readonly path: string,
     readonly owner: WriterOwner,
+    /** Open on our lock file, so its inode cannot be reused by a later lock file while we check against it. */
+    private readonly fd: number,
+    private readonly mark: LockFileMark,
   ) {}
 
   /**
@@ -41,10 +53,14 @@ export class WriterLock {
         await unlink(temp).catch(() => {}) // a partly written temp file is ours alone; never created: nothing to remove
         throw ioError(`cannot create lock file ${path}`, error)
       }
+      let fd: number | undefined
       try {
+        fd = openSync(temp, 'r')
+        const mark = markOf(fstatSync(fd))
         await link(temp, path)
-        return new WriterLock(path, owner)
+        return new WriterLock(path, owner, fd, mark)
       } catch (error) {
+        if (fd !== undefined) closeSync(fd)
         if (!isCode(error, 'EEXIST')) throw ioError(`cannot create lock file ${path}`, error)
       } finally {
         await unlink(temp).catch(() => {}) // the temp name is ours alone; a failure only leaves litter
@@ -64,14 +80,46 @@ export class WriterLock {
     )
   }
 
+  /**
+   * Throws PERSISTENCE_LEASE_LOST (user-facing, naming what happened) unless the lock file
+   * is still the one this lock published: removed (`dsh sessions unlock --force`) or
+   * replaced, another process may be writing the log. One stat and no read, so it runs
+   * before every append; the held descriptor keeps the inode from being reused.
+   */
+  assertHeld(sessionId: SessionId): void {
+    let now: Stats | undefined
+    try {
+      now = statSync(this.path, { throwIfNoEntry: false })
+    } catch (error) {
+      throw ioError(`cannot check lock file ${this.path}`, error)
+    }
+    if (now !== undefined && sameMark(markOf(now), this.mark)) return
+    let holder: WriterOwner | undefined
+    try {
+      holder = parseOwner(readFileSync(this.path, 'utf8'))
+    } catch {
+      holder = undefined // gone again, or unreadable: it names nobody
+    }
+    const what = now === undefined ? 'removed' : holder ? `taken by ${describeOwner(holder)}` : 'replaced'
+    throw new DshError(
+      `session ${JSON.stringify(sessionId)}: this process's writer lock was ${what} (lock file ${this.path}); nothing was written`,
+      PersistenceErrorCode.LeaseLost,
+      { userFacing: true },
+    )
+  }
+
   /** Removes the lock file if it is still ours. */
   async release(): Promise<void> {
     if (this.released) return
     // Stryker disable next-line BooleanLiteral: equivalent, a second release finds no file of ours (the nonce check); the flag saves the read
     this.released = true
-    const seen = await readText(this.path)
-    if (seen !== undefined && parseOwner(seen)?.nonce === this.owner.nonce) {
-      await unlink(this.path).catch(() => {}) // already gone: nothing to release
+    try {
+      const seen = await readText(this.path)
+      if (seen !== undefined && parseOwner(seen)?.nonce === this.owner.nonce) {
+        await unlink(this.path).catch(() => {}) // already gone: nothing to release
+      }
+    } finally {
+      closeSync(this.fd)
     }
   }
 
@@ -85,8 +133,19 @@ export class WriterLock {
       if (parseOwner(readFileSync(this.path, 'utf8'))?.nonce === this.owner.nonce) unlinkSync(this.path)
     } catch {
       // The lock file is already gone; nothing to release.
+    } finally {
+      closeSync(this.fd)
     }
   }
+}
+
+function markOf(stats: Stats): LockFileMark {
+  return { dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs }
+}
+
+// Size and mtime too: a lock file rewritten in place keeps its inode.
+function sameMark(a: LockFileMark, b: LockFileMark): boolean {
+  return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs
 }
 
 function lockedError(sessionId: SessionId, path: string, holder: WriterOwner): DshError {
@@ -138,12 +197,7 @@ export async function breakLock(
   const holder = parseOwner(seen)
   const ours = holder?.pid === process.pid && !isOwnerGone(holder)
   if (holder && !isOwnerGone(holder) && (!force || ours)) {
-    throw new DshError(
-      `session ${JSON.stringify(sessionId)} is held by ${describeOwner(holder)}, which is still running ` +
-        `(lock file ${path}); stop it first${ours ? '' : ', or pass --force if it is not really dsh writing this session'}`,
-      PersistenceErrorCode.Locked,
-      { userFacing: true },
-    )
+    throw unlockRefused(sessionId, describeOwner(holder), `lock file ${path}`, ours)
   }
   if ((await readText(path)) === seen) await unlink(path).catch(() => {}) // removed by someone else meanwhile
   return holder ?? { pid: 0, hostname: '?', acquiredAt: 0, nonce: '' }

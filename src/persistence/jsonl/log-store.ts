@@ -5,7 +5,7 @@
 import type { FileHandle } from 'node:fs/promises'
 import { open, unlink } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { DshError } from '../../core/errors.js'
+import { type DshError, isDshError } from '../../core/errors.js'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
 import { copyLedger, emptyLedger, ledgerOf, type UsageLedger } from '../../usage/ledger.js'
 import { PersistenceErrorCode } from '../errors.js'
@@ -24,7 +24,7 @@ import { breakLock, liveHolder, WriterLock } from './lock.js'
 import { headerIdOf } from './log-summary.js'
 import { scanLog } from './reader.js'
 import { searchLogs, turnInLog } from './search.js'
-import { alreadyExists, lockedByUs } from './store-errors.js'
+import { alreadyExists, changedElsewhere, lockedByUs } from './store-errors.js'
 
 /** What this backend knows about one session it created, loaded or writes. */
 interface TrackedSession {
@@ -41,6 +41,8 @@ interface TrackedSession {
   usage: UsageLedger
   /** The title given so far (`session/title`): the next `turn/end` line carries it on. */
   titles: CarriedTitle
+  /** Set when the lock was removed or taken over under us: every later append fails with it. */
+  lost?: DshError
 }
 
 export class JsonlLogStore {
@@ -75,7 +77,7 @@ export class JsonlLogStore {
     const path = this.layout.sessionPath(header.id, header.cwd)
     const existing = this.tracked.get(header.id)
     if (existing && !existing.pendingHeader) throw alreadyExists(header.id, existing.path)
-    const stored = await this.find(header.id)
+    const stored = await this.find(header.id, true) // a folder we cannot read must not stop new sessions
     if (stored) throw alreadyExists(header.id, stored)
     this.tracked.set(header.id, {
       path,
@@ -102,6 +104,7 @@ export class JsonlLogStore {
         session = this.tracked.get(id)!
       }
       if (session.pendingHeader) return this.materialize(id, session, events)
+      if (session.lost) throw session.lost
       checkContinuation(id, session.count, events)
       const handle = await this.takeOwnership(id, session)
       // Folded into a copy: a failed write leaves the ledger as the file is.
@@ -109,8 +112,11 @@ export class JsonlLogStore {
       const titles = { ...session.titles }
       const bytes = Buffer.from(eventLines(events, usage, titles))
       try {
+        // Checked right before the write, with no await between (see docs/persistence.md).
+        session.lock!.assertHeld(id)
         appendAt(handle.fd, session.size, bytes, session.path)
       } catch (error) {
+        if (isDshError(error, PersistenceErrorCode.LeaseLost)) session.lost = error
         await this.dropOwnership(session) // the next append re-checks the file before writing
         throw error
       }
@@ -280,6 +286,7 @@ export class JsonlLogStore {
       const titles = { seedLength, title: givenTitle(scanned.events, seedLength) }
       if (closers.length > 0) {
         const bytes = Buffer.from(eventLines(closers, usage, titles))
+        lock.assertHeld(id)
         appendAt(handle.fd, size, bytes, path)
         size += bytes.length
       }
@@ -298,7 +305,7 @@ export class JsonlLogStore {
   private async materialize(id: SessionId, session: TrackedSession, events: SessionEvent[]): Promise<void> {
     checkContinuation(id, 0, events)
     const header = session.pendingHeader!
-    const other = await this.find(id)
+    const other = await this.find(id, true)
     if (other && other !== session.path) throw alreadyExists(id, other)
     if (!this.rootChecked) {
       assertStoragePath(this.root, 'the sessions folder', 'folder')
@@ -334,14 +341,7 @@ export class JsonlLogStore {
       const handle = await open(session.path, 'r+')
       session.handle = handle
       const { size } = await handle.stat()
-      if (size !== session.size) {
-        throw new DshError(
-          `session ${JSON.stringify(id)} was changed by another process since it was read ` +
-            `(${session.size} bytes expected, ${size} found in ${session.path}); reload it; nothing was written`,
-          PersistenceErrorCode.SeqMismatch,
-          { userFacing: true },
-        )
-      }
+      if (size !== session.size) throw changedElsewhere(id, session.path, session.size, size)
       return handle
     } catch (error) {
       await this.dropOwnership(session)
@@ -368,7 +368,7 @@ export class JsonlLogStore {
   ): TrackedSession {
     const existing = this.tracked.get(id)
     if (existing) {
-      Object.assign(existing, { path, size, count, usage, titles, pendingHeader: undefined })
+      Object.assign(existing, { path, size, count, usage, titles, pendingHeader: undefined, lost: undefined })
       return existing
     }
     const session: TrackedSession = { path, size, count, usage, titles }
@@ -393,8 +393,8 @@ export class JsonlLogStore {
     return run
   }
 
-  /** Finds a stored session's file by id alone, probing every bucket. */
-  private find(id: SessionId): Promise<string | undefined> {
-    return findSessionFile(this.root, id, this.layout.fileName(id))
+  /** Finds a stored session's file by id alone, probing every bucket (`skipUnreadable`: see findSessionFile). */
+  private find(id: SessionId, skipUnreadable = false): Promise<string | undefined> {
+    return findSessionFile(this.root, id, this.layout.fileName(id), skipUnreadable)
   }
 }

@@ -7,6 +7,7 @@ import { validateEvent } from '../../session/session.js'
 import type { SessionEvent, SessionHeader } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { HEADER_LINE_TYPE, parseStoredHeader } from './codec.js'
+import { ioError, isCode } from './file-log.js'
 
 export interface ScannedLog {
   header: SessionHeader
@@ -32,7 +33,11 @@ export const NEWLINE = 0x0a
  */
 export async function scanLog(path: string): Promise<ScannedLog> {
   const scanner = new LogScanner(path)
-  const handle = await open(path, 'r')
+  const unreadable = (error: unknown) => {
+    // ENOENT stays as it is: callers answer "unknown session" to it.
+    throw isCode(error, 'ENOENT') ? error : ioError(`cannot read session file ${path}`, error)
+  }
+  const handle = await open(path, 'r').catch(unreadable)
   let size = 0
   try {
     // Small first, 1 MiB once a log proves big: a 1 MiB buffer for every small log made
@@ -42,7 +47,7 @@ export async function scanLog(path: string): Promise<ScannedLog> {
     let partial: Buffer[] = [] // bytes of an unfinished line, copied out of `chunk`
     let base = 0 // file offset of the first byte not yet scanned
     for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, chunkBytes, size)
+      const { bytesRead } = await handle.read(chunk, 0, chunkBytes, size).catch(unreadable)
       if (bytesRead === 0) break
       size += bytesRead
       let bytes = chunk.subarray(0, bytesRead)

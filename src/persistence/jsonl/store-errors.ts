@@ -21,3 +21,13 @@ export function lockedByUs(id: SessionId, lockPath: string): DshError {
     { userFacing: true },
   )
 }
+
+/** The log is not as long as this process last saw it: another process wrote to it. */
+export function changedElsewhere(id: SessionId, path: string, expected: number, found: number): DshError {
+  return new DshError(
+    `session ${JSON.stringify(id)} was changed by another process since it was read ` +
+      `(${expected} bytes expected, ${found} found in ${path}); reload it; nothing was written`,
+    PersistenceErrorCode.SeqMismatch,
+    { userFacing: true },
+  )
+}

@@ -125,10 +125,10 @@ export class PostgresSessionBackend extends SessionPersistence {
   }
 
   /** A range scan of the `text_pattern_ops` index on `id` (schema version 5). */
-  override async idsWithPrefix(prefix: string, limit: number): Promise<SessionId[]> {
+  override async idsWithPrefix(prefix: string, limit: number, except?: string): Promise<SessionId[]> {
     const { config } = this.store
     const parse = (value: unknown) => parseHeader(config, undefined, value)
-    return idsWithPrefix(await this.store.db(), this.store.s, config, parse, prefix, limit)
+    return idsWithPrefix(await this.store.db(), this.store.s, config, parse, prefix, limit, except)
   }
 
   override exists(id: SessionId): Promise<boolean> {

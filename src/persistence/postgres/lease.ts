@@ -8,7 +8,7 @@ import { DshError } from '../../core/errors.js'
 import type { SessionId } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 import type { WriterOwner } from '../owner.js'
-import { notFound, removeRefused } from '../persistence.js'
+import { notFound, removeRefused, unlockRefused } from '../persistence.js'
 import { ownerIsGone, processStart } from './owner.js'
 
 /** A lease this process holds. */
@@ -136,7 +136,11 @@ export class LeaseTable {
       const holder = { host: row.host ?? '', pid: row.pid ?? 0, processStart: row.process_start }
       const gone = row.expired === true || ownerIsGone(holder, this.owner.host)
       const ours = holder.host === this.owner.host && holder.pid === this.owner.pid
-      if (!gone && (!force || ours)) throw busy(id, row)
+      if (!gone && (!force || ours)) {
+        const seconds = Math.max(0, Math.ceil((row.remaining_ms ?? 0) / 1000))
+        const where = `its lease expires in ${seconds}s unless renewed`
+        throw unlockRefused(id, `process ${row.pid} on ${row.host}`, where, ours)
+      }
       await client.query(
         `UPDATE ${this.s}.leases SET nonce = NULL, expires_at = NULL WHERE session_key = $1`,
         [key],

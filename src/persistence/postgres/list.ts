@@ -9,7 +9,7 @@ import type {
   SessionStatus,
   SessionSummary,
 } from '../../session/types.js'
-import { prefixUpperBound } from '../persistence.js'
+import { matchesPrefix, prefixUpperBound } from '../persistence.js'
 import type { ResolvedPostgresConfig } from './config.js'
 import { withReconnect } from './connection.js'
 import { caughtUpLedger } from './usage.js'
@@ -85,7 +85,10 @@ export async function listSummaries(
   return summaries
 }
 
-/** Ids starting with `prefix`: a range scan of the `text_pattern_ops` index (schema version 5). */
+/**
+ * Ids starting with `prefix` and not with `except`: a range scan of the `text_pattern_ops`
+ * index (schema version 5) that skips `except`'s range.
+ */
 export async function idsWithPrefix(
   pool: Pool,
   s: string,
@@ -93,15 +96,22 @@ export async function idsWithPrefix(
   parseHeader: (value: unknown) => SessionHeader,
   prefix: string,
   limit: number,
+  except?: string,
 ): Promise<SessionId[]> {
+  const params: unknown[] = [prefix, limit]
+  const bind = (value: unknown) => `$${params.push(value)}`
   const upper = prefixUpperBound(prefix)
+  let where = `id ~>=~ $1${upper === undefined ? '' : ` AND id ~<~ ${bind(upper)}`}`
+  if (except?.startsWith(prefix)) {
+    const exceptUpper = prefixUpperBound(except)
+    where += ` AND NOT (id ~>=~ ${bind(except)}${exceptUpper === undefined ? '' : ` AND id ~<~ ${bind(exceptUpper)}`})`
+  }
   const { rows } = await withReconnect(config, () =>
     pool.query<{ header: unknown }>(
-      `SELECT header FROM ${s}.sessions
-        WHERE id ~>=~ $1 ${upper === undefined ? '' : 'AND id ~<~ $3'} ORDER BY id LIMIT $2`,
-      upper === undefined ? [prefix, limit] : [prefix, limit, upper],
+      `SELECT header FROM ${s}.sessions WHERE ${where} ORDER BY id LIMIT $2`,
+      params,
     ),
   )
   // The column shows NUL as \u0000; the header holds the exact id.
-  return rows.map((row) => parseHeader(row.header).id).filter((id) => id.startsWith(prefix))
+  return rows.map((row) => parseHeader(row.header).id).filter((id) => matchesPrefix(id, prefix, except))
 }

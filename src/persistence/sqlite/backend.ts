@@ -11,7 +11,13 @@ import { validateEvent, validateSessionId } from '../../session/session.js'
 import type { SessionEvent, SessionHeader, SessionId, SessionSummary } from '../../session/types.js'
 import { PersistenceErrorCode } from '../errors.js'
 import { describeOwner, isOwnerGone, newWriterOwner, type WriterOwner } from '../owner.js'
-import { checkContinuation, notFound, removeRefused, SessionPersistence } from '../persistence.js'
+import {
+  checkContinuation,
+  notFound,
+  removeRefused,
+  SessionPersistence,
+  unlockRefused,
+} from '../persistence.js'
 import { closersForOpenTurn } from '../repair.js'
 import type { SearchDocument, SearchRequest, SessionBound } from '../search-text.js'
 import { assertStoragePath } from '../storage-path.js'
@@ -22,7 +28,6 @@ import {
   assertLease,
   LEASE_SCHEMA,
   type LeaseStatements,
-  leaseHeldError,
   leaseHolder,
   prepareLeaseStatements,
   takeLease,
@@ -218,8 +223,8 @@ export class SqliteSessionBackend extends SessionPersistence {
     return this.database().search.turn.get(id, seq) as number
   }
 
-  override async idsWithPrefix(prefix: string, limit: number): Promise<SessionId[]> {
-    return idsWithPrefix(this.database().sql, prefix, limit)
+  override async idsWithPrefix(prefix: string, limit: number, except?: string): Promise<SessionId[]> {
+    return idsWithPrefix(this.database().sql, prefix, limit, except)
   }
 
   override async summariesOf(ids: ReadonlySet<SessionId>): Promise<SessionSummary[]> {
@@ -289,7 +294,9 @@ export class SqliteSessionBackend extends SessionPersistence {
         if (!held) return undefined
         const alive = held.owner !== undefined && !isOwnerGone(held.owner)
         const ours = alive && held.owner?.pid === process.pid
-        if (alive && (!options.force || ours)) throw leaseHeldError(id, held.owner!, this.file)
+        if (alive && (!options.force || ours)) {
+          throw unlockRefused(id, describeOwner(held.owner!), `writer lease in ${this.file}`, ours)
+        }
         lease.drop.run(id, held.nonce)
         return held.owner ?? { pid: 0, hostname: '?', acquiredAt: 0, nonce: held.nonce }
       })

@@ -3,7 +3,7 @@
 
 import type Database from 'better-sqlite3'
 import type { SessionEvent, SessionId } from '../../session/types.js'
-import { prefixUpperBound } from '../persistence.js'
+import { matchesPrefix, prefixUpperBound } from '../persistence.js'
 import { givenTitle, lastTurnNumber, outcomeOf, titleFrom } from '../repair.js'
 import type { ImageStatements } from './images.js'
 import { addUsageColumns, type UsageStatements } from './usage.js'
@@ -126,11 +126,21 @@ export function updateSession(
   )
 }
 
-/** Ids starting with `prefix`: the index range `prefix <= id < upper` of the primary key. */
-export function idsWithPrefix(sql: Statements, prefix: string, limit: number): SessionId[] {
-  const upper = prefixUpperBound(prefix)
-  const rows = (
-    upper === undefined ? sql.idsFrom.all(prefix, limit) : sql.idsBetween.all(prefix, upper, limit)
-  ) as { id: string }[]
-  return rows.map((row) => row.id).filter((id) => id.startsWith(prefix))
+/**
+ * Ids starting with `prefix` and not with `except`: the index range `prefix <= id < upper`
+ * of the primary key, as two ranges either side of `except`'s when it lies inside.
+ */
+export function idsWithPrefix(sql: Statements, prefix: string, limit: number, except?: string): SessionId[] {
+  const range = (from: string, upper: string | undefined) =>
+    (upper === undefined ? sql.idsFrom.all(from, limit) : sql.idsBetween.all(from, upper, limit)) as {
+      id: string
+    }[]
+  const inside = except?.startsWith(prefix) === true
+  const rows = range(prefix, inside ? except : prefixUpperBound(prefix))
+  const after = inside ? prefixUpperBound(except!) : undefined
+  if (after !== undefined) rows.push(...range(after, prefixUpperBound(prefix)))
+  return rows
+    .map((row) => row.id)
+    .filter((id) => matchesPrefix(id, prefix, except))
+    .slice(0, limit)
 }

@@ -6,6 +6,7 @@ import type { Context } from 'cordis'
 import * as z from 'zod'
 import { toolParameters } from '../../core/tool-parameters.js'
 import type { AgentHandle, ToolOutput, TurnResult } from '../../plugin-api/index.js'
+import { SUBAGENT_ID_INFIX } from '../../session/id.js'
 import { completedPrefixLength } from '../../session/store.js'
 import type { SessionId } from '../../session/types.js'
 import { SUBAGENT_DESCRIPTION } from './prompt.js'
@@ -24,7 +25,7 @@ const subagentParameters = toolParameters('subagent', () =>
 )
 
 export function mintSubagentId(parent: SessionId): SessionId {
-  return `${parent}-sub-${randomUUID()}`
+  return `${parent}${SUBAGENT_ID_INFIX}${randomUUID()}`
 }
 
 export const subagentToolPlugin = {

@@ -1,6 +1,6 @@
 // Drives writer-child.mjs: a real second process using the built JSONL (or SQLite) backend.
 
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -36,6 +36,17 @@ export function ensureBuilt(): void {
   if (!existsSync(distIndex)) throw new Error(`build did not produce ${distIndex}`)
 }
 
+const NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups']
+
+/**
+ * Whether a child can run as `nobody` (file modes apply to it, unlike to root): this process
+ * is root, setpriv exists, and `nobody` can read the checkout (the child loads dist/ from it).
+ */
+export function canRunAsNobody(): boolean {
+  if (process.getuid?.() !== 0) return false
+  return spawnSync('setpriv', [...NOBODY, 'test', '-r', join(repo, 'package.json')]).status === 0
+}
+
 export interface ChildReply {
   ok: boolean
   result?: unknown
@@ -54,14 +65,18 @@ export class ChildWriter {
     this.exited = new Promise((done) => child.once('exit', (code) => done(code)))
   }
 
-  /** Starts a child over `root`; `fileSizeLimitKb` caps the files it may write (ulimit -f). */
+  /**
+   * Starts a child over `root`; `fileSizeLimitKb` caps the files it may write (ulimit -f);
+   * `asNobody` runs it as uid/gid 65534 (needs root and setpriv: see `canRunAsNobody`).
+   */
   static async spawn(
     root: string,
-    options: { fileSizeLimitKb?: number; backend?: 'jsonl' | 'sqlite' } = {},
+    options: { fileSizeLimitKb?: number; backend?: 'jsonl' | 'sqlite'; asNobody?: boolean } = {},
   ): Promise<ChildWriter> {
     const args = [script, distIndex, root, options.backend ?? 'jsonl']
-    const child =
-      options.fileSizeLimitKb === undefined
+    const child = options.asNobody
+      ? spawn('setpriv', [...NOBODY, process.execPath, ...args], { stdio: ['pipe', 'pipe', 'inherit'] })
+      : options.fileSizeLimitKb === undefined
         ? spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] })
         : spawn(
             'bash',

@@ -1,9 +1,10 @@
 // The JSONL backend under a watch on `node:fs` and `node:fs/promises` (every function
 // passes through to the real one and is recorded): `locate()` makes no file-system call at
-// all, and a writer whose append failed re-checks the file's tail when it takes ownership
-// again, so an append made meanwhile by another (real) process is never overwritten.
+// all, a writer whose append failed re-checks the file's tail when it takes ownership
+// again, so an append made meanwhile by another (real) process is never overwritten, and
+// an owned append checks its lock and the log's size with a stat each, reading nothing.
 
-import { existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { isDshError } from '../../../src/core/errors.js'
@@ -137,6 +138,42 @@ describe('JSONL tail re-check when a failed writer takes ownership again', () =>
     expect((retry as { userFacing: boolean }).userFacing).toBe(true)
     expect(readFileSync(path)).toEqual(after)
     expect(plain((await harness.backend().load('retry')).events)).toEqual([...base.events, ...theirs.events])
+  })
+})
+
+describe('JSONL checks before every append while owning the log', () => {
+  it('costs one stat of the lock file and one fstat of the log, never a read', async () => {
+    const root = join(tempDir(), 'sessions')
+    const harness = await start(root)
+    const base = new LogBuilder().completedTurn(0, 'base')
+    await harness.backend().create(makeHeader('cheap'))
+    await harness.backend().append('cheap', base.events.slice(0, 4))
+    io.recording = true
+    await harness.backend().append('cheap', base.events.slice(4))
+    io.recording = false
+    expect(io.calls).toEqual(['fs.statSync', 'fs.fstatSync', 'fs.writeSync', 'fs.fsyncSync'])
+  })
+
+  it('never writes over bytes someone else appended while the lock is ours', async () => {
+    const root = join(tempDir(), 'sessions')
+    const harness = await start(root)
+    const base = new LogBuilder().completedTurn(0, 'base')
+    await harness.backend().create(makeHeader('grown'))
+    await harness.backend().append('grown', base.events)
+    const path = harness.backend().locate(makeHeader('grown'))!.path
+    const size = statSync(path).size
+    appendFileSync(path, '{"not":"ours"}\n')
+    const after = readFileSync(path)
+    const refused = await rejectionOf(
+      harness
+        .backend()
+        .append('grown', new LogBuilder(base.events.length).add('turn/start', { turn: 1 }).events),
+    )
+    expect(isDshError(refused, PersistenceErrorCode.SeqMismatch)).toBe(true)
+    expect((refused as Error).message).toBe(
+      `session file ${path} was changed by another process (${size} bytes expected, ${after.length} found); nothing was written`,
+    )
+    expect(readFileSync(path)).toEqual(after)
   })
 })
 

@@ -1,8 +1,9 @@
 // The JSONL writer lock's owner identity: pid + process start time + boot id, so a
 // reused pid is stale; the held-lock error names the holder and the way out;
-// `unlock`; a release never removes another owner's lock.
+// `unlock`; a release never removes another owner's lock; a lock removed or replaced
+// under its holder is noticed before the next write.
 
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -191,6 +192,47 @@ describe('JSONL writer lock file', () => {
     expect(isDshError(notRead, PersistenceErrorCode.Io)).toBe(true)
     expect(notRead.message).toMatch(new RegExp(`^cannot read lock file ${folder}: EISDIR`))
     expect(readdirSync(dir).sort()).toEqual(['y.jsonl.lock'])
+  })
+
+  it('assertHeld passes while the lock file is ours, and names what happened to it when not', async () => {
+    const dir = tempDir()
+    const path = join(dir, 'x.jsonl.lock')
+    const lost = (lock: WriterLock) => {
+      try {
+        lock.assertHeld('x')
+      } catch (error) {
+        expect(isDshError(error, PersistenceErrorCode.LeaseLost)).toBe(true)
+        expect((error as DshError).userFacing).toBe(true)
+        return (error as Error).message
+      }
+      return undefined
+    }
+    const ours = await WriterLock.acquire(path, 'x')
+    expect(lost(ours)).toBeUndefined()
+    expect(lost(ours)).toBeUndefined()
+    // Rewritten in place (the same inode) by another owner.
+    const other = { ...newWriterOwner(), pid: 999_999_999 }
+    writeFileSync(path, JSON.stringify(other))
+    expect(lost(ours)).toBe(
+      `session "x": this process's writer lock was taken by process 999999999 on ${hostname()} ` +
+        `(since ${new Date(other.acquiredAt).toISOString()}) (lock file ${path}); nothing was written`,
+    )
+    await ours.release()
+
+    // Removed, then taken by a new lock: the old inode stays ours while we hold it, so the new one differs.
+    const first = await WriterLock.acquire(path, 'x')
+    unlinkSync(path)
+    expect(lost(first)).toBe(
+      `session "x": this process's writer lock was removed (lock file ${path}); nothing was written`,
+    )
+    const second = await WriterLock.acquire(path, 'x')
+    expect(lost(second)).toBeUndefined()
+    expect(lost(first)).toMatch(/writer lock was taken by this process on /)
+    await first.release()
+    expect(JSON.parse(readFileSync(path, 'utf8')).nonce).toBe(second.owner.nonce)
+    unlinkSync(path)
+    writeFileSync(path, 'damaged')
+    expect(lost(second)).toMatch(/writer lock was replaced \(lock file /)
   })
 
   it('liveHolder names only a holder that runs or may run', async () => {

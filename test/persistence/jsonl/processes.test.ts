@@ -1,6 +1,7 @@
 // Cross-process behaviour of the JSONL backend with a real second process:
-// writer exclusion, takeover of a dead writer's lock, the tail re-check, and
-// rollback of a write that fails half-way (a real short write under ulimit -f).
+// writer exclusion, takeover of a dead writer's lock, a writer whose lock was broken
+// under it, the tail re-check, and rollback of a write that fails half-way (a real
+// short write under ulimit -f).
 
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { hostname } from 'node:os'
@@ -127,6 +128,74 @@ describe('JSONL writer exclusion across processes', () => {
     expect((await harness.backend().load('orphan')).events).toHaveLength(
       loaded.events.length + next.events.length,
     )
+  })
+})
+
+describe('JSONL writer whose lock was broken (`dsh sessions unlock --force`)', () => {
+  it('writes not another byte once a second writer took over; its appends fail naming the new holder', async () => {
+    const root = join(tempDir(), 'sessions')
+    const header = makeHeader('forced', { cwd: '/work/forced' })
+    const old = await start(root)
+    const base = new LogBuilder().completedTurn(0, 'first').openTurn(1, 'slow reply')
+    await old.backend().create(header)
+    await old.backend().append('forced', base.events)
+    const path = old.backend().locate(header)!.path
+
+    // Another process breaks the old writer's lock, resumes (closing the open turn) and writes a turn.
+    const second = await spawnChild(root)
+    expect(await second.ok('unlock', { id: 'forced', force: true })).toMatchObject({ pid: process.pid })
+    const opened = (await second.ok('open', { id: 'forced' })) as { events: unknown[] }
+    const theirs = new LogBuilder(opened.events.length).completedTurn(2, 'second writer')
+    await second.ok('append', { id: 'forced', events: theirs.events })
+    const written = readFileSync(path)
+
+    const rest = new LogBuilder(base.events.length)
+      .add('assistant/message', { message: { content: 'slow reply' } })
+      .add('turn/end', { turn: 1, reason: 'completed' })
+    for (const events of [rest.events.slice(0, 1), rest.events.slice(1)]) {
+      const error = await rejectionOf(old.backend().append('forced', events))
+      expect(isDshError(error, PersistenceErrorCode.LeaseLost)).toBe(true)
+      expect((error as { userFacing: boolean }).userFacing).toBe(true)
+      expect((error as Error).message).toBe(
+        `session "forced": this process's writer lock was taken by process ${second.pid} on ${hostname()} ` +
+          `(since ${new Date(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).acquiredAt).toISOString()}) ` +
+          `(lock file ${path}.lock); nothing was written`,
+      )
+      expect(readFileSync(path)).toEqual(written)
+    }
+    // The new writer's lock stays, and so does its log: whole, and it goes on writing.
+    expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid).toBe(second.pid)
+    const loaded = plain((await old.backend().load('forced')).events)
+    expect(loaded).toEqual([...(opened.events as object[]), ...theirs.events])
+    const more = new LogBuilder(loaded.length).completedTurn(3, 'still writing')
+    await second.ok('append', { id: 'forced', events: more.events })
+    await second.exit()
+    expect((await old.backend().load('forced')).events).toHaveLength(loaded.length + more.events.length)
+  })
+
+  it('fails its next append when the lock was only removed, and takes no new lock', async () => {
+    const root = join(tempDir(), 'sessions')
+    const header = makeHeader('removed')
+    const old = await start(root)
+    const base = new LogBuilder().completedTurn(0, 'first')
+    await old.backend().create(header)
+    await old.backend().append('removed', base.events)
+    const path = old.backend().locate(header)!.path
+    const breaker = await spawnChild(root)
+    await breaker.ok('unlock', { id: 'removed', force: true })
+    const before = readFileSync(path)
+
+    const error = await rejectionOf(
+      old
+        .backend()
+        .append('removed', new LogBuilder(base.events.length).add('turn/start', { turn: 1 }).events),
+    )
+    expect(isDshError(error, PersistenceErrorCode.LeaseLost)).toBe(true)
+    expect((error as Error).message).toBe(
+      `session "removed": this process's writer lock was removed (lock file ${path}.lock); nothing was written`,
+    )
+    expect(readFileSync(path)).toEqual(before)
+    expect(existsSync(`${path}.lock`)).toBe(false)
   })
 })
 

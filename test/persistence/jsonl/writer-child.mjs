@@ -24,6 +24,10 @@ const operations = {
   open: ({ id }) => backend().open(id),
   release: ({ id }) => backend().release(id),
   unlock: ({ id, force }) => backend().unlock(id, { force }),
+  locate: ({ header }) => backend().locate(header),
+  list: () => backend().list(),
+  exists: ({ id }) => backend().exists(id),
+  idsWithPrefix: ({ prefix, limit }) => backend().idsWithPrefix(prefix, limit),
   exit: async () => {
     await fiber.dispose()
     setImmediate(() => process.exit(0))

@@ -98,6 +98,21 @@ describePostgres(
         )
       expect(isDshError(error, PersistenceErrorCode.Locked)).toBe(true)
       expect((error as Error).message).toContain(`process ${a.pid} on host-a`)
+      // `dsh sessions unlock` without --force refuses, pointing at --force.
+      const refused = await b
+        .backend()
+        .unlock('busy')
+        .then(
+          () => undefined,
+          (reason: unknown) => reason as Error,
+        )
+      expect(isDshError(refused, PersistenceErrorCode.Locked)).toBe(true)
+      expect(refused?.message).toMatch(
+        new RegExp(
+          `^session "busy" is held by process ${a.pid} on host-a, which is still running \\(its lease expires in \\d+s unless renewed\\); ` +
+            'stop it first, or pass --force if it is not really dsh writing this session$',
+        ),
+      )
     })
 
     it('a dead writer on the same host is taken over at once, without waiting for expiry', async () => {

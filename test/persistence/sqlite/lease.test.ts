@@ -135,9 +135,15 @@ describe('SQLite writer lease', () => {
     const refused = await rejectedError(harness.backend().open('reused'))
     expect(isDshError(refused, PersistenceErrorCode.Locked)).toBe(true)
     expect(refused.message).toContain(`process ${livePid}`)
-    expect(
-      isDshError(await rejectedError(harness.backend().unlock('reused')), PersistenceErrorCode.Locked),
-    ).toBe(true)
+    const unlockRefused = await rejectedError(harness.backend().unlock('reused'))
+    expect(isDshError(unlockRefused, PersistenceErrorCode.Locked)).toBe(true)
+    // The refusal of unlock itself points at --force, not at the command just run.
+    expect(unlockRefused.message).toMatch(
+      new RegExp(
+        `^session "reused" is held by process ${livePid} on .*, which is still running \\(writer lease in ${file}\\); ` +
+          'stop it first, or pass --force if it is not really dsh writing this session$',
+      ),
+    )
     expect(await harness.backend().unlock('reused', { force: true })).toMatchObject({ pid: livePid })
     expect(await harness.backend().unlock('reused')).toBeUndefined()
     await harness.backend().open('reused')
@@ -152,13 +158,10 @@ describe('SQLite writer lease', () => {
     await first.backend().append('shared', log.events)
     const refused = await rejectedError(second.backend().open('shared'))
     expect(refused.message).toContain('this process')
-    // Unlock never breaks a lease of this very process, even forced.
-    expect(
-      isDshError(
-        await rejectedError(second.backend().unlock('shared', { force: true })),
-        PersistenceErrorCode.Locked,
-      ),
-    ).toBe(true)
+    // Unlock never breaks a lease of this very process, even forced, and does not offer --force.
+    const ours = await rejectedError(second.backend().unlock('shared', { force: true }))
+    expect(isDshError(ours, PersistenceErrorCode.Locked)).toBe(true)
+    expect(ours.message).toMatch(/^session "shared" is held by this process on .*; stop it first$/)
 
     writeLease(file, 'shared', { ...newWriterOwner(), pid: 999_999_999 }) // a pid that cannot exist
     const more = new LogBuilder(log.events.length).add('turn/start', { turn: 1 })
