@@ -235,7 +235,23 @@ export class PermissionPolicy extends Service {
     const root = findProjectRoot(cwd)
     // Only a project that brings something is worth a question (hooks and MCP ask for theirs).
     const brings = projectBrings(root, cwd)
-    if (brings.length > 0) this.trustByRoot.set(root, (await service.decide(root, brings)).trusted)
+    if (brings.length === 0) return
+    // Fail closed, as hooks and MCP do: a question nobody could answer loads none of these.
+    const trusted = await service.decide(root, brings).then(
+      (decision) => decision.trusted,
+      (error: unknown) => {
+        const why = errorMessage(error)
+        this.ctx
+          .logger('permissions')
+          .warn(
+            'project %s: could not decide trust (%s); its allow rules, skills and commands do not load',
+            root,
+            why,
+          )
+        return false
+      },
+    )
+    this.trustByRoot.set(root, trusted)
   }
 
   private load(agent: AgentHandle, trusted = this.projectTrusted(agent.cwd)): AgentPermissions {

@@ -6,4 +6,6 @@ export const AcpErrorCode = {
   BadCwd: 'ACP_BAD_CWD',
   UnsupportedContent: 'ACP_UNSUPPORTED_CONTENT',
   NoModes: 'ACP_NO_MODES',
+  /** An incoming message over ACP_MAX_MESSAGE_BYTES: dropped unread, its request answered with this. */
+  MessageTooLarge: 'ACP_MESSAGE_TOO_LARGE',
 } as const

@@ -68,11 +68,18 @@ export function decidePermission(
   }
 }
 
-/** The question for one tool call: the call as announced (`pending`), with the reason and its locations. */
-export function permissionRequest(call: ToolCallInfo, reason: string): RequestPermissionRequest {
+/**
+ * The question for one tool call in the session the client calls `sessionId`: the call as
+ * announced (`pending`), with the reason and its locations.
+ */
+export function permissionRequest(
+  sessionId: SessionId,
+  call: ToolCallInfo,
+  reason: string,
+): RequestPermissionRequest {
   const input = parseArguments(call.arguments)
   return {
-    sessionId: call.agent.id,
+    sessionId,
     toolCall: {
       toolCallId: acpToolCallId(call.turn, call.callId),
       title: toolTitle(call.name, input),

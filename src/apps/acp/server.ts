@@ -38,12 +38,14 @@ import { availableCommandsUpdate, parseCompactCommand } from './commands.js'
 import { AcpErrorCode } from './errors.js'
 import { planUpdate } from './file-updates.js'
 import { initializeResponse } from './initialize.js'
+import { ACP_MAX_MESSAGE_BYTES } from './message-limit.js'
 import { acpModePlugin, modeUpdate, parseModeId, sessionModeState } from './modes.js'
 import { acpPermissionPlugin, decidePermission, permissionRequest } from './permission.js'
 import { promptImages, promptText } from './prompt-text.js'
 import { toStopReason } from './stop-reason.js'
 import { nodeNdJsonStream } from './streams.js'
 import { AcpTrust, agentMessage } from './trust.js'
+import type { RunningPrompt, ServedSession } from './types.js'
 import {
   outputUpdate,
   parseArguments,
@@ -58,23 +60,12 @@ export interface AcpServerOptions {
   input: NodeJS.ReadableStream
   /** Receives ACP messages only, one JSON object per line. */
   output: NodeJS.WritableStream
+  /** The largest incoming message; a larger one is refused (streams.ts). Default ACP_MAX_MESSAGE_BYTES. */
+  maxMessageBytes?: number
 }
 
 /** The label of agents this server mints ids for: `acp-session-<uuid>`. */
 export const ACP_AGENT_LABEL = 'acp'
-
-interface RunningPrompt {
-  turn: number
-  /** Set by session/cancel: the answer is `cancelled` unless the turn completed anyway. */
-  cancelled: boolean
-}
-
-interface ServedSession {
-  agent: AgentHandle
-  running?: RunningPrompt
-  /** `always` permission answers by tool name. */
-  remembered: Map<string, boolean>
-}
 
 export class AcpServer {
   private readonly sessions = new Map<SessionId, ServedSession>()
@@ -98,11 +89,11 @@ export class AcpServer {
         acpPermissionPlugin({
           owns,
           ask: (call, reason) => this.askPermission(call, reason),
-          running: (call) => this.send(call.agent.id, toolCallRunning(call.turn, call.callId)),
+          running: (call) => this.tell(call.agent.id, toolCallRunning(call.turn, call.callId)),
         }),
       ),
       harness.ctx.plugin(
-        acpModePlugin({ owns, changed: (agent, mode) => this.send(agent.id, modeUpdate(mode)) }),
+        acpModePlugin({ owns, changed: (agent, mode) => this.tell(agent.id, modeUpdate(mode)) }),
       ),
       harness.ctx.plugin({
         name: 'acp-trust-and-notices',
@@ -123,7 +114,11 @@ export class AcpServer {
       .onRequest('session/prompt', ({ params }) => guard(() => this.prompt(params)))
       .onRequest('session/set_mode', ({ params }) => guard(() => this.setMode(params)))
       .onNotification('session/cancel', ({ params }) => this.cancel(params.sessionId))
-    this.connection = app.connect(nodeNdJsonStream(this.options.input, this.options.output))
+    const limit = {
+      maxBytes: this.options.maxMessageBytes ?? ACP_MAX_MESSAGE_BYTES,
+      warn: (line: string) => harness.ctx.logger('acp').warn('%s', line),
+    }
+    this.connection = app.connect(nodeNdJsonStream(this.options.input, this.options.output, limit))
     try {
       await this.connection.closed
     } finally {
@@ -147,7 +142,7 @@ export class AcpServer {
       // Before the agent is built: hooks, MCP, rules and skills all read this one decision.
       const trusted = await this.trust.decide(this.options.harness.ctx, sessionId, params.cwd)
       const agent = await this.options.harness.agents.create({ sessionId, meta: { cwd: params.cwd } })
-      this.sessions.set(agent.id, { agent, remembered: new Map() })
+      this.sessions.set(agent.id, { agent, name: sessionId, remembered: new Map() })
       if (trusted) this.tell(sessionId, trusted)
     } catch (error) {
       this.held.delete(sessionId)
@@ -177,13 +172,14 @@ export class AcpServer {
     let trusted: SessionUpdate | undefined
     if (!served) {
       // The client named this session: the trust question may be asked in it right away.
-      trusted = await this.trust.decide(this.options.harness.ctx, params.sessionId, params.cwd)
-      const agent = await resumeForLoad(this.options.harness, params.sessionId, params.cwd).finally(() =>
-        this.trust.done(params.sessionId),
+      trusted = await this.trust.decide(this.options.harness.ctx, named, params.cwd)
+      const agent = await resumeForLoad(this.options.harness, full, params.cwd).finally(() =>
+        this.trust.done(named),
       )
-      served = { agent, remembered: new Map() }
+      served = { agent, name: named, remembered: new Map() }
       this.sessions.set(agent.id, served)
     }
+    served.name = named
     if (named !== full) this.sessions.set(named, served)
     const { events } = served.agent.session
     const images = await replayImages(events, (sha) => this.options.harness.sessions.getImage(full, sha))
@@ -223,7 +219,7 @@ export class AcpServer {
       throw new DshError('a prompt is already running in this session', AcpErrorCode.TurnRunning)
     }
     const text = promptText(params.prompt)
-    const running: RunningPrompt = { turn: 0, cancelled: false }
+    const running: RunningPrompt = { turn: 0, cancelled: false, controller: new AbortController() }
     const command = parseCompactCommand(text)
     if (command) return this.compact(served, params.sessionId, command.instructions, running)
     served.running = running
@@ -239,7 +235,8 @@ export class AcpServer {
     try {
       // Image blocks and `@` mentions go through the attachment path; a bad one fails the prompt.
       const images = await prepareClientImages(text, promptImages(params.prompt), served.agent.cwd)
-      const result = await served.agent.prompt(text, images.length > 0 ? { images } : {})
+      const { signal } = running.controller
+      const result = await served.agent.prompt(text, { signal, ...(images.length > 0 ? { images } : {}) })
       const report = usageReport(
         served.agent.session.events,
         result.turn,
@@ -293,7 +290,8 @@ export class AcpServer {
       if (update) this.send(sessionId, update)
     })
     try {
-      const result = await served.agent.compact(instructions !== '' ? { instructions } : {})
+      const { signal } = running.controller
+      const result = await served.agent.compact({ signal, ...(instructions !== '' ? { instructions } : {}) })
       this.send(sessionId, {
         sessionUpdate: 'agent_message_chunk',
         content: { type: 'text', text: formatCompactionLine(result) },
@@ -316,7 +314,10 @@ export class AcpServer {
   private cancel(sessionId: SessionId): void {
     const served = this.sessions.get(sessionId)
     if (!served) return
-    if (served.running) served.running.cancelled = true
+    if (served.running) {
+      served.running.cancelled = true
+      served.running.controller.abort()
+    }
     // Aborts the turn signal, which also stops waiting for a pending permission answer.
     served.agent.cancel()
   }
@@ -329,7 +330,8 @@ export class AcpServer {
     if (remembered !== undefined) return remembered
     await this.updates
     try {
-      const response = await client.request('session/request_permission', permissionRequest(call, reason), {
+      const request = permissionRequest(served.name, call, reason)
+      const response = await client.request('session/request_permission', request, {
         cancellationSignal: call.signal,
         stopWaitingOnCancel: true,
       })
@@ -340,11 +342,12 @@ export class AcpServer {
     }
   }
 
-  /** Sends now to a served session, later to one being set up, nowhere otherwise. */
+  /** Sends now to a served session (under its client's name), later to one being set up, nowhere otherwise. */
   private tell(sessionId: SessionId, update: SessionUpdate): void {
     const held = this.held.get(sessionId)
+    const served = this.sessions.get(sessionId)
     if (held) held.push(update)
-    else if (this.sessions.has(sessionId)) this.send(sessionId, update)
+    else if (served) this.send(served.name, update)
   }
 
   /** The client has the session: what was held for it goes out, then the commands, then MCP start reports. */

@@ -41,6 +41,8 @@ import {
   StdioNotification,
   toPromptResult,
 } from './protocol.js'
+import { watchReaderGone } from './reader-gone.js'
+import { RunningRequest } from './running.js'
 
 export interface StdioServerOptions {
   harness: Harness
@@ -66,8 +68,8 @@ export const STDIO_AGENT_LABEL = 'stdio'
 export class StdioServer {
   private agent: AgentHandle | undefined
   private readonly detach: (() => void)[] = []
-  /** The response of the running prompt, settled once it is written. */
-  private inflight: Promise<void> | undefined
+  /** The prompt or compaction answered when it ends; `session/cancel` aborts it. */
+  private readonly running = new RunningRequest()
   private queue: Promise<void> = Promise.resolve()
   private lines: Interface | undefined
   private stopping = false
@@ -92,6 +94,7 @@ export class StdioServer {
     lines.on('line', (line) => this.enqueue(() => this.receive(line)))
     lines.on('close', () => this.enqueue(() => this.finish()))
     this.options.output.on('error', this.onOutputError)
+    this.detach.push(watchReaderGone(this.options.output, this.onOutputError))
     return this.ended
   }
 
@@ -167,7 +170,10 @@ export class StdioServer {
       const result = await this.dispatch(request)
       return {
         reply: reply(Promise.resolve(result)),
-        ...(request.method === StdioMethod.Shutdown ? { after: () => this.close() } : {}),
+        // Closed behind the lines already read: each request among them is answered STDIO_SHUTTING_DOWN.
+        ...(request.method === StdioMethod.Shutdown
+          ? { after: async () => this.enqueue(() => this.close()) }
+          : {}),
       }
     } catch (error) {
       return { reply: reply(Promise.reject(error)) }
@@ -263,34 +269,17 @@ export class StdioServer {
   private startPrompt(request: JsonRpcRequest): Promise<PromptResult> {
     const agent = this.requireAgent()
     const { text, images } = parseParams(promptParams, request.params)
-    if (this.inflight) {
-      throw new DshError(
-        'a turn is already running; wait for its answer or cancel it',
-        StdioErrorCode.TurnRunning,
-      )
-    }
     // Images are checked before the turn starts: a bad one fails the request, nothing is logged.
-    const response = prepareClientImages(text, images ?? [], agent.cwd)
-      .then((prepared) => agent.prompt(text, prepared.length > 0 ? { images: prepared } : {}))
-      .then((result) => {
-        const table = resolvePriceTable(this.options.harness.config.pricing)
-        return toPromptResult(result, usageReport(agent.session.events, result.turn, table))
-      })
-    this.track(response)
-    return response
-  }
-
-  /** The running prompt or compaction, until it settles (its answer is written by `deliver`). */
-  private track(response: Promise<unknown>): void {
-    const running: Promise<void> = response
-      .then(
-        () => {},
-        () => {},
-      )
-      .finally(() => {
-        if (this.inflight === running) this.inflight = undefined
-      })
-    this.inflight = running
+    return this.running.start('a turn', (signal) =>
+      prepareClientImages(text, images ?? [], agent.cwd)
+        .then((prepared) =>
+          agent.prompt(text, { signal, ...(prepared.length > 0 ? { images: prepared } : {}) }),
+        )
+        .then((result) => {
+          const table = resolvePriceTable(this.options.harness.config.pricing)
+          return toPromptResult(result, usageReport(agent.session.events, result.turn, table))
+        }),
+    )
   }
 
   /** Answers not yet written (a prompt's, a batch's), awaited before the server ends. */
@@ -307,25 +296,25 @@ export class StdioServer {
   private startCompaction(request: JsonRpcRequest): Promise<CompactResult> {
     const agent = this.requireAgent()
     const { instructions } = parseParams(compactParams, request.params)
-    if (this.inflight) {
-      throw new DshError(
-        'a turn or compaction is already running; wait for its answer or cancel it',
-        StdioErrorCode.TurnRunning,
-      )
-    }
-    const response = agent
-      .compact(instructions !== undefined ? { instructions } : {})
-      .then((result) => ({ ...result, line: formatCompactionLine(result) }) satisfies CompactResult)
-    this.track(response)
-    return response
+    return this.running.start('a turn or compaction', (signal) =>
+      agent
+        .compact({ signal, ...(instructions !== undefined ? { instructions } : {}) })
+        .then((result) => ({ ...result, line: formatCompactionLine(result) }) satisfies CompactResult),
+    )
   }
 
   private cancel(raw: unknown): CancelResult {
     parseParams(emptyParams, raw)
     const agent = this.requireAgent()
-    const cancelled = agent.busy
-    agent.cancel()
+    // A prompt accepted but not started yet counts: its turn starts cancelled.
+    const cancelled = agent.busy || this.running.active
+    this.cancelRunning()
     return { cancelled }
+  }
+
+  private cancelRunning(): void {
+    this.running.abort()
+    this.agent?.cancel()
   }
 
   private async shutdown(raw: unknown): Promise<null> {
@@ -344,8 +333,8 @@ export class StdioServer {
     if (this.closed) return
     this.stopping = true
     this.permissions.endInput()
-    if (this.outputBroken) this.agent?.cancel()
-    else await this.inflight
+    if (this.outputBroken) this.cancelRunning()
+    else await this.running.settled()
     await this.release()
     await this.close()
   }
@@ -355,7 +344,7 @@ export class StdioServer {
     this.stopping = true
     const agent = this.agent
     if (agent) await this.options.harness.agents.dispose(agent.id)
-    await this.inflight
+    await this.running.settled()
     await Promise.all([...this.deliveries])
     for (const undo of this.detach.splice(0)) undo()
   }
@@ -373,7 +362,7 @@ export class StdioServer {
   private readonly onOutputError = (): void => {
     // The client went away (EPIPE): nothing can be answered any more; release the agent and end.
     this.outputBroken = true
-    this.agent?.cancel()
+    this.cancelRunning()
     this.enqueue(() => this.finish())
   }
 

@@ -31,10 +31,11 @@ export type PermissionAnswer = (
 export async function startAcpClient(
   harness: Harness,
   answer: PermissionAnswer = () => ({ outcome: { outcome: 'cancelled' } }),
+  server: { maxMessageBytes?: number } = {},
 ): Promise<AcpTestClient> {
   const toServer = new PassThrough()
   const toClient = new PassThrough()
-  const done = runAcpServer({ harness, input: toServer, output: toClient })
+  const done = runAcpServer({ harness, input: toServer, output: toClient, ...server })
   const updates: SessionNotification[] = []
   const permissionRequests: RequestPermissionRequest[] = []
   const app = clientApp({ name: 'dsh-test-client' })

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ToolCallInfo } from '../../../src/agent/index.js'
 import { echoToolPlugin } from '../../support/echo-tool.js'
 import { startTestHarness, type TestHarness } from '../../support/harness.js'
+import { pngImage } from '../../support/images.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { type AcpTestClient, startAcpClient } from './acp-client.js'
 
@@ -182,6 +183,24 @@ describe('dsh acp', () => {
       prompt: [{ type: 'text', text: 'now' }],
     })
     expect(next.stopReason).toBe('end_turn')
+  })
+
+  it('session/cancel right after session/prompt cancels it, before its turn started', async () => {
+    const test = await start({ script: [{ text: 'first' }, { text: 'second' }] })
+    const { client } = await connect(test)
+    const { sessionId } = await client.agent.request('session/new', { cwd: test.home, mcpServers: [] })
+    // A large image: the cancel is read while it is downscaled, before the turn starts.
+    const data = (await pngImage(3000, 3000)).toString('base64')
+    const prompt = client.agent.request('session/prompt', {
+      sessionId,
+      prompt: [
+        { type: 'text', text: 'go' },
+        { type: 'image', data, mimeType: 'image/png' },
+      ],
+    })
+    await client.agent.notify('session/cancel', { sessionId })
+    expect(await prompt).toMatchObject({ stopReason: 'cancelled', _meta: { dsh: { reason: 'aborted' } } })
+    expect(test.model.requests).toHaveLength(0)
   })
 
   it('asks the client for tool approval on ask decisions, and the listener goes with the connection', async () => {

@@ -24,8 +24,11 @@ afterEach(async () => {
   while (clients.length > 0) await clients.pop()!.close()
 })
 
-/** A git project whose `.claude/settings.json` has a UserPromptSubmit hook leaving a marker file. */
-function hookProject(): { root: string; marker: string } {
+/**
+ * A git project whose `.claude/settings.json` has a UserPromptSubmit hook leaving a marker
+ * file, and the given allow rules.
+ */
+function hookProject(allow: string[] = []): { root: string; marker: string } {
   const root = tempDir()
   mkdirSync(join(root, '.git'))
   mkdirSync(join(root, '.claude'))
@@ -34,6 +37,7 @@ function hookProject(): { root: string; marker: string } {
     join(root, '.claude', 'settings.json'),
     JSON.stringify({
       hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `touch ${marker}` }] }] },
+      ...(allow.length > 0 ? { permissions: { allow } } : {}),
     }),
   )
   return { root, marker }
@@ -133,15 +137,22 @@ describe('ACP project trust', () => {
         throw new Error('no UI for that')
       }) as Answer,
     ]) {
-      const { root, marker } = hookProject()
-      const test = await start({ script: [{ text: 'hi' }] })
+      // Allow rules too: the permission policy decides trust again while the agent is built.
+      const { root, marker } = hookProject(['Bash(touch *)'])
+      const test = await start({ script: [{ text: 'hi' }, { text: 'again' }] })
       const client = await connect(test.harness, answer)
-      await promptIn(client, root)
+      const { sessionId } = await promptIn(client, root)
+      expect(client.permissionRequests).toHaveLength(1)
       expect(existsSync(marker)).toBe(false)
       expect(isTrustedNow(new ProjectTrustStore(test.home), root)).toBe(false)
+      const policy = test.harness.ctx.get('permissions')!
+      expect(policy.stateOf(test.harness.agents.get(sessionId)!).trusted).toBe(false)
       expect(messages(client).join('')).toContain(
         `Project ${root} is not trusted: the trust question could not be answered`,
       )
+      // Untrusted for that session only: the next one in the folder is asked again.
+      await promptIn(client, root)
+      expect(client.permissionRequests).toHaveLength(2)
     }
   })
 })
