@@ -3,7 +3,7 @@
 // trusted folder allows, interactive asks once and remembers, --no-project-config refuses),
 // and files that appear after start being reported.
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { HarnessOptions } from '../../src/harness/index.js'
@@ -148,6 +148,28 @@ describe('project hook files', () => {
     const notices = t.warnings.filter((warning) => warning.includes('changed after this session loaded'))
     expect(notices).toHaveLength(1)
     expect(notices[0]).toContain(join(p.root, '.claude', 'settings.json'))
+  })
+
+  it("a change that leaves a hook file's hooks as they were (dsh's own allow rule) is not reported", async () => {
+    const p = project({ '.claude/settings.json': 'UserPromptSubmit' })
+    const local = join(p.root, '.claude', 'settings.local.json')
+    writeFileSync(local, JSON.stringify({ permissions: { allow: [] } }))
+    const t = await harnessWith(tempDir(), { frontEnd: 'headless', granted: true })
+    const agent = await t.harness.agents.create({ sessionId: 'rules', meta: { cwd: p.cwd } })
+    await agent.prompt('hi')
+    // What "don't ask again" writes: a rule, with a later time stamp.
+    writeFileSync(local, JSON.stringify({ permissions: { allow: ['Bash(ls *)'] } }))
+    utimesSync(local, new Date(), new Date(Date.now() + 10_000))
+    await agent.prompt('again')
+    const notices = () =>
+      t.warnings.filter((warning) => warning.includes('changed after this session loaded'))
+    expect(notices()).toEqual([])
+    // A hook added to the same file is reported.
+    writeFileSync(local, JSON.stringify({ hooks: { Stop: [{ hooks: [{ command: 'true' }] }] } }))
+    utimesSync(local, new Date(), new Date(Date.now() + 20_000))
+    await agent.prompt('third')
+    expect(notices()).toHaveLength(1)
+    expect(notices()[0]).toContain(local)
   })
 
   it('hook files named in the config resolve against the config file folder', async () => {

@@ -32,6 +32,8 @@ export class Screen {
   /** Rows of the live region currently drawn, and the cursor's row inside it. */
   private drawnRows = 0
   private cursorRow = 0
+  /** What was drawn, at which width: a narrower terminal rewraps it (see erase). */
+  private drawn: { lines: string[]; cursor: LiveFrame['cursor']; columns: number } | undefined
   private pending: string[] = []
   private scheduled = false
   private lastRefresh = 0
@@ -108,6 +110,7 @@ export class Screen {
     if (column > 0) text += `\u001b[${column}C`
     this.drawnRows = total
     this.cursorRow = cursorRow
+    this.drawn = { lines, cursor, columns }
     this.out.write(text)
   }
 
@@ -124,9 +127,25 @@ export class Screen {
 
   private erase(): string {
     if (this.drawnRows === 0) return ''
-    const up = this.cursorRow
+    const up = this.cursorRowNow()
     this.drawnRows = 0
     this.cursorRow = 0
+    this.drawn = undefined
     return `${up > 0 ? `\u001b[${up}A` : ''}\r\u001b[J`
+  }
+
+  /**
+   * The cursor's row in the live region as the terminal shows it now. After a resize a
+   * terminal rewraps the drawn lines to the new width (tmux, VTE, iTerm2, kitty, Windows
+   * Terminal do), so the rows above the cursor are counted again at that width; counted at
+   * the old one, the erase stopped short and left a copy of the input above the new one.
+   */
+  private cursorRowNow(): number {
+    const drawn = this.drawn
+    const columns = this.columns
+    if (drawn === undefined || drawn.columns === columns) return this.cursorRow
+    let rows = 0
+    for (let index = 0; index < drawn.cursor.row; index++) rows += rowsOf(drawn.lines[index]!, columns)
+    return rows + Math.floor(drawn.cursor.column / columns)
   }
 }

@@ -46,6 +46,8 @@ export class TranscriptView {
   private busySince: number | undefined
   private waitingSince = 0
   private reasoningLines = 0
+  /** The reasoning's last line has no newline yet: it counts as a line too. */
+  private reasoningLineOpen = false
   /** The latest edit result whose diff was cut, until Ctrl-O prints it whole. */
   private cutDiff: string | undefined
   /** While a retry waits: when it will be sent. */
@@ -81,6 +83,7 @@ export class TranscriptView {
       case 'reasoning-delta':
         if (this.mode !== 'reasoning') this.switchTo('reasoning')
         this.reasoningLines += (output.text.match(/\n/g) ?? []).length
+        if (output.text !== '') this.reasoningLineOpen = !output.text.endsWith('\n')
         if (this.showReasoning)
           this.commit(this.reasoning.push(output.text).map((line) => this.dimLine(line)))
         else this.reasoning.push(output.text)
@@ -150,7 +153,7 @@ export class TranscriptView {
     if (this.mode === 'text') lines.push(...this.markdown.preview())
     if (this.mode === 'reasoning') {
       if (this.showReasoning) lines.push(...this.reasoning.preview().map((line) => this.dimLine(line)))
-      else lines.push(colors.dim(`∴ thinking… (${this.reasoningLines} lines; Ctrl-O shows)`))
+      else lines.push(colors.dim(`∴ thinking… (${this.reasoningLineCount()}; Ctrl-O shows)`))
     }
     const frame = SPINNER[Math.floor(this.now() / 100) % SPINNER.length]!
     if (this.compactingSince !== undefined) {
@@ -219,14 +222,21 @@ export class TranscriptView {
     return lines
   }
 
+  /** `1 line`, `3 lines`: the reasoning so far, its unfinished last line included. */
+  private reasoningLineCount(): string {
+    const count = this.reasoningLines + (this.reasoningLineOpen ? 1 : 0)
+    return `${count} line${count === 1 ? '' : 's'}`
+  }
+
   private switchTo(mode: 'idle' | 'text' | 'reasoning'): void {
     if (this.mode === mode) return
     if (this.mode === 'text') this.commit(this.markdown.finish())
     if (this.mode === 'reasoning') {
       const rest = this.reasoning.finish()
       if (this.showReasoning) this.commit(rest.map((line) => this.dimLine(line)))
-      else this.commit([this.colors.dim(`∴ thought (${this.reasoningLines} lines hidden; Ctrl-O shows)`)])
+      else this.commit([this.colors.dim(`∴ thought (${this.reasoningLineCount()} hidden; Ctrl-O shows)`)])
       this.reasoningLines = 0
+      this.reasoningLineOpen = false
     }
     if (mode === 'idle') this.waitingSince = this.now()
     this.mode = mode

@@ -3,8 +3,8 @@
 // Project files load only when the project is trusted; a file that appears or changes
 // after it was read is reported, never loaded behind the user's back.
 
-import { statSync } from 'node:fs'
-import { relative, resolve } from 'node:path'
+import { readFileSync, statSync } from 'node:fs'
+import { basename, relative, resolve } from 'node:path'
 import { errorMessage } from '../../core/errors.js'
 import type { ProjectTrustService } from '../../trust/service.js'
 import { loadHookFiles } from './config.js'
@@ -19,8 +19,15 @@ export interface HookFileLocations {
   user: string
 }
 
-/** A file as it was when read: its modification time, or null when it did not exist. */
-type FileStamp = number | null
+/**
+ * A file as it was when read: its modification time (null: it did not exist) and its hooks
+ * as JSON. Only the hooks count as a change: dsh itself writes permission rules into
+ * `.claude/settings.local.json` ("don't ask again"), which changes no hook.
+ */
+interface FileStamp {
+  mtimeMs: number | null
+  hooks: string
+}
 
 export interface ProjectHooks {
   root: string
@@ -91,7 +98,7 @@ export function readProjectHooks(
 ): { settings: HookSettings; brings: string } | undefined {
   const present = options.locations.project
     .map((file) => resolve(root, file))
-    .filter((file) => stampOf(file) !== null)
+    .filter((file) => mtimeOf(file) !== null)
   if (present.length === 0) return undefined
   const settings = loadHookFiles(present, warn)
   const count = [...settings.values()].flat().reduce((sum, group) => sum + group.hooks.length, 0)
@@ -105,7 +112,11 @@ export function readProjectHooks(
 export function changedProjectFiles(project: ProjectHooks): string[] {
   const changed: string[] = []
   for (const [file, stamp] of project.stamps) {
-    if (project.reported.has(file) || stampOf(file) === stamp) continue
+    // The file is read only when its time moved.
+    if (project.reported.has(file) || mtimeOf(file) === stamp.mtimeMs) continue
+    const now = stampOf(file)
+    project.stamps.set(file, now)
+    if (now.hooks === stamp.hooks) continue
     project.reported.add(file)
     changed.push(file)
   }
@@ -113,10 +124,35 @@ export function changedProjectFiles(project: ProjectHooks): string[] {
 }
 
 function stampOf(file: string): FileStamp {
+  return { mtimeMs: mtimeOf(file), hooks: hooksOf(file) }
+}
+
+function mtimeOf(file: string): number | null {
   try {
     return statSync(file).mtimeMs
   } catch {
     // Missing or unreadable: treated as absent.
     return null
+  }
+}
+
+/**
+ * The file's hooks as JSON (`null` when missing or absent); its text when it is not JSON. A
+ * Codex `hooks.json` holds only hooks (maybe as a bare event map): all of it counts.
+ */
+function hooksOf(file: string): string {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    // Missing or unreadable: no hooks from it.
+    return 'null'
+  }
+  try {
+    const parsed = JSON.parse(text) as { hooks?: unknown } | null
+    return JSON.stringify(basename(file) === 'hooks.json' ? parsed : (parsed?.hooks ?? null))
+  } catch {
+    // Not JSON: any change to it counts.
+    return text
   }
 }

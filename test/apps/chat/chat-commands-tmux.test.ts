@@ -87,7 +87,7 @@ it('/memory lists the instruction files; # note appends to AGENTS.md and reaches
   writeFileSync(agents, 'Use tabs.')
   const t = await startChat(w)
   await complete(t, '/mem', 'memory')
-  await t.waitFor(new RegExp(`project +${agents.replace(/\./g, '\\.')} +1 lines`))
+  await t.waitFor(new RegExp(`project +${agents.replace(/\./g, '\\.')} +1 line(?!s)`))
   expect(t.screen()).toContain(`${join(w.home, 'AGENTS.md')} (not created yet)`)
 
   t.type('# Always run the linter before committing')

@@ -8,6 +8,7 @@ import { TranscriptView } from '../../../src/apps/chat/transcript-view.js'
 import { colorsFor } from '../../../src/apps/shared/render.js'
 import { expandTabs } from '../../../src/core/terminal-text.js'
 import { describeRetry } from '../../../src/failures/index.js'
+import type { AgentOutput } from '../../../src/plugin-api/index.js'
 
 it('/help never cuts a word: every line fits, continuation lines line up', () => {
   const text = helpText(50)
@@ -47,4 +48,22 @@ it('the chat and dsh run count a retry the same way: the attempt about to be mad
   } as Parameters<typeof describeRetry>[0])
   expect(lines[0]).toContain('(2/4)')
   expect(run).toContain('(2/4)')
+})
+
+it('hidden reasoning counts its last line without a newline: a one-line thought is 1 line', () => {
+  const lines: string[] = []
+  const view = new TranscriptView(
+    colorsFor(process.stdout, { NO_COLOR: '1' }),
+    () => 100,
+    (committed) => lines.push(...committed),
+  )
+  view.ctrlO() // reasoning hidden
+  lines.length = 0
+  view.handle({ type: 'reasoning-delta', text: 'Echoing ' } as AgentOutput)
+  view.handle({ type: 'reasoning-delta', text: 'the prompt.' } as AgentOutput)
+  view.handle({ type: 'text-delta', text: 'Hi' } as AgentOutput)
+  expect(lines).toContain('∴ thought (1 line hidden; Ctrl-O shows)')
+  view.handle({ type: 'reasoning-delta', text: 'one\ntwo\n' } as AgentOutput)
+  view.handle({ type: 'text-delta', text: 'Hi' } as AgentOutput)
+  expect(lines).toContain('∴ thought (2 lines hidden; Ctrl-O shows)')
 })

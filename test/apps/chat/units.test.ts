@@ -170,6 +170,26 @@ it('redraws only the live region: the cost of a refresh does not depend on what 
   expect(written).toBe('\r\u001b[J> typed\r\nstatus\u001b[1A\r\u001b[7C')
 })
 
+it('after the terminal narrows, erases the live region as the terminal rewrapped it', () => {
+  let written = ''
+  const out = { write: (text: string) => (written += text), columns: 120, rows: 40 }
+  const typed = `> ${'x'.repeat(88)}` // 90 cells: one row at 120 columns, two at 50
+  const screen = new Screen(out, () => ({
+    lines: ['spinner', typed, 'status'],
+    cursor: { row: 1, column: 90 },
+  }))
+  screen.refresh()
+  written = ''
+  out.columns = 50
+  screen.refresh()
+  // Up past the spinner and the input's first row (the cursor sits on its second), then erase.
+  expect(written.startsWith('\u001b[2A\r\u001b[J')).toBe(true)
+  // Same width again: the rows drawn at 50 columns.
+  written = ''
+  screen.refresh()
+  expect(written.startsWith('\u001b[2A\r\u001b[J')).toBe(true)
+})
+
 function readText(path: string): string {
   return readFileSync(path, 'utf8')
 }

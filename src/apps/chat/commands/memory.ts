@@ -61,8 +61,11 @@ export function describeMemory(chat: ChatHost): void {
   const files = discoverInstructionFiles(agent.cwd, home).filter((file) => sent.has(file.path))
   if (files.length === 0) chat.say(colors.dim('no instruction files loaded (AGENTS.md or CLAUDE.md)'))
   for (const file of files) {
-    const lines = file.text.split('\n').length
-    chat.say(`${file.scope.padEnd(8)} ${safe(file.path)}  ${colors.dim(`${lines} lines`)}`)
+    // A final newline ends the last line; it does not start another.
+    const lines = file.text === '' ? 0 : file.text.replace(/\n$/, '').split('\n').length
+    chat.say(
+      `${file.scope.padEnd(8)} ${safe(file.path)}  ${colors.dim(`${lines} line${lines === 1 ? '' : 's'}`)}`,
+    )
   }
   const user = join(home, 'AGENTS.md')
   if (!files.some((file) => file.path === user))
