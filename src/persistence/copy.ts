@@ -14,6 +14,8 @@ const COPY_BATCH = 1_000
 export type CopyOutcome =
   | { id: SessionId; outcome: 'copied' | 'extended'; events: number }
   | { id: SessionId; outcome: 'present' }
+  /** A header without events: nothing to copy (a backend may store no session until its first event). */
+  | { id: SessionId; outcome: 'empty' }
   | { id: SessionId; outcome: 'conflict' | 'failed'; reason: string }
 
 export interface CopyReport {
@@ -21,6 +23,7 @@ export interface CopyReport {
   copied: number
   extended: number
   present: number
+  empty: number
   problems: number
   events: number
 }
@@ -31,7 +34,15 @@ export async function copySessions(
   to: SessionPersistence,
   options: { dryRun?: boolean; onSession?: (outcome: CopyOutcome) => void } = {},
 ): Promise<CopyReport> {
-  const report: CopyReport = { sessions: [], copied: 0, extended: 0, present: 0, problems: 0, events: 0 }
+  const report: CopyReport = {
+    sessions: [],
+    copied: 0,
+    extended: 0,
+    present: 0,
+    empty: 0,
+    problems: 0,
+    events: 0,
+  }
   const summaries = (await from.list()).sort((a, b) => a.header.createdAt - b.header.createdAt)
   for (const summary of summaries) {
     let outcome: CopyOutcome
@@ -44,8 +55,8 @@ export async function copySessions(
     if (outcome.outcome === 'copied' || outcome.outcome === 'extended') {
       report[outcome.outcome] += 1
       report.events += outcome.events
-    } else if (outcome.outcome === 'present') {
-      report.present += 1
+    } else if (outcome.outcome === 'present' || outcome.outcome === 'empty') {
+      report[outcome.outcome] += 1
     } else {
       report.problems += 1
     }
@@ -61,6 +72,8 @@ async function copyOne(
   dryRun: boolean,
 ): Promise<CopyOutcome> {
   const source = await from.load(id)
+  // Copied, it would count as copied at every run: SQLite and PostgreSQL keep no session until its first event.
+  if (source.events.length === 0) return { id, outcome: 'empty' }
   let done = 0
   if (await to.exists(id)) {
     const target = await to.load(id)

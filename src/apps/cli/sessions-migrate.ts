@@ -50,7 +50,7 @@ export async function migrateCommand(options: MigrateOptions): Promise<number> {
       const verb = options.dryRun ? 'would copy' : 'copied'
       process.stdout.write(
         `${verb} ${report.copied} sessions and extended ${report.extended} (${report.events} events) from ${from} to ${to}; ` +
-          `${report.present} already there; ${report.problems} not copied\n`,
+          `${report.present} already there; ${report.empty > 0 ? `${report.empty} empty (nothing to copy); ` : ''}${report.problems} not copied\n`,
       )
       return report.problems > 0 ? ExitCode.Failure : ExitCode.Ok
     } finally {
