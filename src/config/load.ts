@@ -103,6 +103,8 @@ export function resolveConfig(file: DshConfigFile, env: NodeJS.ProcessEnv, sourc
       ...(file.model.apiKeyFile !== undefined ? { apiKeyFile: inFile(file.model.apiKeyFile) } : {}),
     },
     sandboxBwrapPath: inFile(file.sandboxBwrapPath),
+    // The variable that holds the key is scrubbed whatever its name (`LLM_API` has no KEY in it).
+    secrets: { ...file.secrets, scrub: [...new Set([...file.secrets.scrub, file.model.apiKeyEnv])] },
     persistence: {
       ...file.persistence,
       root,

@@ -59,6 +59,17 @@ describe('bubblewrap sandbox', () => {
     expect((await run('echo t > /tmp/private && cat /tmp/private')).stdout.text).toBe('t\n')
   })
 
+  it('a command keeps no capability, also when dsh runs as root: it cannot undo the read-only binds', async () => {
+    const { project, run } = await sandboxed({})
+    const caps = await run('grep CapEff /proc/self/status')
+    expect(caps.stdout.text).toBe('CapEff:\t0000000000000000\n')
+    writeFileSync(join(project, 'kept.txt'), 'kept\n')
+    // As root with capabilities this remounted / writable (the tests run as root in CI).
+    const remount = await run('mount -o remount,rw / && echo REMOUNTED')
+    expect(remount.stdout.text).not.toContain('REMOUNTED')
+    expect((await run('echo x > /usr/dsh-sandbox-probe')).exitCode).not.toBe(0)
+  })
+
   it('read-only: the project refuses writes, the private tmp takes them', async () => {
     const { project, run } = await sandboxed({ mode: 'read-only' })
     writeFileSync(join(project, 'kept.txt'), 'kept\n')
@@ -213,6 +224,8 @@ describe('bubblewrap sandbox', () => {
       '--die-with-parent',
       '--new-session',
       '--unshare-pid',
+      '--cap-drop',
+      'ALL',
       '--unshare-net',
       '--ro-bind',
       '/',

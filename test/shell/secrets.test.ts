@@ -160,3 +160,28 @@ describe('secret scrub end to end', () => {
     expect(existsSync(dir)).toBe(true)
   })
 })
+
+describe('the variable model.apiKeyEnv names', () => {
+  const start = useTestHarnesses()
+  const tempDir = useTempDirs('dsh-secrets-keyenv-')
+
+  it('is scrubbed from commands whatever its name', async () => {
+    const value = 'sk-llm-api-1234567890abcdef'
+    process.env.LLM_API = value
+    try {
+      const dir = tempDir()
+      const out = join(dir, 'env.txt')
+      const { harness } = await start({
+        config: { model: { apiKeyEnv: 'LLM_API' } },
+        script: [{ toolCalls: [{ name: 'bash', arguments: { command: `env > ${out}` } }] }, { text: 'done' }],
+      })
+      const agent = await harness.agents.create({ sessionId: 'keyenv', meta: { cwd: dir } })
+      expect((await agent.prompt('dump the environment')).reason).toBe('completed')
+      const text = readFileSync(out, 'utf8')
+      expect(text).toContain('PATH=') // the dump is real
+      expect(text).not.toContain(value)
+    } finally {
+      delete process.env.LLM_API
+    }
+  })
+})

@@ -52,6 +52,10 @@ export function bwrapArgs(
     '--die-with-parent',
     ...(options.newSession === false ? [] : ['--new-session']),
     '--unshare-pid',
+    // Started by root, bwrap keeps every capability: the command could unmount the
+    // read-only binds (or remount / writable) and undo the whole sandbox.
+    '--cap-drop',
+    'ALL',
   ]
   if (!policy.network) args.push('--unshare-net')
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp')

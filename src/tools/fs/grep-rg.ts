@@ -2,6 +2,7 @@
 
 import { spawn, spawnSync } from 'node:child_process'
 import { relative, sep } from 'node:path'
+import { buildChildEnv, DEFAULT_SECRET_FILTER } from '../../shell/index.js'
 import {
   type GrepFileResult,
   type GrepLine,
@@ -43,7 +44,13 @@ function rgArguments(query: GrepQuery): string[] {
 
 export function searchWithRipgrep(rg: string, query: GrepQuery): Promise<GrepOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, rgArguments(query), { stdio: ['ignore', 'pipe', 'pipe'], signal: query.signal })
+    // rg runs outside any sandbox: it gets what a command gets of dsh's environment, no key.
+    const env = buildChildEnv(process.env, {}, {}, DEFAULT_SECRET_FILTER)
+    const child = spawn(rg, rgArguments(query), {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      signal: query.signal,
+    })
     const chunks: Buffer[] = []
     let size = 0
     let stderr = ''

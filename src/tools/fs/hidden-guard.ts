@@ -1,6 +1,9 @@
 // Under a sandbox the file tools see what bash sees: the paths the sandbox hides from
 // commands (src/shell/sandbox/hidden-paths.ts: the harness home, the session store) are
-// refused, also through symlinks, in every permission mode but bypassPermissions.
+// refused, also through symlinks, in every permission mode but bypassPermissions. So is
+// the host's /proc: the tools run in dsh's own process, where /proc/self/environ (and the
+// environment of every process of the user) holds the API key; a sandboxed command sees
+// only its own PID namespace there.
 
 import { join, relative } from 'node:path'
 import type { Context } from 'cordis'
@@ -10,6 +13,9 @@ import { callReadablePaths, hiddenPathTest } from '../../shell/index.js'
 import { realOrSelf } from './paths.js'
 
 export type HiddenAccess = 'read' | 'write'
+
+/** The host's process table, hidden from the file tools under a sandbox. */
+const HOST_PROC = '/proc'
 
 export interface HiddenPathGuard {
   /** A one-line refusal when this call must not reach `absolute`; undefined when it may. */
@@ -45,10 +51,11 @@ export function createHiddenPathGuard(ctx: Context, home: string | undefined): H
     const agent = execution.agent
     // Without a permission service the mode is unknown: not bypass (fail closed).
     if (agent && permissions()?.modeOf(agent) === 'bypassPermissions') return undefined
-    if (access === 'write' || home === undefined || !agent) return hiddenPathTest(executor.hiddenPaths)
+    const hidden = [...executor.hiddenPaths, HOST_PROC]
+    if (access === 'write' || home === undefined || !agent) return hiddenPathTest(hidden)
     const location = persistence()?.locate(agent.session.header)
     return hiddenPathTest(
-      executor.hiddenPaths,
+      hidden,
       callReadablePaths(home, {
         spillDir: spill()?.dirFor(agent.session.id),
         // Only a per-session file: a SQLite database holds every session.
@@ -60,6 +67,9 @@ export function createHiddenPathGuard(ctx: Context, home: string | undefined): H
   return {
     refusal(execution, absolute, display, access) {
       if (!testFor(execution, access)?.hides(absolute)) return undefined
+      const real = realOrSelf(absolute)
+      if (real === HOST_PROC || real.startsWith(`${HOST_PROC}/`))
+        return `refused: ${display} is the host's /proc (dsh's own environment holds its API key), which the sandbox hides from the model; a command sees its own /proc`
       return `refused: ${display} is in dsh's own storage (the harness home or the session store), which the sandbox hides from the model`
     },
     walkFilter(execution, start) {

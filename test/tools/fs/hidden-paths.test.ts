@@ -183,6 +183,35 @@ describe('file tools under the sandbox', () => {
     expect(results[1]!.content).not.toContain(SECRET)
   })
 
+  it("refuse the host's /proc, where dsh's own environment holds its API key", async () => {
+    const key = 'sk-proc-environ-check-1234567890'
+    process.env.DSH_TEST_PROC_KEY = key
+    try {
+      const w = await world()
+      symlinkSync('/proc/self', join(w.project, 'proc-link'))
+      for (const path of ['/proc/self/environ', `/proc/${process.pid}/environ`, 'proc-link/environ']) {
+        const read = await w.tool('read', { file_path: path })
+        expect(read.isError, path).toBe(true)
+        expect(read.content).toMatch(/^refused: .* the host's \/proc/)
+        expect(read.content).not.toContain(key)
+      }
+      const grep = await w.tool('grep', {
+        pattern: 'PROC_KEY',
+        path: '/proc/self/environ',
+        output_mode: 'content',
+      })
+      expect(grep.isError).toBe(true)
+      expect(grep.content).not.toContain(key)
+      // A sandboxed command sees its own PID namespace: dsh is not in it.
+      const bash = await w.tool('bash', {
+        command: `cat /proc/${process.pid}/environ 2>/dev/null | tr '\\0' '\\n' | grep -c PROC_KEY`,
+      })
+      expect(bash.content).toMatch(/^0\n/)
+    } finally {
+      delete process.env.DSH_TEST_PROC_KEY
+    }
+  })
+
   it('hide a SQLite session store configured outside the home', async () => {
     // Inside the writable project, so only the hiding stands between bash and the store.
     let store = ''

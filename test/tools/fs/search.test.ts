@@ -161,3 +161,32 @@ describe('todo_write', () => {
     expect((await run('todo_write', { todos: [{ content: 'x', status: 'bogus' }] })).isError).toBe(true)
   })
 })
+
+describe('rg runs with the environment a command gets', () => {
+  const rg = findRipgrep()
+  it.runIf(rg !== undefined || process.env.CI)(
+    'so its own /proc/self/environ holds no key of dsh',
+    async () => {
+      const { searchWithRipgrep } = await import('../../../src/tools/fs/grep-rg.js')
+      process.env.DSH_TEST_RG_API_KEY = 'sk-rg-environ-1234567890'
+      try {
+        const outcome = await searchWithRipgrep(rg!, {
+          pattern: 'RG_API_KEY|PATH=',
+          target: '/proc/self/environ',
+          targetIsFile: true,
+          ignoreCase: false,
+          multiline: false,
+          mode: 'content',
+          before: 0,
+          after: 0,
+          signal: new AbortController().signal,
+        })
+        const text = JSON.stringify(outcome)
+        expect(text).toContain('PATH=') // it read its environment
+        expect(text).not.toContain('sk-rg-environ')
+      } finally {
+        delete process.env.DSH_TEST_RG_API_KEY
+      }
+    },
+  )
+})
