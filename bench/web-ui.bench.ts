@@ -69,10 +69,11 @@ export default async function run(): Promise<BenchRow[]> {
     })
     await page.goto(server.url)
     const id = await page.evaluate(async (cwd) => {
-      const csrf = document.querySelector<HTMLMetaElement>('meta[name="dsh-csrf"]')!.content
+      // The page keeps the printed URL's token in its origin's storage (src/apps/web/client/token.ts).
+      const token = localStorage.getItem('dsh-web-token')
       const response = await fetch('/api/sessions', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-DSH-CSRF': csrf },
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
         body: JSON.stringify({ cwd }),
       })
       return ((await response.json()) as { id: string }).id

@@ -20,9 +20,6 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 }
 
-/** Placeholder in index.html replaced by the CSRF token (a meta tag, since no inline script may run). */
-export const CSRF_PLACEHOLDER = '__DSH_CSRF__'
-
 /** Where the build puts the front end, seen from this module's place in dist/bundle, dist/src or src. */
 const CANDIDATES = ['../web/', '../../../web/', '../../../dist/web/']
 

@@ -1,22 +1,21 @@
-// Access control of the web server: a random access token (from the printed URL, then an
-// HttpOnly SameSite=Strict cookie), a CSRF token every mutation must send as a header, and
-// the security headers every response carries.
+// Access control of the web server: a random access token, sent by the page as a bearer
+// header (reads may carry it as `?token=`: EventSource and <img> cannot send headers), never
+// as a cookie (cookies reach every port of a host); the security headers every response carries.
 
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
+/** The cookie older versions kept the token in; the page shell clears it. */
 export const TOKEN_COOKIE = 'dsh_web_token'
 export const TOKEN_PARAM = 'token'
-export const CSRF_HEADER = 'x-dsh-csrf'
 
-/** The secrets of one server process; printed once, never stored. */
+/** The secrets of one server process; printed once, never stored by the server. */
 export interface WebSecrets {
   token: string
-  csrf: string
 }
 
 export function createSecrets(): WebSecrets {
-  return { token: randomBytes(24).toString('base64url'), csrf: randomBytes(24).toString('base64url') }
+  return { token: randomBytes(24).toString('base64url') }
 }
 
 /** The content security policy: nothing inline, nothing from elsewhere. */
@@ -42,28 +41,26 @@ export function setSecurityHeaders(res: ServerResponse): void {
 }
 
 /** How a request proved it may talk to the server. */
-export type Access = 'cookie' | 'query' | 'bearer' | 'none'
+export type Access = 'query' | 'bearer' | 'none'
 
-/** Which credential the request carries that matches the token (the cookie, `?token=`, or a bearer header). */
+/** Which credential the request carries that matches the token (`?token=` or a bearer header); a cookie is none. */
 export function checkAccess(req: IncomingMessage, url: URL, secrets: WebSecrets): Access {
-  const cookie = readCookie(req.headers.cookie, TOKEN_COOKIE)
-  if (cookie !== undefined && same(cookie, secrets.token)) return 'cookie'
-  const query = url.searchParams.get(TOKEN_PARAM)
-  if (query !== null && same(query, secrets.token)) return 'query'
   const auth = req.headers.authorization
   if (auth?.startsWith('Bearer ') && same(auth.slice(7), secrets.token)) return 'bearer'
+  const query = url.searchParams.get(TOKEN_PARAM)
+  if (query !== null && same(query, secrets.token)) return 'query'
   return 'none'
 }
 
-/** The cookie that replaces the token in the URL after the first visit. */
-export function tokenCookie(secrets: WebSecrets): string {
-  return `${TOKEN_COOKIE}=${secrets.token}; HttpOnly; SameSite=Strict; Path=/`
-}
+/** Sent with the page shell: drops the cookie an older `dsh web` set, so browsers stop sending it to every port. */
+export const CLEAR_TOKEN_COOKIE = `${TOKEN_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict`
 
-/** Mutations must carry the CSRF header; a foreign Origin is refused even with it. */
-export function checkMutation(req: IncomingMessage, secrets: WebSecrets): string | undefined {
-  const header = req.headers[CSRF_HEADER]
-  if (typeof header !== 'string' || !same(header, secrets.csrf)) return 'missing or wrong CSRF header'
+/**
+ * Mutations must carry the token as a bearer header (a cross-site page cannot send one
+ * without a CORS preflight, which this server never grants); a foreign Origin is refused even with it.
+ */
+export function checkMutation(req: IncomingMessage, access: Access): string | undefined {
+  if (access !== 'bearer') return 'a mutation must send the token as an Authorization header'
   const origin = req.headers.origin
   if (origin !== undefined && origin !== `http://${req.headers.host}`) return 'cross-origin request'
   return undefined
@@ -71,15 +68,6 @@ export function checkMutation(req: IncomingMessage, secrets: WebSecrets): string
 
 export function isMutation(method: string | undefined): boolean {
   return method !== 'GET' && method !== 'HEAD'
-}
-
-function readCookie(header: string | undefined, name: string): string | undefined {
-  if (header === undefined) return undefined
-  for (const part of header.split(';')) {
-    const index = part.indexOf('=')
-    if (index > 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim()
-  }
-  return undefined
 }
 
 function same(given: string, expected: string): boolean {

@@ -1,5 +1,5 @@
-// The HTTP server of `dsh web`: access checks on every request, the built front end, and
-// the JSON API (api.ts) with its live event streams.
+// The HTTP server of `dsh web`: the built front end (no secret in it, served to anyone who
+// reaches the port), and the JSON API (api.ts) with its live event streams behind the token.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -7,15 +7,15 @@ import { DshError, errorMessage, isDshError } from '../../core/errors.js'
 import type { Harness } from '../../harness/compose.js'
 import { PersistenceErrorCode } from '../../persistence/errors.js'
 import { routeApi, sendJson } from './api.js'
-import { type Asset, CSRF_PLACEHOLDER, findAssetsDir, loadAssets } from './assets.js'
+import { type Asset, findAssetsDir, loadAssets } from './assets.js'
 import {
+  CLEAR_TOKEN_COOKIE,
   checkAccess,
   checkMutation,
   createSecrets,
   isMutation,
   setSecurityHeaders,
   TOKEN_PARAM,
-  tokenCookie,
   type WebSecrets,
 } from './auth.js'
 import { HttpError, WebErrorCode } from './errors.js'
@@ -33,7 +33,7 @@ export interface WebServerOptions {
 }
 
 export interface WebServer {
-  /** `http://host:port/?token=…`: the URL to open. */
+  /** `http://host:port/#token=…`: the URL to open (a fragment never reaches a server). */
   readonly url: string
   readonly origin: string
   readonly secrets: WebSecrets
@@ -48,7 +48,6 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const assets = loadAssets(options.assetsDir ?? findAssetsDir())
   const index = assets.get('/index.html')
   if (!index) throw new DshError('the web front end has no index.html', WebErrorCode.NoFrontEnd)
-  const page = Buffer.from(index.body.toString('utf8').replace(CSRF_PLACEHOLDER, secrets.csrf))
   const host = new WebHost(options.harness)
   const rows = new SessionRows(options.harness)
   const context = { harness: options.harness, host, rows }
@@ -56,38 +55,40 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     setSecurityHeaders(res)
     const url = new URL(req.url ?? '/', 'http://localhost')
-    const access = checkAccess(req, url, secrets)
-    if (access === 'none') {
-      sendText(res, 401, 'unauthorized: open the URL `dsh web` printed (it carries the access token)\n')
-      return
-    }
-    if (access === 'query') {
-      res.setHeader('Set-Cookie', tokenCookie(secrets))
-      if (req.method === 'GET' && !url.pathname.startsWith('/api/')) {
-        // The token leaves the address bar (and history) once the cookie holds it.
-        url.searchParams.delete(TOKEN_PARAM)
-        res.writeHead(303, { Location: url.pathname + url.search })
-        res.end()
+    if (url.pathname.startsWith('/api/')) {
+      const access = checkAccess(req, url, secrets)
+      if (access === 'none') {
+        sendJson(res, 401, {
+          error: 'unauthorized: open the URL `dsh web` printed (it carries the access token)',
+        })
         return
       }
-    }
-    if (isMutation(req.method)) {
-      const problem = checkMutation(req, secrets)
+      const problem = isMutation(req.method) ? checkMutation(req, access) : undefined
       if (problem !== undefined) {
         sendJson(res, 403, { error: problem })
         return
       }
-    }
-    if (url.pathname.startsWith('/api/')) {
       await routeApi(context, req, res, url)
       return
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
+    if (isMutation(req.method)) {
       sendText(res, 405, 'method not allowed\n')
       return
     }
+    const queryToken = url.searchParams.get(TOKEN_PARAM)
+    if (queryToken !== null) {
+      // An old printed URL or a bookmark: the token moves to the fragment, which the page
+      // reads and drops; no cookie is set, whatever the value.
+      url.searchParams.delete(TOKEN_PARAM)
+      res.writeHead(303, {
+        Location: `${url.pathname}${url.search}#${TOKEN_PARAM}=${encodeURIComponent(queryToken)}`,
+      })
+      res.end()
+      return
+    }
     if (url.pathname === '/' || url.pathname === '/index.html') {
-      sendAsset(res, { body: page, type: 'text/html; charset=utf-8' })
+      res.setHeader('Set-Cookie', CLEAR_TOKEN_COOKIE)
+      sendAsset(res, index)
       return
     }
     if (url.pathname === '/favicon.ico') {
@@ -118,7 +119,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const shown = bindHost.includes(':') ? `[${bindHost}]` : bindHost
   const origin = `http://${shown}:${port}`
   return {
-    url: `${origin}/?${TOKEN_PARAM}=${secrets.token}`,
+    url: `${origin}/#${TOKEN_PARAM}=${secrets.token}`,
     origin,
     secrets,
     host,

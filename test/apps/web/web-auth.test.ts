@@ -1,45 +1,63 @@
-// Access control of `dsh web` over plain HTTP: the token, the cookie, CSRF, headers.
+// Access control of `dsh web` over plain HTTP: a shell without secrets, the token as a bearer
+// header (or `?token=` on reads), no cookie, the origin check, the security headers.
 
 import { mkdirSync, writeFileSync } from 'node:fs'
 import type { IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { checkAccess } from '../../../src/apps/web/auth.js'
-import { CSRF_HEADER, TOKEN_COOKIE } from '../../../src/apps/web/index.js'
+import { TOKEN_COOKIE } from '../../../src/apps/web/index.js'
 import { fingerprintProjectConfig } from '../../../src/trust/index.js'
-import { useWebServers } from './web-fixture.js'
+import { bearer, useWebServers } from './web-fixture.js'
 
 const start = useWebServers()
 
 describe('dsh web access', () => {
-  it('answers 401 without the token, on pages and on the API', async () => {
+  it('serves the page shell and assets without the token, and they hold no secret', async () => {
     const { server } = await start()
-    for (const path of ['/', '/api/sessions', '/app.js', '/api/models']) {
+    for (const path of ['/', '/index.html', '/app.js', '/app.css']) {
       const response = await fetch(`${server.origin}${path}`)
-      expect(response.status, path).toBe(401)
-      expect(await response.text()).not.toContain('<script')
+      expect(response.status, path).toBe(200)
+      const body = await response.text()
+      expect(body, path).not.toContain(server.secrets.token)
+      expect(body, path).not.toContain('dsh-csrf')
     }
-    const wrong = await fetch(`${server.origin}/?token=not-the-token`, { redirect: 'manual' })
+    expect((await fetch(`${server.origin}/favicon.ico`)).status).toBe(204)
+    const page = await fetch(`${server.origin}/`)
+    expect(await page.text()).not.toMatch(/<script>[^<]/) // no inline script, only the bundle
+    // A cookie an older dsh web left in the browser is cleared, never set.
+    expect(page.headers.get('set-cookie')).toBe(
+      `${TOKEN_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict`,
+    )
+  })
+
+  it('answers 401 to every API request without the token; a cookie is no credential', async () => {
+    const { server } = await start()
+    for (const path of ['/api/sessions', '/api/models', '/api/live', '/api/sessions/x/images/00']) {
+      for (const headers of [{}, { cookie: `${TOKEN_COOKIE}=${server.secrets.token}` }] as Record<
+        string,
+        string
+      >[]) {
+        const response = await fetch(`${server.origin}${path}`, { headers })
+        expect(response.status, path).toBe(401)
+        expect(await response.json()).toEqual({
+          error: 'unauthorized: open the URL `dsh web` printed (it carries the access token)',
+        })
+      }
+    }
+    const wrong = await fetch(`${server.origin}/api/sessions?token=not-the-token`)
     expect(wrong.status).toBe(401)
   })
 
-  it('turns the URL token into an HttpOnly SameSite=Strict cookie and drops it from the address', async () => {
+  it('prints the token in the fragment; an old ?token= URL is sent there without a cookie', async () => {
     const { server } = await start()
-    const first = await fetch(server.url, { redirect: 'manual' })
-    expect(first.status).toBe(303)
-    expect(first.headers.get('location')).toBe('/')
-    const cookie = first.headers.get('set-cookie')!
-    expect(cookie).toContain(`${TOKEN_COOKIE}=${server.secrets.token}`)
-    expect(cookie).toContain('HttpOnly')
-    expect(cookie).toContain('SameSite=Strict')
-    const page = await fetch(`${server.origin}/`, { headers: { cookie: cookie.split(';')[0]! } })
-    expect(page.status).toBe(200)
-    const body = await page.text()
-    expect(body).toContain(`content="${server.secrets.csrf}"`)
-    expect(body).not.toMatch(/<script>[^<]/) // no inline script, only the bundle
-    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'")
-    expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline')
-    expect(page.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(server.url).toBe(`${server.origin}/#token=${server.secrets.token}`)
+    const old = await fetch(`${server.origin}/?token=${server.secrets.token}`, { redirect: 'manual' })
+    expect(old.status).toBe(303)
+    expect(old.headers.get('location')).toBe(`/#token=${server.secrets.token}`)
+    expect(old.headers.get('set-cookie')).toBeNull()
+    const other = await fetch(`${server.origin}/app.js?x=1&token=abc`, { redirect: 'manual' })
+    expect(other.headers.get('location')).toBe('/app.js?x=1#token=abc')
   })
 
   it('accepts the token as a bearer header and refuses any other bearer value', async () => {
@@ -58,21 +76,27 @@ describe('dsh web access', () => {
       })
       expect(response.status, wrong).toBe(401)
     }
-    for (const malformed of [token, `Basic ${token}`, `Bearer  ${token}`, `bearer${token}`]) {
+    for (const malformed of [
+      token,
+      `Basic ${token}`,
+      `Bearer  ${token}`,
+      `bearer${token}`,
+      `Digest ${token}`,
+      `Bearer:${token}`,
+    ]) {
       const response = await fetch(`${server.origin}/api/sessions`, { headers: { authorization: malformed } })
       expect(response.status, malformed).toBe(401)
     }
-    const good = await fetch(`${server.origin}/api/sessions`, {
-      headers: { authorization: `Bearer ${token}` },
-    })
+    const good = await fetch(`${server.origin}/api/sessions`, { headers: bearer(server) })
     expect(good.status).toBe(200)
+    // Reads may carry it as ?token= (an EventSource or an <img> cannot send headers).
+    const query = await fetch(`${server.origin}/api/sessions?token=${encodeURIComponent(token)}`)
+    expect(query.status).toBe(200)
   })
 
   it('pins every security header, the whole content security policy included', async () => {
     const { server } = await start()
-    const page = await fetch(`${server.origin}/`, {
-      headers: { cookie: `${TOKEN_COOKIE}=${server.secrets.token}` },
-    })
+    const page = await fetch(`${server.origin}/`)
     expect(page.status).toBe(200)
     expect(page.headers.get('content-security-policy')).toBe(
       "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
@@ -84,46 +108,45 @@ describe('dsh web access', () => {
     expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin')
     expect(page.headers.get('cache-control')).toBe('no-store')
     // A refusal carries them too.
-    const refused = await fetch(`${server.origin}/`)
+    const refused = await fetch(`${server.origin}/api/sessions`)
     expect(refused.status).toBe(401)
     expect(refused.headers.get('content-security-policy')).toBe(page.headers.get('content-security-policy'))
   })
 
-  it('refuses a mutation whose CSRF header holds any value but the token', async () => {
+  it('refuses a mutation that carries the token only as ?token=, or from a foreign origin', async () => {
     const { server, test } = await start()
-    const cookie = `${TOKEN_COOKIE}=${server.secrets.token}`
-    const { csrf } = server.secrets
-    const flipped = `${csrf.slice(0, -1)}${csrf.endsWith('A') ? 'B' : 'A'}`
-    for (const wrong of ['', 'x', flipped, `${csrf}x`, server.secrets.token]) {
-      const response = await fetch(`${server.origin}/api/sessions`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json', [CSRF_HEADER]: wrong },
-        body: JSON.stringify({ cwd: test.home }),
-      })
-      expect(response.status, JSON.stringify(wrong)).toBe(403)
-      expect(await response.json()).toEqual({ error: 'missing or wrong CSRF header' })
-    }
-    expect(await test.harness.sessions.listStored()).toEqual([])
-  })
-
-  it('refuses a mutation without the CSRF header, and from a foreign origin', async () => {
-    const { server, test } = await start()
-    const cookie = `${TOKEN_COOKIE}=${server.secrets.token}`
     const body = JSON.stringify({ cwd: test.home })
-    const headers = { cookie, 'content-type': 'application/json' }
-    const bare = await fetch(`${server.origin}/api/sessions`, { method: 'POST', headers, body })
-    expect(bare.status).toBe(403)
-    expect(await bare.json()).toEqual({ error: 'missing or wrong CSRF header' })
-    const foreign = await fetch(`${server.origin}/api/sessions`, {
+    const json = { 'content-type': 'application/json' }
+    const query = await fetch(`${server.origin}/api/sessions?token=${server.secrets.token}`, {
       method: 'POST',
-      headers: { ...headers, [CSRF_HEADER]: server.secrets.csrf, origin: 'http://evil.example' },
+      headers: { ...json, origin: server.origin },
       body,
     })
-    expect(foreign.status).toBe(403)
+    expect(query.status).toBe(403)
+    expect(await query.json()).toEqual({ error: 'a mutation must send the token as an Authorization header' })
+    const cookie = await fetch(`${server.origin}/api/sessions`, {
+      method: 'POST',
+      headers: { ...json, cookie: `${TOKEN_COOKIE}=${server.secrets.token}` },
+      body,
+    })
+    expect(cookie.status).toBe(401)
+    for (const origin of [
+      'http://evil.example',
+      server.origin.replace(/:(\d+)$/, (_, port: string) => `:${Number(port) + 1}`),
+    ]) {
+      const foreign = await fetch(`${server.origin}/api/sessions`, {
+        method: 'POST',
+        headers: { ...json, ...bearer(server), origin },
+        body,
+      })
+      expect(foreign.status, origin).toBe(403)
+      expect(await foreign.json()).toEqual({ error: 'cross-origin request' })
+    }
     expect(await test.harness.sessions.listStored()).toEqual([])
+    // The front end's own POST: the header, its own Origin.
     const good = await fetch(`${server.origin}/api/sessions`, {
       method: 'POST',
-      headers: { ...headers, [CSRF_HEADER]: server.secrets.csrf },
+      headers: { ...json, ...bearer(server), origin: server.origin },
       body,
     })
     expect(good.status).toBe(201)
@@ -132,77 +155,19 @@ describe('dsh web access', () => {
     expect(test.harness.agents.get(id)?.cwd).toBe(test.home)
   })
 
-  it('reads the token from ?token= and from its cookie among the others a browser sends', async () => {
-    // Protects the documented URL form and real browsers' Cookie headers (several cookies,
-    // spaces around them): a parser taking the first cookie or keeping spaces locks users out.
-    const { server } = await start()
-    const { token } = server.secrets
-    const first = await fetch(`${server.origin}/?token=${encodeURIComponent(token)}`, { redirect: 'manual' })
-    expect(first.status).toBe(303)
-    for (const cookie of [
-      `theme=dark; ${TOKEN_COOKIE}=${token}`,
-      `${TOKEN_COOKIE}=${token} ; lang=en`,
-      `a=1;${TOKEN_COOKIE}=${token}`,
-    ]) {
-      const page = await fetch(`${server.origin}/`, { headers: { cookie } })
-      expect(page.status, cookie).toBe(200)
-    }
-    for (const cookie of [`theme=${token}`, `x${TOKEN_COOKIE}=${token}`, `${TOKEN_COOKIE}x=${token}`]) {
-      const page = await fetch(`${server.origin}/`, { headers: { cookie } })
-      expect(page.status, cookie).toBe(401)
-    }
-    // Another scheme of the same length as `Bearer ` is no bearer token.
-    for (const authorization of [`Digest ${token}`, `Bearer:${token}`]) {
-      const response = await fetch(`${server.origin}/api/sessions`, { headers: { authorization } })
-      expect(response.status, authorization).toBe(401)
-    }
-  })
-
   it('names the credential that matched', () => {
-    // Protects the contract the server relies on: only a `?token=` visit gets a new cookie.
-    const secrets = { token: 'tok', csrf: 'csrf' }
-    const access = (headers: Record<string, string>, url = 'http://h/') =>
+    // Protects the contract the server relies on: only a bearer header may mutate.
+    const secrets = { token: 'tok' }
+    const access = (headers: Record<string, string>, url = 'http://h/api/x') =>
       checkAccess({ headers } as unknown as IncomingMessage, new URL(url), secrets)
-    expect(access({ cookie: `${TOKEN_COOKIE}=tok` })).toBe('cookie')
-    expect(access({}, 'http://h/?token=tok')).toBe('query')
+    expect(access({ cookie: `${TOKEN_COOKIE}=tok` })).toBe('none')
+    expect(access({}, 'http://h/api/x?token=tok')).toBe('query')
     expect(access({ authorization: 'Bearer tok' })).toBe('bearer')
     expect(access({ authorization: 'Bearer no' })).toBe('none')
   })
 
-  it('lets the front end mutate from its own origin, and HEAD read without the CSRF header', async () => {
-    // Protects the browser front end (it sends Origin on every POST) and plain reads.
-    const { server, test } = await start()
-    const cookie = `${TOKEN_COOKIE}=${server.secrets.token}`
-    const sameOrigin = await fetch(`${server.origin}/api/sessions`, {
-      method: 'POST',
-      headers: {
-        cookie,
-        'content-type': 'application/json',
-        [CSRF_HEADER]: server.secrets.csrf,
-        origin: server.origin,
-      },
-      body: JSON.stringify({ cwd: test.home }),
-    })
-    expect(sameOrigin.status).toBe(201)
-    const foreign = await fetch(`${server.origin}/api/sessions`, {
-      method: 'POST',
-      headers: {
-        cookie,
-        'content-type': 'application/json',
-        [CSRF_HEADER]: server.secrets.csrf,
-        origin: server.origin.replace(/:(\d+)$/, (_, port: string) => `:${Number(port) + 1}`),
-      },
-      body: JSON.stringify({ cwd: test.home }),
-    })
-    expect(foreign.status).toBe(403)
-    expect(await foreign.json()).toEqual({ error: 'cross-origin request' })
-    const head = await fetch(`${server.origin}/`, { method: 'HEAD', headers: { cookie } })
-    expect(head.status).toBe(200)
-  })
-
   it('serves only the built front end and the API: no path reaches other files', async () => {
     const { server } = await start()
-    const cookie = `${TOKEN_COOKIE}=${server.secrets.token}`
     for (const path of [
       '/../package.json',
       '/%2e%2e/package.json',
@@ -210,10 +175,10 @@ describe('dsh web access', () => {
       '/api/../../etc/passwd',
       '/etc/passwd',
     ]) {
-      const response = await fetch(`${server.origin}${path}`, { headers: { cookie } })
+      const response = await fetch(`${server.origin}${path}`, { headers: bearer(server) })
       expect(response.status, path).toBe(404)
     }
-    const unknown = await fetch(`${server.origin}/api/sessions/no-such-session`, { headers: { cookie } })
+    const unknown = await fetch(`${server.origin}/api/sessions/no-such-session`, { headers: bearer(server) })
     expect(unknown.status).toBe(404)
   })
 })
@@ -243,7 +208,7 @@ describe('dsh web approvals plugin', () => {
     expect(server.host.state(id).approvals).toEqual([])
   })
 
-  it('answers a project-trust question only with the CSRF header, and fails open questions closed on close', async () => {
+  it('answers a project-trust question only with the bearer header, and fails open questions closed on close', async () => {
     const { server, test } = await start()
     const trust = test.harness.ctx.get('projectTrust')!
     const folder = join(test.home, 'project')
@@ -252,18 +217,18 @@ describe('dsh web approvals plugin', () => {
     const [question] = server.host.trust.pending()
     expect(question).toMatchObject({ folder, brings: ['1 Claude Code hook'] })
     expect((await fetch(`${server.origin}/api/live`)).status).toBe(401)
-    const cookie = `${TOKEN_COOKIE}=${server.secrets.token}`
-    const answer = (headers: Record<string, string>, id = question!.id) =>
-      fetch(`${server.origin}/api/trust/${id}`, {
+    const answer = (headers: Record<string, string>, query = '') =>
+      fetch(`${server.origin}/api/trust/${question!.id}${query}`, {
         method: 'POST',
-        headers: { cookie, 'content-type': 'application/json', ...headers },
+        headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ trust: true }),
       })
-    expect((await answer({})).status).toBe(403)
+    expect((await answer({ cookie: `${TOKEN_COOKIE}=${server.secrets.token}` })).status).toBe(401)
+    expect((await answer({}, `?token=${server.secrets.token}`)).status).toBe(403)
     expect(server.host.trust.pending()).toHaveLength(1)
-    expect((await answer({ [CSRF_HEADER]: server.secrets.csrf })).status).toBe(200)
+    expect((await answer(bearer(server))).status).toBe(200)
     expect(await decision).toEqual({ trusted: true, reason: 'accepted' })
-    expect((await answer({ [CSRF_HEADER]: server.secrets.csrf })).status).toBe(404)
+    expect((await answer(bearer(server))).status).toBe(404)
 
     // A question still open when the server stops fails: nothing loads, no "no" is remembered.
     const open = trust.decide(join(test.home, 'other'), ['MCP server db'])
@@ -291,9 +256,8 @@ describe('dsh web approvals plugin', () => {
     const answered = await fetch(`${server.origin}/api/trust/${question!.id}`, {
       method: 'POST',
       headers: {
-        cookie: `${TOKEN_COOKIE}=${server.secrets.token}`,
+        ...bearer(server),
         'content-type': 'application/json',
-        [CSRF_HEADER]: server.secrets.csrf,
       },
       body: JSON.stringify({ trust: false }),
     })

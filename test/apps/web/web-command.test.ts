@@ -19,15 +19,15 @@ describe('dsh web (command)', () => {
     const model = await startModel([])
     const world = makeWorld(tempDir(), model.baseUrl)
     const run = spawnCli(['web', '--port', '0'], { env: world.env, cwd: world.project })
-    await until(() => run.stdout().includes('?token='), 15_000, 'the URL')
-    const url = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(run.stdout())![1]!
-    const first = await fetch(url, { redirect: 'manual' })
-    expect(first.status).toBe(303)
-    const cookie = first.headers.get('set-cookie')!.split(';')[0]!
-    const page = await fetch(new URL('/', url), { headers: { cookie } })
+    await until(() => run.stdout().includes('#token='), 15_000, 'the URL')
+    const url = /(http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+)/.exec(run.stdout())![1]!
+    const page = await fetch(new URL('/', url))
     expect(await page.text()).toContain('<script type="module" src="/app.js">')
-    const bundle = await fetch(new URL('/app.js', url), { headers: { cookie } })
+    const bundle = await fetch(new URL('/app.js', url))
     expect(bundle.headers.get('content-type')).toContain('text/javascript')
+    const token = new URL(url).hash.slice('#token='.length)
+    const api = await fetch(new URL('/api/sessions', url), { headers: { authorization: `Bearer ${token}` } })
+    expect(api.status).toBe(200)
     expect(run.stderr()).not.toContain('warning')
     run.child.kill('SIGTERM')
     const result = await run.done
@@ -62,7 +62,7 @@ describe('dsh web (command)', () => {
       env: world.env,
       cwd: world.project,
     })
-    await until(() => run.stdout().includes('?token='), 15_000, 'the URL')
+    await until(() => run.stdout().includes('#token='), 15_000, 'the URL')
     expect(run.stderr()).toContain('warning: listening on 0.0.0.0')
     run.child.kill('SIGTERM')
     await run.done

@@ -1,13 +1,12 @@
-// `POST /api/sessions/:id/compact` over plain HTTP: guarded like every mutation (token,
-// CSRF header, same origin), a PreCompact block and an empty session refused in one line
+// `POST /api/sessions/:id/compact` over plain HTTP: guarded like every mutation (the
+// token as a bearer header, same origin), a PreCompact block and an empty session refused in one line
 // with the log unchanged, and the context fill the session state carries.
 
 import { describe, expect, it } from 'vitest'
-import { CSRF_HEADER, TOKEN_COOKIE } from '../../../src/apps/web/index.js'
 import type { SessionResponse } from '../../../src/apps/web/types.js'
 import { formatContextUsage } from '../../../src/context/index.js'
 import { isSummaryRequest, workScript } from '../../support/compaction-script.js'
-import { useWebServers } from './web-fixture.js'
+import { bearer, useWebServers } from './web-fixture.js'
 
 const start = useWebServers()
 
@@ -18,7 +17,7 @@ function compactions(events: readonly { type: string }[]): number {
 }
 
 describe('dsh web compact endpoint', () => {
-  it('refuses a request without the access token, the CSRF header or from a foreign origin; the right one compacts', async () => {
+  it('refuses a request without the bearer token or from a foreign origin; the right one compacts', async () => {
     const work = workScript({ calls: 2, lines: 120 })
     const { server, test } = await start({
       script: work.script,
@@ -29,37 +28,28 @@ describe('dsh web compact endpoint', () => {
     const agent = test.harness.agents.get(id)!
     expect(await agent.prompt('work one')).toMatchObject({ reason: 'completed' })
     const url = `${server.origin}/api/sessions/${encodeURIComponent(id)}/compact`
-    const cookie = `${TOKEN_COOKIE}=${server.secrets.token}`
     const body = JSON.stringify({ instructions: 'focus on the tests' })
     const json = { 'content-type': 'application/json' }
     const post = (headers: Record<string, string>) => fetch(url, { method: 'POST', headers, body })
 
-    const noToken = await post({ ...json, [CSRF_HEADER]: server.secrets.csrf })
+    const noToken = await post(json)
     expect(noToken.status).toBe(401)
-    const wrongToken = await post({
-      ...json,
-      cookie: `${TOKEN_COOKIE}=not-the-token`,
-      [CSRF_HEADER]: server.secrets.csrf,
-    })
+    const wrongToken = await post({ ...json, authorization: 'Bearer not-the-token' })
     expect(wrongToken.status).toBe(401)
-    const noCsrf = await post({ ...json, cookie })
-    expect(noCsrf.status).toBe(403)
-    expect(await noCsrf.json()).toEqual({ error: 'missing or wrong CSRF header' })
-    const wrongCsrf = await post({ ...json, cookie, [CSRF_HEADER]: 'not-the-csrf-token' })
-    expect(wrongCsrf.status).toBe(403)
-    const foreign = await post({
-      ...json,
-      cookie,
-      [CSRF_HEADER]: server.secrets.csrf,
-      origin: 'http://evil.example',
+    const queryOnly = await fetch(`${url}?token=${server.secrets.token}`, {
+      method: 'POST',
+      headers: json,
+      body,
     })
+    expect(queryOnly.status).toBe(403)
+    const foreign = await post({ ...json, ...bearer(server), origin: 'http://evil.example' })
     expect(foreign.status).toBe(403)
     expect(await foreign.json()).toEqual({ error: 'cross-origin request' })
     // None of them reached the model or the log.
     expect(work.summaryRequests).toEqual([])
     expect(compactions(agent.session.events)).toBe(0)
 
-    const good = await post({ ...json, cookie, [CSRF_HEADER]: server.secrets.csrf, origin: server.origin })
+    const good = await post({ ...json, ...bearer(server), origin: server.origin })
     expect(good.status).toBe(200)
     const answer = (await good.json()) as { result: { tokensBefore: number; tokensAfter: number } }
     expect(answer.result.tokensAfter).toBeLessThan(answer.result.tokensBefore)
@@ -71,11 +61,10 @@ describe('dsh web compact endpoint', () => {
   it('answers a blocked compaction and an empty session with a one-line 409, the log unchanged', async () => {
     const work = workScript({ calls: 1, lines: 5 })
     const { server, test } = await start({ script: work.script })
-    const cookie = `${TOKEN_COOKIE}=${server.secrets.token}`
     const compact = (id: string) =>
       fetch(`${server.origin}/api/sessions/${encodeURIComponent(id)}/compact`, {
         method: 'POST',
-        headers: { cookie, 'content-type': 'application/json', [CSRF_HEADER]: server.secrets.csrf },
+        headers: { ...bearer(server), 'content-type': 'application/json' },
         body: '{}',
       })
     const id = await server.host.create(test.home, {})
@@ -109,7 +98,7 @@ describe('dsh web compact endpoint', () => {
     const id = await server.host.create(test.home, {})
     await test.harness.agents.get(id)!.prompt('hello')
     const response = await fetch(`${server.origin}/api/sessions/${encodeURIComponent(id)}`, {
-      headers: { cookie: `${TOKEN_COOKIE}=${server.secrets.token}` },
+      headers: bearer(server),
     })
     const { state } = (await response.json()) as SessionResponse
     expect(state.context).not.toBeNull()

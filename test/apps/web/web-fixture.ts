@@ -52,6 +52,11 @@ export function useWebServers(): (options?: TestHarnessOptions & { script?: Scri
   }
 }
 
+/** The header every API call of a test sends: the access token as a bearer credential. */
+export function bearer(server: WebServer): { authorization: string } {
+  return { authorization: `Bearer ${server.secrets.token}` }
+}
+
 /** A page that records dialogs and page errors, so a test can assert nothing ran. */
 export async function openPage(
   browser: Browser,

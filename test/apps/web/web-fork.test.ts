@@ -3,8 +3,7 @@
 // turn is a 400 with one line. In Chromium, the button on a turn forks and opens the fork.
 
 import { describe, expect, it } from 'vitest'
-import { CSRF_HEADER, TOKEN_COOKIE } from '../../../src/apps/web/index.js'
-import { openPage, useBrowser, useWebServers } from './web-fixture.js'
+import { bearer, openPage, useBrowser, useWebServers } from './web-fixture.js'
 
 const browser = useBrowser()
 const start = useWebServers()
@@ -22,8 +21,7 @@ describe('fork from a turn in dsh web', () => {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          cookie: `${TOKEN_COOKIE}=${server.secrets.token}`,
-          [CSRF_HEADER]: server.secrets.csrf,
+          ...bearer(server),
         },
         body: JSON.stringify(body),
       })

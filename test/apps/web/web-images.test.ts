@@ -104,16 +104,20 @@ describe('images in dsh web', () => {
     await page.locator('.markdown', { hasText: 'Two boxes.' }).waitFor()
     await expect.poll(loaded).toEqual([320, 160])
     const href = await page.locator('.msg.user a.prompt-image').first().getAttribute('href')
-    expect(href).toMatch(/^\/api\/sessions\/web-session-[^/]+\/images\/[0-9a-f]{64}$/)
+    // An <img> cannot send a header: its URL carries the token, to this origin only.
+    expect(href).toBe(
+      `${new URL(href!, server.origin).pathname}?token=${encodeURIComponent(server.secrets.token)}`,
+    )
+    expect(href).toMatch(/^\/api\/sessions\/web-session-[^/]+\/images\/[0-9a-f]{64}\?token=/)
 
     // The image is served behind the access token only, and only from its own session.
-    const bare = await fetch(new URL(href!, server.url))
+    const bare = await fetch(new URL(href!.replace(/\?.*$/, ''), server.origin))
     expect(bare.status).toBe(401)
-    const withCookie = await page.evaluate(async (url) => {
+    const withToken = await page.evaluate(async (url) => {
       const response = await fetch(url)
       return { status: response.status, type: response.headers.get('content-type') }
     }, href!)
-    expect(withCookie).toEqual({ status: 200, type: 'image/png' })
+    expect(withToken).toEqual({ status: 200, type: 'image/png' })
     const elsewhere = await page.evaluate(
       async (url) => (await fetch(url.replace(/\/sessions\/[^/]+\//, '/sessions/other-session/'))).status,
       href!,
@@ -121,7 +125,7 @@ describe('images in dsh web', () => {
     expect(elsewhere).toBe(404)
     // Only a hash names an image (the name becomes a file name in the JSONL store).
     const notHash = await page.evaluate(
-      async (url) => (await fetch(url.replace(/[0-9a-f]{64}$/, 'not-a-hash'))).status,
+      async (url) => (await fetch(url.replace(/[0-9a-f]{64}\?/, 'not-a-hash?'))).status,
       href!,
     )
     expect(notHash).toBe(404)

@@ -30,7 +30,11 @@ describe('read tool images in dsh web', () => {
     await page.locator('.msg.assistant', { hasText: 'A blue box.' }).waitFor()
     const thumb = page.locator('.tool[data-tool="read"] .prompt-images img.thumb')
     await thumb.waitFor()
-    expect(await thumb.getAttribute('src')).toMatch(/^\/api\/sessions\/[^/]+\/images\/[0-9a-f]{64}$/)
+    // An <img> cannot send a header: its URL carries the token (reads only, this origin only).
+    expect(await thumb.getAttribute('src')).toBe(
+      `${(await thumb.getAttribute('src'))!.replace(/\?.*$/, '')}?token=${server.secrets.token}`,
+    )
+    expect(await thumb.getAttribute('src')).toMatch(/^\/api\/sessions\/[^/]+\/images\/[0-9a-f]{64}\?token=/)
     await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(200)
     expect(errors).toEqual([])
   })

@@ -156,7 +156,6 @@ describe('dsh web safety and liveness', () => {
         headers: {
           authorization: `Bearer ${server.secrets.token}`,
           'content-type': 'application/json',
-          'x-dsh-csrf': server.secrets.csrf,
         },
         body: JSON.stringify({ cwd: folder }),
       }).then((response) => response.json())) as { id: string }

@@ -3,10 +3,9 @@
 // candidates, and `POST /api/sessions/<id>/rename` titles hosted and stored sessions alike.
 
 import { describe, expect, it } from 'vitest'
-import { CSRF_HEADER, TOKEN_COOKIE } from '../../../src/apps/web/index.js'
 import type { WebServer } from '../../../src/apps/web/server.js'
 import type { TestHarness } from '../../support/harness.js'
-import { useWebServers } from './web-fixture.js'
+import { bearer, useWebServers } from './web-fixture.js'
 
 const start = useWebServers()
 
@@ -21,8 +20,7 @@ async function stored(test: TestHarness, id: string, text: string): Promise<void
 function client(server: WebServer) {
   const headers = {
     'content-type': 'application/json',
-    cookie: `${TOKEN_COOKIE}=${server.secrets.token}`,
-    [CSRF_HEADER]: server.secrets.csrf,
+    ...bearer(server),
     origin: server.origin,
   }
   return {

@@ -1,5 +1,5 @@
-// The browser's side of the JSON API: every mutation carries the CSRF token the server
-// put in a meta tag; the access token travels as an HttpOnly cookie.
+// The browser's side of the JSON API: every call carries the access token as a bearer header
+// (token.ts); a refused token is forgotten, and the server's 401 says which URL to open.
 
 import type {
   CompactResponse,
@@ -9,12 +9,7 @@ import type {
   SessionState,
   SessionsResponse,
 } from '../types.js'
-
-const CSRF_HEADER = 'X-DSH-CSRF'
-
-function csrf(): string {
-  return document.querySelector<HTMLMetaElement>('meta[name="dsh-csrf"]')?.content ?? ''
-}
+import { authHeaders, forgetToken, withToken } from './token.js'
 
 export class ApiError extends Error {
   constructor(
@@ -28,13 +23,15 @@ export class ApiError extends Error {
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
     method,
-    credentials: 'same-origin',
+    // No cookie is ever needed: the token goes in the header.
+    credentials: 'omit',
     headers: {
       ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-      ...(method !== 'GET' ? { [CSRF_HEADER]: csrf() } : {}),
+      ...authHeaders(),
     },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   })
+  if (response.status === 401) forgetToken()
   const text = await response.text()
   let parsed: unknown
   try {
@@ -78,5 +75,8 @@ export const api = {
     call<{ ok: true }>('POST', `/api/approvals/${encodeURIComponent(approvalId)}`, { allow }),
   answerTrust: (questionId: string, trust: boolean) =>
     call<{ ok: true }>('POST', `/api/trust/${encodeURIComponent(questionId)}`, { trust }),
-  liveUrl: (id: string, from: number) => `${session(id)}/live?from=${from}`,
+  /** Stream URLs carry the token as `?token=` (an EventSource cannot send headers). */
+  liveUrl: (id: string, from: number) => withToken(`${session(id)}/live?from=${from}`),
+  trustLiveUrl: () => withToken('/api/live'),
+  imageUrl: (id: string, sha256: string) => withToken(`${session(id)}/images/${sha256}`),
 }

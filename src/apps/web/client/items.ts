@@ -11,6 +11,7 @@ import type { ImageRef } from '../../../llm/types.js'
 import type { ContextCompactedData, HookResultData } from '../../../session/types.js'
 import { cacheHitPercent, formatCost } from '../../../usage/format.js'
 import type { UsageTotals } from '../../../usage/totals.js'
+import { api } from './api.js'
 import { renderMarkdown } from './markdown.js'
 import { DIFF_TOOLS, diffLines, type Item, splitDiagnostics, type ToolCard } from './transcript.js'
 
@@ -35,12 +36,12 @@ export interface ItemActions {
   forkAt?: (turn: number) => void
 }
 
-/** A prompt's images as thumbnails, each a link to the full image (served to this page only). */
+/** A prompt's images as thumbnails, each a link to the full image (its URL carries the token: served to this origin only). */
 function promptImages(images: readonly ImageRef[], sessionId: string): VNode | null {
   if (images.length === 0) return null
   return html`<div class="prompt-images">
     ${images.map((image) => {
-      const url = `/api/sessions/${encodeURIComponent(sessionId)}/images/${image.sha256}`
+      const url = api.imageUrl(sessionId, image.sha256)
       const label = `${image.name} ${image.width}×${image.height}`
       return html`<a class="prompt-image" href=${url} target="_blank" rel="noopener" title=${label}><img class="thumb" src=${url} alt=${label} /></a>`
     })}

@@ -5,8 +5,11 @@ import { render, type VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { SessionPage } from './session-page.js'
 import { SessionsPage } from './sessions-page.js'
+import { takeTokenFromUrl } from './token.js'
 import { TrustDialog } from './trust.js'
 import './app.css'
+
+takeTokenFromUrl()
 
 function route(hash: string): { page: 'sessions' } | { page: 'session'; id: string } {
   const match = /^#\/session\/(.+)$/.exec(hash)

@@ -1,6 +1,7 @@
 // The session page: the transcript from the log (windowed), the live part of a running
 // turn, approvals, the context bar (window fill, Compact), and the chat box. Live messages come over server-sent events; two tabs
 // on one session see the same stream. A session not hosted here is read-only and tailed.
+// A lost stream (the server stopped) is said once, and nothing shows as running here after it.
 
 import { html } from 'htm/preact'
 import type { VNode } from 'preact'
@@ -11,11 +12,15 @@ import { ApiError, api } from './api.js'
 import { ChatBox } from './chat-box.js'
 import { ContextBar } from './context-bar.js'
 import { renderItem } from './items.js'
+import { type LiveSourceHandle, openLiveSource } from './live-source.js'
 import { LiveView } from './live-view.js'
 import { TerminalsPanel } from './terminals-panel.js'
 import { type Item, LiveTurn, TranscriptModel } from './transcript.js'
 import { takeTrustMessage } from './trust.js'
 import { VirtualList } from './virtual-list.js'
+
+const LOST_NOTICE =
+  'connection to dsh web lost: the server stopped or cannot be reached. When it runs again, open the URL it prints.'
 
 interface Loaded {
   response: SessionResponse
@@ -31,12 +36,13 @@ export function SessionPage(props: { id: string }): VNode {
   const [terminals, setTerminals] = useState<TerminalView[]>([])
   const [error, setError] = useState<string | undefined>(undefined)
   const [notice, setNotice] = useState<string | undefined>(undefined)
+  const [lost, setLost] = useState(false)
   const [, setVersion] = useState(0)
   const [generation, setGeneration] = useState(0)
 
   useEffect(() => {
     let closed = false
-    let source: EventSource | undefined
+    let source: LiveSourceHandle | undefined
     // Preact batches state changes to a microtask: a message reaches the DOM in the same task
     // it arrived in, and many messages of one task render once.
     const redraw = () => setVersion((n) => n + 1)
@@ -51,47 +57,56 @@ export function SessionPage(props: { id: string }): VNode {
         setState(response.state)
         setApprovals(response.state.approvals)
         setError(undefined)
-        source = new EventSource(api.liveUrl(id, model.nextSeq))
-        source.onmessage = (message) => {
-          const data = JSON.parse(message.data as string) as LiveMessage
-          if (takeTrustMessage(data)) return
-          switch (data.kind) {
-            case 'event':
-              if (data.event.seq > model.nextSeq) {
-                // Something was missed (the stream reconnected): read the log again.
-                source?.close()
-                setGeneration((n) => n + 1)
-                return
-              }
-              model.add(data.event)
-              live.committed(data.event)
-              break
-            case 'output':
-              // Only the live view renders a streamed delta; the transcript stays as it is.
-              live.handle(data.output)
-              return
-            case 'state':
-              setState(data.state)
-              setApprovals(data.state.approvals)
-              break
-            case 'approval':
-              setApprovals((list) => [...list.filter((a) => a.id !== data.approval.id), data.approval])
-              break
-            case 'approval-done':
-              setApprovals((list) => list.filter((a) => a.id !== data.id))
-              break
-            case 'error':
-              setNotice(data.message)
-              break
-            case 'terminal':
-              setTerminals((list) => upsertTerminal(list, data.terminal))
-              break
-            case 'terminal-closed':
-              setTerminals((list) => list.filter((view) => view.id !== data.id))
-              break
-          }
-          redraw()
+        setLost(false)
+        const onLost = () => {
+          setLost(true)
+          setState((known) => known && { ...known, busy: false, compacting: false, approvals: [] })
+          setApprovals([])
         }
+        source = openLiveSource(
+          api.liveUrl(id, model.nextSeq),
+          (text) => {
+            const data = JSON.parse(text) as LiveMessage
+            if (takeTrustMessage(data)) return
+            switch (data.kind) {
+              case 'event':
+                if (data.event.seq > model.nextSeq) {
+                  // Something was missed (the stream reconnected): read the log again.
+                  source?.close()
+                  setGeneration((n) => n + 1)
+                  return
+                }
+                model.add(data.event)
+                live.committed(data.event)
+                break
+              case 'output':
+                // Only the live view renders a streamed delta; the transcript stays as it is.
+                live.handle(data.output)
+                return
+              case 'state':
+                setState(data.state)
+                setApprovals(data.state.approvals)
+                break
+              case 'approval':
+                setApprovals((list) => [...list.filter((a) => a.id !== data.approval.id), data.approval])
+                break
+              case 'approval-done':
+                setApprovals((list) => list.filter((a) => a.id !== data.id))
+                break
+              case 'error':
+                setNotice(data.message)
+                break
+              case 'terminal':
+                setTerminals((list) => upsertTerminal(list, data.terminal))
+                break
+              case 'terminal-closed':
+                setTerminals((list) => list.filter((view) => view.id !== data.id))
+                break
+            }
+            redraw()
+          },
+          onLost,
+        )
       })
       .catch((failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)))
     return () => {
@@ -140,14 +155,19 @@ export function SessionPage(props: { id: string }): VNode {
           ? html`<a class="parent" href=${`#/session/${encodeURIComponent(header.parentSession)}`}>parent session</a>`
           : null
       }
-      <span class=${`mode ${state.hosted ? 'hosted' : 'readonly'}`}>${state.hosted ? (state.busy ? 'running here' : 'open here') : 'read-only · live tail'}</span>
-      ${state.hosted ? null : html`<button class="resume" onClick=${() => act(() => api.resume(id))}>Resume here</button>`}
-      ${state.hosted && !state.busy ? html`<button class="release" onClick=${() => act(() => api.release(id))}>Release</button>` : null}
+      ${
+        lost
+          ? html`<span class="mode lost">connection lost</span>`
+          : html`<span class=${`mode ${state.hosted ? 'hosted' : 'readonly'}`}>${state.hosted ? (state.busy ? 'running here' : 'open here') : 'read-only · live tail'}</span>`
+      }
+      ${state.hosted || lost ? null : html`<button class="resume" onClick=${() => act(() => api.resume(id))}>Resume here</button>`}
+      ${state.hosted && !state.busy && !lost ? html`<button class="release" onClick=${() => act(() => api.release(id))}>Release</button>` : null}
       <button class="rename" onClick=${rename}>Rename</button>
       <button class="fork" onClick=${() => fork()}>Fork</button>
     </div>
     <${ContextBar} id=${id} state=${state} act=${act} />
     <${TerminalsPanel} terminals=${terminals} />
+    ${lost ? html`<div class="notice-bar lost" role="alert">${LOST_NOTICE}</div>` : null}
     ${notice !== undefined ? html`<div class="notice-bar" role="alert">${notice}</div>` : null}
     <${VirtualList}
       items=${model.items}

@@ -32,7 +32,7 @@ export function takeTrustMessage(message: LiveMessage): boolean {
 /** The sessions page's stream: trust questions asked while no session is open (a new session's folder). */
 export function useTrustStream(): void {
   useEffect(() => {
-    const source = new EventSource('/api/live')
+    const source = new EventSource(api.trustLiveUrl())
     source.onmessage = (message) => takeTrustMessage(JSON.parse(message.data as string) as LiveMessage)
     return () => source.close()
   }, [])
