@@ -112,8 +112,14 @@ export class ContextService extends Service {
     const usage = this.usage(session, request)
     let tokens = usage.tokens
     const fixed = usage.breakdown.system + usage.breakdown.tools + usage.breakdown.instructions
+    // The one message that must fit whole: a tool result may be pruned to its placeholder
+    // (compaction does that below), a prompt may not.
     const lastMessage = request.messages.at(-1)
-    const smallest = fixed + (lastMessage && request.messages.length > 1 ? messageTotal(lastMessage) : 0)
+    const lastKept =
+      lastMessage?.role === 'tool'
+        ? prunedView([lastMessage], new Set([lastMessage.toolCallId]))[0]
+        : lastMessage
+    const smallest = fixed + (lastKept && request.messages.length > 1 ? messageTotal(lastKept) : 0)
     if (smallest + MIN_OUTPUT_TOKENS > window) {
       throw new DshError(
         `the context window (${window} tokens${this.settings.contextWindow !== undefined ? ', model.contextWindow' : ''}) is too small to hold the system prompt, the tool definitions and one message (about ${smallest} tokens) with room to answer`,

@@ -79,4 +79,31 @@ describe('context compaction', () => {
       expect(JSON.stringify(last.messages)).toContain(SUMMARY_MESSAGE_MARK)
     }
   })
+
+  it('prunes one tool result too big for the window when it is the last message, and the turn goes on', async () => {
+    // 10k tokens: the system prompt and tools fit with room, one bash output (about 7.5k
+    // tokens) does not. It used to end the turn as "window too small" before compacting.
+    const window = 10_000
+    const home = tempHome()
+    const work = workScript({ calls: 1, lines: 1_500 })
+    const config = { model: { contextWindow: window, maxRetries: 0 } }
+    const test = await start({ home, script: work.script, config, strict: { contextWindow: window } })
+    const agent = await test.harness.agents.create({ sessionId: 'one-big-result', meta: { cwd: home } })
+    const result = await agent.prompt('one big')
+    expect(result).toMatchObject({ reason: 'completed', text: 'finished: one big' })
+
+    const [output] = agent.session.events
+      .filter((event) => event.type === 'tool/result')
+      .map((event) => (event.data as { content: string }).content)
+    expect(output!.length / 4).toBeGreaterThan(window / 2)
+    const [compaction] = boundaries(agent.session.events)
+    expect(compaction).toMatchObject({ trigger: 'auto' })
+    expect(compaction!.pruned).toHaveLength(1)
+    // The model saw the placeholder, and every request fitted.
+    const answered = work.requests.filter((request) => request.messages.some((m) => m.role === 'tool'))
+    expect(JSON.stringify(answered.at(-1)!.messages)).toContain('[output pruned to save context')
+    for (const request of test.model.requests) {
+      expect(promptTokens(request) + (request.max_tokens ?? 0)).toBeLessThanOrEqual(window)
+    }
+  })
 })
