@@ -1,5 +1,5 @@
 // Access control of the web server: a random access token, sent by the page as a bearer
-// header (reads may carry it as `?token=`: EventSource and <img> cannot send headers), never
+// header (live streams may carry it as `?token=`: an EventSource cannot send headers), never
 // as a cookie (cookies reach every port of a host); the security headers every response carries.
 
 import { randomBytes, timingSafeEqual } from 'node:crypto'
@@ -23,7 +23,8 @@ export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self'",
+  // blob: for stored images, fetched with the bearer header (an <img> URL would carry the token).
+  "img-src 'self' blob:",
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
@@ -50,6 +51,16 @@ export function checkAccess(req: IncomingMessage, url: URL, secrets: WebSecrets)
   const query = url.searchParams.get(TOKEN_PARAM)
   if (query !== null && same(query, secrets.token)) return 'query'
   return 'none'
+}
+
+/**
+ * A read's problem, if any: `?token=` is accepted on the live streams only (an EventSource
+ * cannot send a header; any other URL with the token could land in history or a new tab).
+ */
+export function checkRead(url: URL, access: Access): string | undefined {
+  if (access === 'query' && !/^\/api\/(?:sessions\/[^/]+\/)?live$/.test(url.pathname))
+    return 'unauthorized: only a live stream may carry the token in its URL; send it as an Authorization header'
+  return undefined
 }
 
 /** Sent with the page shell: drops the cookie an older `dsh web` set, so browsers stop sending it to every port. */

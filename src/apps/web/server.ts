@@ -12,6 +12,7 @@ import {
   CLEAR_TOKEN_COOKIE,
   checkAccess,
   checkMutation,
+  checkRead,
   createSecrets,
   isMutation,
   setSecurityHeaders,
@@ -66,6 +67,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       const problem = isMutation(req.method) ? checkMutation(req, access) : undefined
       if (problem !== undefined) {
         sendJson(res, 403, { error: problem })
+        return
+      }
+      const readProblem = isMutation(req.method) ? undefined : checkRead(url, access)
+      if (readProblem !== undefined) {
+        sendJson(res, 401, { error: readProblem })
         return
       }
       await routeApi(context, req, res, url)

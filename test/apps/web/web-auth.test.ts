@@ -89,9 +89,23 @@ describe('dsh web access', () => {
     }
     const good = await fetch(`${server.origin}/api/sessions`, { headers: bearer(server) })
     expect(good.status).toBe(200)
-    // Reads may carry it as ?token= (an EventSource or an <img> cannot send headers).
+    // Only a live stream may carry it as ?token= (an EventSource cannot send headers): any
+    // other URL with the token could end up in history, a new tab or a log.
     const query = await fetch(`${server.origin}/api/sessions?token=${encodeURIComponent(token)}`)
-    expect(query.status).toBe(200)
+    expect(query.status).toBe(401)
+    expect(await query.json()).toEqual({
+      error:
+        'unauthorized: only a live stream may carry the token in its URL; send it as an Authorization header',
+    })
+    const stream = new AbortController()
+    const live = await fetch(`${server.origin}/api/live?token=${encodeURIComponent(token)}`, {
+      signal: stream.signal,
+    })
+    expect(live.status).toBe(200)
+    expect(live.headers.get('content-type')).toMatch(/^text\/event-stream/)
+    stream.abort()
+    const notLive = await fetch(`${server.origin}/api/sessions/x/live-ish?token=${encodeURIComponent(token)}`)
+    expect(notLive.status).toBe(401)
   })
 
   it('pins every security header, the whole content security policy included', async () => {
@@ -99,7 +113,7 @@ describe('dsh web access', () => {
     const page = await fetch(`${server.origin}/`)
     expect(page.status).toBe(200)
     expect(page.headers.get('content-security-policy')).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; " +
         "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     )
     expect(page.headers.get('x-content-type-options')).toBe('nosniff')

@@ -1,7 +1,7 @@
 // Images in the web UI, in Chromium against the strict stand-in: attached with the file
-// button, a paste and a drop, shown as removable thumbnails (drawn on canvases, so the CSP
-// keeps `img-src 'self'`), sent with the prompt as image_url parts, and shown in the
-// transcript from the session's store, after a reload too. A non-image is one visible line.
+// button, a paste and a drop, shown as removable thumbnails (drawn on canvases), sent with
+// the prompt as image_url parts, and shown in the transcript from the session's store (blob:
+// URLs fetched with the bearer header), after a reload too. A non-image is one visible line.
 
 import { describe, expect, it } from 'vitest'
 import type { ReceivedRequest } from '../../../src/llm/index.js'
@@ -103,32 +103,56 @@ describe('images in dsh web', () => {
     await page.reload()
     await page.locator('.markdown', { hasText: 'Two boxes.' }).waitFor()
     await expect.poll(loaded).toEqual([320, 160])
-    const href = await page.locator('.msg.user a.prompt-image').first().getAttribute('href')
-    // An <img> cannot send a header: its URL carries the token, to this origin only.
-    expect(href).toBe(
-      `${new URL(href!, server.origin).pathname}?token=${encodeURIComponent(server.secrets.token)}`,
-    )
-    expect(href).toMatch(/^\/api\/sessions\/web-session-[^/]+\/images\/[0-9a-f]{64}\?token=/)
+    // The thumbnails are blob: URLs fetched with the bearer header: no URL on the page
+    // carries the token (a link opened in a new tab would put it in that tab's history).
+    const hrefs = await page
+      .locator('.msg.user a.prompt-image')
+      .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href))
+    expect(hrefs).toHaveLength(2)
+    for (const href of hrefs) expect(href).toMatch(new RegExp(`^blob:${server.origin}/`))
+    const pageHtml = await page.content()
+    expect(pageHtml).not.toContain(server.secrets.token)
+    // Opened in a new tab (as a click on the thumbnail does), the image shows, and no URL of that tab holds the token.
+    const [tab] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.locator('.msg.user a.prompt-image').first().click(),
+    ])
+    await tab.waitForLoadState()
+    expect(tab.url()).toMatch(/^blob:/)
+    expect(tab.url()).not.toContain(server.secrets.token)
+    expect(
+      await tab.evaluate(() => (document.querySelector('img') as HTMLImageElement | null)?.naturalWidth),
+    ).toBe(320)
+    await tab.close()
 
-    // The image is served behind the access token only, and only from its own session.
-    const bare = await fetch(new URL(href!.replace(/\?.*$/, ''), server.origin))
+    // The image is served to the bearer header only (not ?token=), and only from its own session.
+    const path = await page.evaluate(async () => {
+      const entries = performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)
+      return entries.find((entry) => /\/images\/[0-9a-f]{64}$/.test(entry))
+    })
+    expect(path).toMatch(/^\/api\/sessions\/web-session-[^/]+\/images\/[0-9a-f]{64}$/)
+    const bare = await fetch(new URL(path!, server.origin))
     expect(bare.status).toBe(401)
-    const withToken = await page.evaluate(async (url) => {
-      const response = await fetch(url)
-      return { status: response.status, type: response.headers.get('content-type') }
-    }, href!)
-    expect(withToken).toEqual({ status: 200, type: 'image/png' })
-    const elsewhere = await page.evaluate(
-      async (url) => (await fetch(url.replace(/\/sessions\/[^/]+\//, '/sessions/other-session/'))).status,
-      href!,
+    const viaQuery = await fetch(
+      new URL(`${path}?token=${encodeURIComponent(server.secrets.token)}`, server.origin),
     )
-    expect(elsewhere).toBe(404)
+    expect(viaQuery.status).toBe(401)
+    const headers = { authorization: `Bearer ${server.secrets.token}` }
+    const withHeader = await fetch(new URL(path!, server.origin), { headers })
+    expect({ status: withHeader.status, type: withHeader.headers.get('content-type') }).toEqual({
+      status: 200,
+      type: 'image/png',
+    })
+    const elsewhere = await fetch(
+      new URL(path!.replace(/\/sessions\/[^/]+\//, '/sessions/other-session/'), server.origin),
+      { headers },
+    )
+    expect(elsewhere.status).toBe(404)
     // Only a hash names an image (the name becomes a file name in the JSONL store).
-    const notHash = await page.evaluate(
-      async (url) => (await fetch(url.replace(/[0-9a-f]{64}\?/, 'not-a-hash?'))).status,
-      href!,
-    )
-    expect(notHash).toBe(404)
+    const notHash = await fetch(new URL(path!.replace(/[0-9a-f]{64}$/, 'not-a-hash'), server.origin), {
+      headers,
+    })
+    expect(notHash.status).toBe(404)
 
     expect(dialogs).toEqual([])
     expect(errors).toEqual([])

@@ -108,4 +108,15 @@ describe('dsh web credentials are scoped to its origin', () => {
     expect(await page.locator('button.stop').count()).toBe(0)
     await page.context().close()
   })
+
+  it('the sessions page says the connection is lost too when the server stops', async () => {
+    const { server } = await start()
+    const { page, errors } = await openPage(browser(), server.url)
+    await page.locator('button.new-session').waitFor()
+    expect(await page.locator('.notice-bar').count()).toBe(0)
+    await server.close()
+    await page.locator('.notice-bar', { hasText: 'connection to dsh web lost' }).waitFor({ timeout: 30_000 })
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
 })

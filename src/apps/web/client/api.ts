@@ -78,5 +78,14 @@ export const api = {
   /** Stream URLs carry the token as `?token=` (an EventSource cannot send headers). */
   liveUrl: (id: string, from: number) => withToken(`${session(id)}/live?from=${from}`),
   trustLiveUrl: () => withToken('/api/live'),
-  imageUrl: (id: string, sha256: string) => withToken(`${session(id)}/images/${sha256}`),
+  /** A stored image's bytes, fetched with the header (an <img> URL would have to carry the token). */
+  image: async (id: string, sha256: string): Promise<Blob> => {
+    const response = await fetch(`${session(id)}/images/${sha256}`, {
+      credentials: 'omit',
+      headers: authHeaders(),
+    })
+    if (response.status === 401) forgetToken()
+    if (!response.ok) throw new ApiError(response.status, response.statusText)
+    return await response.blob()
+  },
 }

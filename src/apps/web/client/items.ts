@@ -11,8 +11,8 @@ import type { ImageRef } from '../../../llm/types.js'
 import type { ContextCompactedData, HookResultData } from '../../../session/types.js'
 import { cacheHitPercent, formatCost } from '../../../usage/format.js'
 import type { UsageTotals } from '../../../usage/totals.js'
-import { api } from './api.js'
 import { renderMarkdown } from './markdown.js'
+import { StoredImage } from './stored-image.js'
 import { DIFF_TOOLS, diffLines, type Item, splitDiagnostics, type ToolCard } from './transcript.js'
 
 /** Output lines shown before a tool card's "show all". */
@@ -36,15 +36,11 @@ export interface ItemActions {
   forkAt?: (turn: number) => void
 }
 
-/** A prompt's images as thumbnails, each a link to the full image (its URL carries the token: served to this origin only). */
+/** A prompt's images as thumbnails, each a link to the full image (fetched with the bearer header: stored-image.ts). */
 function promptImages(images: readonly ImageRef[], sessionId: string): VNode | null {
   if (images.length === 0) return null
   return html`<div class="prompt-images">
-    ${images.map((image) => {
-      const url = api.imageUrl(sessionId, image.sha256)
-      const label = `${image.name} ${image.width}×${image.height}`
-      return html`<a class="prompt-image" href=${url} target="_blank" rel="noopener" title=${label}><img class="thumb" src=${url} alt=${label} /></a>`
-    })}
+    ${images.map((image) => html`<${StoredImage} key=${image.sha256} sessionId=${sessionId} image=${image} />`)}
   </div>`
 }
 

@@ -2,6 +2,10 @@
 // EventSource retries on its own; a stream the server refused (closed for good), or one not
 // open again LOST_AFTER_MS after an error, is given up and reported once.
 
+/** What a page says once its stream is lost. */
+export const LOST_NOTICE =
+  'connection to dsh web lost: the server stopped or cannot be reached. When it runs again, open the URL it prints.'
+
 /** How long a broken stream may take to come back, in ms: more than one of EventSource's ~3 s retries. */
 export const LOST_AFTER_MS = 5_000
 

@@ -12,15 +12,12 @@ import { ApiError, api } from './api.js'
 import { ChatBox } from './chat-box.js'
 import { ContextBar } from './context-bar.js'
 import { renderItem } from './items.js'
-import { type LiveSourceHandle, openLiveSource } from './live-source.js'
+import { type LiveSourceHandle, LOST_NOTICE, openLiveSource } from './live-source.js'
 import { LiveView } from './live-view.js'
 import { TerminalsPanel } from './terminals-panel.js'
 import { type Item, LiveTurn, TranscriptModel } from './transcript.js'
 import { takeTrustMessage } from './trust.js'
 import { VirtualList } from './virtual-list.js'
-
-const LOST_NOTICE =
-  'connection to dsh web lost: the server stopped or cannot be reached. When it runs again, open the URL it prints.'
 
 interface Loaded {
   response: SessionResponse

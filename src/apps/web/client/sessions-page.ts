@@ -10,6 +10,7 @@ import type { SessionRow, SessionsResponse } from '../types.js'
 import { ApiError, api } from './api.js'
 import { models, modelsFailure } from './chat-box.js'
 import { formatTokens } from './items.js'
+import { LOST_NOTICE } from './live-source.js'
 import { useTrustStream } from './trust.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -33,7 +34,7 @@ export function SessionsPage(): VNode {
   const [creating, setCreating] = useState(false)
   const [confirming, setConfirming] = useState<string | undefined>(undefined)
   const [reload, setReload] = useState(0)
-  useTrustStream()
+  const lost = useTrustStream()
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -95,7 +96,7 @@ export function SessionsPage(): VNode {
       </select>
       <button class="new-session" onClick=${() => setCreating(true)}>New session</button>
     </div>
-    ${[loadError, notice].map((text) => (text !== undefined ? html`<div class="notice-bar" role="alert">${text}</div>` : null))}
+    ${[lost ? LOST_NOTICE : undefined, loadError, notice].map((text) => (text !== undefined ? html`<div class="notice-bar" role="alert">${text}</div>` : null))}
     ${creating ? html`<${NewSessionDialog} onClose=${() => setCreating(false)} />` : null}
     <table class="sessions">
       <thead><tr><th>Title</th><th>Folder</th><th>Status</th><th>Turns</th><th>Tokens</th><th>Cost</th><th>Updated</th><th></th></tr></thead>

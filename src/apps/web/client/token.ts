@@ -1,6 +1,7 @@
 // The access token in the browser: taken from the printed URL's fragment (`#token=…`, never
 // sent to a server), kept in this origin's localStorage (scheme, host and port: another port
-// cannot read it), and sent as a bearer header — or as `?token=` where no header can go.
+// cannot read it), and sent as a bearer header — or as `?token=` on a live stream (an
+// EventSource cannot send headers; the server accepts it nowhere else).
 
 const STORAGE_KEY = 'dsh-web-token'
 const FRAGMENT = /^#token=([\w-]+)(.*)$/
@@ -47,7 +48,7 @@ export function authHeaders(): Record<string, string> {
   return token !== undefined ? { Authorization: `Bearer ${token}` } : {}
 }
 
-/** `path` with the token as a query parameter: for EventSource and <img>, which cannot send headers (reads only). */
+/** `path` with the token as a query parameter: for an EventSource, which cannot send headers (live streams only). */
 export function withToken(path: string): string {
   if (token === undefined) return path
   return `${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`

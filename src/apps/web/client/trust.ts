@@ -7,6 +7,7 @@ import type { VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import type { LiveMessage, TrustQuestion } from '../types.js'
 import { ApiError, api } from './api.js'
+import { openLiveSource } from './live-source.js'
 
 let questions: readonly TrustQuestion[] = []
 const listeners = new Set<() => void>()
@@ -29,13 +30,25 @@ export function takeTrustMessage(message: LiveMessage): boolean {
   return false
 }
 
-/** The sessions page's stream: trust questions asked while no session is open (a new session's folder). */
-export function useTrustStream(): void {
+/**
+ * The sessions page's stream: trust questions asked while no session is open (a new
+ * session's folder). Answers whether the stream is lost (the server stopped); a question
+ * shown then can no longer be answered, so it goes.
+ */
+export function useTrustStream(): boolean {
+  const [lost, setLost] = useState(false)
   useEffect(() => {
-    const source = new EventSource(api.trustLiveUrl())
-    source.onmessage = (message) => takeTrustMessage(JSON.parse(message.data as string) as LiveMessage)
+    const source = openLiveSource(
+      api.trustLiveUrl(),
+      (data) => takeTrustMessage(JSON.parse(data) as LiveMessage),
+      () => {
+        setLost(true)
+        update([])
+      },
+    )
     return () => source.close()
   }, [])
+  return lost
 }
 
 /** The dialog over every page while a question waits. */
