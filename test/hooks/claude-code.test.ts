@@ -282,4 +282,57 @@ describe('claude-code sub-agent and end events', () => {
     expect(response.totalDurationMs).toEqual(expect.any(Number))
     expect(runs[5]).toMatchObject({ session_id: 'parent', reason: 'other' })
   })
+
+  it('describes the grandchild, not the agent firing the hook, in a nested sub-agent start and stop', async () => {
+    const dir = tempDir()
+    const out = join(dir, 'runs.jsonl')
+    const recorder = writeRecorder(dir, 'rec.sh', out)
+    const delegate = (prompt: string) => ({
+      toolCalls: [{ name: 'subagent', arguments: { description: prompt, prompt } }],
+    })
+    const r = await rig({
+      dir,
+      script: [
+        delegate('child task'),
+        delegate('grandchild task'),
+        { text: 'deep' },
+        { text: 'mid' },
+        { text: 'top' },
+      ],
+      hooks: { ...oneHook('SubagentStart', recorder), ...oneHook('SubagentStop', recorder) },
+      maxDelegationDepth: 2,
+    })
+    const parent = await r.agents.create({ sessionId: 'nest', meta: { cwd: r.cwd } })
+    expect((await parent.prompt('go')).text).toBe('top')
+
+    const runs = readRecords(out).map((run) => run.payload)
+    expect(runs.map((payload) => payload.hook_event_name)).toEqual([
+      'SubagentStart',
+      'SubagentStart',
+      'SubagentStop',
+      'SubagentStop',
+    ])
+    const child = runs[0]!.agent_id as string
+    const grandchild = runs[1]!.agent_id as string
+    expect(grandchild.startsWith(`${child}-sub-`)).toBe(true)
+    const persistence = r.root.get('sessionPersistence')!
+    const pathOf = (id: string, depth: number) =>
+      persistence.locate({ version: 1, id, createdAt: 0, cwd: r.cwd, delegationDepth: depth })!.path
+    // Fired inside the child for the grandchild: every sub-agent field is the grandchild's.
+    for (const payload of [runs[1]!, runs[2]!]) {
+      expect(payload).toMatchObject({
+        session_id: child,
+        transcript_path: pathOf(child, 1),
+        agent_id: grandchild,
+        agent_transcript_path: pathOf(grandchild, 2),
+        parent_session_id: child,
+      })
+    }
+    expect(runs[3]).toMatchObject({
+      session_id: 'nest',
+      agent_id: child,
+      agent_transcript_path: pathOf(child, 1),
+      parent_session_id: 'nest',
+    })
+  })
 })

@@ -42,6 +42,8 @@ export interface RigOptions {
   interactive?: boolean
   /** Also register the file tools (read, write, edit, multi_edit, …). */
   fsTools?: boolean
+  /** How deep sub-agents may delegate; 1 unless given. */
+  maxDelegationDepth?: number
   /** Loads plugins after the rest of the rig and before the hook bridge. */
   beforeBridge?: (root: Context) => Promise<void>
 }
@@ -90,7 +92,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     root.plugin(LocalShellExecutor, { killGraceMs: 500 }),
     root.plugin(ShellEnvRegistry, { home: dir }),
     root.plugin(BashToolPlugin),
-    root.plugin(subagentToolPlugin, { maxDepth: 1 }),
+    root.plugin(subagentToolPlugin, { maxDepth: options.maxDelegationDepth ?? 1 }),
     ...(options.fsTools ? [root.plugin(FsToolsPlugin, { home: dir })] : []),
     root.plugin(AgentRegistry, {}),
   ]

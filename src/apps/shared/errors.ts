@@ -44,8 +44,9 @@ export function usageError(message: string): CliError {
 /**
  * The one rule for exit 2: the command line itself is wrong — an unknown command or
  * option, a missing or malformed value, flags that cannot be combined, or a value that
- * names nothing: a folder (`-C`), a session (`-r`, `--fork`, a command's id), a config
- * file (`--config`), an agents[] row (`--agent`). These are the error codes that carry
+ * names nothing: a folder (`-C`), a session (`-r`, `--fork`, a command's id; an id that
+ * cannot be one, `--session-id` too), a config file (`--config`), an agents[] row
+ * (`--agent`). These are the error codes that carry
  * such values; what lies beyond the command line (a config file's content, a missing API
  * key, the model's answers) stays exit 1.
  */
@@ -58,6 +59,7 @@ const USAGE_ERROR_CODES: ReadonlySet<string> = new Set([
   HistoryErrorCode.InvalidTitle,
   ConfigErrorCode.NotFound,
   SessionErrorCode.BadTurn,
+  SessionErrorCode.InvalidId,
 ])
 
 /** The exit code of a user-facing error under the rule above. */

@@ -119,15 +119,20 @@ export const claudeCodeDialect: HookDialect = {
         }
       case 'SubagentStart':
       case 'SubagentStop': {
+        // Every sub-agent field names the child, also when the firing agent is itself a
+        // sub-agent (whose own fields the common part carries).
         const child = facts.child ?? facts.agent
         const payload: Record<string, unknown> = {
           ...base,
           agent_id: child.id,
           agent_type: CLAUDE_CODE_SUBAGENT_TYPE,
+          agent_transcript_path: services.locate(child.session.header)?.path ?? '',
         }
+        const parent = child.session.header.parentSession
+        if (parent !== undefined) payload.parent_session_id = parent
+        else delete payload.parent_session_id
         if (event === 'SubagentStop') {
           payload.stop_hook_active = facts.stopHookActive === true
-          payload.agent_transcript_path = services.locate(child.session.header)?.path ?? ''
           payload.last_assistant_message = facts.lastAssistantMessage ?? ''
         }
         return payload

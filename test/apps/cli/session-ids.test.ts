@@ -72,6 +72,19 @@ it('resumes, forks, shows and locates a session by a unique prefix; refuses ambi
     const refused = await runCli(command, { env: w.env, cwd: w.project })
     expect(oneLineError(refused), command.join(' ')).toBe('dsh: unknown session "bbbb3"')
   }
+  // A malformed id on the command line is a usage error too (exit 2), for every flag that takes one.
+  const tooLong = 'z'.repeat(4097)
+  for (const command of [
+    ['run', '--session-id', tooLong, 'x'],
+    ['run', '-r', tooLong, 'x'],
+    ['run', '--fork', tooLong, 'x'],
+    ['sessions', 'show', tooLong],
+  ]) {
+    const refused = await runCli(command, { env: w.env, cwd: w.project })
+    expect(oneLineError(refused), command.slice(0, 2).join(' ')).toMatch(
+      /^dsh: invalid session id "z{80}…": /,
+    )
+  }
   expect(w.model.requests).toHaveLength(5)
 })
 
