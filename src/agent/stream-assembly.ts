@@ -14,6 +14,8 @@ export interface AssembledReply {
   toolCalls: ToolCallRequest[]
   finishReason?: string
   usage?: Usage
+  /** Set when the answer finished but the connection dropped before the server reported usage. */
+  usageLost?: true
   /** Set when the stream did not finish: it was aborted or failed. */
   interruption?: { kind: 'aborted' } | { kind: 'error'; message: string; failure?: FailureClass }
 }
@@ -42,6 +44,7 @@ export async function assembleReply(
         case 'finish':
           reply.finishReason = chunk.finishReason
           if (chunk.usage) reply.usage = chunk.usage
+          if (chunk.usageLost) reply.usageLost = true
           break
       }
     }
@@ -63,18 +66,23 @@ export async function assembleReply(
 const CHARS_PER_TOKEN = 4
 
 /**
- * The usage of a reply whose stream was cut after something arrived: the server's count
- * never came, but the request was billed. An estimate, marked `estimated`; undefined when
- * the server reported usage or nothing arrived at all.
+ * The usage of a reply whose stream was cut after something arrived — midway, or after
+ * the answer finished but before the usage chunk: the server's count never came, but the
+ * request was billed. An estimate, marked `estimated`; undefined when the server reported
+ * usage, nothing arrived at all, or the stream ended whole without usage (a server that
+ * does not report it).
  */
 export function estimateCutUsage(request: ModelRequest, reply: AssembledReply): Usage | undefined {
-  if (reply.usage !== undefined || reply.interruption === undefined) return undefined
-  if (reply.content === '' && reply.reasoning === '') return undefined
+  if (reply.usage !== undefined) return undefined
+  if (reply.interruption === undefined && !reply.usageLost) return undefined
+  // Tool calls of an interrupted reply were dropped; a finished reply's calls arrived.
+  const callChars = reply.toolCalls.reduce((sum, call) => sum + call.name.length + call.arguments.length, 0)
+  if (reply.content === '' && reply.reasoning === '' && callChars === 0) return undefined
   const promptTokens = Math.ceil(
     (JSON.stringify(request.messages).length + JSON.stringify(request.tools).length) / CHARS_PER_TOKEN,
   )
   const reasoningTokens = Math.ceil(reply.reasoning.length / CHARS_PER_TOKEN)
-  const completionTokens = Math.ceil(reply.content.length / CHARS_PER_TOKEN) + reasoningTokens
+  const completionTokens = Math.ceil((reply.content.length + callChars) / CHARS_PER_TOKEN) + reasoningTokens
   return {
     promptTokens,
     completionTokens,

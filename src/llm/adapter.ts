@@ -28,7 +28,16 @@ export type ModelStreamChunk =
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-call'; call: ToolCallRequest }
-  | { type: 'finish'; finishReason: string; usage?: Usage }
+  | {
+      type: 'finish'
+      finishReason: string
+      usage?: Usage
+      /**
+       * The connection dropped after the answer finished, before the server reported
+       * usage: the request was billed, its figure is unknown (the step estimates one).
+       */
+      usageLost?: true
+    }
 
 export abstract class LlmAdapter extends Service {
   constructor(ctx: Context) {

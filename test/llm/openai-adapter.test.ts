@@ -11,9 +11,18 @@ import {
   type ToolSchema,
 } from '../../src/llm/index.js'
 import { type Script, useLoopbackModels } from '../support/loopback-model.js'
-import { collect, collectUntilError, loadLlm, textOf, userRequest } from './helpers.js'
+import {
+  collect,
+  collectUntilError,
+  loadLlm,
+  sseChunk,
+  textOf,
+  useRawServers,
+  userRequest,
+} from './helpers.js'
 
 const startModel = useLoopbackModels()
+const rawServer = useRawServers()
 const disposers: (() => Promise<void>)[] = []
 
 afterEach(async () => {
@@ -257,5 +266,67 @@ describe('OpenAiCompatibleAdapter over loopback HTTP', () => {
     expect(root.get('llm')).toBeInstanceOf(OpenAiCompatibleAdapter)
     await dispose()
     expect(root.get('llm')).toBeUndefined()
+  })
+})
+
+describe('tool calls as other servers stream them', () => {
+  /** The tool calls the adapter assembles from a server that streams `events` (then finish and [DONE]). */
+  async function callsFrom(events: string[]) {
+    const baseUrl = await rawServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' })
+      res.end(`${events.join('')}${sseChunk({}, 'tool_calls')}data: [DONE]\n\n`)
+    })
+    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, { baseUrl, apiKey: 'k' })
+    disposers.push(dispose)
+    const chunks = await collect(llm.stream(userRequest('run both', { tools: [readFile] })))
+    expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'tool_calls' })
+    return chunks.flatMap((chunk) => (chunk.type === 'tool-call' ? [chunk.call] : []))
+  }
+  const whole = (fields: Record<string, unknown>, name: string, args: string) =>
+    sseChunk({ tool_calls: [{ ...fields, type: 'function', function: { name, arguments: args } }] })
+
+  it('keeps calls apart that all say index 0, each with its own id (Ollama)', async () => {
+    const calls = await callsFrom([
+      sseChunk({ role: 'assistant', reasoning_content: 'two calls same index' }),
+      whole({ index: 0, id: 'call_S1' }, 'bash', '{"command":"echo S1"}'),
+      whole({ index: 0, id: 'call_S2' }, 'bash', '{"command":"echo S2"}'),
+    ])
+    expect(calls).toEqual([
+      { id: 'call_S1', name: 'bash', arguments: '{"command":"echo S1"}' },
+      { id: 'call_S2', name: 'bash', arguments: '{"command":"echo S2"}' },
+    ])
+  })
+
+  it('keeps calls apart that come without an index, one whole call per chunk (Gemini)', async () => {
+    const calls = await callsFrom([
+      whole({ id: 'call_P' }, 'bash', '{"command":"echo P"}'),
+      whole({ id: 'call_Q' }, 'bash', '{"command":"echo Q"}'),
+      // Neither index nor id: the name of a new call after a complete one starts it.
+      whole({}, 'read_file', '{"path":"R"}'),
+    ])
+    expect(calls).toEqual([
+      { id: 'call_P', name: 'bash', arguments: '{"command":"echo P"}' },
+      { id: 'call_Q', name: 'bash', arguments: '{"command":"echo Q"}' },
+      { id: expect.stringMatching(/^call_/), name: 'read_file', arguments: '{"path":"R"}' },
+    ])
+  })
+
+  it('joins interleaved fragments of two calls that repeat their index, id or name (DeepSeek, OpenAI)', async () => {
+    const fragment = (fields: Record<string, unknown>, fn: Record<string, unknown>) =>
+      sseChunk({ tool_calls: [{ ...fields, function: fn }] })
+    const calls = await callsFrom([
+      whole({ index: 0, id: 'call_a' }, 'bash', ''),
+      whole({ index: 1, id: 'call_b' }, 'read_file', '{"pa'),
+      fragment({ index: 0 }, { arguments: '{"command":' }),
+      // The same id again, and the name repeated while the arguments are still incomplete.
+      fragment({ index: 1, id: 'call_b' }, { arguments: 'th":"R' }),
+      fragment({ index: 0 }, { name: 'bash', arguments: '"echo A"' }),
+      fragment({ index: 1 }, { arguments: '"}' }),
+      fragment({ index: 0, id: 'call_a' }, { arguments: '}' }),
+    ])
+    expect(calls).toEqual([
+      { id: 'call_a', name: 'bash', arguments: '{"command":"echo A"}' },
+      { id: 'call_b', name: 'read_file', arguments: '{"path":"R"}' },
+    ])
   })
 })

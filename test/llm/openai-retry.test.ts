@@ -1,8 +1,6 @@
 // Failure handling of the OpenAI-compatible adapter against real HTTP: retries on 429,
 // 5xx and dropped connections, Retry-After, cuts after output, abort, malformed streams.
 
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   LlmErrorCode,
@@ -11,9 +9,18 @@ import {
   type OpenAiCompatibleConfig,
 } from '../../src/llm/index.js'
 import { type Script, useLoopbackModels } from '../support/loopback-model.js'
-import { collect, collectUntilError, loadLlm, textOf, userRequest } from './helpers.js'
+import {
+  collect,
+  collectUntilError,
+  loadLlm,
+  sseChunk,
+  textOf,
+  useRawServers,
+  userRequest,
+} from './helpers.js'
 
 const startModel = useLoopbackModels()
+const rawServer = useRawServers()
 const cleanups: (() => Promise<void>)[] = []
 
 afterEach(async () => {
@@ -39,20 +46,6 @@ async function setup(script: Script, config: OpenAiCompatibleConfig = {}) {
     answering.count += 1
   })
   return { server, llm: loaded.llm, retries, answering }
-}
-
-/** A raw HTTP server for answers the loopback model never gives. */
-async function rawServer(handler: Parameters<typeof createServer>[1]): Promise<string> {
-  const raw: Server = createServer(handler)
-  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve))
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        raw.close(() => resolve())
-        raw.closeAllConnections()
-      }),
-  )
-  return `http://127.0.0.1:${(raw.address() as AddressInfo).port}`
 }
 
 describe('retries', () => {
@@ -180,15 +173,29 @@ describe('dropped connections', () => {
     })
   })
 
-  it('accepts a connection lost after the finish chunk, without usage', async () => {
+  it('accepts a connection lost after the finish chunk, and says the usage was lost', async () => {
     // Events: role, "ok", finish, usage, [DONE]: cut before the usage.
     const { llm, server } = await setup([{ text: 'ok', cutAfterChunks: 3 }])
     const chunks = await collect(llm.stream(userRequest('hi')))
     expect(chunks).toEqual([
       { type: 'text-delta', text: 'ok' },
-      { type: 'finish', finishReason: 'stop' },
+      { type: 'finish', finishReason: 'stop', usageLost: true },
     ])
     expect(server.requests).toHaveLength(1)
+  })
+
+  it('finishes a complete stream that reports no usage without saying any was lost', async () => {
+    // Some local servers never send usage; their stream still ends with [DONE].
+    const baseUrl = await rawServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' })
+      res.end(`${sseChunk({ content: 'all here' })}${sseChunk({}, 'stop')}data: [DONE]\n\n`)
+    })
+    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, { baseUrl, apiKey: 'k' })
+    cleanups.push(dispose)
+    expect(await collect(llm.stream(userRequest('hi')))).toEqual([
+      { type: 'text-delta', text: 'all here' },
+      { type: 'finish', finishReason: 'stop' },
+    ])
   })
 
   it('treats a silent server as a dropped connection after requestTimeoutMs', async () => {
@@ -302,7 +309,7 @@ describe('abort', () => {
 })
 
 describe('malformed answers', () => {
-  it('reports non-JSON event data as LLM_PROTOCOL without retrying', async () => {
+  it('reports non-JSON event data as LLM_PROTOCOL without retrying, quoting it', async () => {
     let hits = 0
     const baseUrl = await rawServer((_req, res) => {
       hits += 1
@@ -317,7 +324,40 @@ describe('malformed answers', () => {
     cleanups.push(dispose)
     const { error } = await collectUntilError(llm.stream(userRequest('hi')))
     expect(error).toMatchObject({ code: LlmErrorCode.Protocol })
+    expect((error as Error).message).toBe('model stream is malformed: not a JSON object: "this is not json"')
     expect(hits).toBe(1)
+  })
+
+  it('quotes only the start of long malformed event data, on one line', async () => {
+    const baseUrl = await rawServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' })
+      res.end(`data: <html>\ndata: ${'x'.repeat(5000)}\n\n`)
+    })
+    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, { baseUrl, apiKey: 'k' })
+    cleanups.push(dispose)
+    const { error } = await collectUntilError(llm.stream(userRequest('hi')))
+    const { message } = error as Error
+    expect(message).toMatch(
+      /^model stream is malformed: not a JSON object: "<html>\\nx+"… \(5007 characters\)$/,
+    )
+    expect(message.length).toBeLessThan(200)
+  })
+
+  it('skips events whose data is blank', async () => {
+    const baseUrl = await rawServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' })
+      res.write(': keep-alive\n\n')
+      res.write('data:\n\n')
+      res.write('data: \n\n')
+      res.write('data:  \t \n\n')
+      res.end(`${sseChunk({ content: 'after empty' })}${sseChunk({}, 'stop')}data: [DONE]\n\n`)
+    })
+    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, { baseUrl, apiKey: 'k' })
+    cleanups.push(dispose)
+    expect(await collect(llm.stream(userRequest('hi')))).toEqual([
+      { type: 'text-delta', text: 'after empty' },
+      { type: 'finish', finishReason: 'stop' },
+    ])
   })
 
   it('reports a finished tool call without a name as LLM_PROTOCOL', async () => {
@@ -343,6 +383,37 @@ describe('malformed answers', () => {
     cleanups.push(dispose)
     const { error } = await collectUntilError(llm.stream(userRequest('hi')))
     expect(error).toMatchObject({ code: LlmErrorCode.Protocol })
+  })
+
+  it('reports a 200 answer of another content type (a proxy login page) by its type, without retrying', async () => {
+    let hits = 0
+    const baseUrl = await rawServer((_req, res) => {
+      hits += 1
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+      res.end('<html><body>Please log in to the proxy</body></html>')
+    })
+    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {
+      baseUrl,
+      apiKey: 'k',
+      initialBackoffMs: 1,
+    })
+    cleanups.push(dispose)
+    const { error } = await collectUntilError(llm.stream(userRequest('hi')))
+    expect(error).toMatchObject({ code: LlmErrorCode.Protocol })
+    expect((error as Error).message).toBe(
+      'model stream is malformed: the model server answered text/html; charset=utf-8 instead of an event stream (text/event-stream)',
+    )
+    expect(hits).toBe(1)
+  })
+
+  it('reads an answer without a content type as an event stream', async () => {
+    const baseUrl = await rawServer((_req, res) => {
+      res.writeHead(200)
+      res.end(`${sseChunk({ content: 'untyped' })}${sseChunk({}, 'stop')}data: [DONE]\n\n`)
+    })
+    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, { baseUrl, apiKey: 'k' })
+    cleanups.push(dispose)
+    expect(textOf(await collect(llm.stream(userRequest('hi'))))).toBe('untyped')
   })
 
   it('retries an error event sent before any output', async () => {

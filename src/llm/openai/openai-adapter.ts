@@ -167,14 +167,15 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
       })
       if (!response.ok) throw new FailedAttempt(await httpFailure(response))
       this.ctx.emit('llm/answering')
-      if (!response.body || response.headers.get('content-type')?.includes('application/json')) {
-        throw new FailedAttempt({
-          class: 'protocol',
-          message: 'the model server answered without an event stream (does it support stream: true?)',
-        })
+      if (!response.body) {
+        throw new FailedAttempt({ class: 'protocol', message: 'the model server answered without a body' })
       }
+      const notStream = notEventStream(response.headers.get('content-type'))
+      if (notStream) throw new FailedAttempt({ class: 'protocol', message: notStream })
       assembler = new ChatStreamAssembler()
       for await (const data of readSseData(response.body, arm)) {
+        // Some servers send blank events as keep-alives: nothing to parse.
+        if (data.trim() === '') continue
         if (data === '[DONE]') {
           clearTimeout(timer)
           settled = true
@@ -220,7 +221,7 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
       if (error instanceof DshError) throw new FailedAttempt({ class: 'protocol', message: error.message })
       if (assembler?.messageFinished) {
         // The message was complete; only the usage chunk or [DONE] was lost with the connection.
-        yield* assembler.finish()
+        yield* assembler.finish(true)
         return
       }
       if (overran) {
@@ -247,6 +248,27 @@ export class OpenAiCompatibleAdapter extends LlmAdapter {
   }
 }
 
+/** How much of a content type an error names, and how much of malformed event data it quotes. */
+const QUOTED_TYPE_CHARS = 100
+const QUOTED_DATA_CHARS = 80
+
+/**
+ * Why a 200 answer of `contentType` cannot be read as the event stream asked for, or
+ * undefined when it can. A JSON answer means the server ignored `stream: true`; any other
+ * type (a proxy's HTML login page) is named. An answer without a content type is tried as
+ * a stream.
+ */
+function notEventStream(contentType: string | null): string | undefined {
+  const type = contentType?.trim()
+  if (!type) return undefined
+  const mediaType = type.split(';')[0]!.trim().toLowerCase()
+  if (mediaType === 'text/event-stream') return undefined
+  const named = type.length > QUOTED_TYPE_CHARS ? `${type.slice(0, QUOTED_TYPE_CHARS)}…` : type
+  return mediaType === 'application/json'
+    ? `the model server answered ${named} instead of an event stream (does it support stream: true?)`
+    : `the model server answered ${named} instead of an event stream (text/event-stream)`
+}
+
 function parseChunk(data: string): WireChatChunk {
   try {
     const value: unknown = JSON.parse(data)
@@ -254,7 +276,19 @@ function parseChunk(data: string): WireChatChunk {
   } catch {
     // Reported below with the offending text.
   }
-  throw new FailedAttempt({ class: 'protocol', message: `not a JSON object: ${data.slice(0, 200)}` })
+  throw new FailedAttempt({
+    class: 'protocol',
+    message: `not a JSON object: ${quoteStart(data, QUOTED_DATA_CHARS)}`,
+  })
+}
+
+/**
+ * `text` as a one-line JSON string (control characters escaped), cut to its first
+ * `maxChars` characters with its full length after an ellipsis when longer.
+ */
+function quoteStart(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return JSON.stringify(text)
+  return `${JSON.stringify(text.slice(0, maxChars))}… (${text.length} characters)`
 }
 
 async function httpFailure(response: PostResponse): Promise<Failure> {

@@ -1,6 +1,7 @@
 // Stream assembly: parsed `chat.completion.chunk` objects become ModelStreamChunks.
-// Text and reasoning pass through as deltas; tool-call fragments are joined by index
-// and emitted whole, in index order, once the message is finished.
+// Text and reasoning pass through as deltas; tool-call fragments are joined into calls
+// (by index, split where a new id or name starts another) and emitted whole, in index
+// order, once the message is finished.
 
 import { randomUUID } from 'node:crypto'
 import { DshError } from '../../core/errors.js'
@@ -17,7 +18,10 @@ interface PartialCall {
 }
 
 export class ChatStreamAssembler {
-  private readonly calls = new Map<number, PartialCall>()
+  /** Every call, in arrival order. */
+  private readonly calls: PartialCall[] = []
+  /** The call each wire index currently adds to. */
+  private readonly callAt = new Map<number, PartialCall>()
   private callsEmitted = false
   private finishReason: string | undefined
   private usage: Usage | undefined
@@ -64,23 +68,28 @@ export class ChatStreamAssembler {
     return out
   }
 
-  /** Ends the stream ([DONE] or end of body): any calls not yet emitted, then the finish chunk. */
-  finish(): ModelStreamChunk[] {
+  /**
+   * Ends the stream ([DONE] or end of body): any calls not yet emitted, then the finish
+   * chunk. `cut`: the connection dropped after the finish_reason; without usage by then,
+   * the finish says the usage was lost (`usageLost`).
+   */
+  finish(cut = false): ModelStreamChunk[] {
     const out = this.takeCalls()
-    const finishReason = this.finishReason ?? (this.calls.size > 0 ? 'tool_calls' : 'stop')
-    out.push(
-      this.usage ? { type: 'finish', finishReason, usage: this.usage } : { type: 'finish', finishReason },
-    )
+    const finishReason = this.finishReason ?? (this.calls.length > 0 ? 'tool_calls' : 'stop')
+    if (this.usage) out.push({ type: 'finish', finishReason, usage: this.usage })
+    else if (cut) out.push({ type: 'finish', finishReason, usageLost: true })
+    else out.push({ type: 'finish', finishReason })
     return out
   }
 
   private addFragment(fragment: WireToolCallDelta, position: number): void {
     // A server that omits `index` sends each call whole; its array position stands in.
     const index = fragment.index ?? position
-    let call = this.calls.get(index)
-    if (!call) {
+    let call = this.callAt.get(index)
+    if (!call || startsAnotherCall(call, fragment)) {
       call = { index, id: '', name: '', arguments: '' }
-      this.calls.set(index, call)
+      this.calls.push(call)
+      this.callAt.set(index, call)
     }
     if (fragment.id && !call.id) call.id = fragment.id
     // The name arrives whole in the first fragment; some servers repeat it later.
@@ -94,9 +103,32 @@ export class ChatStreamAssembler {
   private takeCalls(): ModelStreamChunk[] {
     if (this.callsEmitted) return []
     this.callsEmitted = true
-    return [...this.calls.values()]
+    // A stable sort: calls that share an index stay in arrival order.
+    return [...this.calls]
       .sort((a, b) => a.index - b.index)
       .map((call): ModelStreamChunk => ({ type: 'tool-call', call: completeCall(call) }))
+  }
+}
+
+/**
+ * Whether `fragment`, sent at the index of `call`, begins a new call. Ollama labels every
+ * call of a message index 0 and Gemini sends none, each call whole in its own chunk: a
+ * different id, or (without ids) a name after a call already complete, starts the next
+ * one. DeepSeek's and OpenAI's later fragments carry no id (or the same one), and a name
+ * they repeat comes while the arguments are still incomplete.
+ */
+function startsAnotherCall(call: PartialCall, fragment: WireToolCallDelta): boolean {
+  if (fragment.id && call.id) return fragment.id !== call.id
+  return Boolean(fragment.function?.name) && call.name !== '' && isCompleteJson(call.arguments)
+}
+
+function isCompleteJson(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    // Incomplete (or never valid): the call may still be streaming its arguments.
+    return false
   }
 }
 
