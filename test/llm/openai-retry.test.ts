@@ -308,6 +308,33 @@ describe('abort', () => {
   })
 })
 
+describe('a model that does not think', () => {
+  it('says to set effort off when the server refuses thinking (Ollama, a model without it)', async () => {
+    let hits = 0
+    const baseUrl = await rawServer((_req, res) => {
+      hits += 1
+      // Ollama's OpenAI-compatible route, model without the thinking capability.
+      res.writeHead(400, { 'Content-Type': 'application/json' })
+      res.end(
+        JSON.stringify({
+          error: { message: '"qwen2.5-coder:7b" does not support thinking', type: 'api_error', param: null },
+        }),
+      )
+    })
+    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {
+      baseUrl,
+      apiKey: 'k',
+      initialBackoffMs: 1,
+    })
+    cleanups.push(dispose)
+    const { error } = await collectUntilError(llm.stream(userRequest('hi')))
+    expect((error as Error).message).toMatch(
+      /does not support thinking.* — the model cannot think: set model\.effort: off in the config \(or pass --effort off\)$/,
+    )
+    expect(hits).toBe(1)
+  })
+})
+
 describe('malformed answers', () => {
   it('reports non-JSON event data as LLM_PROTOCOL without retrying, quoting it', async () => {
     let hits = 0

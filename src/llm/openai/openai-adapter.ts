@@ -382,6 +382,9 @@ export async function listModels(config: ResolvedOpenAiConfig, signal?: AbortSig
   return (body.data ?? []).flatMap((entry) => (typeof entry.id === 'string' ? [entry.id] : []))
 }
 
+/** How a server says the model has no thinking mode (Ollama: `"<model>" does not support thinking`). */
+const THINKING_REFUSED = /does not support (?:thinking|reasoning)/i
+
 /** What the user should do about a failure, naming the key variable, model or URL concerned. */
 function adviceFor(config: ResolvedOpenAiConfig, failure: Failure, model: string): string | undefined {
   switch (failure.class) {
@@ -390,8 +393,11 @@ function adviceFor(config: ResolvedOpenAiConfig, failure: Failure, model: string
     case 'balance':
       return 'top up the balance of the account (DeepSeek: platform.deepseek.com top-up page)'
     case 'invalid':
-      return failure.status === 404 || failure.message.includes(MODEL_NOT_EXIST_MESSAGE)
-        ? `the server does not offer the model ${JSON.stringify(model)}; \`dsh models\` lists the ones it does`
+      if (failure.status === 404 || failure.message.includes(MODEL_NOT_EXIST_MESSAGE))
+        return `the server does not offer the model ${JSON.stringify(model)}; \`dsh models\` lists the ones it does`
+      // Ollama refuses `reasoning_effort` for a model without thinking (dsh sends the effort, `high` by default).
+      return THINKING_REFUSED.test(failure.message)
+        ? 'the model cannot think: set model.effort: off in the config (or pass --effort off)'
         : undefined
     case 'transport':
       return `could not reach ${config.baseUrl}: check the URL and the network (and HTTPS_PROXY, if you need one)`
