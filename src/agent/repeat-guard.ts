@@ -7,7 +7,7 @@ export const REPEAT_REMIND_AT = 3
 export const REPEAT_END_AT = 5
 
 export function repeatReminder(count: number): string {
-  return `[dsh: this is the ${count}th identical call in a row with the same result. Repeating it will not change the outcome: try something different, or stop and say what is blocking you. The turn ends at ${REPEAT_END_AT} repeats.]`
+  return `[dsh: this is identical call number ${count} in a row with the same result. Repeating it will not change the outcome: try something different, or stop and say what is blocking you. The turn ends at ${REPEAT_END_AT} repeats.]`
 }
 
 /** Counts identical consecutive tool calls of one turn. */

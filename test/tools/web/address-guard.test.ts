@@ -184,10 +184,10 @@ describe('address guard before connecting: literal hosts and allowed private hos
       return 'not refused'
     }
     expect(reason('http://app.localhost:3000/')).toBe(
-      'refused to fetch app.localhost: it is a private, loopback or otherwise non-public address (a loopback name); allow it with web.fetch.allowPrivateHosts',
+      'refused to fetch app.localhost: it is a private, loopback or otherwise non-public address (a loopback name); allow it with web.http.allowPrivateHosts',
     )
     expect(reason('http://[::1]/')).toBe(
-      'refused to fetch [::1]: it is a private, loopback or otherwise non-public address (::1); allow it with web.fetch.allowPrivateHosts',
+      'refused to fetch [::1]: it is a private, loopback or otherwise non-public address (::1); allow it with web.http.allowPrivateHosts',
     )
   })
 

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { isWebError, type WebError } from '../../../src/tools/web/errors.js'
+import { convertHtml, htmlToMarkdown, MAX_NESTING } from '../../../src/tools/web/http/html-to-markdown.js'
 import type { HttpFetchOptions } from '../../../src/tools/web/http/http-fetch-provider.js'
 import { HttpFetchProvider } from '../../../src/tools/web/http/http-fetch-provider.js'
 import { page, type Route, redirect, startTestSite, type TestSite } from '../../support/web-site.js'
@@ -245,5 +246,41 @@ describe('plain-HTTP fetch', () => {
     const p = provider(s)
     expect((await fetchOnce(p, `${s.origin}/gz`)).markdown).toBe('## Zipped')
     expect((await fetchOnce(p, `${s.origin}/data.json`)).markdown).toBe('{"a": 1}')
+  })
+})
+
+describe('pages slow to convert', () => {
+  it('stops converting at an element nested deeper than MAX_NESTING, keeping what came before', async () => {
+    // 200,000 nested <div>s: htmlparser2's open-element list made this take tens of seconds.
+    const depth = 200_000
+    const html = `<title>Deep</title><p>before the nesting</p>${'<div>'.repeat(depth)}deep${'</div>'.repeat(depth)}<p>after</p>`
+    const s = await site({ '/deep': page(html) })
+    const result = await fetchOnce(provider(s), `${s.origin}/deep`)
+    expect(result.title).toBe('Deep')
+    expect(result.markdown).toContain('before the nesting')
+    expect(result.markdown).toContain(
+      `[dsh stopped converting here: the page nests elements more than ${MAX_NESTING} deep]`,
+    )
+    expect(result.markdown).not.toContain('after')
+  })
+
+  it('keeps a page nested just under the limit whole', async () => {
+    const depth = MAX_NESTING - 10
+    const html = `${'<div>'.repeat(depth)}deep${'</div>'.repeat(depth)}<p>after</p>`
+    const converted = htmlToMarkdown(`<html><body>${html}</body></html>`)
+    expect(converted.markdown).toContain('deep')
+    expect(converted.markdown).toContain('after')
+    expect(converted.markdown).not.toContain('dsh stopped converting')
+  })
+
+  it('converts in slices that a cancel stops between them', async () => {
+    const html = `<p>${'word '.repeat(400_000)}</p>`.repeat(4)
+    const controller = new AbortController()
+    const converting = convertHtml(html, 'http://example.test/', controller.signal)
+    controller.abort()
+    await expect(converting).rejects.toMatchObject({ name: 'AbortError' })
+    // Not aborted, the same page converts whole.
+    const whole = await convertHtml(html, 'http://example.test/', new AbortController().signal)
+    expect(whole.markdown.length).toBeGreaterThan(4 * 400_000 * 4)
   })
 })

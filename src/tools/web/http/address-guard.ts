@@ -75,6 +75,6 @@ export function guardedLookup(url: URL, policy: PrivateHostPolicy): LookupFuncti
 function refused(host: string, address: string): WebError {
   return new WebError(
     'refused',
-    `refused to fetch ${host}: it is a private, loopback or otherwise non-public address (${address}); allow it with web.fetch.allowPrivateHosts`,
+    `refused to fetch ${host}: it is a private, loopback or otherwise non-public address (${address}); allow it with web.http.allowPrivateHosts`,
   )
 }

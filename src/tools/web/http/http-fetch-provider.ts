@@ -73,12 +73,12 @@ export class HttpFetchProvider implements WebFetchProvider {
       if (kind === 'unsupported')
         throw new WebError('unsupported', `${url.href} is ${type || 'of unknown type'}, not a text page`)
       // Loaded on first use: the parser and the charset tables are not needed to start.
-      const [{ decodeBody }, { htmlToMarkdown }] = await Promise.all([
+      const [{ decodeBody }, { convertHtml }] = await Promise.all([
         import('./charset.js'),
         import('./html-to-markdown.js'),
       ])
       const text = decodeBody(body, contentType)
-      const page = kind === 'html' ? htmlToMarkdown(text, url.href) : { title: '', markdown: text }
+      const page = kind === 'html' ? await convertHtml(text, url.href, signal) : { title: '', markdown: text }
       return { url: url.href, title: page.title, markdown: page.markdown, truncated, costUsd: 0 }
     } catch (error) {
       if (isWebError(error)) throw error
