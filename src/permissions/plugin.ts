@@ -21,9 +21,12 @@ import { loadProjectPermissions } from './settings.js'
 import type { PermissionRuleSet } from './types.js'
 
 export interface PermissionPolicyConfig {
-  /** The mode new agents start in (a resumed or forked one restores its own). Default `auto`. */
+  /**
+   * The mode new agents start in (a resumed or forked one restores its own, a sub-agent takes
+   * its live parent's). Default `auto`.
+   */
   mode?: PermissionMode
-  /** `--permission-mode`: every agent starts in it, also a resumed or forked one. */
+  /** `--permission-mode`: every agent starts in it, also a resumed or forked one (not a sub-agent: see `mode`). */
   forcedMode?: PermissionMode
   /** Rules from dsh's config file (`permissions.allow/ask/deny`); `/path` patterns are relative to `baseDir`. */
   allow?: string[]
@@ -65,6 +68,8 @@ export const PLAN_MODE_CONTEXT =
 
 export class PermissionPolicy extends Service {
   private readonly agents = new Map<SessionId, AgentPermissions>()
+  /** Sub-agents of a live parent, by their id: they run in the parent's mode, whatever it becomes. */
+  private readonly followers = new Map<SessionId, { agent: AgentHandle; parent: SessionId }>()
   /** Trust decisions of the harness's trust service, by project root. */
   private readonly trustByRoot = new Map<string, boolean>()
   private readonly baseRules: PermissionRuleSet
@@ -102,6 +107,7 @@ export class PermissionPolicy extends Service {
     })
     ctx.on('agent/disposed', (agent) => {
       this.agents.delete(agent.id)
+      this.followers.delete(agent.id)
     })
     ctx.on('tools/pre-execute', async (call, next) => {
       let view: { tool: string; input: unknown }
@@ -149,14 +155,20 @@ export class PermissionPolicy extends Service {
     return hookPermissionMode(this.modeOf(agent))
   }
 
-  /** Switches the agent's mode; front ends showing it (ACP) hear `permissions/mode-changed`. */
+  /**
+   * Switches the agent's mode, and its live sub-agents' (theirs too, down the tree), from their
+   * next tool call on, also mid-turn; front ends showing it (ACP) hear `permissions/mode-changed`.
+   */
   setMode(agent: AgentHandle, mode: PermissionMode): void {
     const state = this.stateOf(agent)
-    if (state.mode === mode) return
-    if (mode === 'plan') state.beforePlan = state.mode
-    state.mode = mode
-    agent.recordSettings()
-    this.ctx.emit('permissions/mode-changed', agent, mode)
+    if (state.mode !== mode) {
+      if (mode === 'plan') state.beforePlan = state.mode
+      state.mode = mode
+      agent.recordSettings()
+      this.ctx.emit('permissions/mode-changed', agent, mode)
+    }
+    for (const follower of this.followers.values())
+      if (follower.parent === agent.id) this.setMode(follower.agent, mode)
   }
 
   /**
@@ -201,6 +213,14 @@ export class PermissionPolicy extends Service {
   /** The decision for one call, before hooks downstream and before asking anyone. */
   decide(agent: AgentHandle, tool: string, input: unknown): PolicyDecision {
     const state = this.stateOf(agent)
+    // Its parent's mode is a sub-agent's: leaving plan mode on its own would widen it past it.
+    if (tool === 'ExitPlanMode' && state.mode === 'plan' && this.followers.has(agent.id)) {
+      return {
+        behavior: 'deny',
+        reason:
+          "a sub-agent runs in its parent's permission mode and cannot leave plan mode: answer with your plan instead",
+      }
+    }
     return decideToolPermission({
       mode: state.mode,
       rules: state.rules,
@@ -257,13 +277,20 @@ export class PermissionPolicy extends Service {
   private load(agent: AgentHandle, trusted = this.projectTrusted(agent.cwd)): AgentPermissions {
     const root = findProjectRoot(agent.cwd)
     const project = loadProjectPermissions(root, trusted)
-    const parent = agent.session.header.parentSession
+    const { parentSession: parent, origin } = agent.session.header
     const inherited = parent !== undefined ? this.agents.get(parent)?.mode : undefined
+    // A sub-agent of a live parent runs in the parent's mode as it is now, never in an older one
+    // a fork's seed recorded, and follows its changes. A sub-agent session resumed on its own
+    // (its parent not live here) is a resume: it keeps its logged mode like any session.
+    const follows = origin === 'subagent' && parent !== undefined && inherited !== undefined
+    if (follows) this.followers.set(agent.id, { agent, parent })
     // The flag, else what a resumed or forked log recorded, else a live parent's, else the config's.
     const recorded = sessionSettings(agent.session).mode
     const restored = recorded !== undefined && isPermissionMode(recorded) ? recorded : undefined
     const state: AgentPermissions = {
-      mode: this.config.forcedMode ?? restored ?? inherited ?? this.config.mode ?? 'auto',
+      mode: follows
+        ? inherited
+        : (this.config.forcedMode ?? restored ?? inherited ?? this.config.mode ?? 'auto'),
       projectRoot: root,
       rules: mergeRuleSets(this.baseRules, project.rules),
       trusted,

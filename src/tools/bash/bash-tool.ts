@@ -14,7 +14,10 @@ import { type BashArguments, bashParameters, type JobArguments, jobParameters } 
 /** Who started each background job: an agent id, or undefined for calls without an agent. */
 type JobOwners = Map<string, string | undefined>
 
-/** Registers `bash`, `job_output` and `job_kill`; kills the jobs it started when it unloads. */
+/**
+ * Registers `bash`, `job_output` and `job_kill`; kills an agent's jobs when the agent is
+ * disposed, and every job it started when it unloads.
+ */
 export const BashToolPlugin = {
   name: 'bash-tool',
   inject: ['tools', 'shell', 'shellEnv'],
@@ -61,16 +64,10 @@ export const BashToolPlugin = {
         return { content: `${verdict}\n${renderShellResult(result)}` }
       },
     })
-    ctx.effect(
-      () => async () => {
-        const shell = ctx.get('shell')
-        const running = [...owners.keys()]
-          .map((id) => shell?.job(id))
-          .filter((job) => job?.status === 'running')
-        await Promise.allSettled(running.map((job) => job!.kill()))
-      },
-      'bash-tool: kill its background jobs on unload',
-    )
+    // A job belongs to its agent: a disposed sub-agent's jobs die with it (nobody else may
+    // reach them through job_output or job_kill), as its terminals do.
+    ctx.on('agent/disposed', (agent) => killJobs(ctx, owners, (owner) => owner === agent.id))
+    ctx.effect(() => () => killJobs(ctx, owners, () => true), 'bash-tool: kill its background jobs on unload')
   },
 }
 
@@ -153,6 +150,18 @@ function findJob(
   // Jobs are per agent: another agent's job id is treated as unknown.
   if (!owners.has(args.job_id) || owners.get(args.job_id) !== execution.agent?.id) return undefined
   return ctx.get('shell')?.job(args.job_id)
+}
+
+/**
+ * Kills the running jobs of the owners `which` picks, each with its whole process group, and
+ * forgets them. Resolves when every kill has settled.
+ */
+async function killJobs(ctx: Context, owners: JobOwners, which: (owner: string | undefined) => boolean) {
+  const shell = ctx.get('shell')
+  const picked = [...owners].filter(([, owner]) => which(owner)).map(([id]) => id)
+  for (const id of picked) owners.delete(id)
+  const running = picked.map((id) => shell?.job(id)).filter((job) => job?.status === 'running')
+  await Promise.allSettled(running.map((job) => job!.kill()))
 }
 
 function noSuchJob(args: JobArguments): ToolOutput {

@@ -5,5 +5,5 @@ export const SUBAGENT_DESCRIPTION = [
   'The sub-agent starts with no memory of this conversation unless `fork` is true (then it starts',
   'with every completed turn of it). Give it a complete, specific prompt; its final answer is returned',
   "to you as this tool's result. Use it for independent research or side tasks that would clutter",
-  'your own context.',
+  'your own context. Background jobs and terminals it starts are stopped when it returns.',
 ].join(' ')

@@ -7,7 +7,7 @@ import * as z from 'zod'
 import { toolParameters } from '../../core/tool-parameters.js'
 import type { AgentHandle, ToolOutput, TurnResult } from '../../plugin-api/index.js'
 import { SUBAGENT_ID_INFIX } from '../../session/id.js'
-import { completedPrefixLength } from '../../session/store.js'
+import { forkSeed } from '../../session/store.js'
 import type { SessionId } from '../../session/types.js'
 import { SUBAGENT_DESCRIPTION } from './prompt.js'
 
@@ -53,9 +53,9 @@ export const subagentToolPlugin = {
             isError: true,
           }
         }
-        const seed = args.fork
-          ? parent.session.events.slice(0, completedPrefixLength(parent.session.events))
-          : undefined
+        // A fork's seed, as `dsh run --fork` makes it: the completed turns, then the marker that
+        // keeps their usage the parent's.
+        const seed = args.fork ? forkSeed(parent.session) : undefined
         const child = await agents.create({
           sessionId: mintSubagentId(parent.id),
           meta: { cwd: parent.cwd, parentSession: parent.id, origin: 'subagent', delegationDepth: depth },

@@ -2,9 +2,13 @@
 // lineage to the parent, the parent's cwd, and its answer returned as the tool result.
 
 import { describe, expect, it } from 'vitest'
+import type { SessionEvent, SessionEventMap } from '../../../src/session/index.js'
+import type { LedgerStep } from '../../../src/usage/index.js'
 import { useTestHarnesses } from '../../support/harness.js'
+import { groupGone } from '../../support/processes.js'
 
 const startTestHarness = useTestHarnesses()
+type AssistantData = SessionEventMap['assistant/message']
 
 describe('subagent tool', () => {
   it('runs a child with a new id, parent lineage and inherited cwd, and returns its answer', async () => {
@@ -111,5 +115,74 @@ describe('subagent tool', () => {
         m.role === 'assistant' && m.reasoning_content !== undefined ? [m.reasoning_content] : [],
       ),
     ).toEqual(['Seed: list first.', 'Seed: listed.'])
+  })
+
+  it("a forked child's seed ends with the fork marker, so the parent's usage it copied is inherited, not counted again", async () => {
+    const test = await startTestHarness({
+      script: [
+        { text: 'one' },
+        { toolCalls: [{ name: 'subagent', arguments: { description: 'f', prompt: 'go on', fork: true } }] },
+        { text: 'child answer' },
+        { text: 'parent done' },
+      ],
+    })
+    const parent = await test.harness.agents.create({ sessionId: 'usage-forker' })
+    expect((await parent.prompt('first')).reason).toBe('completed')
+    expect((await parent.prompt('delegate with the history')).reason).toBe('completed')
+    const child = (await test.harness.sessions.listStored()).find(
+      (summary) => summary.header.parentSession === 'usage-forker',
+    )!
+    const log = await test.harness.sessions.read(child.header.id)
+    const seedLength = child.header.seedLength!
+    expect(log.events[seedLength - 1]).toMatchObject({
+      type: 'session/forked',
+      data: { parentSession: 'usage-forker' },
+    })
+    // The requests each log recorded, before and after the seed (the strict model reports usage).
+    const promptTokens = (events: readonly SessionEvent[]) =>
+      events.reduce(
+        (sum, event) =>
+          sum + (event.type === 'assistant/message' ? (event.data as AssistantData).usage!.promptTokens : 0),
+        0,
+      )
+    const ledgerTokens = (steps: readonly LedgerStep[] = []) => steps.reduce((sum, step) => sum + step[2], 0)
+    const own = promptTokens(log.events.slice(seedLength))
+    const copied = promptTokens(log.events.slice(0, seedLength))
+    expect(own).toBeGreaterThan(0)
+    // The seed before its marker is the parent's turn 1, as it was logged there.
+    expect(copied).toBe(promptTokens(parent.session.events.slice(0, seedLength - 1)))
+    expect(ledgerTokens(child.usage.steps)).toBe(own)
+    expect(ledgerTokens(child.usage.inherited?.steps)).toBe(copied)
+    // The child's request still held the seed's turn and then its own prompt.
+    expect(test.model.requests[2]!.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
+      'first',
+      'go on',
+    ])
+  })
+
+  it("kills a sub-agent's background jobs, the whole process group, when the sub-agent is disposed", async () => {
+    let started = ''
+    const test = await startTestHarness({
+      script: [
+        { toolCalls: [{ name: 'subagent', arguments: { description: 'bg', prompt: 'start a job' } }] },
+        {
+          toolCalls: [
+            // The shell and its child `sleep` share the job's process group.
+            { name: 'bash', arguments: { command: 'sleep 1102 & wait', run_in_background: true } },
+          ],
+        },
+        (request) => {
+          started = String(request.messages.at(-1)?.content)
+          return { text: started }
+        },
+        { text: 'parent done' },
+      ],
+    })
+    const parent = await test.harness.agents.create({ sessionId: 'bg-parent', meta: { cwd: test.home } })
+    expect((await parent.prompt('delegate')).reason).toBe('completed')
+    const [, jobId, pid] = /^started background job (\S+)\n\(pid (\d+);/.exec(started)!
+    expect(test.harness.agents.list().map((agent) => agent.id)).toEqual(['bg-parent'])
+    await groupGone(Number(pid))
+    expect(test.harness.ctx.get('shell')!.job(jobId!)?.status).toBe('killed')
   })
 })
