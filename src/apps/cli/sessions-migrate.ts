@@ -47,11 +47,7 @@ export async function migrateCommand(options: MigrateOptions): Promise<number> {
         dryRun: options.dryRun ?? false,
         onSession: (outcome) => describe(outcome, options.dryRun ?? false),
       })
-      const verb = options.dryRun ? 'would copy' : 'copied'
-      process.stdout.write(
-        `${verb} ${report.copied} sessions and extended ${report.extended} (${report.events} events) from ${from} to ${to}; ` +
-          `${report.present} already there; ${report.empty > 0 ? `${report.empty} empty (nothing to copy); ` : ''}${report.problems} not copied\n`,
-      )
+      process.stdout.write(`${migrateSummary(report, options.dryRun ?? false, from, to)}\n`)
       return report.problems > 0 ? ExitCode.Failure : ExitCode.Ok
     } finally {
       await target.dispose()
@@ -69,4 +65,28 @@ function describe(outcome: CopyOutcome, dryRun: boolean): void {
       `${outcome.outcome === 'copied' ? 'copy' : 'extend'} ${toTerminalId(outcome.id)} (${outcome.events} events)\n`,
     )
   }
+}
+
+/** The last line: what was (or, with --dry-run, would be) copied and extended. */
+export function migrateSummary(
+  report: {
+    copied: number
+    extended: number
+    events: number
+    present: number
+    empty: number
+    problems: number
+  },
+  dryRun: boolean,
+  from: string,
+  to: string,
+): string {
+  const [copy, extend] = dryRun ? ['would copy', 'extend'] : ['copied', 'extended']
+  const sessions = `${report.copied} session${report.copied === 1 ? '' : 's'}`
+  const events = `${report.events} event${report.events === 1 ? '' : 's'}`
+  const empty = report.empty > 0 ? `${report.empty} empty (nothing to copy); ` : ''
+  return (
+    `${copy} ${sessions} and ${extend} ${report.extended} (${events}) from ${from} to ${to}; ` +
+    `${report.present} already there; ${empty}${report.problems} not copied`
+  )
 }

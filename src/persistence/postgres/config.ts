@@ -3,6 +3,7 @@
 
 import { hostname } from 'node:os'
 import type { PoolConfig } from 'pg'
+import { passwordLookup } from './pgpass.js'
 
 export interface PostgresBackendConfig {
   /** A `postgres://user:pass@host:port/db` URL; unset: the standard PG* variables (PGHOST, PGPORT, ...). */
@@ -64,6 +65,9 @@ export function resolvePostgresConfig(config: PostgresBackendConfig): ResolvedPo
 export function driverOptions(config: ResolvedPostgresConfig): PoolConfig {
   return {
     ...(config.url !== undefined ? { connectionString: config.url } : {}),
+    // Asked only when the URL carries no password (the URL's wins). pg passes the connection's
+    // facts and takes undefined for "none"; its types declare neither.
+    password: passwordLookup(config.env) as unknown as () => Promise<string>,
     application_name: 'dsh',
     statement_timeout: config.statementTimeoutMs,
     // Client side too: a server that stops answering (stopped, cut off) must not hang a turn.

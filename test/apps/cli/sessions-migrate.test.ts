@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { migrateSummary } from '../../../src/apps/cli/sessions-migrate.js'
 import { JsonlSessionBackend } from '../../../src/persistence/jsonl/backend.js'
 import { LogBuilder, makeHeader, startHarness } from '../../persistence/fixtures.js'
 import { describePostgres, describeSkipReason, useCluster } from '../../support/postgres.js'
@@ -60,6 +61,16 @@ function expectSameJsonl(rootA: string, rootB: string): void {
   }
 }
 
+it('counts in words: one session, one event', () => {
+  const report = { copied: 1, extended: 0, events: 1, present: 0, empty: 0, problems: 0 }
+  expect(migrateSummary(report, true, 'jsonl', 'sqlite')).toBe(
+    'would copy 1 session and extend 0 (1 event) from jsonl to sqlite; 0 already there; 0 not copied',
+  )
+  expect(migrateSummary({ ...report, copied: 2, events: 8 }, false, 'jsonl', 'sqlite')).toBe(
+    'copied 2 sessions and extended 0 (8 events) from jsonl to sqlite; 0 already there; 0 not copied',
+  )
+})
+
 describe('dsh sessions migrate with SQLite', { timeout: 120_000 }, () => {
   beforeAll(assertBuilt)
 
@@ -72,6 +83,13 @@ describe('dsh sessions migrate with SQLite', { timeout: 120_000 }, () => {
     const b = makeWorld(makeDir(), 'http://127.0.0.1:9', config(rootB))
     await seedJsonl(rootA)
 
+    const dry = await runCli(['sessions', 'migrate', '--from', 'jsonl', '--to', 'sqlite', '--dry-run'], {
+      env: a.env,
+    })
+    expect(dry.code).toBe(0)
+    expect(dry.stdout.split('\n').at(-2)).toBe(
+      'would copy 5 sessions and extend 0 (95 events) from jsonl to sqlite; 0 already there; 0 not copied',
+    )
     const there = await runCli(['sessions', 'migrate', '--from', 'jsonl', '--to', 'sqlite'], { env: a.env })
     expect(there.stderr).toBe('')
     expect(there.code).toBe(0)
