@@ -167,9 +167,11 @@ class HistoryBuilder {
     this.messages.push({ role: 'user', content: summaryMessage(data.summary!) })
     const from = Math.max(0, Math.min(data.keptFrom ?? boundary, boundary))
     const tail = this.events.slice(from, boundary)
-    // The tail always starts with the user's last request, even when its steps were summarised.
+    // The tail starts with the user's last request when its turn was still open (a compaction
+    // inside it): its steps were summarised, the request stands. A turn that ended before the
+    // boundary was answered: sent again, it would read as asked and not answered.
     if (!tail.some((event) => event.type === 'user/message')) {
-      const prompt = lastUserMessage(this.events, from)
+      const prompt = openRequest(this.events, from, boundary)
       if (prompt !== undefined) this.messages.push({ role: 'user', content: prompt })
     }
     for (const event of tail) {
@@ -199,9 +201,12 @@ function toolImagesText(count: number): string {
     : `The ${count} images the tool calls above returned:`
 }
 
-function lastUserMessage(events: readonly SessionEvent[], before: number): string | undefined {
+/** The last user message before `before`, unless its turn ended before `boundary`. */
+function openRequest(events: readonly SessionEvent[], before: number, boundary: number): string | undefined {
   for (let i = before - 1; i >= 0; i--) {
-    if (events[i]!.type === 'user/message') return (events[i]!.data as SessionEventMap['user/message']).text
+    if (events[i]!.type !== 'user/message') continue
+    for (let j = i + 1; j < boundary; j++) if (events[j]!.type === 'turn/end') return undefined
+    return (events[i]!.data as SessionEventMap['user/message']).text
   }
   return undefined
 }
