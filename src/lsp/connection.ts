@@ -3,6 +3,7 @@
 // LSP libraries; the manager loads it with `await import()` the first time a server starts.
 
 import { type ChildProcess, spawn } from 'node:child_process'
+import type { Readable } from 'node:stream'
 import {
   createProtocolConnection,
   type Diagnostic,
@@ -11,6 +12,7 @@ import {
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
+  type InitializeResult,
   type ProtocolConnection,
   PublishDiagnosticsNotification,
   type ServerCapabilities,
@@ -22,6 +24,7 @@ import { errorMessage } from '../core/errors.js'
 import { processStartTicks, signalOwnGroup } from '../shell/index.js'
 import { CLIENT_CAPABILITIES } from './capabilities.js'
 import { uriOf } from './convert.js'
+import { LspServerExitedError } from './errors.js'
 import { killGroupOnExit } from './exit-kill.js'
 import { FrameGuard } from './framing.js'
 import { liveGroupMembers } from './group.js'
@@ -36,9 +39,17 @@ export interface StartOptions {
   readonly log: LspLog
   /** Arguments placed before the server command (the sandbox: `bwrap ... --`), empty for none. */
   readonly wrapper?: readonly string[]
-  /** Called once when the process ends without `shutdown()` having been asked for. */
+  /**
+   * Called once when the process ends without `shutdown()` having been asked for, with how
+   * it ended (`exited with code 3; last stderr line: …`).
+   */
   readonly onUnexpectedExit: (reason: string) => void
 }
+
+/** How long an exit waits for the rest of stderr, which often says why the server ended. */
+const STDERR_DRAIN_MS = 200
+/** The longest stderr line an exit reason quotes. */
+const MAX_STDERR_LINE_CHARS = 200
 
 interface Published {
   readonly version: number | undefined
@@ -66,6 +77,9 @@ export class LspConnection {
   private readonly sinceSync = new Map<string, number>()
   private stopping = false
   private exited = false
+  private lastStderrLine: string | undefined
+  /** How the process ended, once it has (and its stderr was read to the end, bounded). */
+  private exitReason: string | undefined
   private readonly exitPromise: Promise<void>
   private readonly forget: () => void
   private readonly leaderTicks: number | null
@@ -78,13 +92,25 @@ export class LspConnection {
     this.pid = child.pid!
     this.leaderTicks = processStartTicks(this.pid)
     this.forget = killGroupOnExit(this.pid, this.leaderTicks)
+    child.stderr!.setEncoding('utf8')
+    child.stderr!.on('data', (chunk: string) => {
+      for (const line of chunk.split('\n')) {
+        if (!line.trim()) continue
+        options.log.line(`stderr: ${line}`)
+        this.lastStderrLine = line.trim().slice(0, MAX_STDERR_LINE_CHARS)
+      }
+    })
     this.exitPromise = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exited = true
+        const unexpected = !this.stopping
         this.connection.dispose()
-        if (!this.stopping)
-          options.onUnexpectedExit(signal ? `killed by ${signal}` : `exited with code ${code}`)
-        resolve()
+        void drained(child.stderr!, STDERR_DRAIN_MS).then(() => {
+          const how = signal ? `killed by ${signal}` : `exited with code ${code}`
+          this.exitReason = this.lastStderrLine ? `${how}; last stderr line: ${this.lastStderrLine}` : how
+          if (unexpected) options.onUnexpectedExit(this.exitReason)
+          resolve()
+        })
       })
     })
     connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
@@ -126,10 +152,6 @@ export class LspConnection {
       child.once('error', (error) => resolve(error))
     })
     if (spawned) throw spawned
-    child.stderr!.setEncoding('utf8')
-    child.stderr!.on('data', (chunk: string) => {
-      for (const line of chunk.split('\n')) if (line.trim()) options.log.line(`stderr: ${line}`)
-    })
     // A write to a server that died is reported through exit; the pipe error itself is noise.
     child.stdin!.on('error', () => {})
     const frames = child.stdout!.pipe(
@@ -142,8 +164,9 @@ export class LspConnection {
     const server = new LspConnection(child, connection, options)
     connection.listen()
     try {
-      const result = await withTimeout(
-        connection.sendRequest(InitializeRequest.type, {
+      const result = await server.request<InitializeResult>(
+        InitializeRequest.method,
+        {
           processId: process.pid,
           clientInfo: { name: 'dsh' },
           rootUri: uriOf(root),
@@ -151,10 +174,8 @@ export class LspConnection {
           workspaceFolders: [{ uri: uriOf(root), name: 'root' }],
           capabilities: CLIENT_CAPABILITIES,
           initializationOptions: spec.initializationOptions ?? null,
-        }),
+        },
         options.initializeTimeoutMs,
-        `${spec.id} did not answer initialize within ${formatMs(options.initializeTimeoutMs)}`,
-        server.exitPromise.then(() => `${spec.id} exited during initialize`),
       )
       server.capabilities = result.capabilities
       await connection.sendNotification(InitializedNotification.type, {})
@@ -169,6 +190,11 @@ export class LspConnection {
     return !this.exited
   }
 
+  /** Resolves once the process has ended and, when unexpected, `onUnexpectedExit` has run. */
+  get ended(): Promise<void> {
+    return this.exitPromise
+  }
+
   /** The document's current version (0 when never sent). */
   versionOf(path: string): number {
     return this.versions.get(uriOf(path)) ?? 0
@@ -176,6 +202,11 @@ export class LspConnection {
 
   isOpen(path: string): boolean {
     return this.versions.has(uriOf(path))
+  }
+
+  /** The text last sent for `path`; undefined when it was never sent. */
+  textOf(path: string): string | undefined {
+    return this.texts.get(uriOf(path))
   }
 
   /**
@@ -278,14 +309,25 @@ export class LspConnection {
     })
   }
 
-  /** Sends a request; rejects after `timeoutMs` or when the server exits. */
-  request<R>(method: string, params: unknown, timeoutMs: number): Promise<R> {
-    return withTimeout(
-      this.connection.sendRequest(method, params) as Promise<R>,
-      timeoutMs,
-      `${this.options.spec.id} did not answer ${method} within ${formatMs(timeoutMs)}`,
-      this.exitPromise.then(() => `${this.options.spec.id} exited`),
-    )
+  /**
+   * Sends a request; rejects after `timeoutMs`, or with LspServerExitedError (saying how it
+   * ended) when the server exits first.
+   */
+  async request<R>(method: string, params: unknown, timeoutMs: number): Promise<R> {
+    const { id } = this.options.spec
+    try {
+      return await withTimeout(
+        this.connection.sendRequest(method, params) as Promise<R>,
+        timeoutMs,
+        `${id} did not answer ${method} within ${formatMs(timeoutMs)}`,
+        this.exitPromise,
+      )
+    } catch (error) {
+      // An exit disposes the connection, whose pending requests then reject in the library's words.
+      if (!this.exited) throw error
+      await this.exitPromise
+      throw new LspServerExitedError(id, this.exitReason ?? 'ended')
+    }
   }
 
   /** shutdown, then exit, then the process group: each step bounded by `graceMs`. */
@@ -331,18 +373,34 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
-/** `promise`, or a rejection with `message` after `ms`, or with the text `early` resolves to. */
+/** Resolves once `stream` has ended, or after `ms` (a helper process may hold the pipe open). */
+function drained(stream: Readable, ms: number): Promise<void> {
+  if (stream.readableEnded || stream.destroyed) return Promise.resolve()
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      stream.off('end', done)
+      stream.off('close', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    stream.once('end', done)
+    stream.once('close', done)
+  })
+}
+
+/** `promise`, or a rejection with `message` after `ms`, or one once `stop` settles (the caller words it). */
 function withTimeout<T>(
   promise: PromiseLike<T>,
   ms: number,
   message: string,
-  early?: Promise<string>,
+  stop?: Promise<void>,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(message)), ms)
-    void early?.then((text) => {
+    void stop?.then(() => {
       clearTimeout(timer)
-      reject(new Error(text))
+      reject(new Error('stopped'))
     })
     promise.then(
       (value) => {

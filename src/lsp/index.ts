@@ -14,10 +14,12 @@ export {
   lspSchemas,
   resolveServerSpecs,
 } from './config.js'
+export { LspErrorCode, LspServerExitedError } from './errors.js'
+export { type EditTexts, newOnes } from './new-diagnostics.js'
 export { LSP_TOOL_NAMES, type LspPluginConfig, lspPlugin } from './plugin.js'
 export { LSP_PRESETS } from './presets.js'
 export { resolveCommand } from './roots.js'
-export { type LspAnswer, LspService, newOnes } from './service.js'
+export { type LspAnswer, LspService } from './service.js'
 export { formatStatusLines, installedPresets } from './status.js'
 export type { LspDiagnostic, LspLocation, LspServerSpec, LspServerStatus, LspSymbol } from './types.js'
 

@@ -8,6 +8,7 @@ import { errorMessage } from '../core/errors.js'
 import { buildChildEnv, DEFAULT_SECRET_FILTER, type SecretFilter } from '../shell/index.js'
 import type { LspSettings } from './config.js'
 import type { LspConnection } from './connection.js'
+import { LspServerExitedError } from './errors.js'
 import { extensionOf, findRoot, resolveCommand, serverFor } from './roots.js'
 import type { LspLog, LspServerSpec, LspServerState, LspServerStatus } from './types.js'
 
@@ -87,12 +88,21 @@ export class LspManager {
       if (!entry) {
         entry = { spec, root, command: command.path, state: 'starting', restarts: 0 }
         this.entries.set(key, entry)
-        entry.starting = this.start(entry)
+        this.launch(entry, 0)
       }
     }
-    const connection = entry.connection ?? (await entry.starting)
-    if (!connection?.alive || entry.state !== 'running')
-      return this.none(`${spec.id} (${root}) is not available: ${entry.lastError ?? entry.state}`)
+    let connection = entry.connection ?? (await entry.starting)
+    if (connection && !connection.alive && entry.state === 'running') {
+      // A crash is handled once its stderr was read (bounded): then the restart is under way.
+      await connection.ended
+      connection = entry.connection ?? (await entry.starting)
+    }
+    if (!connection?.alive || entry.state !== 'running') {
+      const restarting = entry.state === 'starting' ? '; it is being restarted' : ''
+      return this.none(
+        `${spec.id} (${root}) is not available: ${entry.lastError ?? entry.state}${restarting}`,
+      )
+    }
     return { kind: 'ready', server: entry, connection }
   }
 
@@ -153,6 +163,23 @@ export class LspManager {
     return { kind: 'none', note, repeated }
   }
 
+  /** Starts the entry's server after `delayMs` (a restart's backoff); `entry.starting` is the attempt. */
+  private launch(entry: ServerEntry, delayMs: number): void {
+    entry.state = 'starting'
+    const wait =
+      delayMs > 0 ? new Promise<void>((resolve) => setTimeout(resolve, delayMs)) : Promise.resolve()
+    const attempt = wait.then(() => {
+      if (!this.stopped) return this.start(entry)
+      entry.state = 'stopped'
+      return undefined
+    })
+    entry.starting = attempt
+    // A crash during initialize launched the next attempt already; that one stays.
+    void attempt.then(() => {
+      if (entry.starting === attempt) entry.starting = undefined
+    })
+  }
+
   private async start(entry: ServerEntry): Promise<LspConnection | undefined> {
     const { settings } = this.options
     const log = this.logFor(entry.spec.id)
@@ -167,7 +194,10 @@ export class LspManager {
         initializeTimeoutMs: settings.initializeTimeoutMs,
         log,
         ...(this.options.sandbox ? { wrapper: this.options.sandbox(entry.root) } : {}),
-        onUnexpectedExit: (reason) => this.crashed(entry, reason),
+        // Only a server that was running: one that ends during initialize is handled below.
+        onUnexpectedExit: (reason) => {
+          if (entry.state === 'running') this.crashed(entry, reason, 'crashed')
+        },
       })
       if (this.stopped) {
         await connection.shutdown()
@@ -177,32 +207,35 @@ export class LspManager {
       entry.state = 'running'
       return connection
     } catch (error) {
+      // A process that ended during initialize crashed, as one that ends later does; a
+      // timeout or a failed spawn is given up on.
+      if (error instanceof LspServerExitedError) {
+        this.crashed(entry, error.reason, 'crashed during initialize')
+        return undefined
+      }
       entry.state = 'failed'
       entry.lastError = errorMessage(error)
       log.line(`failed: ${entry.lastError}`)
       return undefined
-    } finally {
-      entry.starting = undefined
     }
   }
 
-  private crashed(entry: ServerEntry, reason: string): void {
-    if (this.stopped || entry.state !== 'running') return
+  /** A crash (`what`: `crashed`, `crashed during initialize`): restarted after a backoff, or given up on. */
+  private crashed(entry: ServerEntry, reason: string, what: string): void {
+    if (this.stopped) return
     entry.connection = undefined
-    this.logFor(entry.spec.id).line(`crashed: ${reason}`)
-    if (entry.restarts >= this.options.settings.maxRestarts) {
+    const crash = `${what} (${reason})`
+    this.logFor(entry.spec.id).line(crash)
+    const { maxRestarts } = this.options.settings
+    if (entry.restarts >= maxRestarts) {
       entry.state = 'failed'
-      entry.lastError = `crashed (${reason}); gave up after ${entry.restarts} restarts`
+      entry.lastError = `${crash}; gave up after ${entry.restarts} restarts`
       return
     }
     entry.restarts += 1
-    entry.state = 'starting'
-    entry.lastError = `crashed (${reason})`
-    entry.notice = `${entry.spec.id} crashed (${reason}) and was restarted (${entry.restarts} of at most ${this.options.settings.maxRestarts})`
-    const backoffMs = (this.options.restartBackoffMs ?? 500) * 2 ** (entry.restarts - 1)
-    entry.starting = new Promise<void>((resolve) => setTimeout(resolve, backoffMs)).then(() =>
-      this.stopped ? undefined : this.start(entry),
-    )
+    entry.lastError = crash
+    entry.notice = `${entry.spec.id} ${crash} and was restarted (${entry.restarts} of at most ${maxRestarts})`
+    this.launch(entry, (this.options.restartBackoffMs ?? 500) * 2 ** (entry.restarts - 1))
   }
 
   private logFor(id: string): LspLog {

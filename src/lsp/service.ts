@@ -16,6 +16,7 @@ import {
   uriOf,
 } from './convert.js'
 import { LspManager, type LspManagerOptions, type ServerEntry } from './manager.js'
+import { type EditTexts, newOnes } from './new-diagnostics.js'
 import { languageIdOf } from './presets.js'
 import { extensionOf } from './roots.js'
 import type { LspDiagnostic, LspLocation, LspServerStatus, LspSymbol } from './types.js'
@@ -141,7 +142,8 @@ export class LspService extends Service {
   /**
    * After an edit: shows the server the text before (when it had not seen the file, so the
    * errors already there are known) and after, and answers the diagnostics that are new in
-   * the file and, bounded by the caller, in other files the server republished meanwhile.
+   * the file and, bounded by the caller, in other files the server has open and republished
+   * meanwhile.
    */
   async afterEdit(
     path: string,
@@ -158,23 +160,29 @@ export class LspService extends Service {
       const opened = await connection.sync(path, languageId, before)
       await this.settle(connection, path, opened.since, signal)
     }
+    // Other files count only when the server has them open: a server may publish for any
+    // path (one outside the project, say), and only open files were shown to it by dsh.
+    const shown = (file: string | undefined): file is string =>
+      file !== undefined && (file === path || connection.isOpen(file))
     const baseline = new Map<string, readonly LspDiagnostic[]>()
     for (const uri of connection.publishedUris()) {
       const file = pathOfUri(uri)
-      if (file !== undefined) baseline.set(file, this.diagnosticsOf(connection, file))
+      if (shown(file)) baseline.set(file, this.diagnosticsOf(connection, file))
     }
+    const previous = connection.textOf(path)
     const { since } = await connection.sync(path, languageId, after)
     await this.settle(connection, path, since, signal)
     if (!connection.alive) return this.died(ready)
-    const fresh = (file: string) => newOnes(baseline.get(file) ?? [], this.diagnosticsOf(connection, file))
+    const fresh = (file: string, texts?: EditTexts) =>
+      newOnes(baseline.get(file) ?? [], this.diagnosticsOf(connection, file), texts)
     const others = connection
       .publishedSince(since)
       .flatMap((uri) => {
         const file = pathOfUri(uri)
-        return file === undefined || file === path ? [] : fresh(file)
+        return !shown(file) || file === path ? [] : fresh(file)
       })
       .filter((d) => d.severity === 'error')
-    return { ok: true, value: { file: fresh(path), others }, notes: ready.notes }
+    return { ok: true, value: { file: fresh(path, { before: previous, after }), others }, notes: ready.notes }
   }
 
   private async ask<T>(path: string, cwd: string, run: (ready: Ready) => Promise<T>): Promise<LspAnswer<T>> {
@@ -226,21 +234,4 @@ export class LspService extends Service {
   private positionParams(path: string, at: LspPosition) {
     return { textDocument: { uri: uriOf(path) }, position: at }
   }
-}
-
-/**
- * Diagnostics in `after` that were not in `before`, matched by severity, code and message
- * (not position: an edit above an old error moves it without making it new), counted, so a
- * second identical error is new.
- */
-export function newOnes(before: readonly LspDiagnostic[], after: readonly LspDiagnostic[]): LspDiagnostic[] {
-  const key = (d: LspDiagnostic) => `${d.severity}\0${d.code ?? ''}\0${d.message}`
-  const left = new Map<string, number>()
-  for (const d of before) left.set(key(d), (left.get(key(d)) ?? 0) + 1)
-  return after.filter((d) => {
-    const count = left.get(key(d)) ?? 0
-    if (count === 0) return true
-    left.set(key(d), count - 1)
-    return false
-  })
 }

@@ -71,6 +71,44 @@ describe('lsp faults', { timeout: 120_000 }, () => {
     )
   })
 
+  it('a server that crashes during initialize is restarted like any crash, and says how it ended', async () => {
+    const { dir, file, lsp } = await withFake('crash-init-once')
+    const first = await lsp.fileDiagnostics(file, dir)
+    expect(first.ok === false && first.note).toMatch(
+      /^fake \(.*\) is not available: crashed during initialize \(exited with code 3; last stderr line: fake: cannot load the workspace\); it is being restarted$/,
+    )
+    await until(
+      () => lsp.status()[0]?.state === 'running' && lsp.status()[0]?.restarts === 1,
+      60_000,
+      'restart',
+    )
+    const second = await lsp.fileDiagnostics(file, dir)
+    expect(second).toMatchObject({
+      ok: true,
+      notes: [
+        'fake crashed during initialize (exited with code 3; last stderr line: fake: cannot load the workspace) and was restarted (1 of at most 3)',
+      ],
+      value: [{ path: file, line: 2, column: 1, message: 'BAD is not allowed' }],
+    })
+  })
+
+  it('a server that always crashes during initialize stays down after maxRestarts', async () => {
+    const { dir, file, lsp } = await withFake('crash-init', { maxRestarts: 1 })
+    await lsp.fileDiagnostics(file, dir)
+    await until(() => lsp.status()[0]?.state === 'failed', 60_000, 'failed state')
+    const ended =
+      'crashed during initialize (exited with code 3; last stderr line: fake: cannot load the workspace)'
+    expect(lsp.status()[0]).toMatchObject({ restarts: 1, lastError: `${ended}; gave up after 1 restarts` })
+    const answer = await lsp.fileDiagnostics(file, dir)
+    expect(answer.ok === false && answer.note).toContain(`is not available: ${ended}; gave up`)
+  })
+
+  it('a request the server dies on says how it ended, not the library words', async () => {
+    const { dir, file, lsp } = await withFake('crash-always', { maxRestarts: 0 })
+    const answer = await lsp.hover(file, dir, { line: 1, character: 0 })
+    expect(answer).toEqual({ ok: false, note: 'fake: fake exited (exited with code 3)', repeated: false })
+  })
+
   it('a server that hangs on initialize is given up on after the timeout and killed', async () => {
     const { dir, file, lsp, pid } = await withFake('hang', { initializeTimeoutMs: 500 })
     const answer = await lsp.fileDiagnostics(file, dir)

@@ -1,5 +1,6 @@
-// A small fake language server for fault tests (crash, hang, garbage output): a Node
-// script written to a temp folder, speaking LSP framing by hand. It publishes one error
+// A small fake language server for fault and feedback tests (crash, crash during
+// initialize, hang, garbage output, publishes for other files): a Node script written to a
+// temp folder, speaking LSP framing by hand. It publishes one error
 // per line containing BAD, with the document version.
 
 import { writeFileSync } from 'node:fs'
@@ -27,6 +28,14 @@ const publish = (uri, version, text) => {
   })
   send({ method: 'textDocument/publishDiagnostics', params: { uri, version, diagnostics } })
 }
+// In other-file mode a change also republishes every other open document and one it never
+// opened, each with an error, as servers that check a whole project do.
+const open = new Set()
+const publishOthers = (changed) => {
+  const error = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, severity: 1, message: 'broken by a change elsewhere', source: 'fake' }
+  for (const uri of [...open, new URL('never-opened.fake', changed).href])
+    if (uri !== changed) send({ method: 'textDocument/publishDiagnostics', params: { uri, diagnostics: [error] } })
+}
 const crashNow = () => {
   if (mode === 'crash-always') process.exit(3)
   if (mode === 'crash-once' && !fs.existsSync(stateFile)) {
@@ -37,6 +46,11 @@ const crashNow = () => {
 const handle = (message) => {
   if (message.method === 'initialize') {
     if (mode === 'hang') return
+    if (mode === 'crash-init' || (mode === 'crash-init-once' && !fs.existsSync(stateFile))) {
+      fs.writeFileSync(stateFile, 'crashed')
+      process.stderr.write('fake: cannot load the workspace\n')
+      process.exit(3)
+    }
     if (mode === 'garbage') {
       process.stdout.write('this is no header\r\n\r\n')
       process.stdout.write('Content-Length: 5\r\n\r\n{oops')
@@ -54,9 +68,11 @@ const handle = (message) => {
   } else if (message.method === 'textDocument/didOpen') {
     crashNow()
     const doc = message.params.textDocument
+    open.add(doc.uri)
     publish(doc.uri, doc.version, doc.text)
   } else if (message.method === 'textDocument/didChange') {
     const doc = message.params.textDocument
+    if (mode === 'other-file') publishOthers(doc.uri)
     publish(doc.uri, doc.version, message.params.contentChanges[0].text)
   } else if (message.method === 'shutdown') {
     send({ id: message.id, result: null })
@@ -80,7 +96,16 @@ process.stdin.on('data', (chunk) => {
 })
 `
 
-export type FakeLspMode = 'normal' | 'crash-once' | 'crash-always' | 'hang' | 'garbage' | 'netcheck'
+export type FakeLspMode =
+  | 'normal'
+  | 'crash-once'
+  | 'crash-always'
+  | 'crash-init'
+  | 'crash-init-once'
+  | 'hang'
+  | 'garbage'
+  | 'netcheck'
+  | 'other-file'
 
 /**
  * Writes the fake server into `dir`; returns an `lsp.servers` entry for `.fake` files and
