@@ -3,7 +3,6 @@
 // LSP libraries; the manager loads it with `await import()` the first time a server starts.
 
 import { type ChildProcess, spawn } from 'node:child_process'
-import type { Readable } from 'node:stream'
 import {
   createProtocolConnection,
   type Diagnostic,
@@ -29,6 +28,7 @@ import { killGroupOnExit } from './exit-kill.js'
 import { FrameGuard } from './framing.js'
 import { liveGroupMembers } from './group.js'
 import type { LspLog, LspServerSpec } from './types.js'
+import { delay, drained, formatMs, withTimeout } from './waits.js'
 
 export interface StartOptions {
   readonly spec: LspServerSpec
@@ -362,55 +362,4 @@ export class LspConnection {
     for (let waited = 0; waited < 3000 && liveGroupMembers(this.pid).length > 0; waited += 20) await delay(20)
     this.forget()
   }
-}
-
-function formatMs(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`
-}
-
-/** A plain (referenced) wait: an unreferenced one let a process with nothing else to do exit mid-stop. */
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
-/** Resolves once `stream` has ended, or after `ms` (a helper process may hold the pipe open). */
-function drained(stream: Readable, ms: number): Promise<void> {
-  if (stream.readableEnded || stream.destroyed) return Promise.resolve()
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer)
-      stream.off('end', done)
-      stream.off('close', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    stream.once('end', done)
-    stream.once('close', done)
-  })
-}
-
-/** `promise`, or a rejection with `message` after `ms`, or one once `stop` settles (the caller words it). */
-function withTimeout<T>(
-  promise: PromiseLike<T>,
-  ms: number,
-  message: string,
-  stop?: Promise<void>,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(message)), ms)
-    void stop?.then(() => {
-      clearTimeout(timer)
-      reject(new Error('stopped'))
-    })
-    promise.then(
-      (value) => {
-        clearTimeout(timer)
-        resolve(value)
-      },
-      (error: unknown) => {
-        clearTimeout(timer)
-        reject(error)
-      },
-    )
-  })
 }

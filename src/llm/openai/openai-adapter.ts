@@ -2,21 +2,18 @@
 // default), with retries before the first streamed chunk and abort at any moment.
 
 import type { Context } from 'cordis'
-import { DshError, errorMessage } from '../../core/errors.js'
+import { DshError } from '../../core/errors.js'
 import {
   classifyFinishReason,
-  classifyHttp,
   type Failure,
   FailureError,
-  parseRetryAfterMs,
   type RetryNotice,
   retryDelay,
 } from '../../failures/index.js'
-import { outboundFetch, outboundPost, type PostResponse } from '../../net/index.js'
+import { outboundFetch, outboundPost } from '../../net/index.js'
 import { abortedError, sleep } from '../abort.js'
 import { LlmAdapter, type ModelRequest, type ModelStreamChunk } from '../adapter.js'
 import type { Effort } from '../deepseek/effort.js'
-import { MODEL_NOT_EXIST_MESSAGE } from '../deepseek/strict.js'
 import { LlmErrorCode } from '../errors.js'
 import { LlmHttpError } from '../http-error.js'
 import {
@@ -25,6 +22,7 @@ import {
   requireApiKey,
   resolveOpenAiConfig,
 } from './config.js'
+import { adviceFor, httpFailure, transportFailure } from './failures.js'
 import { encodeChatRequest } from './request.js'
 import { readSseData } from './sse.js'
 import { ChatStreamAssembler } from './stream-assembler.js'
@@ -291,68 +289,6 @@ function quoteStart(text: string, maxChars: number): string {
   return `${JSON.stringify(text.slice(0, maxChars))}… (${text.length} characters)`
 }
 
-async function httpFailure(response: PostResponse): Promise<Failure> {
-  let text = ''
-  try {
-    text = await response.text()
-  } catch {
-    // The body broke while reading an error: the status alone still says what happened.
-  }
-  const message = serverErrorMessage(text) || response.statusText
-  const failure: Failure = { class: classifyHttp(response.status, message), status: response.status, message }
-  const retryAfterMs = parseRetryAfterMs(response.headers.get('retry-after'))
-  if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs
-  return failure
-}
-
-/** The server's own explanation from an error body: `{error:{message}}`, `{message}`, `{detail}` or text. */
-export function serverErrorMessage(text: string): string {
-  let message = text
-  try {
-    const body = JSON.parse(text) as Record<string, unknown>
-    const error = body.error
-    const candidate =
-      typeof error === 'object' && error !== null ? (error as Record<string, unknown>).message : error
-    for (const value of [candidate, body.message, body.detail]) {
-      if (typeof value === 'string' && value.trim() !== '') {
-        message = value
-        break
-      }
-    }
-  } catch {
-    // Not JSON: the text itself is the message.
-  }
-  const line = message.replace(/\s+/g, ' ').trim()
-  return line.length > 500 ? `${line.slice(0, 500)}…` : line
-}
-
-/**
- * A failure to talk to the server at all. An unknown host or an unusable address cannot
- * improve by waiting, so it fails at once; a refused or dropped connection is retried.
- */
-function transportFailure(error: unknown): Failure {
-  const cause =
-    error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined
-  const code = typeof cause?.code === 'string' ? cause.code : ''
-  const unreachable =
-    code === 'ENOTFOUND' ||
-    code === 'ERR_INVALID_URL' ||
-    /bad port|invalid url/i.test(String(cause?.message ?? ''))
-  return {
-    class: 'transport',
-    message: networkMessage(error),
-    cause: error,
-    ...(unreachable ? { retryable: false as const } : {}),
-  }
-}
-
-/** `fetch failed` says little; its cause names the socket error. */
-function networkMessage(error: unknown): string {
-  const cause = error instanceof Error ? error.cause : undefined
-  const base = errorMessage(error)
-  return cause === undefined ? base : `${base} (${errorMessage(cause)})`
-}
-
 /** The models a server offers (`GET {baseUrl}/models`), by id, in the server's order. */
 export async function listModels(config: ResolvedOpenAiConfig, signal?: AbortSignal): Promise<string[]> {
   const apiKey = requireApiKey(config)
@@ -380,28 +316,4 @@ export async function listModels(config: ResolvedOpenAiConfig, signal?: AbortSig
   }
   const body = (await response.json()) as { data?: { id?: unknown }[] }
   return (body.data ?? []).flatMap((entry) => (typeof entry.id === 'string' ? [entry.id] : []))
-}
-
-/** How a server says the model has no thinking mode (Ollama: `"<model>" does not support thinking`). */
-const THINKING_REFUSED = /does not support (?:thinking|reasoning)/i
-
-/** What the user should do about a failure, naming the key variable, model or URL concerned. */
-function adviceFor(config: ResolvedOpenAiConfig, failure: Failure, model: string): string | undefined {
-  switch (failure.class) {
-    case 'auth':
-      return `check that ${config.apiKeyEnv} holds a valid key for ${config.baseUrl}`
-    case 'balance':
-      return 'top up the balance of the account (DeepSeek: platform.deepseek.com top-up page)'
-    case 'invalid':
-      if (failure.status === 404 || failure.message.includes(MODEL_NOT_EXIST_MESSAGE))
-        return `the server does not offer the model ${JSON.stringify(model)}; \`dsh models\` lists the ones it does`
-      // Ollama refuses `reasoning_effort` for a model without thinking (dsh sends the effort, `high` by default).
-      return THINKING_REFUSED.test(failure.message)
-        ? 'the model cannot think: set model.effort: off in the config (or pass --effort off)'
-        : undefined
-    case 'transport':
-      return `could not reach ${config.baseUrl}: check the URL and the network (and HTTPS_PROXY, if you need one)`
-    default:
-      return undefined
-  }
 }
