@@ -2,6 +2,7 @@
 // commit the assistant message → run tool calls → decide whether to continue.
 
 import type { Context } from 'cordis'
+import { readyRequestImages } from '../attachments/request.js'
 import { type CompactionNotice, ContextErrorCode } from '../context/index.js'
 import { DshError, errorMessage } from '../core/errors.js'
 import { hasListeners } from '../core/service-ref.js'
@@ -19,7 +20,7 @@ import type {
 } from '../plugin-api/index.js'
 import type { Session } from '../session/session.js'
 import type { SessionEvent, SessionEventMap, TurnEndReason } from '../session/types.js'
-import { loadImages, storePromptImages } from './images.js'
+import { storePromptImages } from './images.js'
 import { REPEAT_END_AT, RepeatGuard } from './repeat-guard.js'
 import { buildModelRequest, logRequestConfig } from './request.js'
 import type { LoopServices } from './services.js'
@@ -69,7 +70,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
   }
 
   // Images are refused or stored before anything is logged: a refusal leaves the log as it was.
-  if (input.images?.length) await storePromptImages(session, services, settings, input.images)
+  await storePromptImages(session, services, settings, input.images ?? [])
 
   try {
     session.append('turn/start', { turn })
@@ -197,7 +198,7 @@ async function requestReply(
   let request = rebuild()
   if (context) request = await context.prepare(session, request, { rebuild, signal, onCompaction })
   const send = async (request: ModelRequest): Promise<AssembledReply> => {
-    await loadImages(session, services, request, llm.defaultModel)
+    await readyRequestImages(services.sessions(), session.id, request, llm.defaultModel)
     request.onRetry = (notice) => emit({ type: 'retry', message: describeRetry(notice), notice })
     const reply = await assembleReply(llm.stream(request), signal, emit)
     context?.recordUsage(session, request, reply.usage)

@@ -3,7 +3,8 @@
 // fitting `max_tokens` into what is left of the window.
 
 import { type Context, Service } from 'cordis'
-import { DshError } from '../core/errors.js'
+import { nameImagesPastLimit, readyRequestImages } from '../attachments/request.js'
+import { DshError, errorMessage } from '../core/errors.js'
 import { lastInstructions } from '../instructions/log.js'
 import type { ModelRequest } from '../llm/adapter.js'
 import { DEEPSEEK_MODEL_LIMITS } from '../llm/deepseek/models.js'
@@ -223,11 +224,12 @@ export class ContextService extends Service {
     if (summarise) {
       // A manual compaction summarises everything; an automatic one keeps the recent steps.
       // The pruned view once more would be a second pass over every message: hand it on.
-      const pruneApplied = {
-        ...input,
-        request: { ...request, messages: view },
-        keepTail: options.trigger === 'auto',
-      }
+      // The summary call sees the images the next request would (a cache hit, and what they
+      // showed reaches the summary), loaded from the store; past the per-request limit the
+      // oldest are named in text, so such a conversation can still be summarised.
+      const summaryRequest = { ...request, messages: nameImagesPastLimit(view) }
+      await this.readyImages(session, summaryRequest, llm.defaultModel)
+      const pruneApplied = { ...input, request: summaryRequest, keepTail: options.trigger === 'auto' }
       const summary = (await summaryCompactor.compact(pruneApplied))?.summary
       if (summary) plan.summary = summary
     }
@@ -284,6 +286,17 @@ export class ContextService extends Service {
   /** The summary call's output budget for a window (what `max_tokens` it is sent with). */
   summaryOutputTokens(window: number): number {
     return summaryOutputTokens(window)
+  }
+
+  /** Loads the summary call's images from the session's store; a failure is the compaction's. */
+  private async readyImages(session: Session, request: ModelRequest, defaultModel: string): Promise<void> {
+    try {
+      await readyRequestImages(this.ctx.get('sessions'), session.id, request, defaultModel)
+    } catch (error) {
+      throw new DshError(`compaction failed: ${errorMessage(error)}`, ContextErrorCode.SummaryFailed, {
+        cause: error,
+      })
+    }
   }
 
   private room(window: number, tokens: number): number {

@@ -2,6 +2,7 @@
 // non-empty line, in order, each to completion. Exit 0 only if every turn completed.
 
 import { createInterface } from 'node:readline'
+import { describeImage } from '../../attachments/index.js'
 import { toTerminalText } from '../../core/terminal-text.js'
 import { ExitCode } from '../shared/errors.js'
 import { type AgentOptions, trustFlags } from '../shared/options.js'
@@ -40,6 +41,11 @@ export async function pipedChat(plan: AgentPlan, options: AgentOptions): Promise
         process.stdout.write(`${colors.red(toTerminalText((error as Error).message))}\n`)
         allCompleted = false
         continue
+      }
+      for (const image of images) {
+        process.stdout.write(
+          `${colors.dim(`  attached ${toTerminalText(describeImage(image.ref), { keepTabs: false })}`)}\n`,
+        )
       }
       const unsubscribe = agent.onOutput(
         createStreamRenderer(

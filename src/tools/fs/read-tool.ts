@@ -97,7 +97,9 @@ export function createReadTool(services: FsToolServices): ToolDefinition<SchemaO
 
 /**
  * An image file: returned as an image to a model that takes them (as Claude Code's Read
- * does), described in one line otherwise. A file that does not decode is an error either way.
+ * does), described in one line otherwise. The line describes the file on disk; when dsh
+ * sent it downscaled or in another format, it says so. A file that does not decode is an
+ * error either way.
  */
 async function readImage(bytes: Buffer, display: string, takesImages: boolean): Promise<ToolOutput> {
   let image: PreparedImage
@@ -107,13 +109,27 @@ async function readImage(bytes: Buffer, display: string, takesImages: boolean): 
     return failure((error as Error).message)
   }
   const { ref } = image
-  const kind = ref.mediaType.slice(6).toUpperCase()
-  const size = `${kind} image, ${ref.width}×${ref.height}, ${formatImageBytes(bytes.length)}`
-  if (!takesImages) {
-    return { content: `${display} is a ${size}; the model in use does not take images, so it is not shown.` }
-  }
-  const scaled = ref.resizedFrom ? ` (sent downscaled to ${ref.width}×${ref.height})` : ''
-  return { content: `${display} is a ${size}${scaled}; the image follows.`, images: [image] }
+  const source = ref.resizedFrom ?? { width: ref.width, height: ref.height }
+  const kind = formatName(sniffImageType(bytes) ?? ref.mediaType)
+  const file = `${display} is a ${kind} image, ${source.width}×${source.height}, ${formatImageBytes(bytes.length)}`
+  if (!takesImages) return { content: `${file}; the model in use does not take images, so it is not shown.` }
+  return { content: `${file}${sentAs(image, kind)}; the image follows.`, images: [image] }
+}
+
+/** `PNG` for `image/png`. */
+function formatName(mediaType: string): string {
+  return mediaType.slice('image/'.length).toUpperCase()
+}
+
+/** ` (sent as PNG, downscaled to 2048×1536)` when what is sent is not the file's own bytes, else ''. */
+function sentAs({ ref }: PreparedImage, kind: string): string {
+  if (!ref.resizedFrom) return ''
+  const changes: string[] = []
+  if (formatName(ref.mediaType) !== kind) changes.push(`as ${formatName(ref.mediaType)}`)
+  if (ref.width !== ref.resizedFrom.width || ref.height !== ref.resizedFrom.height)
+    changes.push(`downscaled to ${ref.width}×${ref.height}`)
+  if (changes.length === 0) changes.push(`re-encoded, ${formatImageBytes(ref.bytes)}`)
+  return ` (sent ${changes.join(', ')})`
 }
 
 /** Lines `offset`.. as `cat -n` would number them, with notes for cut lines and what is left. */

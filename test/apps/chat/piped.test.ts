@@ -1,7 +1,10 @@
 // `dsh chat` without a terminal: piped prompts run one turn per line, in order, each to
 // completion; the exit code says whether every turn completed. Bare `dsh` options and help.
 
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
+import { pngImage, writeImage } from '../../support/images.js'
 import { useLoopbackModels } from '../../support/loopback-model.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { assertBuilt, makeWorld, runCli } from '../cli/cli.js'
@@ -40,6 +43,22 @@ it('exits 1 when a piped turn does not complete, and still runs the later lines'
   expect(result.stdout).toContain('turn ended: error')
   expect(result.stdout).toContain('fine')
   expect(model.requests[1]!.model).toBe('some-model')
+})
+
+it('says which image a piped line attached, as the terminal chat does, and sends it', async () => {
+  const model = await startModel([{ text: 'a blue box' }])
+  const w = makeWorld(makeDir(), model.baseUrl)
+  writeImage(w.project, 'shot.png', await pngImage(1280, 800))
+  const kb = Math.round(statSync(join(w.project, 'shot.png')).size / 1024)
+  const result = await runCli(['chat'], { env: w.env, cwd: w.project, input: 'look @shot.png\n' })
+  expect(result.code).toBe(0)
+  expect(result.stdout).toMatch(
+    new RegExp(
+      `> look @shot\\.png\\n  attached \\[image shot\\.png 1280×800 ${kb} (KB|B)\\]\\n[\\s\\S]*a blue box`,
+    ),
+  )
+  const sent = model.requests[0]!.messages.at(-1)!.content
+  expect(Array.isArray(sent) && sent.some((part) => part.type === 'image_url')).toBe(true)
 })
 
 it('escapes control sequences the model sends before they reach the output', async () => {
