@@ -135,6 +135,8 @@ export function checkSessionFlags(options: AgentOptions): void {
     if (typeof value === 'string' && value.trim() === '')
       throw usageError(`${flag} needs a non-empty session id`)
   }
+  if (options.model !== undefined && options.model.trim() === '')
+    throw usageError('--model needs a model name (dsh models lists them)')
   if (options.atTurn !== undefined) {
     if (options.fork === undefined) throw usageError('--at-turn goes with --fork ID')
     parseTurn(options.atTurn)
@@ -155,6 +157,8 @@ export function parseTurn(value: string, where = '--at-turn'): number {
  * directory, and be readable and enterable; otherwise one clear error.
  */
 export function resolveCwd(dir: string | undefined, flag = '--cwd'): string {
+  // An empty value would quietly mean the current folder.
+  if (dir !== undefined && dir.trim() === '') throw usageError(`${flag} needs a folder`)
   const path = resolve(dir ?? process.cwd())
   const what = dir === undefined ? 'the current folder' : `${flag} ${path}`
   let isDirectory: boolean

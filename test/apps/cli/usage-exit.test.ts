@@ -26,6 +26,9 @@ const CASES: Array<[string, string[]]> = [
   ['--sandbox', ['run', '--sandbox', 'maybe', 'hi']],
   ['-C', ['run', '-C', '/nonexistent/dsh-folder', 'hi']],
   ['--cwd on a file', ['run', '--cwd', '/etc/hostname', 'hi']],
+  ['-C empty', ['run', '-C', '', 'hi']],
+  ['-m empty', ['run', '-m', '', 'hi']],
+  ['-m blank', ['run', '-m', '   ', 'hi']],
   ['-r', ['run', '-r', 'nope', 'hi']],
   ['--resume', ['run', '--resume', 'nope', 'hi']],
   ['--fork', ['run', '--fork', 'nope', 'hi']],
@@ -65,4 +68,12 @@ it.each(CASES)('%s: one line, exit 2, no request', async (_what, args) => {
   expect(hasStack(result.stderr)).toBe(false)
   expect(result.code, result.stderr).toBe(2)
   expect(w.model.requests).toHaveLength(0)
+})
+
+it('help on help shows the help, exit 0 (help [command] is listed among the commands)', async () => {
+  const w = await startWorld([{ text: 'never' }], { strict: true })
+  const result = await runCli(['help', 'help'], { env: w.env, cwd: w.project })
+  expect(result.code, result.stderr).toBe(0)
+  expect(result.stdout).toContain('help [command]')
+  expect(result.stderr).toBe('')
 })
