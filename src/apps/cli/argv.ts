@@ -20,6 +20,6 @@ export function startsWithChatOption(argv: readonly string[]): boolean {
  */
 export function unknownHelpTopic(program: Command, argv: readonly string[]): string | undefined {
   const topic = argv[0] === 'help' ? argv[1] : undefined
-  if (topic === undefined || topic === 'help' || topic.startsWith('-')) return undefined
+  if (topic === undefined || topic.startsWith('-')) return undefined
   return program.commands.some((command) => command.name() === topic) ? undefined : topic
 }

@@ -34,6 +34,8 @@ async function main(argv: string[]): Promise<number> {
     // Bare `dsh` takes every chat option: `dsh -m X`, `dsh --continue`, `dsh -r ID`.
     argv = ['chat', ...argv]
   }
+  // `help` is a listed command too; commander would print its help as an error.
+  if (argv[0] === 'help' && argv[1] === 'help') argv = ['help', ...argv.slice(2)]
   const topic = unknownHelpTopic(program, argv)
   if (topic !== undefined) {
     process.stderr.write(`dsh: unknown command '${topic}' (dsh help lists the commands)\n`)
