@@ -77,7 +77,10 @@ export function validateConfig(path: string, raw: unknown): DshConfigFile {
   return result.data
 }
 
-/** Fills defaults and makes paths absolute; relative paths in a file are relative to that file. */
+/**
+ * Fills defaults and makes paths absolute; relative paths in a file are relative to that
+ * file (an MCP server's `cwd` too, once its `${VAR}`s are expanded at start).
+ */
 export function resolveConfig(file: DshConfigFile, env: NodeJS.ProcessEnv, source?: string): ResolvedConfig {
   const base = source !== undefined ? dirname(source) : process.cwd()
   const inFile = (path: string) => absolutePath(path, base)
@@ -110,12 +113,9 @@ export function resolveConfig(file: DshConfigFile, env: NodeJS.ProcessEnv, sourc
       root,
       file: database,
     },
-    mcpServers: Object.fromEntries(
-      Object.entries(file.mcpServers).map(([name, server]) => [
-        name,
-        'cwd' in server && server.cwd !== undefined ? { ...server, cwd: inFile(server.cwd) } : server,
-      ]),
-    ),
+    // An MCP server's `cwd` stays as written: it may hold `${VAR}`s, expanded when the server
+    // starts; a relative result is resolved then against this file's folder (src/mcp/transport.ts).
+    mcpServers: file.mcpServers,
     hooks: {
       ...file.hooks,
       claudeCode: file.hooks.claudeCode.map(inFile),

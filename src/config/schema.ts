@@ -100,7 +100,7 @@ const persistenceConfigSchema = () =>
       /** SQLite database file. Default: $DSH_HOME/sessions.db */
       file: z.string().min(1).optional(),
       /** PostgreSQL: a `postgres://` URL. Default: the standard PG* variables (PGHOST, PGPORT, PGUSER, ...). */
-      url: z.string().min(1).optional(),
+      url: z.string().min(1).refine(isPostgresUrl, POSTGRES_URL_PROBLEM).optional(),
       /** PostgreSQL: the schema holding dsh's tables. Default `dsh`. */
       schema: z
         .string()
@@ -304,3 +304,17 @@ export const configSchema = z
 
 export type DshConfigFile = z.infer<typeof configSchema>
 export type AgentRowConfig = z.infer<ReturnType<typeof agentRowSchema>>
+
+/** Never quotes the value: it may carry a password. */
+const POSTGRES_URL_PROBLEM =
+  'must be a postgres:// (or postgresql://) URL; a password with / # ? @ or % in it must be percent-encoded'
+
+/** A URL the PostgreSQL driver reads as one: postgres:, postgresql: or its socket: form. */
+function isPostgresUrl(value: string): boolean {
+  try {
+    return ['postgres:', 'postgresql:', 'socket:'].includes(new URL(value).protocol)
+  } catch {
+    // Not a URL at all.
+    return false
+  }
+}

@@ -2,7 +2,7 @@
 // servers with `env` as name/value pairs and remote ones with `headers` likewise.
 
 import { DshError } from '../core/errors.js'
-import { MAX_MCP_SERVERS, type McpServerConfig, tooManyServers } from './config.js'
+import { MAX_MCP_SERVERS, type McpServerConfig, serverNameProblem, tooManyServers } from './config.js'
 import { McpErrorCode } from './errors.js'
 import { normalizeName } from './naming.js'
 
@@ -24,7 +24,8 @@ const pairs = (list: readonly NameValue[] | undefined) =>
 
 /**
  * Entries keyed by the server's name made tool-name safe (`my server` → `my_server`).
- * More than MAX_MCP_SERVERS throws a user-facing error.
+ * More than MAX_MCP_SERVERS, or a name that holds `__` once made safe, throws a
+ * user-facing error.
  */
 export function fromAcpServers(servers: readonly AcpMcpServer[]): Record<string, McpServerConfig> {
   if (servers.length > MAX_MCP_SERVERS)
@@ -34,6 +35,16 @@ export function fromAcpServers(servers: readonly AcpMcpServer[]): Record<string,
   const entries: Record<string, McpServerConfig> = {}
   for (const server of servers) {
     const name = normalizeName(server.name).slice(0, 64)
+    const problem = serverNameProblem(name)
+    if (problem !== undefined) {
+      const shown =
+        name === server.name
+          ? JSON.stringify(name)
+          : `${JSON.stringify(server.name)} (as a tool name ${name})`
+      throw new DshError(`ACP mcpServers: ${shown}: ${problem}`, McpErrorCode.InvalidConfig, {
+        userFacing: true,
+      })
+    }
     if ('command' in server) {
       entries[name] = { command: server.command, args: [...(server.args ?? [])], env: pairs(server.env) }
     } else {

@@ -11,7 +11,7 @@ import {
   type McpServerEntry,
   mcpSchemas,
   PROJECT_MCP_FILE,
-  SERVER_NAME,
+  serverNameProblem,
   tooManyServers,
 } from './config.js'
 import { McpErrorCode } from './errors.js'
@@ -46,16 +46,15 @@ function writeAtomically(path: string, text: string): void {
 }
 
 function checkEntry(name: string, entry: McpServerEntry): McpServerConfig {
-  if (!SERVER_NAME.test(name)) {
-    throw new DshError(
-      `invalid server name ${JSON.stringify(name)}: use letters, digits, _ and - (at most 64)`,
-      McpErrorCode.InvalidConfig,
-      { userFacing: true },
-    )
+  const problem = serverNameProblem(name)
+  if (problem !== undefined) {
+    throw new DshError(`invalid server name ${JSON.stringify(name)}: ${problem}`, McpErrorCode.InvalidEntry, {
+      userFacing: true,
+    })
   }
   const result = mcpSchemas().server.safeParse(entry)
   if (!result.success) {
-    throw new DshError(`server ${name}: ${result.error.issues[0]?.message}`, McpErrorCode.InvalidConfig, {
+    throw new DshError(`server ${name}: ${result.error.issues[0]?.message}`, McpErrorCode.InvalidEntry, {
       userFacing: true,
     })
   }

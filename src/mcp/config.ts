@@ -37,6 +37,19 @@ function isServerUrl(url: string): boolean {
 export const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/
 
 /**
+ * What is wrong with `name` as a server's name (a clause), or undefined when nothing is.
+ * `__` is refused: in `mcp__odd__b__echo` the rule `mcp__odd` and the hook matcher
+ * `mcp__odd__.*` would reach server `odd__b` too. (Claude Code takes such a name and
+ * mis-parses its tools' names; see docs/mcp.md.)
+ */
+export function serverNameProblem(name: string): string | undefined {
+  if (!SERVER_NAME.test(name)) return 'server names use letters, digits, _ and - (at most 64)'
+  if (name.includes('__'))
+    return 'a server name may not hold "__": tool names are mcp__<server>__<tool>, so permission rules and hooks could not tell the server from the tool'
+  return undefined
+}
+
+/**
  * The schemas of server entries, built on first use (mcpSchemas): a start with no MCP server
  * in its config and no `.mcp.json` never builds them (issue #31).
  */
@@ -85,7 +98,10 @@ function buildMcpSchemas() {
     })
     .pipe(
       z.record(
-        z.string().regex(SERVER_NAME, 'server names use letters, digits, _ and - (at most 64)'),
+        z.string().superRefine((name, ctx) => {
+          const problem = serverNameProblem(name)
+          if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem })
+        }),
         server,
       ),
     )
@@ -159,8 +175,9 @@ export function readProjectServers(root: string): ProjectServers | undefined {
   const servers: Record<string, McpServerConfig> = {}
   const problems: string[] = []
   for (const [name, entry] of Object.entries(map)) {
-    if (!SERVER_NAME.test(name)) {
-      problems.push(`${file}: mcpServers.${name}: server names use letters, digits, _ and -`)
+    const problem = serverNameProblem(name)
+    if (problem !== undefined) {
+      problems.push(`${file}: mcpServers.${name}: ${problem}`)
       continue
     }
     const result = mcpSchemas().server.safeParse(entry)
@@ -172,12 +189,16 @@ export function readProjectServers(root: string): ProjectServers | undefined {
 
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g
 
-/** Expands `${VAR}` and `${VAR:-default}`; an unset variable without a default throws. */
+/**
+ * Expands `${VAR}` and `${VAR:-default}` as the shell does: a variable set to the empty
+ * string expands to nothing, and `:-` takes the default when the variable is unset or
+ * empty. An unset variable without a default throws.
+ */
 export function expandVariables(text: string, env: NodeJS.ProcessEnv, where: string): string {
   return text.replace(VARIABLE, (_match, name: string, fallback: string | undefined) => {
     const value = env[name]
-    if (value !== undefined && value !== '') return value
-    if (fallback !== undefined) return fallback
+    if (fallback !== undefined) return value === undefined || value === '' ? fallback : value
+    if (value !== undefined) return value
     throw new DshError(`${where}: \${${name}} is not set`, McpErrorCode.MissingVariable, { userFacing: true })
   })
 }

@@ -31,6 +31,12 @@ export interface McpConnectionOptions {
   home: string
   /** Folder a stdio server runs in when its entry names none. */
   cwd: string
+  /**
+   * Folder a relative `cwd` of the entry is resolved against, once its `${VAR}`s are
+   * expanded. Default: `cwd` (a project's root, an ACP session's folder); for the user's
+   * servers, the config file's folder.
+   */
+  cwdBase?: string
   /** Read for `${VAR}` expansion and scrubbed for the child; never modified. Default: process.env. */
   env?: NodeJS.ProcessEnv
   /** The shell's secret scrubbing (config `secrets`). Default: the built-in rule. */

@@ -2,24 +2,25 @@
 // as model tools, tool calls with progress and cancellation, one restart after a crash.
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import { errorMessage } from '../core/errors.js'
 import { packageVersion } from '../core/version.js'
 import type { ProvidedTool, ToolExecution, ToolOutput } from '../plugin-api/index.js'
 import {
   DEFAULT_STARTUP_TIMEOUT_MS,
-  DEFAULT_TOOL_TIMEOUT_MS,
   expandServerConfig,
   type McpServerConfig,
   type McpServerSource,
 } from './config.js'
 import type { McpConnectionOptions, McpPromptInfo, McpServerState } from './connection-types.js'
 import { killOnExit } from './exit-kill.js'
-import { type McpCallResult, resultText } from './results.js'
+import { allPrompts, allResources, type McpResourceInfo, promptText, resourceText } from './listings.js'
+import { mcpToolNames } from './naming.js'
 import { ServerLog, serverLogPath } from './server-log.js'
-import { spillLongResult } from './spill.js'
 import { mcpProvidedTool } from './tool-adapter.js'
-import { createTransport, describeStartError, nextStartSlot } from './transport.js'
+import { invokeTool, sessionLost } from './tool-call.js'
+import { createTransport, describeCallError, describeStartError, nextStartSlot } from './transport.js'
 
 export type { McpConnectionOptions, McpProgress, McpPromptInfo, McpServerState } from './connection-types.js'
 
@@ -79,6 +80,11 @@ export class McpConnection {
     return this.capabilities.resources !== undefined
   }
 
+  /** Whether a crashed server is started again on its next call (once per connection). */
+  get restartsLeft(): boolean {
+    return this.restarts < 1
+  }
+
   /** Starts the server once (later calls share the attempt); resolves when it settled either way. */
   start(): Promise<void> {
     this.starting ??= this.connect()
@@ -113,7 +119,10 @@ export class McpConnection {
     this.refreshing.add(tracked)
   }
 
-  /** Calls one tool; every failure is an error output naming the server, never a throw. */
+  /**
+   * Calls one tool; every failure is an error output naming the server, never a throw. A
+   * Streamable HTTP server that lost the session (404) gets a new one and the call again, once.
+   */
   async callTool(tool: string, args: Record<string, unknown>, execution: ToolExecution): Promise<ToolOutput> {
     if (this.stateValue === 'crashed') {
       if (this.restarts >= 1) {
@@ -123,7 +132,7 @@ export class McpConnection {
       this.starting = undefined
       if (!(await this.ready())) return this.unavailable(this.describeNotConnected())
     }
-    const client = this.client
+    let client = this.client
     if (this.stateValue !== 'connected' || !client) return this.unavailable(this.describeNotConnected())
     // A signal per call: the SDK never removes its abort listener, and a turn's signal
     // would collect one per call (and Node's MaxListenersExceededWarning).
@@ -132,83 +141,74 @@ export class McpConnection {
     if (execution.signal.aborted) call.abort(execution.signal.reason)
     else execution.signal.addEventListener('abort', forward, { once: true })
     try {
-      const result = (await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: call.signal,
-        timeout: this.options.config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
-        resetTimeoutOnProgress: true,
-        onprogress: (progress) =>
-          this.options.onProgress?.({
+      for (let renewed = false; ; renewed = true) {
+        try {
+          return await invokeTool(client, {
             server: this.name,
+            options: this.options,
+            tool,
+            args,
             execution,
-            progress: progress.progress,
-            ...(progress.total !== undefined ? { total: progress.total } : {}),
-            ...(progress.message !== undefined ? { message: progress.message } : {}),
-          }),
-      })) as McpCallResult
-      const text = await spillLongResult(
-        resultText(result),
-        () => this.options.spill?.(),
-        execution.agent?.id,
-        `mcp-${this.name}-${tool}`,
-      )
-      return { content: text, ...(result.isError ? { isError: true } : {}) }
-    } catch (error) {
-      if (execution.signal.aborted) {
-        return { content: `MCP tool ${tool} was cancelled (the server was told).`, isError: true }
-      }
-      if (this.client !== client || (this.stateValue as McpServerState) === 'crashed') {
-        const again = this.restarts >= 1 ? 'it is not restarted again' : 'it is restarted on the next call'
-        return {
-          content: `MCP server ${this.name} stopped during the call (${this.errorValue ?? errorMessage(error)}); ${again}.`,
-          isError: true,
+            signal: call.signal,
+          })
+        } catch (error) {
+          if (execution.signal.aborted) {
+            return { content: `MCP tool ${tool} was cancelled (the server was told).`, isError: true }
+          }
+          if (!renewed && sessionLost(this.options.config, client, error)) {
+            const next = await this.renewSession(client)
+            if (!next) return this.unavailable(this.describeNotConnected())
+            client = next
+            continue
+          }
+          return this.failedCall(client, error)
         }
       }
-      return { content: `MCP server ${this.name}: ${errorMessage(error)}`, isError: true }
     } finally {
       execution.signal.removeEventListener('abort', forward)
     }
   }
 
+  private failedCall(client: Client, error: unknown): ToolOutput {
+    if (this.client !== client || (this.stateValue as McpServerState) === 'crashed') {
+      const again = this.restarts >= 1 ? 'it is not restarted again' : 'it is restarted on the next call'
+      return {
+        content: `MCP server ${this.name} stopped during the call (${this.errorValue ?? errorMessage(error)}); ${again}.`,
+        isError: true,
+      }
+    }
+    return { content: `MCP server ${this.name}: ${describeCallError(error)}`, isError: true }
+  }
+
+  /**
+   * Replaces `stale` with a new connection (a new `initialize`); calls that lost the same
+   * session share it. Resolves to the new client, or undefined when it did not connect.
+   */
+  private async renewSession(stale: Client): Promise<Client | undefined> {
+    if (this.client === stale) {
+      this.client = undefined
+      void stale.close().catch(() => {
+        // The old session is gone already: closing it is best effort.
+      })
+      this.starting = this.connect()
+    }
+    await this.starting
+    return this.stateValue === 'connected' ? this.client : undefined
+  }
+
   /** `prompts/get` as the text of its messages. */
   async getPrompt(prompt: string, args: Record<string, string>): Promise<string> {
-    const client = this.requireClient()
-    const result = await client.getPrompt({ name: prompt, arguments: args })
-    return result.messages
-      .map((message) =>
-        message.content.type === 'text'
-          ? message.content.text
-          : resultText({ content: [message.content as { type: string }] }),
-      )
-      .join('\n\n')
+    return await promptText(this.requireClient(), prompt, args)
   }
 
   /** Every resource the server lists (all pages). Only asked of servers that advertise resources. */
-  async listResources(): Promise<{ uri: string; name: string; mimeType?: string; description?: string }[]> {
-    const client = this.requireClient()
-    const resources: { uri: string; name: string; mimeType?: string; description?: string }[] = []
-    let cursor: string | undefined
-    do {
-      const page = await client.listResources(cursor !== undefined ? { cursor } : undefined)
-      for (const resource of page.resources) {
-        resources.push({
-          uri: resource.uri,
-          name: resource.name,
-          ...(resource.mimeType !== undefined ? { mimeType: resource.mimeType } : {}),
-          ...(resource.description !== undefined ? { description: resource.description } : {}),
-        })
-      }
-      cursor = page.nextCursor
-    } while (cursor)
-    return resources
+  async listResources(): Promise<McpResourceInfo[]> {
+    return await allResources(this.requireClient())
   }
 
   /** `resources/read` as text (binary contents described, not dumped). */
   async readResource(uri: string): Promise<string> {
-    const client = this.requireClient()
-    const result = await client.readResource({ uri })
-    return resultText({
-      content: result.contents.map((resource) => ({ type: 'resource', resource }) as never),
-    })
+    return await resourceText(this.requireClient(), uri)
   }
 
   /** Stops the server (a stdio child is terminated) and keeps it stopped. */
@@ -236,6 +236,7 @@ export class McpConnection {
     this.stateValue = 'starting'
     this.errorValue = undefined
     let client: Client | undefined
+    let transport: Transport | undefined
     try {
       const env = this.options.env ?? process.env
       const config = expandServerConfig(this.name, this.options.config, env)
@@ -246,11 +247,13 @@ export class McpConnection {
       // One spawn per event-loop turn: a burst of 100 held off a SIGTERM until all were spawned.
       await nextStartSlot()
       if (this.closing) return
-      const transport = await createTransport(config, env, {
+      const opened = await createTransport(config, env, {
         secrets: this.options.secrets,
         cwd: this.options.cwd,
+        ...(this.options.cwdBase !== undefined ? { cwdBase: this.options.cwdBase } : {}),
         log: this.log,
       })
+      transport = opened
       // Closed while the transport was made: nothing may be spawned any more.
       if (this.closing) return
       const validator = new AjvJsonSchemaValidator()
@@ -276,17 +279,17 @@ export class McpConnection {
         },
       )
       client = created
-      created.onclose = () => this.handleClose(created)
+      created.onclose = () => this.handleClose(created, opened)
       this.client = created
-      const connecting = created.connect(transport, {
+      const connecting = created.connect(opened, {
         timeout: Math.max(MIN_CONNECT_TIMEOUT_MS, 2 * this.startupTimeoutMs),
       })
       // connect() spawns a stdio server at once; its pid (and group) is known from here on.
       // An earlier, crashed attempt's group stays tracked until close().
-      const pid = (transport as { pid?: number | null }).pid
+      const pid = (opened as { pid?: number | null }).pid
       if (typeof pid === 'number') this.trackProcess(killOnExit(pid))
       await connecting
-      if ('initialized' in transport) transport.initialized = true
+      if ('initialized' in opened) opened.initialized = true
       if (this.closing) return
       this.capabilities = created.getServerCapabilities() ?? {}
       await this.refreshTools(created, validator)
@@ -296,7 +299,7 @@ export class McpConnection {
       if (this.closing) return
       const last = this.log.last
       this.stateValue = 'failed'
-      this.errorValue = `${describeStartError(error)}${last ? ` — ${last}` : ''}`
+      this.errorValue = failureOf(transport) ?? `${describeStartError(error)}${last ? ` — ${last}` : ''}`
       this.client = undefined
       await client?.close().catch(() => {
         // Failed before it was up: closing is best effort.
@@ -315,50 +318,49 @@ export class McpConnection {
       if (this.capabilities.tools === undefined) this.toolList = []
       return
     }
-    const tools: ProvidedTool[] = []
+    const listed: Awaited<ReturnType<Client['listTools']>>['tools'] = []
     let cursor: string | undefined
     do {
       const page = await client.listTools(cursor !== undefined ? { cursor } : undefined)
-      for (const tool of page.tools)
-        tools.push(
-          mcpProvidedTool(this.name, tool, validator, (name, args, execution) =>
-            this.callTool(name, args, execution),
-          ),
-        )
+      listed.push(...page.tools)
       cursor = page.nextCursor
     } while (cursor)
     if (this.client !== client) return
+    const names = mcpToolNames(
+      this.name,
+      listed.map((tool) => tool.name),
+    )
+    const tools: ProvidedTool[] = []
+    const offered = new Set<string>()
+    for (const [i, tool] of listed.entries()) {
+      // A tool listed twice is offered once: the model API refuses two tools of one name.
+      if (offered.has(names[i]!)) continue
+      offered.add(names[i]!)
+      tools.push(
+        mcpProvidedTool(this.name, tool, names[i]!, validator, (name, args, execution) =>
+          this.callTool(name, args, execution),
+        ),
+      )
+    }
     this.toolList = Object.freeze(tools)
     this.options.onChange?.()
   }
 
   private async refreshPrompts(client: Client): Promise<void> {
     if (this.client !== client || this.capabilities.prompts === undefined) return
-    const prompts: McpPromptInfo[] = []
-    let cursor: string | undefined
-    do {
-      const page = await client.listPrompts(cursor !== undefined ? { cursor } : undefined)
-      for (const prompt of page.prompts) {
-        prompts.push({
-          name: prompt.name,
-          ...(prompt.description !== undefined ? { description: prompt.description } : {}),
-          ...(prompt.arguments ? { arguments: prompt.arguments } : {}),
-        })
-      }
-      cursor = page.nextCursor
-    } while (cursor)
+    const prompts = await allPrompts(client)
     if (this.client !== client) return
     this.promptList = Object.freeze(prompts)
     this.options.onChange?.()
   }
 
-  private handleClose(client: Client): void {
+  private handleClose(client: Client, transport: Transport): void {
     if (this.client !== client || this.closing) return
     this.client = undefined
     if (this.stateValue === 'starting') return // the connect attempt reports it
     const last = this.log.last
     this.stateValue = 'crashed'
-    this.errorValue = `the server exited${last ? ` — ${last}` : ''}`
+    this.errorValue = failureOf(transport) ?? `the server exited${last ? ` — ${last}` : ''}`
     this.options.onChange?.()
   }
 
@@ -387,4 +389,9 @@ export class McpConnection {
     }
     return this.client
   }
+}
+
+/** Why dsh stopped a stdio server itself (a line past the stdio limit), if it did. */
+function failureOf(transport: Transport | undefined): string | undefined {
+  return (transport as { failure?: string } | undefined)?.failure
 }

@@ -22,7 +22,7 @@ export {
 export { McpConnection, type McpProgress, type McpPromptInfo, type McpServerState } from './connection.js'
 export { McpErrorCode } from './errors.js'
 export { McpManager, type McpManagerConfig, type McpServerStatus } from './manager.js'
-export { MCP_TOOL_PREFIX, mcpToolName, normalizeName, serverOfToolName } from './naming.js'
+export { MCP_TOOL_PREFIX, mcpToolName, mcpToolNames, normalizeName, serverOfToolName } from './naming.js'
 export { mcpPlugin, mcpToolsPlugin } from './plugin.js'
 export { expandPromptCommand, type PromptCommand, promptCommands } from './prompt-command.js'
 export { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL } from './resource-tools.js'

@@ -8,7 +8,10 @@ import type { McpConnection } from './connection.js'
 export interface McpManagerConfig {
   /** The user's servers (dsh's config file). */
   servers?: Record<string, McpServerConfig>
-  /** The config file they came from, for `dsh mcp list`. */
+  /**
+   * The config file they came from, for `dsh mcp list`; a relative `cwd` of theirs is
+   * resolved against its folder (without one, against dsh's working folder).
+   */
   configFile?: string
   home: string
   /** Read for `${VAR}` expansion and the servers' environment. Default: process.env. */

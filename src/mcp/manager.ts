@@ -2,6 +2,7 @@
 // project's once trusted, the user's), starting them in parallel when first needed, and
 // their tools as one tool provider. Sub-agents see their parent's servers (same processes).
 
+import { dirname } from 'node:path'
 import { type Context, Service } from 'cordis'
 import { errorMessage } from '../core/errors.js'
 import { findProjectRoot } from '../core/project-root.js'
@@ -54,6 +55,7 @@ export class McpManager extends Service {
           server,
           { kind: 'user', ...(config.configFile ? { file: config.configFile } : {}) },
           process.cwd(),
+          config.configFile !== undefined ? dirname(config.configFile) : undefined,
         ),
       )
     }
@@ -123,7 +125,7 @@ export class McpManager extends Service {
     if (this.config.background) {
       // One line for all servers not ready yet (a hundred would be a hundred lines otherwise).
       const starting = connections.filter((connection) => connection.state === 'starting')
-      for (const connection of starting) this.reported.set(connection, 'starting:')
+      for (const connection of starting) this.reported.set(connection, startReport(connection, true)!)
       if (starting.length > 0) this.ctx.logger('mcp').warn('%s', startingLine(starting))
       for (const connection of connections) this.report(connection)
       return
@@ -332,6 +334,7 @@ export class McpManager extends Service {
     config: McpServerConfig,
     source: McpServerSource,
     cwd: string,
+    cwdBase?: string,
   ): McpConnection {
     const connection: McpConnection = new McpConnection({
       name,
@@ -339,26 +342,28 @@ export class McpManager extends Service {
       source,
       home: this.config.home,
       cwd,
+      ...(cwdBase !== undefined ? { cwdBase } : {}),
       ...(this.config.env ? { env: this.config.env } : {}),
       secrets: this.secrets,
       spill: () => this.ctx.get('spill'),
       onProgress: (progress: McpProgress) => this.ctx.emit('mcp/progress', progress),
       onChange: () => {
-        // In the background a failure is said when it happens, not at a first request.
-        if (this.config.background && connection.state === 'failed') this.report(connection)
+        // In the background a failure is said when it happens, not at a first request; a
+        // crash is said when it happens everywhere.
+        if (connection.state === 'crashed' || (this.config.background && connection.state === 'failed'))
+          this.report(connection)
         this.ctx.emit('mcp/changed', name)
       },
     })
     return connection
   }
 
-  /** One line per server whose start failed or is slow, once per state. */
+  /** One line per server whose start failed or is slow, or that crashed; a line is not said twice in a row. */
   private report(connection: McpConnection): void {
-    const key = `${connection.state}:${connection.error ?? ''}`
-    if (this.reported.get(connection) === key) return
-    this.reported.set(connection, key)
     const line = startReport(connection, this.config.background === true)
-    if (line !== undefined) this.ctx.logger('mcp').warn('%s', line)
+    if (line === undefined || this.reported.get(connection) === line) return
+    this.reported.set(connection, line)
+    this.ctx.logger('mcp').warn('%s', line)
   }
 
   private chosen(name: string): boolean {

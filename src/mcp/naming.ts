@@ -19,8 +19,30 @@ export function normalizeName(name: string): string {
 export function mcpToolName(server: string, tool: string): string {
   const full = `${MCP_TOOL_PREFIX}${normalizeName(server)}__${normalizeName(tool)}`
   if (full.length <= MAX_TOOL_NAME) return full
-  const hash = createHash('sha256').update(full).digest('hex').slice(0, 8)
-  return `${full.slice(0, MAX_TOOL_NAME - 9)}_${hash}`
+  return withHash(full, full)
+}
+
+/**
+ * The names of one server's tools, in their order: `mcpToolName` of each, except where
+ * two tools would get the same name (`get.user` and `get_user`): then each of them whose
+ * name was changed ends in a short hash of its own name, and a tool whose name needed no
+ * change keeps it. A name depends only on the set of tool names, not on their order.
+ */
+export function mcpToolNames(server: string, tools: readonly string[]): string[] {
+  const names = tools.map((tool) => mcpToolName(server, tool))
+  const uses = new Map<string, number>()
+  for (const name of names) uses.set(name, (uses.get(name) ?? 0) + 1)
+  return tools.map((tool, i) => {
+    const name = names[i]!
+    if (uses.get(name) === 1 || name === `${MCP_TOOL_PREFIX}${server}__${tool}`) return name
+    return withHash(name, tool)
+  })
+}
+
+/** `name` cut to leave room for `_` and 8 hex digits of the hash of `hashed`, then those. */
+function withHash(name: string, hashed: string): string {
+  const hash = createHash('sha256').update(hashed).digest('hex').slice(0, 8)
+  return `${name.slice(0, MAX_TOOL_NAME - 9)}_${hash}`
 }
 
 /** The server part of an `mcp__server__tool` name, or undefined for other names. */

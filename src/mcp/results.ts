@@ -41,7 +41,8 @@ function blockText(block: McpContentBlock): string {
       return block.text ?? ''
     case 'image':
     case 'audio': {
-      const bytes = block.data ? Math.floor((block.data.length * 3) / 4) : 0
+      // Node counts the `=` padding out: 96 characters ending in `==` are 70 bytes, not 72.
+      const bytes = block.data ? Buffer.byteLength(block.data, 'base64') : 0
       return `[${block.type}: ${block.mimeType ?? 'unknown type'}, ${bytes} bytes]`
     }
     case 'resource': {

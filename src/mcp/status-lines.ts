@@ -49,12 +49,16 @@ export function progressLine(progress: {
 }
 
 /**
- * The warning for a server whose start failed or is not done yet (undefined: nothing to
- * say). `background`: the first request did not wait for it (`dsh run`).
+ * The warning for a server whose start failed or is not done yet, or that crashed
+ * (undefined: nothing to say). `background`: the first request did not wait for it (`dsh run`).
  */
 export function startReport(connection: McpConnection, background: boolean): string | undefined {
   if (connection.state === 'failed')
     return `MCP server ${connection.name} failed to start: ${connection.error}`
+  if (connection.state === 'crashed') {
+    const next = connection.restartsLeft ? 'it is restarted on the next call' : 'it is not restarted again'
+    return `MCP server ${connection.name} stopped: ${connection.error}; ${next}`
+  }
   if (connection.state !== 'starting') return undefined
   if (background) return `MCP server ${connection.name} is still starting; its tools join when it is ready`
   const seconds = Math.round(connection.startupTimeoutMs / 1000)

@@ -1,8 +1,7 @@
-// The stdio transport for MCP servers. Unlike the SDK's, it starts each server as the
-// leader of its own process group, so stopping a server stops what it started too (an
-// `npx` wrapper's node, a shell script's children), and closing one that never finished
-// starting does not wait: the group is signalled at once. Messages are the SDK's
-// newline-delimited JSON (its ReadBuffer and serializeMessage).
+// The stdio transport for MCP servers: each server leads its own process group, so stopping
+// it stops what it started (an `npx` wrapper's node, a script's children), at once if it never
+// finished starting. Messages are the SDK's newline-delimited JSON; a line past
+// MAX_MESSAGE_BYTES stops the server.
 
 import { type ChildProcess, spawn } from 'node:child_process'
 import { PassThrough } from 'node:stream'
@@ -12,6 +11,12 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 
 /** How long a closed server may take to exit after its stdin ended, then after SIGTERM. */
 const GRACE_MS = 2000
+
+/** The longest message line read from a server (the SDK's default, 10 MiB). */
+const MAX_MESSAGE_BYTES = 10 * 1024 * 1024
+
+/** Why a server that wrote a line past MAX_MESSAGE_BYTES was stopped. */
+const TOO_LONG = `it wrote a line of over ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB to stdout, past what dsh reads, and was stopped`
 
 export interface StdioServerParams {
   command: string
@@ -58,9 +63,11 @@ export class StdioProcessTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void
   /** Set once the server answered initialize: only then is it given time to exit on its own. */
   initialized = false
+  /** Why dsh stopped the server itself (one line), when it did: read once `onclose` ran. */
+  failure: string | undefined
   readonly stderr = new PassThrough()
   private child: ChildProcess | undefined
-  private readonly buffer = new ReadBuffer()
+  private readonly buffer = new ReadBuffer({ maxBufferSize: MAX_MESSAGE_BYTES })
 
   constructor(private readonly params: StdioServerParams) {}
 
@@ -92,7 +99,15 @@ export class StdioProcessTransport implements Transport {
       child.stdin!.on('error', (error) => this.onerror?.(error))
       child.stdout!.on('error', (error) => this.onerror?.(error))
       child.stdout!.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk)
+        if (this.failure !== undefined) return
+        try {
+          this.buffer.append(chunk)
+        } catch {
+          // Past MAX_MESSAGE_BYTES without a newline (the buffer is cleared): no message
+          // can be read from this stream any more, so the server is stopped as crashed.
+          this.fail(child, TOO_LONG)
+          return
+        }
         this.drain()
       })
       child.stderr!.pipe(this.stderr)
@@ -114,7 +129,19 @@ export class StdioProcessTransport implements Transport {
    * leader, and SIGKILL to whatever of the group is left. (Members are not polled: in a
    * container whose init does not reap, an exited member lingers as a zombie.)
    */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    return this.terminate(this.initialized)
+  }
+
+  /** Stops a server that broke the protocol: no grace, its pending requests fail when it closes. */
+  private fail(child: ChildProcess, reason: string): void {
+    this.failure = reason
+    this.buffer.clear()
+    child.stdout?.destroy()
+    void this.terminate(false)
+  }
+
+  private async terminate(grace: boolean): Promise<void> {
     const child = this.child
     this.child = undefined
     this.buffer.clear()
@@ -125,7 +152,7 @@ export class StdioProcessTransport implements Transport {
     } catch {
       // Already closed.
     }
-    if (this.initialized) await exited(child, GRACE_MS)
+    if (grace) await exited(child, GRACE_MS)
     stop(child, pgid, 'SIGTERM')
     await exited(child, GRACE_MS)
     stop(child, pgid, 'SIGKILL')

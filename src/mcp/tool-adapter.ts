@@ -4,17 +4,20 @@
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import { errorMessage } from '../core/errors.js'
 import type { ProvidedTool, ToolExecution, ToolOutput } from '../plugin-api/index.js'
-import { mcpToolName } from './naming.js'
 
+/**
+ * `tool` of `server` as a model tool named `name` (from `mcpToolNames`, unique among the
+ * server's tools); its calls go to `call` with the tool's own name.
+ */
 export function mcpProvidedTool(
   server: string,
   tool: { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> },
+  name: string,
   validator: { getValidator<T>(schema: never): JsonSchemaValidator<T> },
   call: (tool: string, args: Record<string, unknown>, execution: ToolExecution) => Promise<ToolOutput>,
 ): ProvidedTool {
   const { $schema: _ignored, ...parameters } = tool.inputSchema
   let validate: JsonSchemaValidator<unknown> | undefined
-  const name = mcpToolName(server, tool.name)
   return {
     schema: {
       name,

@@ -75,6 +75,33 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ file: badEnum, env: {} })).toThrow(`${badEnum}: persistence.backend:`)
   })
 
+  it('refuses a persistence.url the PostgreSQL driver would misread, without quoting it (it may hold a password)', () => {
+    for (const url of [
+      'not a url at all',
+      'postgres://dsh:TOP/SECRET@127.0.0.1:5432/agents',
+      'mysql://dsh@h/db',
+    ]) {
+      const file = writeConfig(`persistence:\n  backend: postgres\n  url: '${url}'\n`)
+      let message = ''
+      try {
+        loadConfig({ file, env: {} })
+      } catch (error) {
+        message = (error as Error).message
+      }
+      expect(message, url).toBe(
+        `${file}: persistence.url: must be a postgres:// (or postgresql://) URL; a password with / # ? @ or % in it must be percent-encoded`,
+      )
+    }
+    for (const url of [
+      'postgres://dsh:TOP%2FSECRET@127.0.0.1:5432/agents',
+      'postgresql://h',
+      'postgres:///db?host=/tmp',
+    ]) {
+      const file = writeConfig(`persistence:\n  backend: postgres\n  url: '${url}'\n`)
+      expect(loadConfig({ file, env: {} }).persistence.url, url).toBe(url)
+    }
+  })
+
   it('gives a missing section the default its schema gives an empty one (the schemas are built on first use)', () => {
     // config/schema.ts writes each section's default out, so that a config without the section
     // need not build its schema (issue #31); they must not drift from the schemas' own defaults.
@@ -127,6 +154,13 @@ describe('loadConfig', () => {
     const badLsp = writeConfig('lsp:\n  maxRestarts: 99\n')
     expect(() => loadConfig({ file: badLsp, env: {} })).toThrow(`${badLsp}: lsp.maxRestarts:`)
     expect(loadConfig({ file: writeConfig('lsp: false\n'), env: {} }).lsp).toBe(false)
+  })
+
+  it('refuses an MCP server name holding "__", naming the server and why', () => {
+    const file = writeConfig('mcpServers:\n  odd:\n    command: x\n  odd__b:\n    command: y\n')
+    expect(() => loadConfig({ file, env: {} })).toThrow(
+      `${file}: mcpServers.odd__b: a server name may not hold "__": tool names are mcp__<server>__<tool>, so permission rules and hooks could not tell the server from the tool`,
+    )
   })
 
   it('takes the sandbox fields with their defaults, and refuses a bad sandbox value in one line', () => {

@@ -12,6 +12,7 @@ import { useTestHarnesses } from '../support/harness.js'
 import { type McpHttpServer, startMcpHttpServer } from '../support/mcp-http-server.js'
 import { EVERYTHING_SERVER, FIXTURE_SERVER, SERVER_TEST_TIMEOUT_MS } from '../support/mcp-servers.js'
 import { useTempDirs } from '../support/temp-dir.js'
+import { type RefusingHttpServer, startRefusingHttpServer } from './fixtures/refusing-http-server.js'
 
 const start = useTestHarnesses()
 const tempDir = useTempDirs()
@@ -105,6 +106,20 @@ describe('ACP mcpServers', () => {
     SERVER_TEST_TIMEOUT_MS,
   )
 
+  it('refuses a server whose tool-name-safe name holds "__", in one error naming it', async () => {
+    const test = await start({ script: [] })
+    const client = await startAcpClient(test.harness)
+    clients.push(client)
+    await client.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION })
+    const request = client.agent.request('session/new', {
+      cwd: tempDir(),
+      mcpServers: [{ name: 'odd  b', command: 'node', args: [FIXTURE_SERVER], env: [] }],
+    })
+    await expect(request).rejects.toThrow(
+      'ACP mcpServers: "odd  b" (as a tool name odd__b): a server name may not hold "__"',
+    )
+  })
+
   it(
     'connects to Streamable HTTP and SSE servers given over ACP, sending their headers',
     async () => {
@@ -177,6 +192,54 @@ describe('HTTP servers from the config', () => {
       } finally {
         delete process.env.MCP_TEST_HTTP_TOKEN
       }
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+})
+
+const refusals: RefusingHttpServer[] = []
+afterEach(async () => {
+  while (refusals.length > 0) await refusals.pop()!.close()
+})
+
+describe('HTTP servers that refuse', () => {
+  it(
+    'are reported in one line with the status and a short reason, never the page; the model reads the same line',
+    async () => {
+      const refusing = await startRefusingHttpServer()
+      refusals.push(refusing)
+      const auth =
+        'HTTP 401 Unauthorized: authentication required: set headers (e.g. Authorization) for this server in its config'
+      const test = await start({
+        config: {
+          mcpServers: {
+            page401: { type: 'http', url: `${refusing.origin}/401/mcp` },
+            empty401: { type: 'http', url: `${refusing.origin}/empty/mcp` },
+            gateway: { type: 'http', url: `${refusing.origin}/502/mcp` },
+            legacy401: { type: 'sse', url: `${refusing.origin}/401/sse` },
+          },
+        },
+        script: [{ toolCalls: [{ name: 'mcp__page401__anything', arguments: {} }] }, { text: 'ok' }],
+      })
+      const warnings: string[] = []
+      test.harness.ctx.logger.exporter({
+        export: (message) => {
+          if (message.type === 'warn') warnings.push(message.args.map(String).join(' '))
+        },
+      })
+      const agent = await test.harness.agents.create({ sessionId: 'refused', meta: { cwd: tempDir() } })
+      expect((await agent.prompt('go')).reason).toBe('completed')
+      const errors = Object.fromEntries(test.harness.ctx.mcp.status().map((row) => [row.name, row.error]))
+      expect(errors).toEqual({
+        page401: auth,
+        empty401: auth,
+        gateway: 'HTTP 502 Bad Gateway',
+        legacy401: auth,
+      })
+      const said = (line: string) => warnings.some((warning) => warning.endsWith(line))
+      expect(said(`MCP server page401 failed to start: ${auth}`)).toBe(true)
+      expect(said('MCP server gateway failed to start: HTTP 502 Bad Gateway')).toBe(true)
+      expect(lastTool(test.model.requests[1]!)).toBe(`MCP server page401 is not available: ${auth}.`)
     },
     SERVER_TEST_TIMEOUT_MS,
   )

@@ -2,7 +2,7 @@
 // Failure is visible, never silent: a server that exits at once, one that hangs at start,
 // one that crashes mid-call (restarted once); stderr goes to a log file; the scrubbed env.
 
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { serverLogPath } from '../../src/mcp/index.js'
@@ -14,6 +14,7 @@ import { until } from '../support/until.js'
 
 const start = useTestHarnesses()
 const tempDir = useTempDirs()
+const EDGE_SERVER = join(import.meta.dirname, 'fixtures/edge-server.mjs')
 
 const toolResults = (events: readonly { type: string; data: unknown }[]) =>
   events
@@ -144,6 +145,45 @@ describe('MCP server failures', () => {
     SERVER_TEST_TIMEOUT_MS,
   )
 
+  it.each([
+    ['a 12,000,000-character result', 'fx', FIXTURE_SERVER, 'mcp__fx__big', { chars: 12_000_000 }],
+    ['30 MiB of stdout with no newline', 'edge', EDGE_SERVER, 'mcp__edge__flood', { mib: 30 }],
+  ])(
+    'a stdio line over 10 MiB (%s) fails that call in one line, warns once, and the server is restarted',
+    async (_what, name, server, tool, args) => {
+      const { harness } = await start({
+        config: { mcpServers: { [name]: { command: 'node', args: [server] } } },
+        script: [
+          { toolCalls: [{ name: tool, arguments: args }] },
+          { toolCalls: [{ name: `mcp__${name}__echo`, arguments: { text: 'alive' } }] },
+          { text: 'done' },
+        ],
+      })
+      const warnings: string[] = []
+      harness.ctx.logger.exporter({
+        export: (message) => {
+          if (message.type === 'warn') warnings.push(message.args.map(String).join(' '))
+        },
+      })
+      const agent = await harness.agents.create({ sessionId: `long-line-${name}`, meta: { cwd: tempDir() } })
+      expect((await agent.prompt('go')).reason).toBe('completed')
+      const [failed, after] = toolResults(agent.session.events)
+      expect(failed).toMatchObject({ isError: true })
+      expect(failed!.content).not.toContain('\n')
+      expect(failed!.content).toMatch(
+        new RegExp(
+          `^MCP server ${name} stopped during the call \\(.*over 10 MiB.*\\); it is restarted on the next call\\.$`,
+        ),
+      )
+      expect(after).toEqual({ callId: expect.any(String), content: 'echo: alive' })
+      const said = warnings.filter((line) => line.includes(`MCP server ${name}`))
+      expect(said).toHaveLength(1)
+      expect(said[0]).toMatch(/over 10 MiB/)
+      expect(said[0]).not.toContain('\n')
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
   it(
     "gives stdio servers the shell's scrubbed environment plus their expanded env",
     async () => {
@@ -196,6 +236,58 @@ describe('MCP server failures', () => {
     },
     SERVER_TEST_TIMEOUT_MS,
   )
+
+  it(
+    'expands a variable set to the empty string to nothing, and ${VAR:-default} with it to the default (as the shell does)',
+    async () => {
+      setEnv('MCP_TEST_EMPTY', '')
+      const { harness } = await start({
+        config: {
+          mcpServers: {
+            fx: {
+              command: 'node',
+              args: [FIXTURE_SERVER, '--flag=${MCP_TEST_EMPTY}'],
+              env: { PLAIN: 'a${MCP_TEST_EMPTY}b', DEFAULTED: '${MCP_TEST_EMPTY:-fallback}' },
+            },
+          },
+        },
+        script: [
+          { toolCalls: [{ name: 'mcp__fx__env', arguments: { names: ['PLAIN', 'DEFAULTED'] } }] },
+          { text: 'done' },
+        ],
+      })
+      const agent = await harness.agents.create({ sessionId: 'empty-var', meta: { cwd: tempDir() } })
+      expect((await agent.prompt('go')).reason).toBe('completed')
+      expect(harness.ctx.mcp.status()[0]).toMatchObject({ state: 'connected' })
+      expect(JSON.parse(toolResults(agent.session.events)[0]!.content)).toEqual({
+        PLAIN: 'ab',
+        DEFAULTED: 'fallback',
+      })
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
+  it('reports a cwd that does not exist, or is not a folder, as such (not as a missing command)', async () => {
+    const folder = tempDir()
+    const missing = join(folder, 'missing')
+    const file = join(folder, 'file')
+    writeFileSync(file, '')
+    const { harness } = await start({
+      config: {
+        mcpServers: {
+          gone: { command: 'node', args: [FIXTURE_SERVER], cwd: missing },
+          plain: { command: 'node', args: [FIXTURE_SERVER], cwd: file },
+        },
+      },
+      script: [{ text: 'ok' }],
+    })
+    const agent = await harness.agents.create({ sessionId: 'bad-cwd', meta: { cwd: folder } })
+    await agent.prompt('go')
+    expect(harness.ctx.mcp.status().map(({ name, state, error }) => ({ name, state, error }))).toEqual([
+      { name: 'gone', state: 'failed', error: `its cwd ${missing} does not exist` },
+      { name: 'plain', state: 'failed', error: `its cwd ${file} is not a folder` },
+    ])
+  })
 
   it('reports an unset ${VAR} as a failed start naming the field', async () => {
     const { harness } = await start({

@@ -2,7 +2,7 @@
 // cannot approve them; hooks and permission rules match `mcp__<server>__<tool>` names;
 // unloading the plugin removes the tools.
 
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { mcpToolName, mcpToolsPlugin } from '../../src/mcp/index.js'
@@ -19,6 +19,7 @@ import { useTempDirs } from '../support/temp-dir.js'
 
 const start = useTestHarnesses()
 const tempDir = useTempDirs()
+const EDGE_SERVER = join(import.meta.dirname, 'fixtures/edge-server.mjs')
 
 /** A project (a `.git` marker) with a `.mcp.json` naming the fixture server, and a subfolder. */
 function makeProject(extra: Record<string, unknown> = {}): { root: string; sub: string } {
@@ -213,6 +214,64 @@ describe('project .mcp.json', () => {
       expect(asked[0]![0]).toMatch(/hook/)
       expect(asked[0]).toContain('MCP server proj')
       expect(offered(model.requests[0]!)).toContain('mcp__proj__echo')
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
+  it(
+    'refuses a server name holding "__" (mcp__odd would match its tools too), loading the others',
+    async () => {
+      const root = tempDir()
+      mkdirSync(join(root, '.git'))
+      writeFileSync(
+        join(root, '.mcp.json'),
+        JSON.stringify({
+          mcpServers: {
+            odd: { command: 'node', args: [FIXTURE_SERVER] },
+            odd__b: { command: 'node', args: [FIXTURE_SERVER] },
+          },
+        }),
+      )
+      const home = tempDir()
+      new ProjectTrustStore(home).trust(root, Date.now(), fingerprintProjectConfig(root))
+      const { harness, model } = await start({
+        home,
+        trust: { frontEnd: 'headless' },
+        script: [{ text: 'ok' }],
+      })
+      expect(harness.ctx.mcp.projectProblems(root)).toEqual([
+        `${join(root, '.mcp.json')}: mcpServers.odd__b: a server name may not hold "__": tool names are mcp__<server>__<tool>, so permission rules and hooks could not tell the server from the tool`,
+      ])
+      const agent = await harness.agents.create({ sessionId: 'odd-names', meta: { cwd: root } })
+      await agent.prompt('hi')
+      const tools = offered(model.requests[0]!).filter((name) => name.startsWith('mcp__'))
+      expect(tools).toContain('mcp__odd__echo')
+      expect(tools.some((name) => name.startsWith('mcp__odd__b__'))).toBe(false)
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
+  it(
+    'runs a server with a relative cwd in that folder of the project root, wherever dsh started',
+    async () => {
+      const { root, sub } = makeProject()
+      mkdirSync(join(root, 'tools'))
+      writeFileSync(
+        join(root, '.mcp.json'),
+        JSON.stringify({ mcpServers: { proj: { command: 'node', args: [EDGE_SERVER], cwd: 'tools' } } }),
+      )
+      const home = tempDir()
+      new ProjectTrustStore(home).trust(root, Date.now(), fingerprintProjectConfig(root))
+      const { harness, model } = await start({
+        home,
+        trust: { frontEnd: 'headless' },
+        script: [{ toolCalls: [{ name: 'mcp__proj__cwd', arguments: {} }] }, { text: 'ok' }],
+      })
+      expect(process.cwd()).not.toBe(root)
+      const agent = await harness.agents.create({ sessionId: 'proj-cwd', meta: { cwd: sub } })
+      expect((await agent.prompt('go')).reason).toBe('completed')
+      const [result] = model.requests[1]!.messages.filter((message) => message.role === 'tool')
+      expect(result!.content).toBe(realpathSync(join(root, 'tools')))
     },
     SERVER_TEST_TIMEOUT_MS,
   )

@@ -2,7 +2,7 @@
 // "everything" server (a real stdio child) through dsh's tool pipeline and answers with it.
 
 import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ScriptRequest } from '../../src/llm/index.js'
 import { useTestHarnesses } from '../support/harness.js'
@@ -16,6 +16,7 @@ const lastToolResult = (request: ScriptRequest) =>
   [...request.messages].reverse().find((message) => message.role === 'tool')?.content ?? ''
 
 const everything = { command: 'node', args: [EVERYTHING_SERVER, 'stdio'] }
+const EDGE_SERVER = join(import.meta.dirname, 'fixtures/edge-server.mjs')
 
 describe('MCP tools in a turn', () => {
   it(
@@ -84,6 +85,62 @@ describe('MCP tools in a turn', () => {
       expect(tools[3]!.content).toMatch(/^Invalid arguments for mcp__everything__get-sum/)
       const results = agent.session.events.filter((event) => event.type === 'tool/result')
       expect((results[3]!.data as { isError?: boolean }).isError).toBe(true)
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
+  it(
+    'offers tools whose names clash once made safe under distinct names, each call reaching its own tool',
+    async () => {
+      const names: string[] = []
+      const { harness, model } = await start({
+        config: { mcpServers: { odd: { command: 'node', args: [EDGE_SERVER, 'clash'] } } },
+        script: [
+          (request) => {
+            names.push(...request.tools.map((tool) => tool.name).filter((name) => name.startsWith('mcp__')))
+            return { toolCalls: names.map((name) => ({ name, arguments: {} })) }
+          },
+          { text: 'done' },
+        ],
+      })
+      const agent = await harness.agents.create({ sessionId: 'mcp-clash', meta: { cwd: tempDir() } })
+      expect((await agent.prompt('go')).reason).toBe('completed')
+      expect(names).toHaveLength(4)
+      expect(new Set(names).size).toBe(4)
+      expect(names).toContain('mcp__odd__get_user')
+      const results = model.requests[1]!.messages.filter((message) => message.role === 'tool')
+      expect(results.map((result) => result.content).sort()).toEqual(
+        ['get.user ran', 'get_user ran', 'long .one ran', 'long _one ran'].sort(),
+      )
+      const plain = names.indexOf('mcp__odd__get_user')
+      expect(results[plain]!.content).toBe('get_user ran')
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
+  it(
+    'gives an image its exact size in bytes: base64 padding is not counted',
+    async () => {
+      const { MCP_TINY_IMAGE } = (await import(
+        join(dirname(EVERYTHING_SERVER), 'tools/get-tiny-image.js')
+      )) as {
+        MCP_TINY_IMAGE: string
+      }
+      // The reference server's image ends in `==`: a count from the length alone is 2 too many.
+      expect(MCP_TINY_IMAGE.endsWith('==')).toBe(true)
+      const { harness, model } = await start({
+        config: { mcpServers: { everything } },
+        script: [
+          { toolCalls: [{ name: 'mcp__everything__get-tiny-image', arguments: {} }] },
+          { text: 'done' },
+        ],
+      })
+      const agent = await harness.agents.create({ sessionId: 'mcp-image', meta: { cwd: tempDir() } })
+      expect((await agent.prompt('go')).reason).toBe('completed')
+      const [result] = model.requests[1]!.messages.filter((message) => message.role === 'tool')
+      expect(result!.content).toContain(
+        `[image: image/png, ${Buffer.from(MCP_TINY_IMAGE, 'base64').length} bytes]`,
+      )
     },
     SERVER_TEST_TIMEOUT_MS,
   )

@@ -2,7 +2,7 @@
 // Completions API accepts), unchanged up to that length, and two long names never collide.
 
 import { describe, expect, it } from 'vitest'
-import { mcpToolName, normalizeName, serverOfToolName } from '../../src/mcp/index.js'
+import { mcpToolName, mcpToolNames, normalizeName, serverOfToolName } from '../../src/mcp/index.js'
 
 const API_NAME = /^[A-Za-z0-9_-]{1,64}$/
 
@@ -37,5 +37,23 @@ describe('mcpToolName', () => {
     for (const length of [1, 50, 54, 55, 56, 100, 300]) {
       expect(mcpToolName('s', 'é'.repeat(length)), String(length)).toMatch(API_NAME)
     }
+  })
+})
+
+describe('mcpToolNames', () => {
+  it('gives tools whose names clash once made safe distinct names, the same whatever their order', () => {
+    const long = 'x'.repeat(80)
+    const tools = ['get.user', 'get_user', 'get/user', `${long}.one`, `${long}_one`, 'echo']
+    const names = mcpToolNames('odd', tools)
+    expect(new Set(names).size).toBe(tools.length)
+    for (const name of names) expect(name).toMatch(API_NAME)
+    // A name that needed no change keeps it; the others end in a hash of their own name.
+    expect(names[1]).toBe('mcp__odd__get_user')
+    expect(names[5]).toBe('mcp__odd__echo')
+    expect(names[0]).toMatch(/^mcp__odd__get_user_[0-9a-f]{8}$/)
+    const reversed = mcpToolNames('odd', [...tools].reverse()).reverse()
+    expect(reversed).toEqual(names)
+    // Without the clash a tool keeps its plain name.
+    expect(mcpToolNames('odd', ['get.user'])).toEqual(['mcp__odd__get_user'])
   })
 })

@@ -23,3 +23,16 @@ it('structured content is sent when no text came with it', () => {
     }),
   ).toBe(`[image: image/png, 3 bytes]\n[structured content]\n${JSON.stringify(data, null, 2)}`)
 })
+
+it('images and audio are described by their decoded size, padding not counted', () => {
+  const bytes = Buffer.alloc(70, 7)
+  const data = bytes.toString('base64')
+  expect(data).toHaveLength(96)
+  expect(data.endsWith('==')).toBe(true)
+  expect(resultText({ content: [{ type: 'image', data, mimeType: 'image/png' }] })).toBe(
+    '[image: image/png, 70 bytes]',
+  )
+  expect(resultText({ content: [{ type: 'audio', data: Buffer.alloc(71).toString('base64') }] })).toBe(
+    '[audio: unknown type, 71 bytes]',
+  )
+})

@@ -4,6 +4,7 @@
 import { join } from 'node:path'
 import { Context } from 'cordis'
 import { loadConfig, validateConfig } from '../../config/load.js'
+import { isDshError } from '../../core/errors.js'
 import { findProjectRoot } from '../../core/project-root.js'
 import { resolveDshHome } from '../../home/resolve-home.js'
 import type { McpServerEntry } from '../../mcp/config.js'
@@ -13,6 +14,7 @@ import {
   removeFromConfigFile,
   removeFromProjectFile,
 } from '../../mcp/config-file.js'
+import { McpErrorCode } from '../../mcp/errors.js'
 import { McpManager } from '../../mcp/manager.js'
 import { statusLine } from '../../mcp/status-lines.js'
 import { ProjectTrustService } from '../../trust/index.js'
@@ -91,10 +93,12 @@ export async function mcpAddCommand(
   } else {
     throw usageError(`--transport must be stdio, http or sse (got ${JSON.stringify(transport)})`)
   }
-  const written = write(options, {
-    user: (file) => addToConfigFile(file, name, entry, (raw) => validateConfig(file, raw)),
-    project: (root) => addToProjectFile(root, name, entry),
-  })
+  const written = typed(() =>
+    write(options, {
+      user: (file) => addToConfigFile(file, name, entry, (raw) => validateConfig(file, raw)),
+      project: (root) => addToProjectFile(root, name, entry),
+    }),
+  )
   process.stdout.write(`added MCP server ${name} to ${written}\n`)
   return ExitCode.Ok
 }
@@ -103,12 +107,29 @@ export async function mcpRemoveCommand(
   name: string,
   options: { config?: string; scope?: string },
 ): Promise<number> {
-  const written = write(options, {
-    user: (file) => removeFromConfigFile(file, name),
-    project: (root) => removeFromProjectFile(root, name),
-  })
+  const written = typed(() =>
+    write(options, {
+      user: (file) => removeFromConfigFile(file, name),
+      project: (root) => removeFromProjectFile(root, name),
+    }),
+  )
   process.stdout.write(`removed MCP server ${name} from ${written}\n`)
   return ExitCode.Ok
+}
+
+/**
+ * Runs an edit, making what is wrong with the name or entry typed — an invalid one, or a
+ * name that names no server — a usage error (exit 2, docs/cli.md). A duplicate name or a
+ * broken file stays a failed command (exit 1).
+ */
+function typed<T>(edit: () => T): T {
+  try {
+    return edit()
+  } catch (error) {
+    if (isDshError(error, McpErrorCode.InvalidEntry) || isDshError(error, McpErrorCode.UnknownServer))
+      throw usageError(error.message)
+    throw error
+  }
 }
 
 function write(

@@ -1,8 +1,9 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is the config syntax under test
 // `dsh run` and MCP servers: servers start in the background (the first model request does
 // not wait for one that never finishes starting), every server's process group is stopped
 // on every way out (a normal end, SIGTERM), and `--mcp` chooses the servers of one run.
 
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ReceivedRequest } from '../../support/loopback-model.js'
@@ -159,4 +160,44 @@ describe('dsh run --mcp', () => {
     expect(run.stderr.trimEnd()).toBe('dsh: --mcp: no MCP server named nope (servers: a, b)')
     expect(world.model.requests).toHaveLength(0)
   })
+})
+
+describe("a stdio server's cwd in config.yaml", () => {
+  it(
+    "expands ${VAR} first, then resolves a relative result against the config file's folder",
+    async () => {
+      let marks: string[] = []
+      const started = () => marks.every((mark) => existsSync(mark))
+      const world = await startWorld(
+        [
+          async () => {
+            // A server that cannot start never writes its mark: the run goes on without it.
+            await until(started, SERVER_TEST_TIMEOUT_MS / 3).catch(() => {})
+            return { text: 'done' }
+          },
+        ],
+        {
+          config: [
+            'mcpServers:',
+            // FIXTURE_MARK is relative: each server writes it in the folder it runs in.
+            `  v: { command: node, args: [${JSON.stringify(FIXTURE_SERVER)}], cwd: "\${MCP_TEST_WORKDIR}/x", env: { FIXTURE_MARK: mark } }`,
+            `  r: { command: node, args: [${JSON.stringify(FIXTURE_SERVER)}], cwd: "\${MCP_TEST_SUB}", env: { FIXTURE_MARK: mark } }`,
+            '',
+          ].join('\n'),
+        },
+      )
+      mkdirSync(join(world.project, 'x'))
+      mkdirSync(join(world.home, 'rel'))
+      marks = [join(world.project, 'x', 'mark'), join(world.home, 'rel', 'mark')]
+      const run = await spawnCli(['run', 'hello'], {
+        env: { ...world.env, MCP_TEST_WORKDIR: world.project, MCP_TEST_SUB: 'rel' },
+        cwd: world.project,
+        timeoutMs: SERVER_TEST_TIMEOUT_MS,
+      }).done
+      expect(run.code).toBe(0)
+      expect(run.stderr).not.toContain('failed to start')
+      expect(marks.filter((mark) => !existsSync(mark))).toEqual([])
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
 })

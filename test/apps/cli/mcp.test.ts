@@ -3,6 +3,7 @@
 // project's reference "everything" and filesystem servers, dsh's fixture server, an HTTP
 // server on 127.0.0.1): states, tool counts and sources; edits that keep the rest of the file.
 
+import { spawnSync } from 'node:child_process'
 import {
   existsSync,
   lstatSync,
@@ -12,12 +13,13 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { fingerprintProjectConfig, ProjectTrustStore } from '../../../src/trust/index.js'
+import { startRefusingHttpServer } from '../../mcp/fixtures/refusing-http-server.js'
 import { type McpHttpServer, startMcpHttpServer } from '../../support/mcp-http-server.js'
 import {
   EVERYTHING_SERVER,
@@ -26,7 +28,7 @@ import {
   SERVER_TEST_TIMEOUT_MS,
 } from '../../support/mcp-servers.js'
 import { useTempDirs } from '../../support/temp-dir.js'
-import { assertBuilt, type CliWorld, hasStack, makeWorld, runCli } from './cli.js'
+import { assertBuilt, CLI, type CliWorld, hasStack, makeWorld, runCli } from './cli.js'
 
 const makeDir = useTempDirs('dsh-cli-mcp-')
 let http: McpHttpServer | undefined
@@ -172,6 +174,39 @@ describe('dsh mcp list', () => {
     SERVER_TEST_TIMEOUT_MS,
   )
 
+  it(
+    'shows an HTTP server that refuses in one line with its status and a short reason, never the page',
+    async () => {
+      const refusing = await startRefusingHttpServer()
+      try {
+        const world = makeWorld(
+          makeDir(),
+          NO_MODEL,
+          [
+            'mcpServers:',
+            `  page: { type: http, url: "${refusing.origin}/401/mcp" }`,
+            `  empty: { type: http, url: "${refusing.origin}/empty/mcp" }`,
+            `  gateway: { type: http, url: "${refusing.origin}/502/mcp" }`,
+            '',
+          ].join('\n'),
+        )
+        const listed = await mcp(world, ['list'])
+        const source = `config ${configFile(world)}`
+        const auth =
+          'HTTP 401 Unauthorized: authentication required: set headers (e.g. Authorization) for this server in its config'
+        expect(listed.stdout.trimEnd().split('\n')).toEqual([
+          `page  failed · ${source} — ${auth}`,
+          `empty  failed · ${source} — ${auth}`,
+          `gateway  failed · ${source} — HTTP 502 Bad Gateway`,
+        ])
+        expect(listed.code).toBe(1)
+      } finally {
+        await refusing.close()
+      }
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  )
+
   it('says when there are none, and refuses a folder that does not exist in one line', async () => {
     const world = makeWorld(makeDir(), NO_MODEL)
     const empty = await mcp(world, ['list'])
@@ -259,10 +294,14 @@ describe('dsh mcp add', () => {
     expect((await mcp(world, ['add', 'db', '--', 'node', 'server.js'])).code).toBe(0)
     const before = readFileSync(configFile(world), 'utf8')
     const refusals: [string[], RegExp][] = [
-      [['add', 'db', '--', 'node', 'other.js'], /MCP server db already exists in .*config\.yaml/],
       [['add', 'two words', 'node'], /invalid server name "two words"/],
+      [
+        ['add', 'odd__b', 'node'],
+        /invalid server name "odd__b": a server name may not hold "__": tool names are mcp__<server>__<tool>/,
+      ],
       [['add', '-t', 'websocket', 'x', 'ws://127.0.0.1:1'], /--transport must be stdio, http or sse/],
       [['add', '-t', 'http', 'x', 'not a url'], /url must be an http:\/\/ or https:\/\/ URL/],
+      [['add', '-t', 'http', 'docs', 'ftp://x'], /url must be an http:\/\/ or https:\/\/ URL/],
       [['add', '-t', 'sse', 'x', 'ftp://127.0.0.1/sse'], /url must be an http:\/\/ or https:\/\/ URL/],
       [['add', '-e', 'NOVALUE', 'x', 'node'], /--env "NOVALUE": expected NAME=VALUE/],
       [['add', '-H', 'X-A: b', 'x', 'node'], /--header is for http and sse servers/],
@@ -271,13 +310,45 @@ describe('dsh mcp add', () => {
       [['add', '-s', 'team', 'x', 'node'], /--scope must be user or project/],
       [['add', 'x'], /missing required argument/],
     ]
+    // What was typed is wrong: exit 2 (docs/cli.md).
     for (const [args, reason] of refusals) {
       const result = await mcp(world, args)
-      expect(result.code, args.join(' ')).not.toBe(0)
+      expect(result.code, args.join(' ')).toBe(2)
       expect(expectOneLine(result.stderr), args.join(' ')).toMatch(reason)
       expect(result.stdout).toBe('')
       expect(readFileSync(configFile(world), 'utf8')).toBe(before)
     }
+    // The name is taken in the file: the command failed, exit 1.
+    const duplicate = await mcp(world, ['add', 'db', '--', 'node', 'other.js'])
+    expect(duplicate.code).toBe(1)
+    expect(expectOneLine(duplicate.stderr)).toMatch(/MCP server db already exists in .*config\.yaml/)
+    expect(readFileSync(configFile(world), 'utf8')).toBe(before)
+  })
+
+  it("docs/mcp.md's header example, typed into a shell, writes ${DOCS_TOKEN} and not the token", async () => {
+    const world = makeWorld(makeDir(), NO_MODEL, USER_CONFIG)
+    const doc = readFileSync(resolve('docs/mcp.md'), 'utf8')
+    const example = doc.split('\n').find((line) => line.startsWith('$ dsh mcp add -t http -H'))
+    expect(example).toBeDefined()
+    // `dsh` on PATH for the shell: the built CLI.
+    const bin = join(makeDir(), 'bin')
+    mkdirSync(bin)
+    writeFileSync(
+      join(bin, 'dsh'),
+      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    )
+    const shell = spawnSync('/bin/sh', ['-c', example!.slice(2)], {
+      cwd: world.project,
+      env: { ...world.env, PATH: `${bin}:${world.env.PATH}`, DOCS_TOKEN: 'secret-token-value' },
+      encoding: 'utf8',
+    })
+    expect(shell.status, shell.stderr).toBe(0)
+    const written = readFileSync(configFile(world), 'utf8')
+    expect(written).not.toContain('secret-token-value')
+    expect(parse(written).mcpServers.docs.headers).toEqual({ Authorization: 'Bearer ${DOCS_TOKEN}' })
   })
 
   it('edits the file a symlinked config.yaml points to, and the link stays', async () => {
@@ -335,8 +406,9 @@ describe('dsh mcp remove', () => {
     expect(removed).toMatchObject({ code: 0, stdout: `removed MCP server docs from ${configFile(world)}\n` })
     expect(readFileSync(configFile(world), 'utf8')).toBe(withDb)
 
+    // A name that names nothing: exit 2 (docs/cli.md).
     const unknown = await mcp(world, ['remove', 'docs'])
-    expect(unknown.code).toBe(1)
+    expect(unknown.code).toBe(2)
     expect(expectOneLine(unknown.stderr)).toBe(`dsh: no MCP server docs in ${configFile(world)}`)
     expect(readFileSync(configFile(world), 'utf8')).toBe(withDb)
 
