@@ -159,8 +159,28 @@ function readConfigText(path: string, required: boolean): string | undefined {
     if (error instanceof DshError) throw error
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' && !required) return undefined
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code)
-    throw new DshError(`cannot read config ${path}: ${why}`, ConfigErrorCode.NotFound, { userFacing: true })
+    if (code === 'ENOENT')
+      throw new DshError(`cannot read config ${path}: no such file`, ConfigErrorCode.NotFound, {
+        userFacing: true,
+      })
+    throw new DshError(`cannot read config ${path}: ${unreadableWhy(code)}`, ConfigErrorCode.Unreadable, {
+      userFacing: true,
+    })
+  }
+}
+
+/** Why a config file that exists cannot be read, in words. */
+function unreadableWhy(code: string | undefined): string {
+  switch (code) {
+    case 'EISDIR':
+      return 'it is a folder, not a file'
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied'
+    case 'ENOTDIR':
+      return 'a part of its path is a file, not a folder (check DSH_HOME)'
+    default:
+      return `it cannot be read (${code ?? 'unknown error'})`
   }
 }
 

@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadConfig, MAX_CONFIG_BYTES, validateConfig } from '../../src/config/index.js'
+import { ConfigErrorCode, loadConfig, MAX_CONFIG_BYTES, validateConfig } from '../../src/config/index.js'
 import { useTempDirs } from '../support/temp-dir.js'
 import { thrownBy } from '../support/thrown.js'
 
@@ -62,6 +62,21 @@ describe('loadConfig', () => {
   it('names the file and line of a YAML syntax error', () => {
     const file = writeConfig('model:\n  name: [unclosed\n')
     expect(() => loadConfig({ file, env: {} })).toThrow(new RegExp(`^${file}: line \\d+: invalid YAML`))
+  })
+
+  it('says in words why an existing config cannot be read, with its own code (exit 1, not a usage error)', () => {
+    const home = tempDir()
+    const folder = join(home, 'config.yaml')
+    mkdirSync(folder)
+    const asFolder = thrownBy(() => loadConfig({ file: folder, env: {} }))
+    expect(asFolder).toMatchObject({ code: ConfigErrorCode.Unreadable })
+    expect((asFolder as Error).message).toBe(`cannot read config ${folder}: it is a folder, not a file`)
+    const file = join(home, 'plain')
+    writeFileSync(file, 'x')
+    const underFile = join(file, 'config.yaml')
+    expect((thrownBy(() => loadConfig({ file: underFile, env: {} })) as Error).message).toBe(
+      `cannot read config ${underFile}: a part of its path is a file, not a folder (check DSH_HOME)`,
+    )
   })
 
   it('names the file and field of an unknown or mistyped field', () => {
