@@ -26,6 +26,7 @@ import { type AgentOptions, trustFlags } from '../shared/options.js'
 import { colorsFor, createProgressRenderer } from '../shared/render.js'
 import { type AgentPlan, openHarness, planAgent, type StartedAgent, startAgent } from '../shared/start.js'
 import { handleTermination } from '../shared/termination.js'
+import { trackSubagents } from './subagent-usage.js'
 
 export interface RunOptions extends AgentOptions {
   json?: boolean
@@ -108,6 +109,7 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
         })
       },
     })
+    const subagents = trackSubagents(harness.ctx, agent)
     const budget =
       options.maxCost !== undefined
         ? harness.ctx.plugin(costLimitPlugin({ maxCost: options.maxCost, table }))
@@ -119,8 +121,10 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
       unsubscribe()
       await progress.dispose()
       await budget?.dispose()
+      subagents.dispose()
     }
     const report = usageReport(agent.session.events, result.turn, table)
+    const subagentUsage = subagents.totals(table)
     if (options.json) {
       // How full the next request would be: the server's last count plus what came since.
       const context = agent.contextUsage()
@@ -130,6 +134,7 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
         ...result,
         ...report,
         usageEstimated: turnUsageEstimated(agent.session.events, result.turn),
+        ...(subagentUsage ? { subagents: subagents.count, subagentUsage } : {}),
         contextTokens: context?.tokens ?? null,
         contextWindow: context?.window ?? null,
       })
@@ -140,6 +145,10 @@ export async function runCommand(promptArgument: string, options: RunOptions): P
       process.stderr.write(
         `${colors.dim(formatUsageLine(report.usage, report.currency, 'usage') + estimated)}\n`,
       )
+      if (subagentUsage && subagentUsage.inputTokens + subagentUsage.outputTokens > 0) {
+        const label = `sub-agents (${subagents.count})`
+        process.stderr.write(`${colors.dim(formatUsageLine(subagentUsage, report.currency, label))}\n`)
+      }
     }
     if (!options.json && result.reason === 'completed') {
       // A terminal gets the answer sanitized; a file or pipe gets the model's bytes as they are.
