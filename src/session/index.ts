@@ -21,7 +21,13 @@ export {
 } from './settings.js'
 export type { CreateSessionInit } from './store.js'
 export { completedPrefixLength, forkSeed, SessionStore } from './store.js'
-export { type TranscriptBlock, type TranscriptMessage, transcriptMessage } from './transcript-message.js'
+export {
+  RAW_TOOL_INPUT_KEY,
+  type TranscriptBlock,
+  type TranscriptMessage,
+  toolUseInput,
+  transcriptMessage,
+} from './transcript-message.js'
 export type {
   AssistantMessageData,
   ContextCompactedData,

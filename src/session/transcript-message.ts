@@ -32,7 +32,7 @@ export function transcriptMessage(event: Pick<SessionEvent, 'type' | 'data'>): T
       return {
         role: 'assistant',
         content: [
-          { type: 'tool_use', id: call.callId, name: call.name, input: parseArguments(call.arguments) },
+          { type: 'tool_use', id: call.callId, name: call.name, input: toolUseInput(call.arguments).input },
         ],
       }
     }
@@ -55,11 +55,22 @@ export function transcriptMessage(event: Pick<SessionEvent, 'type' | 'data'>): T
   }
 }
 
-function parseArguments(text: string): unknown {
+/** The key `tool_use.input` keeps arguments under that were not a JSON object, as the model wrote them. */
+export const RAW_TOOL_INPUT_KEY = '_raw'
+
+/**
+ * A call's arguments as `tool_use.input`, which is an object in the Messages API and in the
+ * schemas of transcript readers: the JSON object the model sent, or (its mistake, reported
+ * to it as such) one holding its text. `parsed` says which.
+ */
+export function toolUseInput(text: string): { input: Record<string, unknown>; parsed: boolean } {
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch {
-    // Not JSON (the model's mistake, reported to it as such): kept as the raw text.
-    return text
+    // Not JSON at all: kept as the text below.
   }
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? { input: value as Record<string, unknown>, parsed: true }
+    : { input: { [RAW_TOOL_INPUT_KEY]: text }, parsed: false }
 }

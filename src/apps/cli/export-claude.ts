@@ -2,15 +2,15 @@
 // (`~/.claude/projects/<slug>/<session>.jsonl`), so usage analysers and transcript viewers
 // written for Claude Code read it. What the line shape relies on is in docs/protocols.md.
 
-import { createHash } from 'node:crypto'
 import { isAbsolute, resolve } from 'node:path'
-import { formatCompactionLine } from '../../context/index.js'
 import { packageVersion } from '../../core/version.js'
 import { claudeCodeToolName } from '../../hooks/index.js'
 import type { Usage } from '../../llm/types.js'
-import { summaryMessage } from '../../session/index.js'
+import { toolUseInput } from '../../session/index.js'
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
 import { type PriceTable, ratesAt, stepTokens, tokensCost } from '../../usage/index.js'
+import { apiErrorLine, compactionLines, type Line } from './export-claude-lines.js'
+import { eventOwners, hash, uuidFor } from './export-ids.js'
 import { imageBlocks } from './export-images.js'
 
 /** A stored session: what the export reads, for the session and each of its sub-agents. */
@@ -20,7 +20,10 @@ export interface StoredSession {
 }
 
 export interface ClaudeExportOptions {
-  /** The sub-agent sessions the log names, by id: exported as sidechain lines of the same file. */
+  /**
+   * The sub-agent sessions the log names, by id: exported as sidechain lines (with an `agentId`)
+   * right after the `Agent` call; `writeToClaudeProjects` moves them to files of their own.
+   */
   subagents?: ReadonlyMap<string, StoredSession>
   /** Prices each assistant line's `costUSD` (only when the table's currency is USD). */
   prices?: PriceTable
@@ -38,8 +41,6 @@ export function claudeProjectSlug(cwd: string): string {
   return cwd.replace(/[^A-Za-z0-9]/g, '-')
 }
 
-type Line = Record<string, unknown>
-
 interface Chain {
   session: StoredSession
   /** The session whose file the lines go to (the parent for a sub-agent's sidechain). */
@@ -49,6 +50,7 @@ interface Chain {
   model: string
 }
 
+/** The transcript as one stream of JSON lines, sub-agents' sidechains inline. */
 export function claudeCodeTranscript(main: StoredSession, options: ClaudeExportOptions = {}): string {
   const lines: Line[] = []
   writeChain(
@@ -62,7 +64,9 @@ export function claudeCodeTranscript(main: StoredSession, options: ClaudeExportO
 function writeChain(chain: Chain, out: Line[], options: ClaudeExportOptions): void {
   const { header, events } = chain.session
   const cwd = header.cwd ?? ''
-  const common = (seq: number, time: number, part = '') => ({
+  // Ids come from the session that wrote the event first: a fork's copied turns keep its parent's.
+  const owners = eventOwners(header.id, events)
+  const common = (at: number, part = '') => ({
     parentUuid: chain.parent,
     isSidechain: chain.agentId !== undefined,
     userType: 'external',
@@ -70,8 +74,8 @@ function writeChain(chain: Chain, out: Line[], options: ClaudeExportOptions): vo
     sessionId: chain.fileSessionId,
     version: packageVersion(),
     ...(chain.agentId !== undefined ? { agentId: chain.agentId } : {}),
-    uuid: uuidFor(header.id, seq, part),
-    timestamp: new Date(time).toISOString(),
+    uuid: uuidFor(owners[at]!, events[at]!.seq, part),
+    timestamp: new Date(events[at]!.time).toISOString(),
   })
   const push = (line: Line) => {
     out.push(line)
@@ -91,7 +95,7 @@ function writeChain(chain: Chain, out: Line[], options: ClaudeExportOptions): vo
         const images = imageBlocks(event.data, options.images)
         // Text a hook added (a Stop hook's reason) is not the user's: Claude Code marks such lines `isMeta`.
         push({
-          ...common(event.seq, event.time),
+          ...common(i),
           type: 'user',
           message: { role: 'user', content: images.length ? [{ type: 'text', text }, ...images] : text },
           ...(origin === 'hook' ? { isMeta: true } : {}),
@@ -114,7 +118,7 @@ function writeChain(chain: Chain, out: Line[], options: ClaudeExportOptions): vo
           calls.set(call.callId, call)
           blocks.push({ type: 'tool_use', id: call.callId, ...toolUse(call, cwd) })
         }
-        const id = `msg_${hash(header.id, event.seq).slice(0, 24)}`
+        const id = `msg_${hash(owners[i]!, event.seq).slice(0, 24)}`
         const message = {
           id,
           type: 'message',
@@ -127,14 +131,14 @@ function writeChain(chain: Chain, out: Line[], options: ClaudeExportOptions): vo
         const cost = costUsd(options.prices, chain.model, data.usage, event.time)
         blocks.forEach((block, n) => {
           push({
-            ...common(event.seq, event.time, n === 0 ? '' : `block${n}`),
+            ...common(i, n === 0 ? '' : `block${n}`),
             type: 'assistant',
             message: { ...message, content: [block] },
-            requestId: `req_${hash(header.id, event.seq, 'request').slice(0, 24)}`,
+            requestId: `req_${hash(owners[i]!, event.seq, 'request').slice(0, 24)}`,
             ...(cost !== undefined ? { costUSD: cost } : {}),
           })
           if (block.type === 'tool_use') {
-            const child = sidechainOf(events, block.id as string, options)
+            const child = sidechainOf(events, i, block.id as string, options)
             if (child) writeSidechain(child, chain, out, options)
           }
         })
@@ -146,10 +150,10 @@ function writeChain(chain: Chain, out: Line[], options: ClaudeExportOptions): vo
         const call = event.data as SessionEventMap['tool/call']
         calls.set(call.callId, call)
         push({
-          ...common(event.seq, event.time),
+          ...common(i),
           type: 'assistant',
           message: {
-            id: `msg_${hash(header.id, event.seq).slice(0, 24)}`,
+            id: `msg_${hash(owners[i]!, event.seq).slice(0, 24)}`,
             type: 'message',
             role: 'assistant',
             model: chain.model,
@@ -164,7 +168,7 @@ function writeChain(chain: Chain, out: Line[], options: ClaudeExportOptions): vo
         const result = event.data as SessionEventMap['tool/result']
         const failed = result.isError === true || commandFailed(calls.get(result.callId), result.content)
         push({
-          ...common(event.seq, event.time),
+          ...common(i),
           type: 'user',
           message: {
             role: 'user',
@@ -182,8 +186,15 @@ function writeChain(chain: Chain, out: Line[], options: ClaudeExportOptions): vo
         break
       }
       case 'context/compacted': {
-        const lines = compactionLines(event, chain.parent, common(event.seq, event.time), header.id)
+        const lines = compactionLines(event, chain.parent, common(i), owners[i]!)
         for (const line of lines) push(line)
+        break
+      }
+      case 'turn/end': {
+        // A turn that failed where the model's answer would be: Claude Code writes an API-error line.
+        const { reason, error } = event.data as SessionEventMap['turn/end']
+        if (reason === 'error' && error !== undefined)
+          push(apiErrorLine(common(i), owners[i]!, event.seq, error))
         break
       }
       default:
@@ -210,10 +221,12 @@ function commandFailed(call: SessionEventMap['tool/call'] | undefined, content: 
 /** The sub-agent session behind a `subagent` call, found through its tool result. */
 function sidechainOf(
   events: readonly SessionEvent[],
+  from: number,
   callId: string,
   options: ClaudeExportOptions,
 ): StoredSession | undefined {
-  for (const event of events) {
+  // From the call on: a call id may repeat in a later turn.
+  for (const event of events.slice(from)) {
     if (event.type !== 'tool/result') continue
     const result = event.data as SessionEventMap['tool/result']
     if (result.callId !== callId) continue
@@ -230,7 +243,8 @@ function writeSidechain(
   out: Line[],
   options: ClaudeExportOptions,
 ): void {
-  // A forked sub-agent's copied seed is the parent's conversation, already in the file.
+  // A forked sub-agent's copied seed is the parent's conversation, already in the file: what is
+  // left is the sub-agent's own, and takes ids from its id.
   const events = child.events.slice(child.header.seedLength ?? 0)
   writeChain(
     {
@@ -248,14 +262,9 @@ function writeSidechain(
 /** Claude Code's tool name and input fields: `Bash` with `timeout`, absolute `file_path`, `Agent`. */
 function toolUse(call: SessionEventMap['tool/call'], cwd: string): { name: string; input: unknown } {
   const name = claudeCodeToolName(call.name)
-  let input: unknown
-  try {
-    input = JSON.parse(call.arguments)
-  } catch {
-    // Not JSON (the model's mistake, reported to it as such): kept as the raw text.
-    return { name, input: call.arguments }
-  }
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) return { name, input }
+  // Not a JSON object: the text, kept inside one (the raw log's `message` does the same).
+  const { input, parsed } = toolUseInput(call.arguments)
+  if (!parsed) return { name, input }
   const fields: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(input)) {
     if (call.name === 'bash' && key === 'timeout_ms') fields.timeout = value
@@ -298,75 +307,4 @@ function stopReason(events: readonly SessionEvent[], at: number, calledTools: bo
     return reason === 'tool_calls' ? 'tool_use' : null
   }
   return null
-}
-
-/**
- * A compaction as Claude Code writes one in its transcripts (not in its docs; seen in real
- * transcripts, 2026-12-04): a summary is a `system` line with subtype `compact_boundary`,
- * `compactMetadata` {trigger, preTokens}, `parentUuid: null` and `logicalParentUuid`, then
- * the summary as a user line marked `isCompactSummary`; pruning alone is a
- * `microcompact_boundary` with `microcompactMetadata`. `content` is dsh's boundary line.
- */
-function compactionLines(
-  event: SessionEvent,
-  parent: string | null,
-  common: Record<string, unknown> & { uuid: string },
-  sessionId: string,
-): Line[] {
-  const boundary = event.data as SessionEventMap['context/compacted']
-  const content = formatCompactionLine(boundary)
-  if (boundary.summary === undefined) {
-    return [
-      {
-        ...common,
-        parentUuid: parent,
-        type: 'system',
-        subtype: 'microcompact_boundary',
-        content,
-        isMeta: false,
-        level: 'info',
-        microcompactMetadata: {
-          trigger: boundary.trigger,
-          preTokens: boundary.tokensBefore,
-          tokensSaved: Math.max(0, boundary.tokensBefore - boundary.tokensAfter),
-          compactedToolIds: boundary.pruned ?? [],
-          clearedAttachmentUUIDs: [],
-        },
-      },
-    ]
-  }
-  return [
-    {
-      ...common,
-      parentUuid: null,
-      logicalParentUuid: parent,
-      type: 'system',
-      subtype: 'compact_boundary',
-      content,
-      isMeta: false,
-      level: 'info',
-      compactMetadata: { trigger: boundary.trigger, preTokens: boundary.tokensBefore },
-    },
-    {
-      ...common,
-      parentUuid: common.uuid,
-      uuid: uuidFor(sessionId, event.seq, 'summary'),
-      type: 'user',
-      isCompactSummary: true,
-      isVisibleInTranscriptOnly: true,
-      message: { role: 'user', content: summaryMessage(boundary.summary) },
-    },
-  ]
-}
-
-function hash(id: string, seq: number, part = ''): string {
-  return createHash('sha256')
-    .update(`${id}\0${seq}${part ? `\0${part}` : ''}`)
-    .digest('hex')
-}
-
-/** A stable uuid-shaped id per event, so two exports of one session agree. */
-function uuidFor(id: string, seq: number, part = ''): string {
-  const hex = hash(id, seq, part)
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`
 }

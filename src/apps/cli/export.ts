@@ -2,7 +2,9 @@
 // another shape, read-only. `claude-code` writes Claude Code's transcript lines
 // (export-claude.ts), `markdown` a readable document, `jsonl` dsh's own lines.
 
+import { describeImage } from '../../attachments/describe.js'
 import { formatCompactionLine } from '../../context/index.js'
+import type { ImageRef } from '../../llm/types.js'
 import type { SessionEvent, SessionEventMap, SessionHeader } from '../../session/types.js'
 import { type ClaudeExportOptions, claudeCodeTranscript } from './export-claude.js'
 
@@ -42,9 +44,9 @@ function markdown(header: SessionHeader, events: readonly SessionEvent[]): strin
         parts.push(`## Turn ${(event.data as SessionEventMap['turn/start']).turn}`)
         break
       case 'user/message': {
-        const { text, origin } = event.data as SessionEventMap['user/message']
+        const { text, origin, images } = event.data as SessionEventMap['user/message']
         const who = origin === 'hook' ? 'Hook' : origin === 'subagent' ? 'Parent agent' : 'User'
-        parts.push(`**${who}:**\n\n${quote(text)}`)
+        parts.push(`**${who}:**\n\n${quote(text + imageLines(images))}`)
         break
       }
       case 'assistant/message': {
@@ -62,7 +64,7 @@ function markdown(header: SessionHeader, events: readonly SessionEvent[]): strin
         const call = calls.get(result.callId)
         const label = call ? `${call.name} ${call.arguments}` : result.callId
         parts.push(
-          `${fence(label, 'json')}\n\n<details><summary>${result.isError ? 'error' : 'result'}</summary>\n\n${fence(result.content, 'text')}\n\n</details>`,
+          `${fence(label, 'json')}\n\n<details><summary>${result.isError ? 'error' : 'result'}</summary>\n\n${fence(result.content + imageLines(result.images), 'text')}\n\n</details>`,
         )
         break
       }
@@ -74,8 +76,10 @@ function markdown(header: SessionHeader, events: readonly SessionEvent[]): strin
         break
       }
       case 'turn/end': {
-        const { reason } = event.data as SessionEventMap['turn/end']
+        const { reason, error } = event.data as SessionEventMap['turn/end']
         if (reason !== 'completed') parts.push(`*(turn ended: ${reason})*`)
+        // Why it ended (a failed request, a hook's reason), as `sessions show` prints it.
+        if (error !== undefined) parts.push(fence(error, 'text'))
         break
       }
       default:
@@ -83,6 +87,11 @@ function markdown(header: SessionHeader, events: readonly SessionEvent[]): strin
     }
   }
   return `${parts.join('\n\n')}\n`
+}
+
+/** `[image shot.png 1280×800 214 KB]` lines after a message, as `sessions show` lists its images. */
+function imageLines(images: readonly ImageRef[] | undefined): string {
+  return (images ?? []).map((ref) => `\n${describeImage(ref)}`).join('')
 }
 
 function quote(text: string): string {
