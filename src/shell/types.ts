@@ -70,8 +70,13 @@ export interface CapturedOutput {
   /** Characters the stream produced in all. */
   totalChars: number
   truncated: boolean
-  /** Absolute path of a private (0600) file with the full stream; set when `truncated`. */
+  /**
+   * Absolute path of a private (0600) file with the full stream; set when `truncated`. Past
+   * 64 MiB (output-capture.ts) it holds the stream's head and a note, see `droppedChars`.
+   */
   fullOutputPath?: string
+  /** Characters left out of the `fullOutputPath` file past its cap (its head is kept). */
+  droppedChars?: number
 }
 
 /** How a command ended. A non-zero exit, a timeout and a kill are results, not errors. */

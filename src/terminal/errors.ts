@@ -13,6 +13,10 @@ export const TerminalErrorCode = {
   Exited: 'TERMINAL_EXITED',
   /** The pseudo-terminal could not be started. */
   SpawnFailed: 'TERMINAL_SPAWN_FAILED',
+  /** A line a send would run at a shell cannot be told (edited with keys not followed). */
+  UnknownLine: 'TERMINAL_UNKNOWN_LINE',
+  /** A `ready` or `wait_for` pattern took longer than its budget to match (it backtracks). */
+  PatternTooSlow: 'TERMINAL_PATTERN_TOO_SLOW',
   /** The terminal service was unloaded. */
   Closed: 'TERMINAL_CLOSED',
 } as const

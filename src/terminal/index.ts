@@ -15,12 +15,21 @@ export {
   MAX_TERMINAL_COLS,
   MAX_TERMINAL_ROWS,
 } from './limits.js'
+export { compilePattern, PATTERN_BUDGET_MS, testPattern } from './pattern.js'
 export type { ScreenSnapshot } from './screen.js'
 export type { TerminalServiceConfig } from './service.js'
 export { checkSize, TerminalService } from './service.js'
+export { isShell, readsKeysAtOnce, shellWaits, withoutPrompts } from './shells.js'
 export { stripControls } from './strip.js'
-export { compilePattern, TerminalSession } from './terminal.js'
-export { type TypedLines, typeInto } from './typed-line.js'
+export { TerminalSession } from './terminal.js'
+export {
+  EMPTY_LINE,
+  type EnteredLine,
+  type LineState,
+  type TypedLines,
+  typedElsewhere,
+  typeInto,
+} from './typed-line.js'
 export type {
   ReadOutcome,
   TerminalInfo,

@@ -3,6 +3,7 @@
 // little of what came before it, never re-joining everything kept). Patterns see plain
 // text: the part a check looks at is stripped of control sequences then, not on arrival.
 
+import { testPattern } from './pattern.js'
 import { stripControls } from './strip.js'
 
 /** Output kept since the last read; older text is let go. */
@@ -42,12 +43,14 @@ export class RecentText {
     this.checkedUpTo = this.end
   }
 
-  /** Whether `pattern` occurs in the text not matched yet (with some overlap before it). */
+  /**
+   * Whether `pattern` occurs in the text not matched yet (with some overlap before it).
+   * Throws TERMINAL_PATTERN_TOO_SLOW past the match budget (pattern.ts).
+   */
   test(pattern: RegExp): boolean {
     const from = Math.max(this.end - this.kept, this.checkedUpTo - MATCH_OVERLAP_CHARS)
     this.checkedUpTo = this.end
-    pattern.lastIndex = 0
-    return pattern.test(stripControls(this.since(from)))
+    return testPattern(pattern, stripControls(this.since(from)))
   }
 
   /** The kept text from absolute position `from` to the end, joining only the chunks needed. */

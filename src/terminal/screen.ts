@@ -1,6 +1,7 @@
 // The emulated screen of one terminal (@xterm/headless, loaded on first use): parses what
 // the program writes, answers the screen as text with the cursor, and the lines that
-// scrolled off the top since the last read (a marker at the screen's top row keeps the place).
+// scrolled off the top since the last read (a marker at the screen's top row keeps the place;
+// a full-screen program's alternate buffer has no scrollback and no marker).
 
 import type { IMarker, Terminal } from '@xterm/headless'
 
@@ -19,7 +20,7 @@ export function loadTerminalClass(): Promise<TerminalClass> {
 export interface ScreenSnapshot {
   /** The screen's rows as text (right-trimmed); trailing blank rows removed. */
   lines: string[]
-  /** Zero-based. */
+  /** Zero-based; the column stays below `cols` (a full row leaves xterm's cursor one past it). */
   cursor: { row: number; col: number }
   cols: number
   rows: number
@@ -89,6 +90,30 @@ export class Screen {
   }
 
   /**
+   * The logical line under the cursor (soft-wrapped rows joined) and the cursor's offset in
+   * it; what a shell shows of the line being edited, after its prompt.
+   */
+  cursorLine(): { text: string; offset: number } {
+    const buffer = this.term.buffer.active
+    const cursor = buffer.baseY + buffer.cursorY
+    let first = cursor
+    while (first > 0 && buffer.getLine(first)?.isWrapped) first--
+    let last = cursor
+    while (buffer.getLine(last + 1)?.isWrapped) last++
+    let text = ''
+    let offset = 0
+    for (let index = first; index <= last; index++) {
+      let row = buffer.getLine(index)?.translateToString(index === last) ?? ''
+      if (index === cursor) {
+        row = row.padEnd(buffer.cursorX)
+        offset = text.length + buffer.cursorX
+      }
+      text += row
+    }
+    return { text, offset }
+  }
+
+  /**
    * The screen now, and the newest `maxScrolled` lines that scrolled off since the last
    * `read`; moves the read position.
    */
@@ -98,12 +123,16 @@ export class Screen {
     let from = 0
     let dropped = this.droppedSinceRead
     this.droppedSinceRead = false
+    const cursor = { row: buffer.cursorY, col: Math.min(buffer.cursorX, this.term.cols - 1) }
+    const snapshot = { cursor, cols: this.term.cols, rows: this.term.rows }
+    // Nothing scrolls off a full-screen program's buffer; the normal one keeps its marker for later.
+    if (buffer.type === 'alternate')
+      return { ...snapshot, lines: this.screenLines(), scrolled: [], omitted: 0, dropped }
     if (this.marked) {
       if (this.mark === undefined || this.mark.isDisposed) dropped = true
       else from = Math.min(this.mark.line, base)
     }
     const { lines: scrolled, omitted } = lastLines(buffer, from, base, maxScrolled)
-    const cursor = { row: buffer.cursorY, col: buffer.cursorX }
     // The marker sits at the screen's top row: the next read starts where this screen began.
     // Nothing scrolled and the marker still there: it already sits at the top row.
     if (this.mark === undefined || this.mark.isDisposed || this.mark.line !== base) {
@@ -111,15 +140,7 @@ export class Screen {
       this.mark = this.term.registerMarker(-cursor.row)
     }
     this.marked = true
-    return {
-      lines: this.screenLines(),
-      cursor,
-      cols: this.term.cols,
-      rows: this.term.rows,
-      scrolled,
-      omitted,
-      dropped,
-    }
+    return { ...snapshot, lines: this.screenLines(), scrolled, omitted, dropped }
   }
 
   dispose(): void {
@@ -133,13 +154,19 @@ export class Screen {
     const base = buffer.baseY
     const rows = this.term.rows
     const lines: string[] = []
-    for (let row = 0; row < rows; row++) lines.push(buffer.getLine(base + row)?.translateToString(true) ?? '')
+    for (let row = 0; row < rows; row++)
+      lines.push(trimEnd(buffer.getLine(base + row)?.translateToString(true) ?? ''))
     while (lines.length > 0 && lines.at(-1) === '') lines.pop()
     return lines
   }
 }
 
 type Buffer = Terminal['buffer']['active']
+
+/** A row without trailing spaces: xterm trims only cells never written, not spaces a program printed. */
+function trimEnd(text: string): string {
+  return text.replace(/ +$/, '')
+}
 
 /**
  * The last `max` lines of buffer rows [from, to) as text, a soft-wrapped row joined with the
@@ -169,7 +196,7 @@ function lastLines(
       continuation = text + continuation
       continue
     }
-    lines.push(text + continuation)
+    lines.push(trimEnd(text + continuation))
     continuation = ''
   }
   lines.reverse()

@@ -5,9 +5,10 @@
 
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { type Context, Service } from 'cordis'
 import { DshError, errorMessage } from '../core/errors.js'
+import { closingPtyMasters, findExecutable, holdPtyMaster } from '../shell/index.js'
 import { TerminalErrorCode } from './errors.js'
 import {
   DEFAULT_MAX_READ_LINES,
@@ -116,8 +117,13 @@ export class TerminalService extends Service {
       env: { ...request.shell.env, TERM: 'xterm-256color' },
     })
     let process: import('@lydell/node-pty').IPty
+    // node-pty's fork passes the other terminals' masters on: a bash closes them first.
+    const bash = basename(shell.shellPath) === 'bash' ? shell.shellPath : findExecutable('bash')
+    const [file, args] = bash
+      ? closingPtyMasters(bash, launch.file, launch.args)
+      : [launch.file, [...launch.args]]
     try {
-      process = pty.spawn(launch.file, [...launch.args], {
+      process = pty.spawn(file, args, {
         name: 'xterm-256color',
         cols,
         rows,
@@ -139,6 +145,7 @@ export class TerminalService extends Service {
       command: request.command,
       launch,
       pty: process,
+      releaseMaster: holdMaster(process),
       screen: new Screen(TerminalClass, cols, rows, this.config.scrollbackLines),
       transcript: new Transcript(this.config.transcriptChars, spillPath),
       killGraceMs: this.config.killGraceMs,
@@ -220,6 +227,12 @@ export class TerminalService extends Service {
     const safe = (agentId ?? 'none').replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40)
     return join(this.privateDir, `${safe}-${id}-${Date.now()}.txt`)
   }
+}
+
+/** Notes the terminal's master descriptor, which children must not inherit (shell/pty-masters.ts). */
+function holdMaster(pty: import('@lydell/node-pty').IPty): () => void {
+  const fd = (pty as unknown as { _fd?: unknown })._fd
+  return typeof fd === 'number' ? holdPtyMaster(fd) : () => {}
 }
 
 /** The user's login shell, interactive; the executor's shell when none is set. */

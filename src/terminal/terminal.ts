@@ -6,11 +6,13 @@ import { constants } from 'node:os'
 import type { IPty } from '@lydell/node-pty'
 import type { ShellLaunch } from '../shell/index.js'
 import { ScreenFeed } from './feed.js'
+import { compilePattern } from './pattern.js'
 import { keepLastOutput } from './pty-drain.js'
 import { RecentText } from './recent.js'
 import type { Screen } from './screen.js'
+import { isShell, readsKeysAtOnce, shellWaits, withoutPrompts } from './shells.js'
 import type { Transcript } from './transcript.js'
-import { typeInto } from './typed-line.js'
+import { EMPTY_LINE, type LineState, typedElsewhere, typeInto } from './typed-line.js'
 import type { ReadOutcome, TerminalInfo, TerminalReading, TerminalReadOptions } from './types.js'
 
 export interface TerminalParts {
@@ -19,6 +21,8 @@ export interface TerminalParts {
   command: string
   launch: ShellLaunch
   pty: IPty
+  /** Forgets the terminal's master descriptor among those children must not inherit. */
+  releaseMaster: () => void
   screen: Screen
   transcript: Transcript
   killGraceMs: number
@@ -48,9 +52,13 @@ export class TerminalSession {
   private readonly feed: ScreenFeed
   private readonly recent = new RecentText()
   private lastActivity = Date.now()
+  /** Output came after the last keys were sent (their echo, at least some of it). */
+  private outputSinceWrite = true
   private readonly waiters = new Set<Waiter>()
-  /** Text typed on the current line since the last Enter; undefined when unknown (history, completion). */
-  private typedLine: string | undefined = ''
+  /** The shell's line as typed since the last Enter (typed-line.ts). */
+  private typedLine: LineState = EMPTY_LINE
+  /** The shell's prompt, read off the screen when a line was started. */
+  private prompt: string | undefined
   private killing: Promise<void> | undefined
 
   constructor(parts: TerminalParts) {
@@ -110,9 +118,34 @@ export class TerminalSession {
     }
   }
 
-  /** The line a shell would run if Enter were pressed now (undefined: not known). */
-  get currentLine(): string | undefined {
+  /** The shell's line as the model's typing left it (what Enter would run, when known). */
+  get lineState(): LineState {
     return this.typedLine
+  }
+
+  /**
+   * What the screen shows of the line at the cursor, with `typed` inserted where the cursor
+   * is and the prompt left out: one reading when the prompt noted as the line began is
+   * there, else every reading a prompt mark (`$ `, `# `, `% `, `> `) allows. Undefined while
+   * the screen may not show it yet (no output since the last keys, or output not parsed yet).
+   */
+  shownLine(typed: string): string[] | undefined {
+    if (!this.outputSinceWrite || !this.settledScreen()) return undefined
+    const { text, offset } = this.parts.screen.cursorLine()
+    const line = text.slice(0, offset) + typed + text.slice(offset)
+    const prompt = this.prompt
+    if (prompt !== undefined && line.startsWith(prompt)) return [line.slice(prompt.length).trim()]
+    return withoutPrompts(line)
+  }
+
+  /** A shell in the terminal waits for the foreground program and reads the terminal after it (shells.ts). */
+  shellWaits(): boolean {
+    return shellWaits(this.pid)
+  }
+
+  /** The foreground program reads keys as they come (the terminal is not in line mode). */
+  readsKeysAtOnce(): boolean {
+    return readsKeysAtOnce((this.parts.pty as unknown as { _pty?: unknown })._pty as string | undefined)
   }
 
   /** The visible screen's last rows, for live views (does not move the read position). */
@@ -122,8 +155,16 @@ export class TerminalSession {
 
   /** Writes raw bytes (typed text and keys, already translated). */
   write(data: string): void {
+    if (isShell(this.foreground())) {
+      // A fresh line starts after the prompt: remember the prompt to read the line off the screen later.
+      if (this.typedLine.line === '' && this.outputSinceWrite && this.settledScreen()) {
+        const { text, offset } = this.parts.screen.cursorLine()
+        this.prompt = text.slice(0, offset)
+      }
+      this.typedLine = typeInto(this.typedLine, data).state
+    } else this.typedLine = typedElsewhere(this.typedLine, data)
     this.lastActivity = Date.now()
-    this.typedLine = typeInto(this.typedLine, data).line
+    this.outputSinceWrite = false
     this.parts.screen.typed(data)
     this.parts.pty.write(data)
   }
@@ -176,6 +217,7 @@ export class TerminalSession {
 
   /** Frees the screen; call after `kill`. Resolves once the transcript file is whole and closed. */
   dispose(): Promise<void> {
+    this.parts.releaseMaster()
     this.feed.dispose()
     this.parts.screen.dispose()
     return this.parts.transcript.close()
@@ -186,6 +228,7 @@ export class TerminalSession {
     this.parts.transcript.push(data)
     this.recent.append(data)
     this.lastActivity = Date.now()
+    this.outputSinceWrite = true
     this.feed.push(data)
   }
 
@@ -215,18 +258,29 @@ export class TerminalSession {
 
   private wait(options: TerminalReadOptions): Promise<ReadOutcome> {
     const pattern = options.waitFor === undefined ? undefined : compilePattern(options.waitFor)
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const started = Date.now()
       let timer: NodeJS.Timeout | undefined
-      const finish = (outcome: ReadOutcome) => {
+      const finish = (outcome: ReadOutcome | Error) => {
         clearTimeout(timer)
         this.waiters.delete(waiter)
         options.signal?.removeEventListener('abort', onAbort)
-        resolve(outcome)
+        if (outcome instanceof Error) reject(outcome)
+        else resolve(outcome)
       }
       const onAbort = () => finish('cancelled')
+      const matched = (): boolean | Error => {
+        try {
+          return pattern !== undefined && this.matches(pattern)
+        } catch (error) {
+          // A pattern over its time budget (pattern.ts): the read fails with that error.
+          return error as Error
+        }
+      }
       const check = (): boolean => {
-        if (pattern && this.matches(pattern)) finish('matched')
+        const match = matched()
+        if (match instanceof Error) finish(match)
+        else if (match) finish('matched')
         else if (this.status === 'exited' && this.settledScreen()) finish('exited')
         else if (Date.now() - started >= options.timeoutMs) finish('timeout')
         else if (!pattern && Date.now() - this.lastActivity >= options.settleMs && this.settledScreen())
@@ -260,15 +314,6 @@ export class TerminalSession {
 
   private notify(): void {
     for (const waiter of [...this.waiters]) waiter.check()
-  }
-}
-
-/** A pattern as a regular expression; text that does not compile is matched literally. */
-export function compilePattern(source: string): RegExp {
-  try {
-    return new RegExp(source, 'm')
-  } catch {
-    return new RegExp(source.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'm')
   }
 }
 

@@ -3,7 +3,8 @@
 // two fixed blocks: one is written while the other fills, so a flood costs a few large
 // writes and no per-chunk buffers; plain text goes in as it came and loses its carriage
 // returns in the block, without a stripped copy. When the disk is behind, what waits for
-// it is bounded.
+// it is bounded; the file itself stops at MAX_TRANSCRIPT_CHARS (a program printing forever
+// must not fill the disk), saying so there.
 
 import { closeSync, openSync, write } from 'node:fs'
 import { isPlain, stripControls } from './strip.js'
@@ -16,6 +17,8 @@ const WRITE_BYTES = 192 * 1024
 const WRITE_DELAY_MS = 20
 /** Past this much text waiting for the disk, the waiting text is let go (and the file says so). */
 const MAX_OVERFLOW_CHARS = 16_000_000
+/** Characters of output one transcript file holds at most (64 Mi); later output reaches only the screen. */
+export const MAX_TRANSCRIPT_CHARS = 64 * 1024 * 1024
 
 export class Transcript {
   /** Everything so far (as the terminal wrote it), until the file is opened. */
@@ -35,11 +38,15 @@ export class Transcript {
   private overflowChars = 0
   private closing: Promise<void> | undefined
   private finish: (() => void) | undefined
+  /** Characters of output given to the file so far, and those dropped past its cap. */
+  private fileChars = 0
+  private droppedChars = 0
 
   /** `nextPath` is called once, when the transcript first passes `maxChars` (or spills now). */
   constructor(
     private readonly maxChars: number,
     private readonly nextPath: () => string,
+    private readonly maxFileChars = MAX_TRANSCRIPT_CHARS,
   ) {}
 
   /** Adds terminal output (control sequences are left out of the transcript). */
@@ -62,6 +69,8 @@ export class Transcript {
 
   /** Writes what waits, closes the file, and resolves once it is done. */
   close(): Promise<void> {
+    if (this.closing === undefined && this.droppedChars > 0 && this.fd !== undefined && !this.failed)
+      this.queue(`[dsh: ${this.droppedChars.toLocaleString('en-US')} more characters were dropped]\n`)
     this.closing ??= new Promise<void>((resolve) => {
       this.head = []
       if (this.fd === undefined || this.failed) return resolve()
@@ -89,7 +98,27 @@ export class Transcript {
     for (const text of head) this.enqueue(text)
   }
 
-  private enqueue(text: string): void {
+  /** Queues output for the file up to its cap; past it, only counts it. */
+  private enqueue(output: string): void {
+    if (this.droppedChars > 0) {
+      this.droppedChars += output.length
+      return
+    }
+    const room = this.maxFileChars - this.fileChars
+    if (output.length <= room) {
+      this.fileChars += output.length
+      this.queue(output)
+      return
+    }
+    this.fileChars = this.maxFileChars
+    this.droppedChars = output.length - room
+    const cap = this.maxFileChars.toLocaleString('en-US')
+    this.queue(
+      `${output.slice(0, room)}\n[dsh: the transcript stops here, at its cap of ${cap} characters; later output reached only the screen]\n`,
+    )
+  }
+
+  private queue(text: string): void {
     // Once anything overflowed, later text waits behind it: the file keeps the order.
     if (this.overflowChars > 0 || !this.put(text)) {
       if (this.overflowChars + text.length > MAX_OVERFLOW_CHARS) {

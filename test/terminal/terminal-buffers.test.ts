@@ -107,6 +107,16 @@ describe('Transcript', () => {
     expect(readFileSync(path, 'utf8')).toBe(`before\nred\n${rows}\nlast`)
   })
 
+  it('stops its file at a cap, saying so there, and counts what it dropped', async () => {
+    const path = join(tempDir(), 'capped.txt')
+    const transcript = new Transcript(10, () => path, 1_000)
+    for (let i = 0; i < 300; i++) transcript.push('0123456789')
+    await transcript.close()
+    expect(readFileSync(path, 'utf8')).toBe(
+      `${'0123456789'.repeat(100)}\n[dsh: the transcript stops here, at its cap of 1,000 characters; later output reached only the screen]\n[dsh: 2,000 more characters were dropped]\n`,
+    )
+  })
+
   it('spills on request before its bound, and answers no path when no file can be made', async () => {
     const dir = tempDir()
     const path = join(dir, 'early.txt')

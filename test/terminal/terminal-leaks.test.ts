@@ -1,6 +1,7 @@
 // No terminal leaves a process behind: not when the session's agent stops, not when the
 // service unloads, not when `dsh run` is ended with SIGTERM or killed with SIGKILL mid-turn.
 // Checked by process group (the terminal's pid leads its own group) and by command line.
+// A terminal hangs up when dsh dies even while other children run: none holds its master.
 
 import { readdirSync, readFileSync } from 'node:fs'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -114,4 +115,39 @@ describe('dsh run ended mid-turn with a terminal running', () => {
     },
     60_000,
   )
+
+  it('SIGKILL hangs up the terminal even while a background job started after it runs', async () => {
+    const terminalSleep = uniqueSleep()
+    const jobSleep = uniqueSleep()
+    // The job would hold the terminal's master if it inherited it: no hang-up then.
+    const model = await startModel([
+      { toolCalls: [{ name: 'terminal_start', arguments: { command: `sleep ${terminalSleep}` } }] },
+      { toolCalls: [{ name: 'bash', arguments: { command: `sleep ${jobSleep}`, run_in_background: true } }] },
+      {
+        toolCalls: [
+          { name: 'terminal_read', arguments: { id: 't1', wait_for: 'never-printed', timeout_ms: 600_000 } },
+        ],
+      },
+      { text: 'not reached' },
+    ])
+    const world = makeWorld(tempDir(), model.baseUrl)
+    const run = spawnCli(['run', 'start a terminal and a job'], {
+      env: world.env,
+      cwd: world.project,
+      timeoutMs: 40_000,
+    })
+    try {
+      await until(
+        () => sleeps(terminalSleep).length === 1 && sleeps(jobSleep).length === 1,
+        20_000,
+        'the terminal and the job',
+      )
+      run.child.kill('SIGKILL')
+      await run.done
+      await until(() => sleeps(terminalSleep).length === 0, 10_000, "the terminal's hang-up")
+    } finally {
+      // The job is an orphan of the killed dsh (its report is the next start's business).
+      for (const pid of sleeps(jobSleep)) process.kill(pid, 'SIGKILL')
+    }
+  }, 60_000)
 })

@@ -6,14 +6,17 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { AgentHandle } from '../../src/agent/index.js'
-import { claudeCodeHooksPlugin } from '../../src/hooks/index.js'
-import { OpenAiCompatibleAdapter, type ScriptRequest, type ScriptStep } from '../../src/llm/index.js'
-import { PermissionPolicy } from '../../src/permissions/index.js'
+import type { ScriptRequest, ScriptStep } from '../../src/llm/index.js'
 import { parseEnvLines } from '../shell/support.js'
 import { useLoopbackModels } from '../support/loopback-model.js'
 import { useTempDirs } from '../support/temp-dir.js'
-import { screenOf, startTerminalTestContext, type TerminalTestContext } from './support.js'
+import {
+  toolCall as call,
+  toolResults as results,
+  screenOf,
+  startTerminalLoop,
+  type TerminalTestContext,
+} from './support.js'
 
 const tempDir = useTempDirs()
 const startModel = useLoopbackModels()
@@ -41,7 +44,6 @@ afterEach(() => {
   }
 })
 
-const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: args }] })
 const lastTool = (request: ScriptRequest) => request.messages.at(-1)?.content ?? ''
 
 async function start(
@@ -49,29 +51,9 @@ async function start(
   options: { deny?: string[]; hooks?: Record<string, unknown> } = {},
 ) {
   const model = await startModel(script, { apiKey: 'k', strict: true })
-  const home = tempDir()
-  const hooksFile = join(home, 'hooks.json')
-  if (options.hooks) writeFileSync(hooksFile, JSON.stringify({ hooks: options.hooks }))
-  const test = await startTerminalTestContext({
-    home,
-    plugins: [
-      (ctx) => ctx.plugin(OpenAiCompatibleAdapter, { baseUrl: model.baseUrl, apiKey: 'k', maxRetries: 0 }),
-      ...(options.hooks
-        ? [(ctx: TerminalTestContext['ctx']) => ctx.plugin(claudeCodeHooksPlugin, { files: [hooksFile] })]
-        : []),
-      (ctx) =>
-        ctx.plugin(PermissionPolicy, { mode: 'auto', deny: options.deny ?? [], projectTrusted: false }),
-    ],
-  })
-  open.push(test)
-  const agent = await test.createAgent('terminal-loop', tempDir())
-  return { test, agent, model, home }
-}
-
-function results(agent: AgentHandle): string[] {
-  return agent.session.events
-    .filter((event) => event.type === 'tool/result')
-    .map((event) => (event.data as { content: string }).content)
+  const loop = await startTerminalLoop({ model, home: tempDir(), cwd: tempDir(), ...options })
+  open.push(loop.test)
+  return { ...loop, model }
 }
 
 const SERVER = `setTimeout(() => require('http').createServer((q, s) => s.end('hello from dev')).listen(0, '127.0.0.1', function () { console.log('Local: http://127.0.0.1:' + this.address().port + '/') }), 300)`

@@ -185,4 +185,44 @@ describe('terminal tools', () => {
     expect(transcript).toContain('tick 500\n')
     expect(note![1]!.startsWith(join(test.home, 'spill'))).toBe(true)
   })
+
+  it('bounds a pattern that backtracks: a clear tool error, and dsh keeps running meanwhile', async () => {
+    const { test, agent } = await start()
+    // ^(a+)+$ against a run of a's ending in "!" takes seconds (doubling with each a) unbounded.
+    const line = `${'a'.repeat(27)}!`
+    let last = Date.now()
+    let longestStall = 0
+    const ticker = setInterval(() => {
+      longestStall = Math.max(longestStall, Date.now() - last)
+      last = Date.now()
+    }, 20)
+    const started = Date.now()
+    try {
+      const result = await test.output(agent, 'terminal_start', {
+        command: `echo ${line}; sleep 100`,
+        ready: '^(a+)+$',
+        timeout_ms: 30_000,
+      })
+      expect(result.isError).toBe(true)
+      expect(result.content).toMatch(
+        /^started terminal t1, but the pattern "\^\(a\+\)\+\$" took more than \d+ ms to match/,
+      )
+      // Typed text is echoed while sleep runs: new output for wait_for.
+      await test.call(agent, 'terminal_send', {
+        id: 't1',
+        text: 'building module alpha beta gamma delta epsilon zeta!',
+      })
+      const read = await test.output(agent, 'terminal_read', {
+        id: 't1',
+        wait_for: '^(\\w+\\s?)*$',
+        timeout_ms: 30_000,
+      })
+      expect(read.isError).toBe(true)
+      expect(read.content).toMatch(/took more than \d+ ms to match/)
+    } finally {
+      clearInterval(ticker)
+    }
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(longestStall).toBeLessThan(1_500)
+  })
 })

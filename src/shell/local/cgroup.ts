@@ -6,7 +6,10 @@ import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { shellQuote } from '../../core/shell-quote.js'
+import { withoutPtyMasters } from '../pty-masters.js'
 import { signalEach } from './process-scan.js'
+
+const IGNORED = ['ignore', 'ignore', 'ignore'] as const
 
 /** The cgroup v2 folder this process lives in, or undefined (no v2 hierarchy, no /proc). */
 export function ownCgroupFolder(): string | undefined {
@@ -42,7 +45,8 @@ export function createExecutorCgroup(): string | undefined {
   let joined = false
   try {
     const [program, args] = joinProbeCommand(made.probe)
-    joined = spawnSync(program, args, { stdio: 'ignore', timeout: PROBE_TIMEOUT_MS }).status === 0
+    joined =
+      spawnSync(program, args, { stdio: withoutPtyMasters(IGNORED), timeout: PROBE_TIMEOUT_MS }).status === 0
   } catch {
     // Could not start it: not joined.
   }
@@ -69,7 +73,7 @@ export function startCgroupProbe(): CgroupProbe | undefined {
   const [program, args] = joinProbeCommand(made.probe)
   const joined = new Promise<boolean>((resolve) => {
     try {
-      const child = spawn(program, args, { stdio: 'ignore', timeout: PROBE_TIMEOUT_MS })
+      const child = spawn(program, args, { stdio: withoutPtyMasters(IGNORED), timeout: PROBE_TIMEOUT_MS })
       child.on('error', () => resolve(false))
       child.on('exit', (code) => resolve(code === 0))
     } catch {

@@ -26,6 +26,8 @@ export interface LocalShellExecutorConfig {
   shell?: string
   /** Characters of each stream kept in the result. Default 30,000. */
   maxOutputChars?: number
+  /** Bytes of each stream its full-output file holds (the head; the rest is dropped). Default 64 MiB. */
+  maxSpillBytes?: number
   /** Time between TERM and KILL when a group is stopped. Default 2,000 ms. */
   killGraceMs?: number
   /** Folder for full-output files. Default: a private (0700) folder under the OS temp dir, removed on unload. */
@@ -124,6 +126,7 @@ export class LocalShellExecutor extends ShellExecutor {
       ...(standby ? { standby } : {}),
       shellPath: this.shellPath,
       maxOutputChars: config.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
+      ...(config.maxSpillBytes !== undefined ? { maxSpillBytes: config.maxSpillBytes } : {}),
       killGraceMs: config.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
       secrets: createSecretFilter(config.secrets),
       ...(config.sandbox && config.sandbox.mode !== 'off' ? { sandbox: config.sandbox } : {}),

@@ -7,6 +7,7 @@ import { accessSync, constants } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { DshError, errorMessage } from '../../core/errors.js'
 import { ShellErrorCode } from '../errors.js'
+import { withoutPtyMasters } from '../pty-masters.js'
 import type { ShellSpec } from '../request.js'
 import type { SandboxPolicy } from '../sandbox/bwrap.js'
 import type { SecretFilter } from '../secrets.js'
@@ -20,6 +21,8 @@ import { type StandbyShell, type StandbyShells, standbyCanCarry } from './standb
 export interface ProcessRunOptions {
   shellPath: string
   maxOutputChars: number
+  /** Bytes each stream's spill file holds at most (output-capture.ts). */
+  maxSpillBytes?: number
   killGraceMs: number
   /** A fresh private file path for a spilled stream. */
   spillPath: (stream: 'stdout' | 'stderr') => string
@@ -60,8 +63,9 @@ export class ProcessRun {
     readonly spec: ShellSpec,
     private readonly options: ProcessRunOptions,
   ) {
-    this.stdout = new OutputCapture(options.maxOutputChars, () => options.spillPath('stdout'))
-    this.stderr = new OutputCapture(options.maxOutputChars, () => options.spillPath('stderr'))
+    const { maxOutputChars, maxSpillBytes } = options
+    this.stdout = new OutputCapture(maxOutputChars, () => options.spillPath('stdout'), maxSpillBytes)
+    this.stderr = new OutputCapture(maxOutputChars, () => options.spillPath('stderr'), maxSpillBytes)
     const call = { command: spec.command, sessionId: spec.dshEnv.DSH_SESSION_ID }
     const env = buildChildEnv(process.env, spec.env, spec.dshEnv, options.secrets)
     const standby = takeStandby(spec, options, env)
@@ -274,7 +278,7 @@ function spawnShell(
     child = spawn(program, args, {
       cwd: spec.workdir,
       env,
-      stdio: [spec.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      stdio: withoutPtyMasters([spec.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe']),
       detached: true,
     })
   } catch (error) {

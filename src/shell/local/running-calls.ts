@@ -1,6 +1,7 @@
 // The record of every running command under `$DSH_HOME/running/`, one small JSON file per
 // call, removed when nothing of the call is left. After a SIGKILL of dsh the next start
-// reads the records of dead dsh processes and finds (and optionally kills) what still runs.
+// reads the records of dead dsh processes and finds (and optionally kills) what still runs;
+// a record of processes left running stays, so a later start can still kill them.
 
 import {
   closeSync,
@@ -30,6 +31,8 @@ export interface RunningCallRecord {
   command: string
   /** The call's cgroup folder, when it ran in one. */
   cgroup?: string
+  /** When a start reported its processes left running (epoch ms): later reports leave it out. */
+  reportedAt?: number
 }
 
 /** A start time that tells a reused pid from the process that wrote a record. */
@@ -97,8 +100,10 @@ function readRecord(path: string): RunningCallRecord | undefined {
 
 /**
  * Finds the calls of dsh processes that are gone (killed without cleaning up) whose
- * processes still run; kills them when `kill`. Each record is handled once: removed
- * afterwards, as are records with nothing left. Records of live dsh processes are left alone.
+ * processes still run, and kills them when `kill`. Without `kill`, a call is answered by
+ * the first sweep that finds it and marked reported; its record stays while its processes
+ * run (a later sweep with `kill` answers and ends them), later sweeps without `kill` leave
+ * it out. Records with nothing left are removed; those of live dsh processes are left alone.
  */
 export function sweepOrphanedCalls(home: string, options: { kill: boolean }): OrphanedCall[] {
   const folder = join(home, RUNNING_FOLDER)
@@ -124,14 +129,19 @@ export function sweepOrphanedCalls(home: string, options: { kill: boolean }): Or
       const pids = record.cgroup
         ? cgroupProcesses(record.cgroup)
         : findCallProcesses(callMarkerName(record.token))
-      if (pids.length > 0) {
-        if (options.kill) {
-          if (record.cgroup) signalCgroup(record.cgroup, 'SIGKILL')
-          else signalEach(pids, 'SIGKILL')
+      if (pids.length > 0 && !options.kill) {
+        if (record.reportedAt === undefined) {
+          orphans.push({ record, pids, killed: false })
+          writeFileSync(path, JSON.stringify({ ...record, reportedAt: Date.now() }), { mode: 0o600 })
         }
-        orphans.push({ record, pids, killed: options.kill })
+        continue // kept: a later start with `orphanedCommands: kill` ends them
       }
-      if (record.cgroup && (pids.length === 0 || options.kill)) {
+      if (pids.length > 0) {
+        if (record.cgroup) signalCgroup(record.cgroup, 'SIGKILL')
+        else signalEach(pids, 'SIGKILL')
+        orphans.push({ record, pids, killed: true })
+      }
+      if (record.cgroup) {
         // Killed processes take a moment to leave; then the empty folders go, the executor's too.
         waitEmptySync(record.cgroup, 1_000)
         if (removeCgroup(record.cgroup)) removeCgroup(dirname(record.cgroup))

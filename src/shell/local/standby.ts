@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Writable } from 'node:stream'
 import { shellQuote } from '../../core/shell-quote.js'
+import { withoutPtyMasters } from '../pty-masters.js'
 import { joinCgroupLine } from './cgroup.js'
 import type { CallContainment, ContainmentProvider } from './containment.js'
 
@@ -152,7 +153,7 @@ export class StandbyShells {
       child = spawn(this.shellPath, ['-c', script], {
         cwd: '/',
         env: {},
-        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+        stdio: withoutPtyMasters(['ignore', 'pipe', 'pipe', 'pipe']),
         detached: true,
       })
     } catch {

@@ -1,6 +1,6 @@
 // Public surface of the model-facing terminal tools.
 
-export { isShell, promptless, sendView, startView } from './permission.js'
+export { sendView, startView } from './permission.js'
 export {
   TERMINAL_KILL_DESCRIPTION,
   TERMINAL_LIST_DESCRIPTION,

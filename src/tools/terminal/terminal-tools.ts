@@ -3,7 +3,7 @@
 // snapshot and sandbox paths of its own ToolExecution, exactly as `bash` does.
 
 import type { Context } from 'cordis'
-import { isDshError } from '../../core/errors.js'
+import { DshError, isDshError } from '../../core/errors.js'
 import { currentService } from '../../core/service-ref.js'
 import type { ToolExecution, ToolOutput } from '../../plugin-api/index.js'
 import { MAX_SHELL_TIMEOUT_MS } from '../../shell/index.js'
@@ -83,15 +83,24 @@ export const TerminalToolsPlugin = {
         ...(args.rows !== undefined ? { rows: args.rows } : {}),
         ...(call.spillPath ? { spillPath: () => call.spillPath!(`terminal`) } : {}),
       })
-      const reading = await terminal.read({
-        ...(args.ready !== undefined ? { waitFor: args.ready } : {}),
-        timeoutMs: bound(
-          args.timeout_ms,
-          args.ready !== undefined ? DEFAULT_READY_TIMEOUT_MS : DEFAULT_SETTLE_TIMEOUT_MS,
-        ),
-        settleMs,
-        signal: execution.signal,
-      })
+      const reading = await terminal
+        .read({
+          ...(args.ready !== undefined ? { waitFor: args.ready } : {}),
+          timeoutMs: bound(
+            args.timeout_ms,
+            args.ready !== undefined ? DEFAULT_READY_TIMEOUT_MS : DEFAULT_SETTLE_TIMEOUT_MS,
+          ),
+          settleMs,
+          signal: execution.signal,
+        })
+        .catch((error: unknown) => {
+          // The terminal runs: the model must learn its id with the error (a `ready` pattern too slow).
+          if (isDshError(error))
+            throw new DshError(`started terminal ${terminal.id}, but ${error.message}`, error.code, {
+              cause: error,
+            })
+          throw error
+        })
       const ready = args.ready === undefined ? '' : reading.outcome === 'matched' ? ' (ready)' : ''
       return {
         content: `started terminal ${terminal.id}${ready}\n${renderReading(reading, args.ready)}`,

@@ -148,6 +148,32 @@ for (const mode of ['cgroup', 'tracking'] as const) {
       await expectAllGone(pids)
       expect(sweepOrphanedCalls(home, { kill: true })).toEqual([])
     })
+
+    it('an orphan reported and left running is still killed by a later start that asks', async () => {
+      const home = tempDir()
+      const dir = tempDir()
+      const { shell } = await startExecutor({ containment: mode, home })
+      shell.start({ command: `${escapees(dir, false)}; sleep 300` })
+      await waitForFiles(dir, ['setsid', 'nohup', 'double'])
+      const pids = pidsIn(dir, ['setsid', 'nohup', 'double'])
+      const [name] = readdirSync(join(home, 'running'))
+      const path = join(home, 'running', name!)
+      const record = JSON.parse(readFileSync(path, 'utf8'))
+      record.dsh = { pid: 2 ** 22 + 1, startTicks: 1 }
+      writeFileSync(path, JSON.stringify(record))
+      const [reported, ...rest] = sweepOrphanedCalls(home, { kill: false })
+      expect(rest).toEqual([])
+      expect(reported!.killed).toBe(false)
+      for (const pid of pids) expect(isLive(pid)).toBe(true)
+      // Reported once: a start that only reports is quiet about it after that.
+      expect(sweepOrphanedCalls(home, { kill: false })).toEqual([])
+      // The advice works: a start with `orphanedCommands: kill` still finds and ends them.
+      const [killed] = sweepOrphanedCalls(home, { kill: true })
+      expect(killed!.killed).toBe(true)
+      for (const pid of pids) expect(killed!.pids).toContain(pid)
+      await expectAllGone(pids)
+      expect(readdirSync(join(home, 'running'))).toEqual([])
+    })
   })
 }
 

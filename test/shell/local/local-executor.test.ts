@@ -11,6 +11,7 @@ import {
   LocalShellExecutor,
   type LocalShellExecutorConfig,
   ShellErrorCode,
+  type ShellResult,
   TERMINAL_OVERRIDES,
 } from '../../../src/shell/index.js'
 import { isLive } from '../../support/processes.js'
@@ -256,6 +257,30 @@ describe('foreground runs', () => {
     expect(result.stdout.totalChars).toBe(30_000_004)
     expect(result.stdout.text).toBe(`${'a'.repeat(96)}end\n`)
     expect(statSync(result.stdout.fullOutputPath!).size).toBe(30_000_004)
+  })
+
+  it('caps each spill file, keeping its head, and says in the file and the result what was dropped', async () => {
+    const cap = 1024 * 1024
+    const { shell } = await startExecutor({ maxOutputChars: 100, maxSpillBytes: cap })
+    const command =
+      "head -c 5000000 /dev/zero | tr '\\0' a; echo end; head -c 3000000 /dev/zero | tr '\\0' b >&2"
+    const check = (result: ShellResult) => {
+      expect(result.exitCode).toBe(0)
+      expect(result.stdout.totalChars).toBe(5_000_004)
+      // The tail is the stream's end, as before.
+      expect(result.stdout.text).toBe(`${'a'.repeat(96)}end\n`)
+      expect(result.stdout.droppedChars).toBe(5_000_004 - cap)
+      const stdout = readFileSync(result.stdout.fullOutputPath!, 'utf8')
+      expect(stdout.startsWith('a'.repeat(cap))).toBe(true)
+      expect(stdout.slice(cap)).toMatch(
+        /^\n\[dsh: .*1 MiB.* the rest of the stream was dropped.*\]\n\[dsh: 3,?\d{3},?\d{3} more characters were dropped\]\n$/,
+      )
+      expect(result.stderr.droppedChars).toBe(3_000_000 - cap)
+      expect(statSync(result.stderr.fullOutputPath!).size).toBeLessThan(cap + 1_000)
+    }
+    check(await shell.run({ command }))
+    // Background jobs too.
+    check(await shell.start({ command }).done)
   })
 
   it('removes its private output folder when it unloads', async () => {

@@ -1,0 +1,59 @@
+// The line follower behind terminal_send's permission view: which keys run a line at a shell
+// (checked against bash's default bindings in terminal-permission.test.ts) and which leave
+// its text unknown.
+
+import { describe, expect, it } from 'vitest'
+import { EMPTY_LINE, keyBytes, typedElsewhere, typeInto } from '../../src/terminal/index.js'
+
+const keys = (...names: string[]) => names.map(keyBytes).join('')
+
+describe('typeInto', () => {
+  it('counts every key that runs a line as entering it', () => {
+    expect(typeInto(EMPTY_LINE, 'touch a\r').entered).toEqual([{ kind: 'known', text: 'touch a' }])
+    expect(typeInto(EMPTY_LINE, `touch a${keys('Ctrl-J')}`).entered).toEqual([
+      { kind: 'known', text: 'touch a' },
+    ])
+    // Ctrl-O runs the line, then puts a history line in the editor: the next one is unknown.
+    const ctrlO = typeInto(EMPTY_LINE, `touch a${keys('Ctrl-O')}\r`)
+    expect(ctrlO.entered[0]).toEqual({ kind: 'known', text: 'touch a' })
+    expect(ctrlO.entered[1]!.kind).toBe('unknown')
+    // Esc # runs the line commented out; Esc Ctrl-E runs its command substitutions.
+    expect(typeInto(EMPTY_LINE, `touch a${keys('Esc')}#`).entered).toEqual([
+      { kind: 'known', text: '#touch a' },
+    ])
+    expect(typeInto(EMPTY_LINE, `echo $(touch a)${keys('Esc', 'Ctrl-E')}`).entered).toEqual([
+      { kind: 'known', text: 'echo $(touch a)' },
+    ])
+    // Ctrl-X Ctrl-E runs whatever the editor leaves.
+    expect(typeInto(EMPTY_LINE, `touch a${keys('Ctrl-X', 'Ctrl-E')}`).entered[0]!.kind).toBe('unknown')
+    // Tab on a line with a substitution (zsh expands it).
+    expect(typeInto(EMPTY_LINE, 'ls $(touch a)\t').entered).toEqual([
+      { kind: 'known', text: 'ls $(touch a)' },
+    ])
+  })
+
+  it('follows a prefix key into the next input', () => {
+    const escaped = typeInto(EMPTY_LINE, `touch a${keys('Esc')}`)
+    expect(escaped.entered).toEqual([])
+    expect(typeInto(escaped.state, '#').entered).toEqual([{ kind: 'known', text: '#touch a' }])
+  })
+
+  it('leaves a line unknown after keys it does not follow, telling this input from earlier ones', () => {
+    const left = typeInto(EMPTY_LINE, `touch a${keys('Left')}`)
+    expect(left.state.line).toBeUndefined()
+    // A cursor key's sequence is not typed text.
+    expect(left.state.guess).toBe('touch a')
+    expect(typeInto(EMPTY_LINE, `touch a${keys('Left', 'Enter')}`).entered[0]!.kind).toBe('unknown')
+    expect(typeInto(left.state, 'b\r').entered).toEqual([
+      { kind: 'earlier', typed: 'b', guesses: ['touch ab', 'b'] },
+    ])
+    // Ctrl-U clears only a known line: after a cursor move it may keep what follows the cursor.
+    expect(typeInto(left.state, `${keys('Ctrl-U')}\r`).entered[0]!.kind).toBe('unknown')
+    expect(typeInto(left.state, `${keys('Ctrl-C')}ls\r`).entered).toEqual([{ kind: 'known', text: 'ls' }])
+  })
+
+  it('makes a line unknown when another program may have read part of it', () => {
+    expect(typedElsewhere(EMPTY_LINE, 'q').line).toBeUndefined()
+    expect(typedElsewhere(EMPTY_LINE, ':wq\r')).toEqual(EMPTY_LINE)
+  })
+})
