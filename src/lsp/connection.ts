@@ -20,7 +20,7 @@ import {
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node'
 import { errorMessage } from '../core/errors.js'
-import { processStartTicks, signalOwnGroup } from '../shell/index.js'
+import { processStartTicks, signalOwnGroup, withoutPtyMasters } from '../shell/index.js'
 import { CLIENT_CAPABILITIES } from './capabilities.js'
 import { uriOf } from './convert.js'
 import { LspServerExitedError } from './errors.js'
@@ -144,7 +144,7 @@ export class LspConnection {
     const child = spawn(command!, args, {
       cwd: root,
       env: options.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: withoutPtyMasters(['pipe', 'pipe', 'pipe']),
       detached: true,
     })
     const spawned = await new Promise<Error | undefined>((resolve) => {

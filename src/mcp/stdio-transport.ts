@@ -8,6 +8,7 @@ import { PassThrough } from 'node:stream'
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { withoutPtyMasters } from '../shell/index.js'
 
 /** How long a closed server may take to exit after its stdin ended, then after SIGTERM. */
 const GRACE_MS = 2000
@@ -83,7 +84,7 @@ export class StdioProcessTransport implements Transport {
       const child = spawn(this.params.command, this.params.args, {
         env: this.params.env,
         cwd: this.params.cwd,
-        stdio: ['pipe', 'pipe', 'pipe'],
+        stdio: withoutPtyMasters(['pipe', 'pipe', 'pipe']),
         detached: true,
       })
       this.child = child

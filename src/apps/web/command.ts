@@ -6,6 +6,7 @@ import { isIP } from 'node:net'
 import { loadConfig } from '../../config/load.js'
 import { isDshError } from '../../core/errors.js'
 import { createHarness } from '../../harness/compose.js'
+import { withoutPtyMasters } from '../../shell/index.js'
 import { CliError, ExitCode } from '../shared/errors.js'
 import { logToStderr } from '../shared/logging.js'
 import { type PermissionOptions, permissionFlags, sandboxFlags } from '../shared/options.js'
@@ -108,7 +109,10 @@ function openBrowser(url: string): void {
   const command =
     process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open'
   try {
-    const child = spawn(command, [url], { stdio: 'ignore', detached: true })
+    const child = spawn(command, [url], {
+      stdio: withoutPtyMasters(['ignore', 'ignore', 'ignore']),
+      detached: true,
+    })
     child.on('error', () => process.stderr.write(`dsh: could not start ${command}; open the URL yourself\n`))
     child.unref()
   } catch {

@@ -10,6 +10,7 @@ import { basename, delimiter, join, sep } from 'node:path'
 import { createInterface } from 'node:readline'
 import { errorMessage } from '../../core/errors.js'
 import type { SessionId } from '../../session/types.js'
+import { withoutPtyMasters } from '../../shell/index.js'
 import {
   DocumentWalker,
   SEARCHED_EVENT_TYPES,
@@ -169,17 +170,17 @@ async function ripgrepLines(
     '--',
     ...dirs,
   ]
-  const child = spawn(ripgrep, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(ripgrep, args, { stdio: withoutPtyMasters(['ignore', 'pipe', 'pipe']) })
   let stderr = ''
-  child.stderr.setEncoding('utf8')
-  child.stderr.on('data', (chunk: string) => {
+  child.stderr!.setEncoding('utf8')
+  child.stderr!.on('data', (chunk: string) => {
     if (stderr.length < 4096) stderr += chunk
   })
   const exited = new Promise<number | null>((resolve, reject) => {
     child.once('error', reject)
     child.once('close', resolve)
   })
-  const lines = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY })
+  const lines = createInterface({ input: child.stdout!, crlfDelay: Number.POSITIVE_INFINITY })
   for await (const line of lines) {
     const cut = line.indexOf('\u0000')
     if (cut > 0) perFile.line(line.slice(0, cut), line.slice(cut + 1))

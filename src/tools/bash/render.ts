@@ -35,7 +35,9 @@ function section(output: CapturedOutput): string[] {
   if (output.truncated) {
     lines.push(
       output.fullOutputPath !== undefined
-        ? `[output truncated; full output: ${output.fullOutputPath}]`
+        ? output.droppedChars
+          ? `[output truncated; full output: ${output.fullOutputPath} (only its first part: ${output.droppedChars} more characters were dropped)]`
+          : `[output truncated; full output: ${output.fullOutputPath}]`
         : `[output truncated; last ${output.text.length} of ${output.totalChars} characters]`,
     )
   }

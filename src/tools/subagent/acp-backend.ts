@@ -2,7 +2,7 @@
 // The parent mints the lifecycle id in its own namespace; the child server's wire-level
 // session id stays private to the ACP calls (it is never logged, shown or returned).
 
-import { spawn } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { Readable, Writable } from 'node:stream'
 import {
@@ -18,6 +18,7 @@ import * as z from 'zod'
 import { errorMessage } from '../../core/errors.js'
 import type { AgentHandle, ToolOutput } from '../../plugin-api/index.js'
 import type { SessionId } from '../../session/types.js'
+import { withoutPtyMasters } from '../../shell/index.js'
 import { DSH_ENV_PREFIX } from '../../shell/namespace.js'
 import { ACP_SUBAGENT_DESCRIPTION } from './acp-prompt.js'
 
@@ -195,8 +196,8 @@ export function spawnAcpAgent(
     const child = spawn(config.command, config.args ?? [], {
       cwd,
       env: childEnvironment(process.env, config.env ?? {}),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
+      stdio: withoutPtyMasters(['pipe', 'pipe', 'pipe']),
+    }) as ChildProcessWithoutNullStreams // its first three are pipes
     let stderr = ''
     let spawnError: Error | undefined
     child.stderr.setEncoding('utf8')
