@@ -19,6 +19,7 @@ import {
   exitPlanModeToolPlugin,
   PermissionPolicy,
   type PermissionPolicyConfig,
+  PermittedToolRegistry,
 } from '../permissions/index.js'
 import { loadPersistenceBackend } from '../persistence/load-backend.js'
 import { SessionStore } from '../session/store.js'
@@ -35,7 +36,6 @@ import { SpillStore } from '../spill/index.js'
 import { TerminalService } from '../terminal/index.js'
 import { BashToolPlugin } from '../tools/bash/index.js'
 import { FsToolsPlugin } from '../tools/fs/index.js'
-import { ToolRegistry } from '../tools/registry.js'
 import { subagentToolPlugin } from '../tools/subagent/subagent-tool.js'
 import { TerminalToolsPlugin } from '../tools/terminal/index.js'
 import { selectWebProviders } from '../tools/web/select.js'
@@ -125,7 +125,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       defaultMaxTokens: config.model.maxTokens ?? DEFAULT_MAX_TOKENS,
       ...(config.model.contextWindow !== undefined ? { contextWindow: config.model.contextWindow } : {}),
     }),
-    ctx.plugin(ToolRegistry),
+    // The registry offers each agent the tools its bare deny rules leave (`Bash` hides bash).
+    ctx.plugin(PermittedToolRegistry),
     ctx.plugin(LocalShellExecutor, {
       secrets: config.secrets,
       home: config.home,
@@ -189,9 +190,11 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       ...(options.permissions?.mode !== undefined ? { forcedMode: options.permissions.mode } : {}),
     }),
     ctx.plugin(exitPlanModeToolPlugin),
-    ctx.plugin(subagentToolPlugin, { maxDepth: config.subagents.enabled ? config.subagents.maxDepth : 0 }),
-    // The ACP backend (and the ACP SDK's schemas, a large share of a cold start) loads
-    // only when the config asks for it.
+    // `subagents.enabled: false` offers the model no sub-agent tool at all. The ACP backend
+    // (and the ACP SDK's schemas, a large share of a cold start) loads only when configured.
+    ...(config.subagents.enabled
+      ? [ctx.plugin(subagentToolPlugin, { maxDepth: config.subagents.maxDepth })]
+      : []),
     ...(config.subagents.acp && config.subagents.enabled
       ? [
           ctx.plugin((await import('../tools/subagent/acp-backend.js')).acpSubagentToolPlugin, {

@@ -14,6 +14,7 @@ export {
   PERMISSION_MODES,
   type PermissionMode,
 } from './modes.js'
+export { PermittedToolRegistry } from './offered-tools.js'
 export { expandPathPattern } from './path-pattern.js'
 export {
   type AgentPermissions,
@@ -26,6 +27,7 @@ export { LOCAL_SETTINGS_FILE, rememberAllowRule, suggestedAllowRule } from './re
 export { type MatchMode, matchesRule, ruleNamesTool } from './rule-matcher.js'
 export { parsePermissionRule, parsePermissionRules } from './rule-parser.js'
 export { EMPTY_RULE_SET, evaluateRules, mergeRuleSets } from './rule-set.js'
+export { createSearchFilter, type SearchFilter, type SearchFilterInput } from './search-filter.js'
 export { loadProjectPermissions, PROJECT_SETTINGS_FILES, type ProjectPermissions } from './settings.js'
 export { type ToolKind, toolKind } from './tool-kinds.js'
 export type {

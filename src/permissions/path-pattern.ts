@@ -7,12 +7,16 @@ import { homedir } from 'node:os'
 import { isAbsolute, resolve } from 'node:path'
 import picomatch from 'picomatch'
 
-const compiled = new Map<string, picomatch.Matcher>()
+const compiled = new Map<string, (path: string) => boolean>()
 
-function matcherFor(glob: string): picomatch.Matcher {
+function matcherFor(glob: string): (path: string) => boolean {
   let matcher = compiled.get(glob)
   if (!matcher) {
-    matcher = picomatch(glob, { dot: true })
+    const regex = picomatch.makeRe(glob, { dot: true })
+    // picomatch writes `**` with `.`, which stops at a newline: a file name holding one
+    // (`secret/a\nb`) must not slip past `Read(./secret/**)`.
+    const dotAll = new RegExp(regex.source, `${regex.flags.replace('s', '')}s`)
+    matcher = (path) => dotAll.test(path)
     compiled.set(glob, matcher)
   }
   return matcher
@@ -55,9 +59,15 @@ export function pathMatches(
   cwd: string,
   baseDir?: string,
 ): boolean {
-  const globs = expandPathPattern(pattern, cwd, baseDir)
-  return globs.some((glob) => {
-    const matcher = matcherFor(glob)
-    return paths.some((path) => matcher(path))
-  })
+  return compilePathPattern(pattern, cwd, baseDir)(paths)
+}
+
+/** The test `pathMatches` makes, built once for many paths (a search's results). */
+export function compilePathPattern(
+  pattern: string,
+  cwd: string,
+  baseDir?: string,
+): (paths: readonly string[]) => boolean {
+  const matchers = expandPathPattern(pattern, cwd, baseDir).map(matcherFor)
+  return (paths) => matchers.some((matcher) => paths.some((path) => matcher(path)))
 }

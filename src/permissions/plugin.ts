@@ -15,8 +15,10 @@ import { claudeCodeToolName } from './claude-code-tool-names.js'
 import { hookPermissionMode, isPermissionMode, type PermissionMode } from './modes.js'
 import { decideToolPermission, type PolicyDecision } from './policy.js'
 import { rememberAllowRule } from './remember.js'
+import { ruleNamesTool } from './rule-matcher.js'
 import { parsePermissionRule, parsePermissionRules } from './rule-parser.js'
 import { mergeRuleSets } from './rule-set.js'
+import { createSearchFilter, type SearchFilter } from './search-filter.js'
 import { loadProjectPermissions } from './settings.js'
 import type { PermissionRuleSet } from './types.js'
 
@@ -120,7 +122,7 @@ export class PermissionPolicy extends Service {
           reason: `cannot check ${call.name} against the permission rules: ${errorMessage(error)}`,
         }
       }
-      const decision = this.decide(call.agent, view.tool, view.input)
+      const decision = this.decide(call.agent, view.tool, view.input, call.name)
       if (decision.behavior === 'deny') return { kind: 'deny', reason: decision.reason }
       const downstream = await next()
       if (decision.behavior === 'allow' || downstream.kind === 'deny') return downstream
@@ -210,8 +212,12 @@ export class PermissionPolicy extends Service {
     return own ?? { tool: claudeCodeToolName(name), input }
   }
 
-  /** The decision for one call, before hooks downstream and before asking anyone. */
-  decide(agent: AgentHandle, tool: string, input: unknown): PolicyDecision {
+  /**
+   * The decision for one call, before hooks downstream and before asking anyone. `tool` is
+   * the name rules see it by; `calledAs` the dsh tool called, when that is another (a rule
+   * naming `terminal_start` matches the call its view calls `Bash`).
+   */
+  decide(agent: AgentHandle, tool: string, input: unknown, calledAs?: string): PolicyDecision {
     const state = this.stateOf(agent)
     // Its parent's mode is a sub-agent's: leaving plan mode on its own would widen it past it.
     if (tool === 'ExitPlanMode' && state.mode === 'plan' && this.followers.has(agent.id)) {
@@ -224,9 +230,48 @@ export class PermissionPolicy extends Service {
     return decideToolPermission({
       mode: state.mode,
       rules: state.rules,
-      subject: { tool, input: isRecord(input) ? input : {}, cwd: agent.cwd },
+      subject: {
+        tool,
+        input: isRecord(input) ? input : {},
+        cwd: agent.cwd,
+        ...(calledAs !== undefined && calledAs !== tool ? { calledAs } : {}),
+      },
       projectRoot: state.projectRoot,
       extraFolders: this.config.additionalDirectories ?? [],
+    })
+  }
+
+  /**
+   * Whether every call of the dsh tool `name` is denied for this agent: a deny rule without a
+   * specifier names it (`Bash`, `bash`, `Read` for grep, `mcp__server`). Such a tool is not
+   * offered to the model (PermittedToolRegistry); its calls are denied all the same.
+   */
+  deniesOutright(agent: AgentHandle, name: string): boolean {
+    const tool = claudeCodeToolName(name)
+    return this.stateOf(agent).rules.deny.some(
+      (rule) => rule.specifier === undefined && ruleNamesTool(rule, tool, name),
+    )
+  }
+
+  /**
+   * What a search call (grep, glob: `tool` is the dsh name) must leave out of its answer:
+   * files the agent's Read deny rules name, and those its ask rules name unless the call was
+   * asked for under that rule. `searched` is the absolute file or folder searched. Undefined
+   * when no rule can leave anything out; throws when the rules cannot be worked out (the
+   * search is then refused).
+   */
+  searchFilter(
+    agent: AgentHandle,
+    call: { tool: string; input: Readonly<Record<string, unknown>> },
+    searched: string,
+  ): SearchFilter | undefined {
+    const state = this.stateOf(agent)
+    const view = this.viewOf(call.tool, call.input, agent)
+    return createSearchFilter({
+      rules: state.rules,
+      mode: state.mode,
+      subject: { tool: view.tool, input: isRecord(view.input) ? view.input : {}, cwd: agent.cwd },
+      searched,
     })
   }
 

@@ -5,8 +5,10 @@
 
 import picomatch from 'picomatch'
 import { hasHiddenCommands, splitCommand, substitutedCommands } from './bash-command.js'
+import { ruleToolName } from './known-tools.js'
 import { candidatePaths, pathMatches } from './path-pattern.js'
 import type { PermissionRule, PermissionSubject } from './types.js'
+import { domainMatches } from './web-domain.js'
 
 export type MatchMode = 'any' | 'every'
 
@@ -26,24 +28,32 @@ const SPECIFIER_FIELDS: Readonly<Record<string, string>> = {
   WebSearch: 'query',
 }
 
-/** Whether the rule's tool part names the subject's tool. */
-export function ruleNamesTool(rule: PermissionRule, tool: string): boolean {
-  if (rule.tool === tool) return true
-  if (TOOL_FAMILIES[rule.tool]?.has(tool)) return true
-  if (rule.tool.includes('*')) return picomatch.isMatch(tool, rule.tool, { dot: true })
+/**
+ * Whether the rule's tool part names the subject's tool: by its Claude Code name or dsh's
+ * (`bash` is `Bash`, as in hook matchers), through the Read and Edit families, an `mcp__server`
+ * prefix or a `*` pattern. `calledAs` is the dsh tool the model called when rules see the
+ * call under another name (`terminal_start` as `Bash`): a rule naming it names the call too.
+ */
+export function ruleNamesTool(rule: PermissionRule, tool: string, calledAs?: string): boolean {
+  if (rule.tool.includes('*')) {
+    return [tool, calledAs].some(
+      (name) => name !== undefined && picomatch.isMatch(name, rule.tool, { dot: true }),
+    )
+  }
+  const named = ruleToolName(rule.tool)
+  if (named === tool || TOOL_FAMILIES[named]?.has(tool)) return true
+  if (calledAs !== undefined && named === ruleToolName(calledAs)) return true
   // `mcp__server` names every tool of that server.
-  return (
-    rule.tool.startsWith('mcp__') && !rule.tool.slice(5).includes('__') && tool.startsWith(`${rule.tool}__`)
-  )
+  return named.startsWith('mcp__') && !named.slice(5).includes('__') && tool.startsWith(`${named}__`)
 }
 
 /** Whether `rule` matches the call. A rule whose specifier cannot apply to the input never matches. */
 export function matchesRule(rule: PermissionRule, subject: PermissionSubject, mode: MatchMode): boolean {
-  if (!ruleNamesTool(rule, subject.tool)) return false
+  if (!ruleNamesTool(rule, subject.tool, subject.calledAs)) return false
   const specifier = rule.specifier
   if (specifier === undefined) return true
   if (subject.tool === 'Bash') return commandMatches(specifier, String(subject.input.command ?? ''), mode)
-  if (rule.tool === 'WebFetch' || subject.tool === 'WebFetch')
+  if (ruleToolName(rule.tool) === 'WebFetch' || subject.tool === 'WebFetch')
     return domainMatches(specifier, subject.input.url)
   const path = PATH_FIELDS.map((field) => subject.input[field]).find((value) => typeof value === 'string')
   if (
@@ -97,17 +107,4 @@ function globSource(glob: string): string {
 
 function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${globSource(glob)}$`, 's')
-}
-
-function domainMatches(specifier: string, url: unknown): boolean {
-  if (!specifier.startsWith('domain:') || typeof url !== 'string') return false
-  let host: string
-  try {
-    host = new URL(url).hostname.toLowerCase()
-  } catch {
-    return false
-  }
-  const domain = specifier.slice('domain:'.length).trim().toLowerCase()
-  if (domain.startsWith('*.')) return host.endsWith(domain.slice(1))
-  return host === domain
 }

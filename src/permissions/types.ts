@@ -5,7 +5,10 @@
 export interface PermissionRule {
   /** The rule exactly as written, for messages and `/permissions`. */
   readonly text: string
-  /** Tool name as hooks and rules see it (Claude Code names: `Bash`, `Edit`, `mcp__server__tool`). */
+  /**
+   * The tool part as written: a Claude Code name (`Bash`, `Edit`, `mcp__server__tool`), a dsh
+   * name (`bash`, matched as `Bash`) or a `*` pattern; known-tools.ts says which are accepted.
+   */
   readonly tool: string
   /** What is inside the parentheses; absent for a bare tool name or `Tool(*)`. */
   readonly specifier?: string
@@ -22,6 +25,11 @@ export interface PermissionSubject {
   readonly input: Readonly<Record<string, unknown>>
   /** The session's working folder; relative paths in the input and in rules resolve against it. */
   readonly cwd: string
+  /**
+   * The dsh tool the model called, when rules see the call under another name
+   * (`terminal_start` is checked as a `Bash` command): a rule naming it matches the call too.
+   */
+  readonly calledAs?: string
 }
 
 export type RuleBehavior = 'deny' | 'ask' | 'allow'

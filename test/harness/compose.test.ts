@@ -75,6 +75,27 @@ describe('createHarness', () => {
     expect(ctx.get('agents')).toBeUndefined()
   })
 
+  it('subagents.enabled: false offers the model no subagent tool, and a call to it runs nothing', async () => {
+    const test = await startTestHarness({
+      config: { subagents: { enabled: false } },
+      script: [
+        { toolCalls: [{ name: 'subagent', arguments: { description: 'x', prompt: 'hello' } }] },
+        { text: 'ok' },
+      ],
+    })
+    expect(test.harness.ctx.get('tools')!.names()).not.toContain('subagent')
+    const agent = await test.harness.agents.create({ sessionId: 'nosub', meta: { cwd: tempDir() } })
+    await agent.prompt('delegate')
+    const offered = test.model.requests[0]!.tools!.map((tool) => tool.function.name)
+    expect(offered).toContain('bash')
+    expect(offered).not.toContain('subagent')
+    const result = agent.session.events.find((event) => event.type === 'tool/result')!.data as {
+      content: string
+    }
+    expect(result.content).toMatch(/^Unknown tool: subagent\./)
+    expect(test.harness.agents.list().map((a) => a.id)).toEqual(['nosub'])
+  })
+
   it('refuses to start when a sandbox is asked for and bwrap is missing: one line, nothing written', async () => {
     const home = tempDir()
     const config = resolveConfig(

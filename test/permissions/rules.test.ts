@@ -297,6 +297,13 @@ describe('file rules', () => {
     ).toBe(true)
   })
 
+  it('cover a file whose name holds a newline (picomatch writes ** with a dot that stops at one)', () => {
+    const read = (file_path: string) => ({ tool: 'Read', input: { file_path }, cwd })
+    expect(matchesRule(rule('Read(./secret/**)'), read('secret/we\nird.txt'), 'any')).toBe(true)
+    expect(matchesRule(rule('Read(./secret/**)'), read('secret/a\nb/c.txt'), 'any')).toBe(true)
+    expect(matchesRule(rule('Read(*.env)'), read('deep/x\ny/prod.env'), 'any')).toBe(true)
+  })
+
   it('apply Edit rules to every editing tool and Read rules to every reading tool', () => {
     const editSrc = rule('Edit(src/**)')
     for (const tool of ['Edit', 'Write', 'MultiEdit']) {

@@ -6,10 +6,12 @@ import { stat } from 'node:fs/promises'
 import { isAbsolute } from 'node:path'
 import picomatch from 'picomatch'
 import * as z from 'zod'
+import { errorMessage } from '../../core/errors.js'
 import { type SchemaOf, toolParameters } from '../../core/tool-parameters.js'
 import type { ToolDefinition } from '../../plugin-api/index.js'
 import { displayPath, outsideNote } from './paths.js'
 import { GLOB_DESCRIPTION } from './prompts.js'
+import { keepTest, type SearchRuleFilter } from './search-rules.js'
 import { checkedToolPath, cwdOf, describeFsError, type FsToolServices, failure, isRefusal } from './shared.js'
 import { walkFiles } from './walk.js'
 
@@ -23,7 +25,7 @@ export const globParameters = toolParameters('glob', () =>
 )
 
 export function createGlobTool(
-  services: Pick<FsToolServices, 'hidden'>,
+  services: Pick<FsToolServices, 'hidden' | 'searchRules'>,
 ): ToolDefinition<SchemaOf<typeof globParameters>> {
   return {
     name: 'glob',
@@ -49,17 +51,33 @@ export function createGlobTool(
       } catch (error) {
         return failure(describeFsError(error, folder.display))
       }
+      let filter: SearchRuleFilter | undefined
+      try {
+        filter = services.searchRules.filterFor(execution, 'glob', args, folder.absolute)
+      } catch (error) {
+        return failure(
+          `glob refused: the results could not be checked against the permission rules (${errorMessage(error)})`,
+        )
+      }
       const matches = picomatch(pattern, { dot: true })
-      const visible = services.hidden.walkFilter(execution, folder.absolute) ?? (() => true)
+      const keep = keepTest(services.hidden.walkFilter(execution, folder.absolute), filter) ?? (() => true)
       const found: string[] = []
-      await walkFiles(folder.absolute, {
-        signal: execution.signal,
-        onFile(entry) {
-          if (matches(entry.relative) && visible(entry.path)) found.push(entry.path)
-          return undefined
-        },
-      })
-      if (found.length === 0) return { content: `No files match ${args.pattern}${outsideNote(folder)}` }
+      try {
+        await walkFiles(folder.absolute, {
+          signal: execution.signal,
+          onFile(entry) {
+            if (matches(entry.relative) && keep(entry.path)) found.push(entry.path)
+            return undefined
+          },
+        })
+      } catch (error) {
+        return failure(
+          `glob refused: the results could not be checked against the permission rules (${errorMessage(error)})`,
+        )
+      }
+      const note = filter?.note ? `\n${filter.note}` : ''
+      if (found.length === 0)
+        return { content: `No files match ${args.pattern}${outsideNote(folder)}${note}` }
       // statSync: thousands of async stats cost more in thread-pool round trips than the stats.
       const dated = found.map((path) => ({ path, mtimeMs: mtimeOf(path) }))
       dated.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path))
@@ -67,7 +85,7 @@ export function createGlobTool(
       const more = dated.length - shown.length
       if (more > 0)
         shown.push(`[${more} more file${more === 1 ? '' : 's'} matched; narrow the pattern or path]`)
-      return { content: shown.join('\n') + outsideNote(folder) }
+      return { content: shown.join('\n') + outsideNote(folder) + note }
     },
   }
 }

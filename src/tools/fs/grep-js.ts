@@ -25,13 +25,16 @@ export async function searchWithJavaScript(query: GrepQuery): Promise<GrepOutcom
   }
   const fileFilter = filterFor(query)
   const paths: string[] = []
+  const keep = query.keep ?? (() => true)
   if (query.targetIsFile) {
-    if (!(await ignoreCheckerFor(dirname(query.target)))(query.target, false)) paths.push(query.target)
+    const ignored = (await ignoreCheckerFor(dirname(query.target)))(query.target, false)
+    if (!ignored && keep(query.target)) paths.push(query.target)
   } else {
     await walkFiles(query.target, {
       signal: query.signal,
       onFile(entry) {
-        if (fileFilter(entry.relative)) paths.push(entry.path)
+        // A file the model may not see is never read: nothing it holds can change the answer.
+        if (fileFilter(entry.relative) && keep(entry.path)) paths.push(entry.path)
         return undefined
       },
     })

@@ -3,13 +3,9 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { relative, sep } from 'node:path'
 import { buildChildEnv, DEFAULT_SECRET_FILTER } from '../../shell/index.js'
-import {
-  type GrepFileResult,
-  type GrepLine,
-  type GrepOutcome,
-  type GrepQuery,
-  globFilter,
-} from './grep-types.js'
+import { RgOutputReader } from './grep-rg-output.js'
+import { type GrepFileResult, type GrepOutcome, type GrepQuery, globFilter } from './grep-types.js'
+import { keptWarnings } from './search-rules.js'
 
 /** Stop reading rg output past this many bytes (the tool shows far less). */
 const MAX_RG_OUTPUT_BYTES = 32 * 1024 * 1024
@@ -31,8 +27,9 @@ function rgArguments(query: GrepQuery): string[] {
   if (query.ignoreCase) args.push('--ignore-case')
   if (query.multiline) args.push('--multiline', '--multiline-dotall')
   if (query.type) args.push('--type', query.type)
-  if (query.mode === 'files_with_matches') args.push('--files-with-matches')
-  else if (query.mode === 'count') args.push('--count', '--with-filename')
+  // Paths end with a NUL: a file name holding a newline cannot pass for two files.
+  if (query.mode === 'files_with_matches') args.push('--files-with-matches', '--null')
+  else if (query.mode === 'count') args.push('--count', '--with-filename', '--null')
   else {
     args.push('--json')
     if (query.before > 0) args.push('--before-context', String(query.before))
@@ -51,73 +48,42 @@ export function searchWithRipgrep(rg: string, query: GrepQuery): Promise<GrepOut
       stdio: ['ignore', 'pipe', 'pipe'],
       signal: query.signal,
     })
-    const chunks: Buffer[] = []
-    let size = 0
+    const reader = new RgOutputReader(query)
+    let failed: unknown
+    let capped = false
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size <= MAX_RG_OUTPUT_BYTES) chunks.push(chunk)
-      else child.kill()
+      if (failed !== undefined || capped) return
+      try {
+        reader.push(chunk)
+      } catch (error) {
+        // Fail closed: output that cannot be checked against `keep` is not answered at all.
+        failed = error
+        child.kill()
+        return
+      }
+      // Only kept output counts: what a withheld file holds cannot cut the answer short.
+      if (reader.keptBytes > MAX_RG_OUTPUT_BYTES) {
+        capped = true
+        child.kill()
+      }
     })
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < 4000) stderr += chunk.toString('utf8')
     })
     child.on('error', reject)
     child.on('close', (code) => {
-      const out = Buffer.concat(chunks).toString('utf8')
+      if (failed !== undefined) return reject(failed)
+      const problems = keptWarnings(stderr.trim() === '' ? [] : stderr.trim().split('\n'), query.keep)
       // 0: matches, 1: none, 2: an error (possibly with partial results).
-      if (code === 2 && out === '') return reject(new Error(firstLine(stderr) || 'rg failed'))
-      const warnings = stderr.trim() === '' ? [] : stderr.trim().split('\n').slice(0, 5)
-      resolve({ files: filterByGlob(parse(out, query), query), warnings, engine: 'rg' })
+      if (code === 2 && !reader.sawOutput) return reject(new Error(firstLine(problems) || 'rg failed'))
+      resolve({ files: filterByGlob(reader.results(), query), warnings: problems.slice(0, 5), engine: 'rg' })
     })
   })
 }
 
-function firstLine(text: string): string {
-  return text.trim().split('\n').slice(0, 3).join(' ')
-}
-
-function parse(out: string, query: GrepQuery): GrepFileResult[] {
-  const lines = out.split('\n').filter((line) => line !== '')
-  if (query.mode === 'files_with_matches') return lines.map((path) => ({ path, count: 0, lines: [] }))
-  if (query.mode === 'count') {
-    return lines.map((line) => {
-      const at = line.lastIndexOf(':')
-      return { path: line.slice(0, at), count: Number(line.slice(at + 1)), lines: [] }
-    })
-  }
-  const files: GrepFileResult[] = []
-  let current: { path: string; count: number; lines: GrepLine[] } | undefined
-  for (const line of lines) {
-    const message = JSON.parse(line) as RgMessage
-    if (message.type === 'begin') {
-      current = { path: rgText(message.data.path), count: 0, lines: [] }
-      files.push(current)
-    } else if ((message.type === 'match' || message.type === 'context') && current) {
-      const text = rgText(message.data.lines).replace(/\r?\n$/, '')
-      const first = message.data.line_number ?? 0
-      // A multiline match spans several lines: each is shown as a match line.
-      for (const [offset, part] of text.split('\n').entries()) {
-        current.lines.push({ line: first + offset, text: part, match: message.type === 'match' })
-      }
-      if (message.type === 'match') current.count += 1
-    }
-  }
-  return files
-}
-
-interface RgText {
-  text?: string
-  bytes?: string
-}
-
-type RgMessage =
-  | { type: 'begin'; data: { path: RgText } }
-  | { type: 'match' | 'context'; data: { path: RgText; lines: RgText; line_number?: number } }
-  | { type: 'end' | 'summary'; data: unknown }
-
-function rgText(value: RgText): string {
-  return value.text ?? Buffer.from(value.bytes ?? '', 'base64').toString('utf8')
+function firstLine(lines: readonly string[]): string {
+  return lines.slice(0, 3).join(' ')
 }
 
 function filterByGlob(files: GrepFileResult[], query: GrepQuery): GrepFileResult[] {

@@ -4,6 +4,7 @@
 
 import { stat } from 'node:fs/promises'
 import * as z from 'zod'
+import { errorMessage } from '../../core/errors.js'
 import { type SchemaOf, toolParameters } from '../../core/tool-parameters.js'
 import type { ToolDefinition } from '../../plugin-api/index.js'
 import { searchWithJavaScript } from './grep-js.js'
@@ -11,6 +12,7 @@ import { findRipgrep, searchWithRipgrep } from './grep-rg.js'
 import type { GrepFileResult, GrepOutcome, GrepQuery } from './grep-types.js'
 import { displayPath, outsideNote } from './paths.js'
 import { GREP_DESCRIPTION } from './prompts.js'
+import { keepTest, keptWarnings, type SearchRuleFilter } from './search-rules.js'
 import { checkedToolPath, cwdOf, describeFsError, type FsToolServices, failure, isRefusal } from './shared.js'
 
 export const DEFAULT_GREP_FILES = 100
@@ -45,7 +47,7 @@ export interface GrepToolOptions {
 }
 
 export function createGrepTool(
-  services: Pick<FsToolServices, 'hidden'>,
+  services: Pick<FsToolServices, 'hidden' | 'searchRules'>,
   options: GrepToolOptions = {},
 ): ToolDefinition<SchemaOf<typeof grepParameters>> {
   return {
@@ -66,6 +68,15 @@ export function createGrepTool(
         return failure(describeFsError(error, target.display))
       }
       const mode = args.output_mode ?? 'files_with_matches'
+      let filter: SearchRuleFilter | undefined
+      try {
+        filter = services.searchRules.filterFor(execution, 'grep', args, target.absolute)
+      } catch (error) {
+        return failure(
+          `grep refused: the results could not be checked against the permission rules (${errorMessage(error)})`,
+        )
+      }
+      const keep = keepTest(services.hidden.walkFilter(execution, target.absolute), filter)
       const query: GrepQuery = {
         pattern: args.pattern,
         target: target.absolute,
@@ -78,19 +89,21 @@ export function createGrepTool(
         before: args['-B'] ?? args['-C'] ?? 0,
         after: args['-A'] ?? args['-C'] ?? 0,
         signal: execution.signal,
+        ...(keep ? { keep } : {}),
       }
       let outcome: GrepOutcome
       try {
         outcome = await search(query, options.engine ?? 'auto')
+        // Both searchers apply `keep`; once more here, so no searcher can let a file through.
+        if (keep) outcome = { ...outcome, files: outcome.files.filter((file) => keep(file.path)) }
       } catch (error) {
         return failure(`grep: ${(error as Error).message}`)
       }
-      const visible = services.hidden.walkFilter(execution, target.absolute)
-      if (visible) outcome = { ...outcome, files: outcome.files.filter((file) => visible(file.path)) }
       const body = await render(outcome, mode, args, cwd)
-      const warnings =
-        outcome.warnings.length > 0 ? `\n[some files could not be searched: ${outcome.warnings[0]}]` : ''
-      return { content: body + warnings + outsideNote(target) }
+      const problems = keptWarnings(outcome.warnings, keep)
+      const warnings = problems.length > 0 ? `\n[some files could not be searched: ${problems[0]}]` : ''
+      const note = filter?.note ? `\n${filter.note}` : ''
+      return { content: body + warnings + outsideNote(target) + note }
     },
   }
 }

@@ -16,6 +16,13 @@ export interface GrepQuery {
   readonly before: number
   readonly after: number
   readonly signal: AbortSignal
+  /**
+   * Files whose lines, counts and names may reach the model (the sandbox's hidden paths and
+   * the permission rules decide); the others are never read by the JavaScript searcher, and
+   * rg's output about them is dropped before it is kept or counted against any cap. Absent:
+   * every file. Throwing rejects the search.
+   */
+  readonly keep?: (path: string) => boolean
 }
 
 export interface GrepLine {

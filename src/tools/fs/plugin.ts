@@ -10,6 +10,7 @@ import { createHiddenPathGuard } from './hidden-guard.js'
 import { createLsTool } from './ls-tool.js'
 import { FileReadStore } from './read-state.js'
 import { createReadTool } from './read-tool.js'
+import { createSearchRules } from './search-rules.js'
 import type { FsToolServices } from './shared.js'
 import { createTodoWriteTool } from './todo-tool.js'
 import { createWriteTool } from './write-tool.js'
@@ -40,6 +41,7 @@ export const FsToolsPlugin = {
       reads: new FileReadStore(),
       history: config.home ? new FileHistoryStore(config.home) : undefined,
       hidden: createHiddenPathGuard(ctx, config.home),
+      searchRules: createSearchRules(ctx),
     }
     ctx.tools.register(createReadTool(services))
     ctx.tools.register(createWriteTool(services))

@@ -8,6 +8,7 @@ import type { FileHistoryStore } from './file-history.js'
 import type { HiddenAccess, HiddenPathGuard } from './hidden-guard.js'
 import { realOrSelf, resolveToolPath, type ToolPath } from './paths.js'
 import { type FileReadStore, sha256, stampOf } from './read-state.js'
+import type { SearchRules } from './search-rules.js'
 import { writeFileAtomic } from './text-file.js'
 
 export interface FsToolServices {
@@ -16,6 +17,8 @@ export interface FsToolServices {
   readonly history: FileHistoryStore | undefined
   /** Refuses what the sandbox hides from commands (the harness home, the session store). */
   readonly hidden: HiddenPathGuard
+  /** What the permission rules keep out of search results (grep, glob). */
+  readonly searchRules: SearchRules
 }
 
 export function cwdOf(execution: ToolExecution): string {
