@@ -1,8 +1,9 @@
 // The ripgrep searcher: runs a system `rg` (never a downloaded binary) and reads its JSON.
 
-import { spawn, spawnSync } from 'node:child_process'
+import { type ChildProcessByStdio, spawn, spawnSync } from 'node:child_process'
 import { relative, sep } from 'node:path'
-import { buildChildEnv, DEFAULT_SECRET_FILTER } from '../../shell/index.js'
+import type { Readable } from 'node:stream'
+import { buildChildEnv, DEFAULT_SECRET_FILTER, withoutPtyMasters } from '../../shell/index.js'
 import { RgOutputReader } from './grep-rg-output.js'
 import { type GrepFileResult, type GrepOutcome, type GrepQuery, globFilter } from './grep-types.js'
 import { keptWarnings } from './search-rules.js'
@@ -45,9 +46,9 @@ export function searchWithRipgrep(rg: string, query: GrepQuery): Promise<GrepOut
     const env = buildChildEnv(process.env, {}, {}, DEFAULT_SECRET_FILTER)
     const child = spawn(rg, rgArguments(query), {
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: withoutPtyMasters(['ignore', 'pipe', 'pipe']),
       signal: query.signal,
-    })
+    }) as ChildProcessByStdio<null, Readable, Readable> // stdout and stderr are pipes
     const reader = new RgOutputReader(query)
     let failed: unknown
     let capped = false
