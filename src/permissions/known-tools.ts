@@ -4,6 +4,7 @@
 // where it is read (flag, config file, settings file), never skipped in silence.
 
 import picomatch from 'picomatch'
+import { editDistance } from '../core/edit-distance.js'
 import { CLAUDE_CODE_TOOL_NAMES, claudeCodeToolName } from './claude-code-tool-names.js'
 
 /**
@@ -112,17 +113,4 @@ function nearestName(name: string): string | undefined {
     if (distance <= 2 && (best === undefined || distance < best.distance)) best = { name: known, distance }
   }
   return best?.name
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost))
-    }
-    previous = current
-  }
-  return previous[b.length]!
 }

@@ -1,6 +1,7 @@
 // The chat's slash commands: their names and help lines, and the closest known name
 // for a mistyped one.
 
+import { editDistance } from '../../core/edit-distance.js'
 import { isMemoryNote } from './commands/memory.js'
 
 export interface CommandInfo {
@@ -145,22 +146,6 @@ export function closestCommand(name: string): string | undefined {
       best = { name: candidate, distance }
   }
   return best?.name
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      )
-    }
-    previous = current
-  }
-  return previous[b.length]!
 }
 
 /**
