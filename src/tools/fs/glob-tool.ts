@@ -11,7 +11,7 @@ import { type SchemaOf, toolParameters } from '../../core/tool-parameters.js'
 import type { ToolDefinition } from '../../plugin-api/index.js'
 import { displayPath, outsideNote } from './paths.js'
 import { GLOB_DESCRIPTION } from './prompts.js'
-import { keepTest, type SearchRuleFilter } from './search-rules.js'
+import { keepTest, ruleFilter } from './search-rules.js'
 import { checkedToolPath, cwdOf, describeFsError, type FsToolServices, failure, isRefusal } from './shared.js'
 import { walkFiles } from './walk.js'
 
@@ -51,14 +51,9 @@ export function createGlobTool(
       } catch (error) {
         return failure(describeFsError(error, folder.display))
       }
-      let filter: SearchRuleFilter | undefined
-      try {
-        filter = services.searchRules.filterFor(execution, 'glob', args, folder.absolute)
-      } catch (error) {
-        return failure(
-          `glob refused: the results could not be checked against the permission rules (${errorMessage(error)})`,
-        )
-      }
+      const ruled = ruleFilter(services.searchRules, execution, 'glob', args, folder.absolute)
+      if ('refusal' in ruled) return failure(ruled.refusal)
+      const filter = ruled.filter
       const matches = picomatch(pattern, { dot: true })
       const keep = keepTest(services.hidden.walkFilter(execution, folder.absolute), filter) ?? (() => true)
       const found: string[] = []

@@ -4,7 +4,6 @@
 
 import { stat } from 'node:fs/promises'
 import * as z from 'zod'
-import { errorMessage } from '../../core/errors.js'
 import { type SchemaOf, toolParameters } from '../../core/tool-parameters.js'
 import type { ToolDefinition } from '../../plugin-api/index.js'
 import { searchWithJavaScript } from './grep-js.js'
@@ -12,7 +11,7 @@ import { findRipgrep, searchWithRipgrep } from './grep-rg.js'
 import type { GrepFileResult, GrepOutcome, GrepQuery } from './grep-types.js'
 import { displayPath, outsideNote } from './paths.js'
 import { GREP_DESCRIPTION } from './prompts.js'
-import { keepTest, keptWarnings, type SearchRuleFilter } from './search-rules.js'
+import { keepTest, keptWarnings, ruleFilter } from './search-rules.js'
 import { checkedToolPath, cwdOf, describeFsError, type FsToolServices, failure, isRefusal } from './shared.js'
 
 export const DEFAULT_GREP_FILES = 100
@@ -68,14 +67,9 @@ export function createGrepTool(
         return failure(describeFsError(error, target.display))
       }
       const mode = args.output_mode ?? 'files_with_matches'
-      let filter: SearchRuleFilter | undefined
-      try {
-        filter = services.searchRules.filterFor(execution, 'grep', args, target.absolute)
-      } catch (error) {
-        return failure(
-          `grep refused: the results could not be checked against the permission rules (${errorMessage(error)})`,
-        )
-      }
+      const ruled = ruleFilter(services.searchRules, execution, 'grep', args, target.absolute)
+      if ('refusal' in ruled) return failure(ruled.refusal)
+      const filter = ruled.filter
       const keep = keepTest(services.hidden.walkFilter(execution, target.absolute), filter)
       const query: GrepQuery = {
         pattern: args.pattern,

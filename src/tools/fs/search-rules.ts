@@ -3,6 +3,7 @@
 // and to rg's output before it is even kept. See docs/permissions.md, "Searches".
 
 import type { Context } from 'cordis'
+import { errorMessage } from '../../core/errors.js'
 import { currentService } from '../../core/service-ref.js'
 import type { ToolExecution } from '../../plugin-api/index.js'
 
@@ -26,6 +27,26 @@ export interface SearchRules {
     input: Readonly<Record<string, unknown>>,
     searched: string,
   ): SearchRuleFilter | undefined
+}
+
+/**
+ * `rules.filterFor`, or (the rules could not be worked out) the line the tool answers
+ * instead: the search is refused, never answered unfiltered.
+ */
+export function ruleFilter(
+  rules: SearchRules,
+  execution: ToolExecution,
+  tool: 'grep' | 'glob',
+  input: Readonly<Record<string, unknown>>,
+  searched: string,
+): { filter: SearchRuleFilter | undefined } | { refusal: string } {
+  try {
+    return { filter: rules.filterFor(execution, tool, input, searched) }
+  } catch (error) {
+    return {
+      refusal: `${tool} refused: the results could not be checked against the permission rules (${errorMessage(error)})`,
+    }
+  }
 }
 
 /** No permission policy (tests of single tools): no rules, nothing to leave out. */
