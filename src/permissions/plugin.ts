@@ -21,6 +21,7 @@ import { mergeRuleSets } from './rule-set.js'
 import { createSearchFilter, type SearchFilter } from './search-filter.js'
 import { loadProjectPermissions } from './settings.js'
 import type { PermissionRuleSet } from './types.js'
+import { urlHost } from './web-domain.js'
 
 export interface PermissionPolicyConfig {
   /**
@@ -251,6 +252,25 @@ export class PermissionPolicy extends Service {
     return this.stateOf(agent).rules.deny.some(
       (rule) => rule.specifier === undefined && ruleNamesTool(rule, tool, name),
     )
+  }
+
+  /**
+   * Why a web_fetch of `from` may not follow a redirect to `to` (undefined: it may). The
+   * rules judge every host a fetch reaches: a deny stops it; a host that would need approval
+   * stops it too unless it is the host already fetched (approved or allowed with the call).
+   */
+  fetchRedirectRefusal(agent: AgentHandle, from: string, to: string): string | undefined {
+    let decision: PolicyDecision
+    try {
+      const view = this.viewOf('web_fetch', { url: to }, agent)
+      decision = this.decide(agent, view.tool, view.input, 'web_fetch')
+    } catch (error) {
+      return `${from} redirects to ${to}, which could not be checked against the permission rules (${errorMessage(error)})`
+    }
+    if (decision.behavior === 'deny') return `${from} redirects to ${to}: ${decision.reason}`
+    if (decision.behavior === 'ask' && urlHost(to) !== urlHost(from))
+      return `${from} redirects to ${to}, another host, which needs its own approval: fetch that URL directly`
+    return undefined
   }
 
   /**

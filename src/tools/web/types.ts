@@ -39,6 +39,11 @@ export interface WebSearchResult {
 export interface WebFetchRequest {
   url: string
   signal: AbortSignal
+  /**
+   * Asked before a redirect is followed (`to`, absolute): a refusal (why) stops the fetch.
+   * The caller's permission rules judge each host a fetch reaches, not only the first.
+   */
+  checkRedirect?: (to: string) => string | undefined
 }
 
 export interface WebFetchResult {

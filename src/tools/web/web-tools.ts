@@ -5,7 +5,7 @@
 import type { Context } from 'cordis'
 import type { ToolExecution, ToolOutput } from '../../plugin-api/index.js'
 import type { SpillStore } from '../../spill/index.js'
-import { isWebError } from './errors.js'
+import { isWebError, WebError } from './errors.js'
 import { PageCache } from './page-cache.js'
 import { WEB_FETCH_TOOL_DESCRIPTION, WEB_SEARCH_TOOL_DESCRIPTION } from './prompt.js'
 import { renderPageWindow, renderSearchResults, renderWebError } from './render.js'
@@ -62,7 +62,13 @@ export const WebToolsPlugin = {
       },
       parametersJsonSchema: webFetchParameters.jsonSchema,
       execute: (args, execution) =>
-        runFetch(config.fetch, cache, windowChars, args, execution, () => ctx.get('spill')),
+        runFetch(config.fetch, cache, windowChars, args, execution, {
+          spillStore: () => ctx.get('spill'),
+          redirectRefusal: (from, to) => {
+            const agent = execution.agent
+            return agent ? ctx.get('permissions')?.fetchRedirectRefusal(agent, from, to) : undefined
+          },
+        }),
     })
   },
 }
@@ -90,20 +96,28 @@ async function runSearch(
   }
 }
 
+/** What a fetch needs beyond its provider: where to spill, and the caller's rules on redirects. */
+interface FetchServices {
+  spillStore: () => SpillStore | undefined
+  /** Why a redirect from `from` to `to` may not be followed, or undefined when it may. */
+  redirectRefusal: (from: string, to: string) => string | undefined
+}
+
 async function runFetch(
   provider: WebFetchProvider,
   cache: PageCache,
   windowChars: number,
   args: WebFetchArguments,
   execution: ToolExecution,
-  spillStore: () => SpillStore | undefined,
+  services: FetchServices,
 ): Promise<ToolOutput> {
   const offset = args.offset ?? 0
   let entry = cache.get(args.url)
   let costUsd = 0
+  const checkRedirect = (to: string) => services.redirectRefusal(args.url, to)
   if (!entry) {
     try {
-      const page = await provider.fetch({ url: args.url, signal: execution.signal })
+      const page = await provider.fetch({ url: args.url, signal: execution.signal, checkRedirect })
       costUsd = page.costUsd
       entry = cache.put(args.url, page, provider.name)
     } catch (error) {
@@ -111,6 +125,12 @@ async function runFetch(
       throw error
     }
   }
+  // Where the page came from after redirects: judged for every caller, also a cached page
+  // and one a provider followed remotely (DeepSeek's fetch), whose hops dsh never saw.
+  const landed = entry.page.url !== args.url ? checkRedirect(entry.page.url) : undefined
+  if (landed !== undefined)
+    return { content: renderWebError('web_fetch', new WebError('invalid', landed)), isError: true }
+  const spillStore = services.spillStore
   const sessionKey = execution.agent?.id ?? ''
   if (entry.page.markdown.length > windowChars && !entry.spillPaths.has(sessionKey)) {
     const path = await spillPage(entry.page, execution, spillStore(), cache)

@@ -63,7 +63,7 @@ export class HttpFetchProvider implements WebFetchProvider {
     const signal = AbortSignal.any([request.signal, deadline])
     let response: SiteResponse | undefined
     try {
-      const followed = await this.follow(parseFetchUrl(request.url), signal)
+      const followed = await this.follow(parseFetchUrl(request.url), signal, request.checkRedirect)
       const url = followed.url
       response = followed.response
       const contentType = header(response.headers, 'content-type')
@@ -94,7 +94,11 @@ export class HttpFetchProvider implements WebFetchProvider {
   }
 
   /** Requests `url`, following redirects; answers the final URL and its 2xx response. */
-  private async follow(start: URL, signal: AbortSignal): Promise<{ url: URL; response: SiteResponse }> {
+  private async follow(
+    start: URL,
+    signal: AbortSignal,
+    checkRedirect: WebFetchRequest['checkRedirect'],
+  ): Promise<{ url: URL; response: SiteResponse }> {
     let url = start
     for (let hop = 0; ; hop++) {
       checkLiteralHost(url, this.policy)
@@ -106,6 +110,8 @@ export class HttpFetchProvider implements WebFetchProvider {
         if (hop >= this.maxRedirects)
           throw new WebError('invalid', `${start.href}: more than ${this.maxRedirects} redirects`)
         url = parseFetchUrl(new URL(location, url).href)
+        const refusal = checkRedirect?.(url.href)
+        if (refusal !== undefined) throw new WebError('invalid', refusal)
         continue
       }
       if (status < 200 || status >= 300) {
