@@ -249,8 +249,13 @@ export class PermissionPolicy extends Service {
    */
   deniesOutright(agent: AgentHandle, name: string): boolean {
     const tool = claudeCodeToolName(name)
+    // The tools that start and drive shells in terminals run Bash commands: a bare Bash deny
+    // takes them away too (terminal_read, _list and _kill run nothing and stay).
+    const runsShells = name === 'terminal_start' || name === 'terminal_send'
     return this.stateOf(agent).rules.deny.some(
-      (rule) => rule.specifier === undefined && ruleNamesTool(rule, tool, name),
+      (rule) =>
+        rule.specifier === undefined &&
+        (ruleNamesTool(rule, tool, name) || (runsShells && ruleNamesTool(rule, 'Bash', 'bash'))),
     )
   }
 

@@ -42,6 +42,10 @@ describe('tools denied outright', () => {
       expect(offered(request)).not.toContain('bash')
       expect(offered(request)).not.toContain('web_fetch')
       expect(offered(request)).toContain('read')
+      // The terminal tools that start and drive shells go with Bash; the others run nothing.
+      expect(offered(request)).not.toContain('terminal_start')
+      expect(offered(request)).not.toContain('terminal_send')
+      expect(offered(request)).toContain('terminal_list')
     }
     // The same list, in the same order, on every request of the session (a stable prompt prefix).
     expect(offered(model.requests[1]!)).toEqual(offered(model.requests[0]!))
