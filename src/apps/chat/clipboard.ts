@@ -2,11 +2,13 @@
 // tool the desktop provides: wl-paste (wl-clipboard) on Wayland, xclip on X11. A terminal
 // only ever pastes text, so an image has to come from such a tool.
 
-import { execFile } from 'node:child_process'
+import { type ChildProcessByStdio, spawn } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
+import type { Readable } from 'node:stream'
 import { AttachmentErrorCode, MAX_SOURCE_BYTES } from '../../attachments/index.js'
 import { DshError } from '../../core/errors.js'
+import { withoutPtyMasters } from '../../shell/index.js'
 
 /** Preferred first: PNG is what screenshot tools put on the clipboard. */
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif']
@@ -60,19 +62,45 @@ function onPath(name: string, pathVariable: string): string | undefined {
 const selection = (...args: string[]) => ['-selection', 'clipboard', '-o', ...args]
 const targets = () => selection('-t', 'TARGETS')
 
+/** How long a clipboard tool may take. */
+const TOOL_TIMEOUT_MS = 10_000
+
+/**
+ * Runs the tool and answers its stdout. Spawned, not execFile'd, so the child gets /dev/null
+ * on the terminals' pty masters (execFile takes no stdio array): wl-paste may outlive the call.
+ */
 function run(tool: Tool, args: string[], env: NodeJS.ProcessEnv): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    execFile(
-      tool.path,
-      args,
-      { env, encoding: 'buffer', maxBuffer: MAX_SOURCE_BYTES, timeout: 10_000 },
-      (error, stdout, stderr) => {
-        if (error) {
-          const why = stderr.toString('utf8').trim().split('\n')[0] || error.message
-          reject(clipboardError(`${tool.name} failed: ${why}`))
-        } else resolve(stdout)
-      },
-    )
+    const child = spawn(tool.path, args, {
+      env,
+      stdio: withoutPtyMasters(['ignore', 'pipe', 'pipe']),
+    }) as ChildProcessByStdio<null, Readable, Readable> // stdout and stderr are pipes
+    const out: Buffer[] = []
+    let size = 0
+    let stderr = ''
+    let failure: string | undefined
+    const fail = (why: string) => {
+      failure ??= why
+      child.kill('SIGKILL')
+    }
+    const timer = setTimeout(() => fail(`timed out after ${TOOL_TIMEOUT_MS / 1000} s`), TOOL_TIMEOUT_MS)
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_SOURCE_BYTES) fail(`its output passed ${MAX_SOURCE_BYTES} bytes`)
+      else out.push(chunk)
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 4096) stderr += chunk.toString('utf8')
+    })
+    child.on('error', (error) => fail(error.message))
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      const why =
+        failure ??
+        (code === 0 ? undefined : stderr.trim().split('\n')[0] || `exited with ${signal ?? `code ${code}`}`)
+      if (why !== undefined) reject(clipboardError(`${tool.name} failed: ${why}`))
+      else resolve(Buffer.concat(out))
+    })
   })
 }
 
