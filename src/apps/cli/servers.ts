@@ -2,6 +2,7 @@
 // server. Only protocol messages reach stdout; diagnostics go to stderr.
 
 import { loadConfig } from '../../config/load.js'
+import { errorMessage } from '../../core/errors.js'
 import { createHarness, type Harness, type HarnessOptions } from '../../harness/compose.js'
 import type { AgentHandle } from '../../plugin-api/index.js'
 import { ExitCode, usageError } from '../shared/errors.js'
@@ -48,9 +49,18 @@ export async function acpCommand(
   // The editor is asked about an untrusted project with session/request_permission when a
   // session opens there (src/apps/acp/trust.ts).
   const trust = trustFlags(options, 'interactive')
-  return serve(options, true, trust, (harness) =>
+  // A stdin that fails (not one that ends) ends the server too; the editor must not take that
+  // for a clean shutdown.
+  let inputFailure: Error | undefined
+  process.stdin.once('error', (error) => {
+    inputFailure = error
+  })
+  const code = await serve(options, true, trust, (harness) =>
     runAcpServer({ harness, input: process.stdin, output: process.stdout }),
   )
+  if (inputFailure === undefined) return code
+  process.stderr.write(`dsh: acp: reading stdin failed: ${errorMessage(inputFailure)}\n`)
+  return ExitCode.Failure
 }
 
 /**

@@ -2,6 +2,8 @@
 // ACP_MESSAGE_TOO_LARGE while the connection goes on (the SDK alone closed the connection
 // without a word, and `dsh acp` exited 0).
 
+import { spawn } from 'node:child_process'
+import { type AddressInfo, connect, createServer } from 'node:net'
 import { PassThrough } from 'node:stream'
 import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -9,7 +11,7 @@ import { ACP_MAX_MESSAGE_BYTES, type JsonRpcId, limitMessages } from '../../../s
 import { useTestHarnesses } from '../../support/harness.js'
 import { useTempDirs } from '../../support/temp-dir.js'
 import { until } from '../../support/until.js'
-import { assertBuilt, jsonLines, spawnCli, useModelWorlds } from '../cli/cli.js'
+import { assertBuilt, CLI, jsonLines, spawnCli, useModelWorlds } from '../cli/cli.js'
 import { type AcpTestClient, startAcpClient } from './acp-client.js'
 
 const start = useTestHarnesses()
@@ -112,6 +114,36 @@ describe('dsh acp message limit', () => {
       expect(result.stderr).toMatch(
         /dsh: warning: acp: a message of \d+ bytes is over the 33554432-byte limit: dropped/,
       )
+    })
+
+    it('a stdin that fails (a socket reset by its peer) is one line and exit 1, not a clean shutdown', async () => {
+      const world = await startWorld([])
+      // The peer resets the connection once dsh is reading: its stdin then errors (ECONNRESET).
+      const server = createServer((peer) => {
+        peer.once('data', () => peer.resetAndDestroy())
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1')
+      await new Promise((resolve) => socket.once('connect', resolve))
+      try {
+        const child = spawn(process.execPath, [CLI, 'acp'], {
+          env: world.env,
+          cwd: world.project,
+          stdio: [socket, 'pipe', 'pipe'],
+        })
+        let stderr = ''
+        child.stderr!.setEncoding('utf8').on('data', (text: string) => {
+          stderr += text
+        })
+        // dsh writes nothing to stdin; the peer's reset is triggered from our side of the socket.
+        socket.write('\n')
+        const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+        expect(stderr).toMatch(/^dsh: acp: reading stdin failed: .*ECONNRESET/m)
+        expect(code).toBe(1)
+      } finally {
+        socket.destroy()
+        server.close()
+      }
     })
   })
 })
