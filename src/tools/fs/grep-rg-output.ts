@@ -26,8 +26,6 @@ interface FileState {
 export class RgOutputReader {
   /** Bytes of the records kept so far (what a cap on rg's output counts). */
   keptBytes = 0
-  /** True once rg wrote anything at all, kept or not. */
-  sawOutput = false
   private pending: Buffer = Buffer.alloc(0)
   private readonly files = new Map<string, FileState>()
   private readonly decided = new Map<string, boolean>()
@@ -36,7 +34,6 @@ export class RgOutputReader {
 
   /** Takes the next chunk of rg's stdout. Throws when `keep` throws or a message is not JSON. */
   push(chunk: Buffer): void {
-    if (chunk.length > 0) this.sawOutput = true
     this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk])
     let start = 0
     for (;;) {

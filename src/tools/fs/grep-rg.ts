@@ -77,7 +77,8 @@ export function searchWithRipgrep(rg: string, query: GrepQuery): Promise<GrepOut
       if (failed !== undefined) return reject(failed)
       const problems = keptWarnings(stderr.trim() === '' ? [] : stderr.trim().split('\n'), query.keep)
       // 0: matches, 1: none, 2: an error (possibly with partial results).
-      if (code === 2 && !reader.sawOutput) return reject(new Error(firstLine(problems) || 'rg failed'))
+      // Judged by what was kept: output about a withheld file must not change the answer.
+      if (code === 2 && reader.keptBytes === 0) return reject(new Error(firstLine(problems) || 'rg failed'))
       resolve({ files: filterByGlob(reader.results(), query), warnings: problems.slice(0, 5), engine: 'rg' })
     })
   })

@@ -1,9 +1,15 @@
 // rg's output read record by record, however the chunks fall: every line is credited to the
 // file its own message names, and records of files not kept never count.
 
+import { chmodSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { searchWithRipgrep } from '../../../src/tools/fs/grep-rg.js'
 import { RgOutputReader } from '../../../src/tools/fs/grep-rg-output.js'
 import type { GrepQuery } from '../../../src/tools/fs/grep-types.js'
+import { useTempDirs } from '../../support/temp-dir.js'
+
+const tempDir = useTempDirs('dsh-fake-rg-')
 
 /** Feeds `output` one byte at a time (the worst split), then answers what was kept. */
 function read(mode: GrepQuery['mode'], output: Buffer, keep?: (path: string) => boolean) {
@@ -61,5 +67,52 @@ describe('RgOutputReader', () => {
         throw new Error('rules unreadable')
       }),
     ).toThrow('rules unreadable')
+  })
+})
+
+describe('searchWithRipgrep when rg fails on some file', () => {
+  // As root (CI) no file is unreadable, so a stand-in plays rg: it prints the withheld file
+  // when the pattern matches its content, warns about an unreadable file, and exits 2 as rg does.
+  function fakeRg(): string {
+    const dir = tempDir()
+    const rg = join(dir, 'rg')
+    writeFileSync(
+      rg,
+      [
+        '#!/bin/sh',
+        'case "$*" in *sk-q*) printf "/p/.env\\0" ;; esac',
+        'echo "rg: /p/locked: Permission denied (os error 13)" >&2',
+        'exit 2',
+      ].join('\n'),
+    )
+    chmodSync(rg, 0o755)
+    return rg
+  }
+
+  it('answers the same whatever a withheld file holds (files and count modes)', async () => {
+    const rg = fakeRg()
+    const keep = (path: string) => path !== '/p/.env'
+    for (const mode of ['files_with_matches', 'count'] as const) {
+      const outcome = async (pattern: string) =>
+        searchWithRipgrep(rg, {
+          pattern,
+          target: '/p',
+          targetIsFile: false,
+          ignoreCase: false,
+          multiline: false,
+          mode,
+          before: 0,
+          after: 0,
+          signal: new AbortController().signal,
+          keep,
+        }).then(
+          (result) => ({ resolved: result.files.length, warnings: result.warnings }),
+          (error: Error) => ({ rejected: error.message }),
+        )
+      const matching = await outcome('API_KEY=sk-q')
+      const missing = await outcome('API_KEY=sk-p')
+      expect(matching, mode).toEqual(missing)
+      expect(missing).toEqual({ rejected: 'rg: /p/locked: Permission denied (os error 13)' })
+    }
   })
 })
