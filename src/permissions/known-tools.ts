@@ -28,6 +28,7 @@ const CLAUDE_CODE_TOOLS = [
   'ExitWorktree',
   'Glob',
   'Grep',
+  'KillBash',
   'KillShell',
   'LS',
   'LSP',
@@ -78,8 +79,11 @@ const DSH_ONLY_TOOLS = [
   'acp_subagent',
 ]
 
-/** Former Claude Code names of tools dsh has: `Task` is the sub-agent tool, `Agent` now (hooks match it too). */
-const FORMER_NAMES: Readonly<Record<string, string>> = { Task: 'Agent' }
+/**
+ * Former Claude Code names of tools dsh has: `Task` is the sub-agent tool, `Agent` now (hooks
+ * match it too); `KillBash` was `KillShell`'s name (dsh's job_kill).
+ */
+const FORMER_NAMES: Readonly<Record<string, string>> = { Task: 'Agent', KillBash: 'KillShell' }
 
 const KNOWN = [...new Set([...CLAUDE_CODE_TOOLS, ...Object.keys(CLAUDE_CODE_TOOL_NAMES), ...DSH_ONLY_TOOLS])]
 const KNOWN_SET = new Set(KNOWN)

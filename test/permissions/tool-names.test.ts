@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { permissionFlags } from '../../src/apps/shared/options.js'
 import { resolveConfig, validateConfig } from '../../src/config/index.js'
-import { parsePermissionRule } from '../../src/permissions/index.js'
+import { matchesRule, parsePermissionRule } from '../../src/permissions/index.js'
 import { useTestHarnesses } from '../support/harness.js'
 import { useTempDirs } from '../support/temp-dir.js'
 
@@ -121,6 +121,13 @@ describe('a rule naming no known tool', () => {
     )
   })
 
+  it('a former Claude Code name matches the tool it became: KillBash is KillShell (job_kill), Task is Agent', () => {
+    const subject = (tool: string) => ({ tool, input: {}, cwd: '/p' })
+    expect(matchesRule(parsePermissionRule('KillBash'), subject('KillShell'), 'any')).toBe(true)
+    expect(matchesRule(parsePermissionRule('Task'), subject('Agent'), 'any')).toBe(true)
+    expect(matchesRule(parsePermissionRule('KillBash'), subject('Bash'), 'any')).toBe(false)
+  })
+
   it("accepts every Claude Code tool name, dsh's names, MCP names and wildcards that name a tool", () => {
     for (const text of [
       'NotebookEdit(x.ipynb)',
@@ -128,6 +135,7 @@ describe('a rule naming no known tool', () => {
       'TaskCreate',
       'LS',
       'BashOutput',
+      'KillBash',
       'mcp__db',
       'mcp__db__query',
       'mcp__db__*',
