@@ -174,6 +174,24 @@ describe.each(['rg', 'js'] as const)('searches with the %s searcher', (engine) =
     expect(found[0]).toMatch(/^Found 1 file\nnotes.txt\n/)
   })
 
+  it('an absolute glob pattern is judged by the folder it names, as a path is: no name inside a denied folder is confirmed', async () => {
+    useEngine()
+    const cwd = project()
+    const found = await results(
+      cwd,
+      [
+        glob({ pattern: `${cwd}/secret/deeper/*` }),
+        glob({ pattern: `${cwd}/secret/missing/*` }),
+        glob({ pattern: `${cwd}/secret/a.txt/*` }),
+        glob({ pattern: `${cwd}/secret/*`, path: '.' }),
+      ],
+      { deny: ['Read(./secret/**)'] },
+    )
+    // Each is denied before it runs, with the same answer whether the name exists or not.
+    for (const result of found) expect(result).toContain('denied by the permission rule Read(./secret/**)')
+    for (const result of found) expect(result).not.toMatch(/does not exist|is not a folder|No files match|b\.txt/)
+  })
+
   it('a symlink to a denied folder is judged by where it points', async () => {
     useEngine()
     const cwd = project()

@@ -34,15 +34,21 @@ export function createGlobTool(
       return globParameters.schema()
     },
     parametersJsonSchema: globParameters.jsonSchema,
+    // An absolute pattern carries its own base folder: rules judge that folder, as they judge
+    // `path` (which such a pattern overrides), before anything is listed.
+    permissionSubject(input) {
+      const pattern = input.pattern
+      if (typeof pattern !== 'string' || !isAbsolute(pattern)) return undefined
+      return { tool: 'Glob', input: { ...input, path: absolutePatternBase(pattern) } }
+    },
     async execute(args, execution) {
       const cwd = cwdOf(execution)
       let pattern = args.pattern
       let base = args.path
       if (isAbsolute(pattern)) {
         // An absolute pattern carries its own base folder.
-        const scanned = picomatch.scan(pattern)
-        base = scanned.base || '/'
-        pattern = scanned.glob || '**'
+        base = absolutePatternBase(pattern)
+        pattern = picomatch.scan(pattern).glob || '**'
       }
       const folder = checkedToolPath(services, execution, base ?? '.', 'read')
       if (isRefusal(folder)) return folder
@@ -92,4 +98,9 @@ function mtimeOf(path: string): number {
     // Deleted between the walk and now: sort it last.
     return 0
   }
+}
+
+/** The folder an absolute pattern starts from (`/p/src/**` → `/p/src`). */
+function absolutePatternBase(pattern: string): string {
+  return picomatch.scan(pattern).base || '/'
 }
