@@ -77,11 +77,20 @@ export function substitutedCommands(command: string): string[] {
   return found
 }
 
+/**
+ * The command with bash's line continuations joined: a backslash before a newline removes
+ * both (`tou\<newline>ch x` runs `touch x`), unless that backslash is itself escaped (an
+ * even run of backslashes: the newline then ends the command).
+ */
+export function joinContinuedLines(command: string): string {
+  return command.replace(/(?<!\\)((?:\\\\)*)\\\n/g, '$1')
+}
+
 /** Splits a command line into its simple commands. Unparsable input yields the raw line. */
 export function splitCommand(command: string): SimpleCommand[] {
   let tokens: ReturnType<typeof parse>
   try {
-    tokens = parse(command.replace(/\n/g, ' ; '), (name) => `$${name}`)
+    tokens = parse(joinContinuedLines(command).replace(/\n/g, ' ; '), (name) => `$${name}`)
   } catch {
     // shell-quote throws on some malformed input; the raw line is then the only command.
     const text = command.trim()

@@ -272,6 +272,17 @@ describe('Bash rules', () => {
       'g',
     ])
   })
+
+  it('joins a backslash-newline as bash does, and not one whose backslash is escaped', () => {
+    const texts = (line: string) => splitCommand(line).map((part) => part.text)
+    expect(texts('tou\\\nch x')).toEqual(['touch x'])
+    expect(texts('rm \\\n  -rf x')).toEqual(['rm -rf x'])
+    // `\\` is a backslash; the newline after it ends the command, and touch runs on its own.
+    expect(texts('echo \\\\\ntouch x')).toEqual(['echo \\', 'touch x'])
+    const denyTouch = rule('Bash(touch *)')
+    for (const command of ['tou\\\nch x', 'echo \\\\\ntouch x'])
+      expect(matchesRule(denyTouch, { tool: 'Bash', input: { command }, cwd: '/p' }, 'any'), command).toBe(true)
+  })
 })
 
 describe('file rules', () => {
