@@ -23,8 +23,10 @@ export { isShell, readsKeysAtOnce, shellWaits, withoutPrompts } from './shells.j
 export { stripControls } from './strip.js'
 export { TerminalSession } from './terminal.js'
 export {
+  continuesLine,
   EMPTY_LINE,
   type EnteredLine,
+  expandsHistory,
   type LineState,
   type TypedLines,
   typedElsewhere,

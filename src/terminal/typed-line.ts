@@ -119,7 +119,10 @@ export function typeInto(state: LineState, data: string): TypedLines {
       // Any other key was consumed with its prefix; the line stays unknown.
       continue
     }
-    if (char === '\r' || char === '\n') {
+    if ((char === '\r' || char === '\n') && line !== undefined && continuesLine(line) !== undefined) {
+      // The shell asks for more (PS2) and runs the lines as one: follow them as one.
+      line = continuesLine(line) === 'backslash' ? line.slice(0, -1) : `${line}\n`
+    } else if (char === '\r' || char === '\n') {
       enter(line)
       fresh()
     } else if (char === '\x0f') {
@@ -144,6 +147,45 @@ export function typeInto(state: LineState, data: string): TypedLines {
     }
   }
   return { state: { line, guess, ...(prefix ? { prefix } : {}) }, entered }
+}
+
+/**
+ * Why a shell would not run `line` on Enter but ask for more: it ends in an unescaped
+ * backslash (a continuation, which the shell removes), or a quote is still open (the
+ * newline becomes part of the string). Here-documents are not followed.
+ */
+export function continuesLine(line: string): 'backslash' | 'quote' | undefined {
+  let quote: "'" | '"' | undefined
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i]
+    if (quote === "'") {
+      if (char === "'") quote = undefined
+    } else if (char === '\\') {
+      if (i === line.length - 1) return quote === undefined ? 'backslash' : 'quote'
+      i += 1
+    } else if (quote === '"') {
+      if (char === '"') quote = undefined
+    } else if (char === "'" || char === '"') quote = char
+  }
+  return quote !== undefined ? 'quote' : undefined
+}
+
+/**
+ * Whether an interactive bash or zsh would expand history in `line` (`!!`, `!$`, `!:1-2`,
+ * `!touch`): what runs is then another line than the one typed. `!` followed by a blank,
+ * `=` or `(`, at the end, escaped, or in single quotes expands nothing.
+ */
+export function expandsHistory(line: string): boolean {
+  let single = false
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i]
+    if (single) {
+      if (char === "'") single = false
+    } else if (char === '\\') i += 1
+    else if (char === "'") single = true
+    else if (char === '!' && i + 1 < line.length && !/[\s=(]/.test(line[i + 1]!)) return true
+  }
+  return false
 }
 
 /** `state` after input went to a program that is not a shell: text it may have left unread makes the line unknown. */

@@ -87,6 +87,37 @@ describe('terminal_send under Bash deny rules', () => {
     expect(pwned(loop.agent.cwd)).toEqual([])
   })
 
+  it('follows a line continued with a backslash or an open quote, and refuses history expansion', async () => {
+    const loop = await start(
+      () => [
+        call('terminal_start', SHELL),
+        // Split over two calls: the shell runs `touch pwned_continued` once the second arrives.
+        call('terminal_send', { id: 't1', text: 'tou\\\n' }),
+        call('terminal_send', { id: 't1', text: 'ch pwned_continued\n' }),
+        call('terminal_send', { id: 't1', keys: ['Ctrl-C'] }),
+        call('terminal_send', { id: 't1', text: 'echo "a\n$(touch pwned_quoted)"\n' }),
+        call('terminal_send', { id: 't1', keys: ['Ctrl-C'] }),
+        // `: touch x` runs nothing; `!:1-2` would run `touch pwned_history`.
+        call('terminal_send', { id: 't1', text: ': touch pwned_history\n' }),
+        call('terminal_send', { id: 't1', text: '!:1-2\n' }),
+        call('terminal_send', { id: 't1', text: 'echo cont-$((6*7))\n' }),
+        call('terminal_read', { id: 't1', wait_for: '^cont-42' }),
+        { text: 'done' },
+      ],
+      { deny: ['Bash(touch *)'] },
+    )
+    await loop.agent.prompt('go')
+    const [, first, second, , quoted, , colon, history, echo, read] = toolResults(loop.agent)
+    expect(first).toMatch(/^sent/)
+    expect(second).toMatch(DENIED)
+    expect(quoted).toMatch(DENIED)
+    expect(colon).toMatch(/^sent/)
+    expect(history).toMatch(/^Tool call denied: .*history expansion/)
+    expect(echo).toMatch(/^sent/)
+    expect(read).toMatch(/^cont-42$/m)
+    expect(pwned(loop.agent.cwd)).toEqual([])
+  })
+
   it('refuses a line edited with keys dsh cannot follow unless the screen shows it', async () => {
     const loop = await start(
       () => [
@@ -163,7 +194,15 @@ describe('terminal_send under Bash deny rules', () => {
         (loop) => [
           call('terminal_start', SHELL),
           call('terminal_send', { id: 't1', text: 'vim -u NONE -N notes.txt\n' }),
-          once(loop, 'vim', 'terminal_send', { id: 't1', text: 'ihello', keys: ['Esc'] }),
+          // Once vim reads keys as they come (raw mode): before that the tty still keeps lines.
+          async () => {
+            await until(
+              () => terminalOf(loop()).foreground() === 'vim' && terminalOf(loop()).readsKeysAtOnce(),
+              10_000,
+              'vim reading keys at once',
+            )
+            return call('terminal_send', { id: 't1', text: 'ihello', keys: ['Esc'] })
+          },
           call('terminal_send', { id: 't1', text: ':wq\n' }),
           { text: 'done' },
         ],

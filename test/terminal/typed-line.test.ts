@@ -3,7 +3,14 @@
 // its text unknown.
 
 import { describe, expect, it } from 'vitest'
-import { EMPTY_LINE, keyBytes, typedElsewhere, typeInto } from '../../src/terminal/index.js'
+import {
+  continuesLine,
+  EMPTY_LINE,
+  expandsHistory,
+  keyBytes,
+  typedElsewhere,
+  typeInto,
+} from '../../src/terminal/index.js'
 
 const keys = (...names: string[]) => names.map(keyBytes).join('')
 
@@ -55,5 +62,28 @@ describe('typeInto', () => {
   it('makes a line unknown when another program may have read part of it', () => {
     expect(typedElsewhere(EMPTY_LINE, 'q').line).toBeUndefined()
     expect(typedElsewhere(EMPTY_LINE, ':wq\r')).toEqual(EMPTY_LINE)
+  })
+})
+
+describe('lines the shell reads as one, and lines it rewrites', () => {
+  it('follows a backslash continuation and an open quote into the next line, also across inputs', () => {
+    expect(typeInto(EMPTY_LINE, 'tou\\\nch x\r').entered).toEqual([{ kind: 'known', text: 'touch x' }])
+    const first = typeInto(EMPTY_LINE, 'tou\\\r')
+    expect(first.entered).toEqual([])
+    expect(typeInto(first.state, 'ch x\r').entered).toEqual([{ kind: 'known', text: 'touch x' }])
+    expect(typeInto(EMPTY_LINE, 'echo "a\r$(touch x)"\r').entered).toEqual([
+      { kind: 'known', text: 'echo "a\n$(touch x)"' },
+    ])
+    // An escaped backslash, or one in single quotes, ends nothing.
+    expect(continuesLine('echo \\\\')).toBeUndefined()
+    expect(continuesLine("echo 'a\\'")).toBeUndefined()
+    expect(continuesLine("echo 'open")).toBe('quote')
+  })
+
+  it('knows when bash or zsh would expand history in a line', () => {
+    for (const line of ['!!', '!:1-2', 'sudo !!', 'echo "!touch"', '!$'])
+      expect(expandsHistory(line), line).toBe(true)
+    for (const line of ['echo hi!', 'echo ! x', "echo '!!'", 'echo \\!!', '[ ! -f x ]', 'a!=b'])
+      expect(expandsHistory(line), line).toBe(false)
   })
 })

@@ -6,7 +6,14 @@
 import { DshError } from '../../core/errors.js'
 import type { PermissionView } from '../../plugin-api/index.js'
 import type { EnteredLine, TerminalSession } from '../../terminal/index.js'
-import { isShell, keyBytes, TerminalErrorCode, typedText, typeInto } from '../../terminal/index.js'
+import {
+  expandsHistory,
+  isShell,
+  keyBytes,
+  TerminalErrorCode,
+  typedText,
+  typeInto,
+} from '../../terminal/index.js'
 
 export function startView(input: Readonly<Record<string, unknown>>): PermissionView {
   const command = typeof input.command === 'string' ? input.command : ''
@@ -36,6 +43,12 @@ export function sendView(
   const commands = entered.flatMap((line) =>
     atShell ? atPrompt(terminal, line) : typedAhead(terminal, foreground, line),
   )
+  const expanding = commands.find(expandsHistory)
+  if (expanding !== undefined)
+    throw new DshError(
+      `the line ${JSON.stringify(expanding)} uses history expansion (!) at ${terminal.id}'s shell, so what runs cannot be told: type the command itself`,
+      TerminalErrorCode.UnknownLine,
+    )
   return { tool: 'Bash', input: { command: commands.join('\n') } }
 }
 
