@@ -1,6 +1,7 @@
 // Settings of the PostgreSQL backend and the driver options they become. Also how a
 // database is named in messages: host, port and database, never the password.
 
+import { createRequire } from 'node:module'
 import { hostname } from 'node:os'
 import type { PoolConfig } from 'pg'
 import { passwordLookup } from './pgpass.js'
@@ -63,11 +64,10 @@ export function resolvePostgresConfig(config: PostgresBackendConfig): ResolvedPo
 
 /** Options for `pg.Pool` / `pg.Client`. Without a URL the driver reads the PG* variables itself. */
 export function driverOptions(config: ResolvedPostgresConfig): PoolConfig {
+  // The URL's fields, parsed by the driver's own parser and given as options (not as a
+  // connection string, which the driver would parse again over `password` below).
+  const fromUrl = config.url !== undefined ? urlOptions(config.url) : {}
   return {
-    ...(config.url !== undefined ? { connectionString: config.url } : {}),
-    // Asked only when the URL carries no password (the URL's wins). pg passes the connection's
-    // facts and takes undefined for "none"; its types declare neither.
-    password: passwordLookup(config.env) as unknown as () => Promise<string>,
     application_name: 'dsh',
     statement_timeout: config.statementTimeoutMs,
     // Client side too: a server that stops answering (stopped, cut off) must not hang a turn.
@@ -77,7 +77,23 @@ export function driverOptions(config: ResolvedPostgresConfig): PoolConfig {
     connectionTimeoutMillis: DEFAULT_CONNECT_TIMEOUT_MS,
     keepAlive: true,
     max: config.maxConnections,
+    // What the URL says wins over the above, as it does when the driver parses it.
+    ...fromUrl,
+    // The URL's password, else PGPASSWORD or ~/.pgpass, looked up by dsh when the server asks.
+    // pg passes the connection's facts and takes undefined for "none"; its types declare neither.
+    password:
+      typeof fromUrl.password === 'string' && fromUrl.password !== ''
+        ? fromUrl.password
+        : (passwordLookup(config.env) as unknown as () => Promise<string>),
   }
+}
+
+/** A `postgres://` URL as driver options, parsed as the driver parses its connection string. */
+function urlOptions(url: string): PoolConfig {
+  const { parse } = createRequire(import.meta.url)('pg-connection-string') as {
+    parse(url: string): Record<string, unknown>
+  }
+  return { ...parse(url) } as PoolConfig
 }
 
 /** `host:port/database` of the configured server, for messages. Never includes the password. */

@@ -30,8 +30,22 @@ describe('the PostgreSQL password lookup', () => {
     expect(await passwordLookup({})({ ...facts, user: 'nobody' })).toBeUndefined()
   })
 
-  it('is what the driver gets as its password option', async () => {
-    const options = driverOptions(resolvePostgresConfig({ url: 'postgres://dsh@127.0.0.1/agents', env: {} }))
-    expect(typeof options.password).toBe('function')
+  it('is what the driver keeps as the password of a URL without one; a URL with one keeps its own', async () => {
+    const { default: pg } = await import('pg')
+    // The driver parsed a connection string over the password option, dropping the lookup,
+    // and then used (and warned about) its own deprecated ~/.pgpass lookup.
+    const bare = driverOptions(
+      resolvePostgresConfig({ url: 'postgres://dsh@127.0.0.1:55432/agents', env: {} }),
+    )
+    const client = new pg.Client(bare)
+    expect(typeof (client as unknown as { password: unknown }).password).toBe('function')
+    expect(client).toMatchObject({ user: 'dsh', host: '127.0.0.1', port: 55432, database: 'agents' })
+    const given = driverOptions(resolvePostgresConfig({ url: 'postgres://dsh:s%2Fcret@h/db', env: {} }))
+    expect((new pg.Client(given) as unknown as { password: unknown }).password).toBe('s/cret')
+    // The URL's own settings still win over dsh's defaults, as when the driver parses it.
+    const named = driverOptions(
+      resolvePostgresConfig({ url: 'postgres://h/db?application_name=mine', env: {} }),
+    )
+    expect(named.application_name).toBe('mine')
   })
 })
