@@ -281,7 +281,9 @@ describe('Bash rules', () => {
     expect(texts('echo \\\\\ntouch x')).toEqual(['echo \\', 'touch x'])
     const denyTouch = rule('Bash(touch *)')
     for (const command of ['tou\\\nch x', 'echo \\\\\ntouch x'])
-      expect(matchesRule(denyTouch, { tool: 'Bash', input: { command }, cwd: '/p' }, 'any'), command).toBe(true)
+      expect(matchesRule(denyTouch, { tool: 'Bash', input: { command }, cwd: '/p' }, 'any'), command).toBe(
+        true,
+      )
   })
 })
 

@@ -189,7 +189,8 @@ describe.each(['rg', 'js'] as const)('searches with the %s searcher', (engine) =
     )
     // Each is denied before it runs, with the same answer whether the name exists or not.
     for (const result of found) expect(result).toContain('denied by the permission rule Read(./secret/**)')
-    for (const result of found) expect(result).not.toMatch(/does not exist|is not a folder|No files match|b\.txt/)
+    for (const result of found)
+      expect(result).not.toMatch(/does not exist|is not a folder|No files match|b\.txt/)
   })
 
   it('a symlink to a denied folder is judged by where it points', async () => {
