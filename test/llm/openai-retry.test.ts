@@ -1,6 +1,7 @@
 // Failure handling of the OpenAI-compatible adapter against real HTTP: retries on 429,
 // 5xx and dropped connections, Retry-After, cuts after output, abort, malformed streams.
 
+import type { ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   LlmErrorCode,
@@ -26,6 +27,25 @@ const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup()
 })
+
+/**
+ * An adapter whose server answers each request with `answer` (`hit`: the request's number,
+ * from 1); `hits()` counts the requests. Retries wait 1 ms.
+ */
+async function rawAdapter(answer: (res: ServerResponse, hit: number) => void) {
+  let hits = 0
+  const baseUrl = await rawServer((_req, res) => {
+    hits += 1
+    answer(res, hits)
+  })
+  const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {
+    baseUrl,
+    apiKey: 'k',
+    initialBackoffMs: 1,
+  })
+  cleanups.push(dispose)
+  return { llm, hits: () => hits }
+}
 
 async function setup(script: Script, config: OpenAiCompatibleConfig = {}) {
   const server = await startModel(script)
@@ -186,12 +206,10 @@ describe('dropped connections', () => {
 
   it('finishes a complete stream that reports no usage without saying any was lost', async () => {
     // Some local servers never send usage; their stream still ends with [DONE].
-    const baseUrl = await rawServer((_req, res) => {
+    const { llm } = await rawAdapter((res) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' })
       res.end(`${sseChunk({ content: 'all here' })}${sseChunk({}, 'stop')}data: [DONE]\n\n`)
     })
-    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, { baseUrl, apiKey: 'k' })
-    cleanups.push(dispose)
     expect(await collect(llm.stream(userRequest('hi')))).toEqual([
       { type: 'text-delta', text: 'all here' },
       { type: 'finish', finishReason: 'stop' },
@@ -310,9 +328,7 @@ describe('abort', () => {
 
 describe('a model that does not think', () => {
   it('says to set effort off when the server refuses thinking (Ollama, a model without it)', async () => {
-    let hits = 0
-    const baseUrl = await rawServer((_req, res) => {
-      hits += 1
+    const { llm, hits } = await rawAdapter((res) => {
       // Ollama's OpenAI-compatible route, model without the thinking capability.
       res.writeHead(400, { 'Content-Type': 'application/json' })
       res.end(
@@ -321,47 +337,31 @@ describe('a model that does not think', () => {
         }),
       )
     })
-    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {
-      baseUrl,
-      apiKey: 'k',
-      initialBackoffMs: 1,
-    })
-    cleanups.push(dispose)
     const { error } = await collectUntilError(llm.stream(userRequest('hi')))
     expect((error as Error).message).toMatch(
       /does not support thinking.* — the model cannot think: set model\.effort: off in the config \(or pass --effort off\)$/,
     )
-    expect(hits).toBe(1)
+    expect(hits()).toBe(1)
   })
 })
 
 describe('malformed answers', () => {
   it('reports non-JSON event data as LLM_PROTOCOL without retrying, quoting it', async () => {
-    let hits = 0
-    const baseUrl = await rawServer((_req, res) => {
-      hits += 1
+    const { llm, hits } = await rawAdapter((res) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' })
       res.end('data: this is not json\n\n')
     })
-    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {
-      baseUrl,
-      apiKey: 'k',
-      initialBackoffMs: 1,
-    })
-    cleanups.push(dispose)
     const { error } = await collectUntilError(llm.stream(userRequest('hi')))
     expect(error).toMatchObject({ code: LlmErrorCode.Protocol })
     expect((error as Error).message).toBe('model stream is malformed: not a JSON object: "this is not json"')
-    expect(hits).toBe(1)
+    expect(hits()).toBe(1)
   })
 
   it('quotes only the start of long malformed event data, on one line', async () => {
-    const baseUrl = await rawServer((_req, res) => {
+    const { llm } = await rawAdapter((res) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' })
       res.end(`data: <html>\ndata: ${'x'.repeat(5000)}\n\n`)
     })
-    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, { baseUrl, apiKey: 'k' })
-    cleanups.push(dispose)
     const { error } = await collectUntilError(llm.stream(userRequest('hi')))
     const { message } = error as Error
     expect(message).toMatch(
@@ -371,7 +371,7 @@ describe('malformed answers', () => {
   })
 
   it('skips events whose data is blank', async () => {
-    const baseUrl = await rawServer((_req, res) => {
+    const { llm } = await rawAdapter((res) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' })
       res.write(': keep-alive\n\n')
       res.write('data:\n\n')
@@ -379,8 +379,6 @@ describe('malformed answers', () => {
       res.write('data:  \t \n\n')
       res.end(`${sseChunk({ content: 'after empty' })}${sseChunk({}, 'stop')}data: [DONE]\n\n`)
     })
-    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, { baseUrl, apiKey: 'k' })
-    cleanups.push(dispose)
     expect(await collect(llm.stream(userRequest('hi')))).toEqual([
       { type: 'text-delta', text: 'after empty' },
       { type: 'finish', finishReason: 'stop' },
@@ -388,84 +386,62 @@ describe('malformed answers', () => {
   })
 
   it('reports a finished tool call without a name as LLM_PROTOCOL', async () => {
-    const baseUrl = await rawServer((_req, res) => {
+    const { llm } = await rawAdapter((res) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' })
       const call = { index: 0, id: 'c', function: { arguments: '{}' } }
       const chunk = { choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: 'tool_calls' }] }
       res.end(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`)
     })
-    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, { baseUrl, apiKey: 'k' })
-    cleanups.push(dispose)
     const { chunks, error } = await collectUntilError(llm.stream(userRequest('hi')))
     expect(chunks).toEqual([])
     expect(error).toMatchObject({ code: LlmErrorCode.Protocol })
   })
 
   it('reports a JSON answer to a streamed request as LLM_PROTOCOL', async () => {
-    const baseUrl = await rawServer((_req, res) => {
+    const { llm } = await rawAdapter((res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' })
       res.end('{"choices":[]}')
     })
-    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, { baseUrl, apiKey: 'k' })
-    cleanups.push(dispose)
     const { error } = await collectUntilError(llm.stream(userRequest('hi')))
     expect(error).toMatchObject({ code: LlmErrorCode.Protocol })
   })
 
   it('reports a 200 answer of another content type (a proxy login page) by its type, without retrying', async () => {
-    let hits = 0
-    const baseUrl = await rawServer((_req, res) => {
-      hits += 1
+    const { llm, hits } = await rawAdapter((res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
       res.end('<html><body>Please log in to the proxy</body></html>')
     })
-    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {
-      baseUrl,
-      apiKey: 'k',
-      initialBackoffMs: 1,
-    })
-    cleanups.push(dispose)
     const { error } = await collectUntilError(llm.stream(userRequest('hi')))
     expect(error).toMatchObject({ code: LlmErrorCode.Protocol })
     expect((error as Error).message).toBe(
       'model stream is malformed: the model server answered text/html; charset=utf-8 instead of an event stream (text/event-stream)',
     )
-    expect(hits).toBe(1)
+    expect(hits()).toBe(1)
   })
 
   it('reads an answer without a content type as an event stream', async () => {
-    const baseUrl = await rawServer((_req, res) => {
+    const { llm } = await rawAdapter((res) => {
       res.writeHead(200)
       res.end(`${sseChunk({ content: 'untyped' })}${sseChunk({}, 'stop')}data: [DONE]\n\n`)
     })
-    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, { baseUrl, apiKey: 'k' })
-    cleanups.push(dispose)
     expect(textOf(await collect(llm.stream(userRequest('hi'))))).toBe('untyped')
   })
 
   it('retries an error event sent before any output', async () => {
-    let hits = 0
-    const baseUrl = await rawServer((_req, res) => {
-      hits += 1
+    const { llm, hits } = await rawAdapter((res, hit) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' })
-      if (hits === 1) {
+      if (hit === 1) {
         res.end('data: {"error":{"message":"upstream overloaded"}}\n\n')
         return
       }
       const chunk = { choices: [{ index: 0, delta: { content: 'fine' }, finish_reason: 'stop' }] }
       res.end(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`)
     })
-    const { llm, dispose } = await loadLlm(OpenAiCompatibleAdapter, {
-      baseUrl,
-      apiKey: 'k',
-      initialBackoffMs: 1,
-    })
-    cleanups.push(dispose)
     const chunks = await collect(llm.stream(userRequest('hi')))
     expect(chunks).toEqual([
       { type: 'text-delta', text: 'fine' },
       { type: 'finish', finishReason: 'stop' },
     ])
-    expect(hits).toBe(2)
+    expect(hits()).toBe(2)
   })
 })
