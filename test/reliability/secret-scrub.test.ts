@@ -98,8 +98,13 @@ afterAll(() => removeTempDir(dir))
 /** `${NAME}` as a user writes it in an MCP entry (expanded by dsh, not by this test). */
 const written = (name: string) => `\${${name}}`
 
-/** A shell command that writes its environment to `<label>-<pid>.txt`. */
-const dump = (label: string) => `env > ${dumps}/${label}-$$.txt`
+/**
+ * A shell command that writes its environment to `<label>-<pid>.txt`, whole: written aside
+ * and moved into place, so a waiter that sees the file never reads it half-written (the
+ * StopFailure hook runs detached from the turn).
+ */
+const dump = (label: string) =>
+  `env > ${dumps}/${label}-$$.part && mv ${dumps}/${label}-$$.part ${dumps}/${label}-$$.txt`
 
 /** Every event of a dialect: dump the payload (stdin) and the environment. */
 function hookFile(path: string, events: string[], prefix: string): void {
